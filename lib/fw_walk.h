@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fw_walk.h - frame-record chain walk shared by framewalk.ko and crashwalk.
+ *
+ * Freestanding: no libc and no kernel headers, so the same code walks arm64
+ * {x29, x30} records in the kernel and Thumb {r7, lr} records in the analyzer.
+ * The word size, the record layout, the stacks a walk may visit and the way
+ * memory is read are parameters; every walk ends with an explicit reason.
+ *
+ * Validation follows arch/arm64/kernel/stacktrace.c: a record must be aligned,
+ * lie wholly on one of the permitted stacks, and be strictly above the previous
+ * record on the same stack; a walk may move from one stack to a later one in
+ * the list (IRQ stack -> task stack) but never back.
+ */
+#ifndef FW_WALK_H
+#define FW_WALK_H
+
+typedef __UINT64_TYPE__ fw_u64;
+typedef __UINT8_TYPE__ fw_u8;
+
+/* Why a walk ended. Stable values: they are exported in trace events and JSON. */
+enum fw_stop {
+	FW_STOP_CHAIN_END = 0,		/* record with fp == 0 or lr == 0: outermost frame */
+	FW_STOP_DEPTH = 1,		/* the caller's frame budget is used up */
+	FW_STOP_MISALIGNED = 2,		/* fp not aligned to the record alignment */
+	FW_STOP_OFF_STACK = 3,		/* record not wholly on a permitted stack */
+	FW_STOP_NOT_INCREASING = 4,	/* record not above the previous one (cycle) */
+	FW_STOP_READ_FAULT = 5,		/* the reader could not read the record */
+	FW_STOP_TRAMPOLINE = 6,		/* a return trampoline replaced the return address */
+	FW_STOP_NR
+};
+
+/* A stack the walk may visit: [lo, hi). */
+struct fw_stack_range {
+	fw_u64 lo;
+	fw_u64 hi;
+};
+
+struct fw_walk_cfg {
+	unsigned int word_size;		/* 4 (Thumb) or 8 (arm64) */
+	unsigned int fp_off;		/* offset of the saved frame pointer in a record */
+	unsigned int lr_off;		/* offset of the saved return address in a record */
+	unsigned int align;		/* required alignment of a record address, power of 2 */
+	/* Stacks in the only order a walk may traverse them (innermost first). */
+	const struct fw_stack_range *stacks;
+	unsigned int nr_stacks;
+};
+
+struct fw_walk_ops {
+	/* Copy size bytes at addr into buf; 0 on success, non-zero on a fault. */
+	int (*read)(void *ctx, fw_u64 addr, void *buf, unsigned int size);
+	/* Turn a saved return address into a code address (PAC strip, Thumb bit); may be NULL. */
+	fw_u64 (*fixup_ret)(void *ctx, fw_u64 ret);
+	/*
+	 * Non-zero when ret is a return trampoline; it may replace *ret with the
+	 * real return address and return 2, in which case the walk goes on.
+	 * Return 1 to end the walk there. May be NULL.
+	 */
+	int (*trampoline)(void *ctx, fw_u64 record, fw_u64 *ret);
+};
+
+/* One frame: the return address found in a record and where the record was. */
+struct fw_frame {
+	fw_u64 ret;
+	fw_u64 record;
+	unsigned int flags;
+};
+
+#define FW_FRAME_TRAMPOLINE_FIXED	0x1	/* ret was recovered from behind a trampoline */
+
+static inline const char *fw_stop_name(unsigned int stop)
+{
+	static const char *const names[FW_STOP_NR] = {
+		[FW_STOP_CHAIN_END] = "chain_end",
+		[FW_STOP_DEPTH] = "depth",
+		[FW_STOP_MISALIGNED] = "misaligned",
+		[FW_STOP_OFF_STACK] = "off_stack",
+		[FW_STOP_NOT_INCREASING] = "not_increasing",
+		[FW_STOP_READ_FAULT] = "read_fault",
+		[FW_STOP_TRAMPOLINE] = "trampoline",
+	};
+
+	return stop < FW_STOP_NR ? names[stop] : "unknown";
+}
+
+static inline fw_u64 fw_load_le(const fw_u8 *p, unsigned int size)
+{
+	fw_u64 v = 0;
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		v |= (fw_u64)p[i] << (8 * i);
+	return v;
+}
+
+/* Index of the first stack at or after @from holding [addr, addr + size), or -1. */
+static inline int fw_stack_index(const struct fw_walk_cfg *cfg, unsigned int from,
+				 fw_u64 addr, fw_u64 size)
+{
+	unsigned int i;
+
+	for (i = from; i < cfg->nr_stacks; i++) {
+		const struct fw_stack_range *s = &cfg->stacks[i];
+
+		if (addr >= s->lo && addr < s->hi && s->hi - addr >= size)
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * Walk the chain of frame records starting at the record @fp, storing at most
+ * @max frames in @out. Returns the number stored; *stop says why it ended.
+ * Each pass stores a frame or ends the walk, so it reads at most @max + 1
+ * records: a hostile chain cannot hang it.
+ */
+static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
+				   const struct fw_walk_ops *ops, void *ctx,
+				   fw_u64 fp, struct fw_frame *out,
+				   unsigned int max, enum fw_stop *stop)
+{
+	unsigned int rec_size, n = 0, cur_stack = 0;
+	fw_u64 prev = 0;
+	int have_prev = 0;
+	fw_u8 buf[16];
+
+	rec_size = (cfg->fp_off > cfg->lr_off ? cfg->fp_off : cfg->lr_off) + cfg->word_size;
+	if (rec_size > sizeof(buf)) {
+		*stop = FW_STOP_READ_FAULT;
+		return 0;
+	}
+
+	for (;;) {
+		fw_u64 next, ret;
+		int idx, tramp;
+
+		if (fp == 0) {
+			*stop = FW_STOP_CHAIN_END;
+			break;
+		}
+		if (fp & (cfg->align - 1)) {
+			*stop = FW_STOP_MISALIGNED;
+			break;
+		}
+		idx = fw_stack_index(cfg, cur_stack, fp, rec_size);
+		if (idx < 0) {
+			*stop = FW_STOP_OFF_STACK;
+			break;
+		}
+		if (have_prev && (unsigned int)idx == cur_stack && fp <= prev) {
+			*stop = FW_STOP_NOT_INCREASING;
+			break;
+		}
+		if (ops->read(ctx, fp, buf, rec_size)) {
+			*stop = FW_STOP_READ_FAULT;
+			break;
+		}
+		next = fw_load_le(buf + cfg->fp_off, cfg->word_size);
+		ret = fw_load_le(buf + cfg->lr_off, cfg->word_size);
+		if (ops->fixup_ret)
+			ret = ops->fixup_ret(ctx, ret);
+		if (ret == 0) {
+			*stop = FW_STOP_CHAIN_END;
+			break;
+		}
+		/* Checked after the read so a chain that ends exactly here says so. */
+		if (n == max) {
+			*stop = FW_STOP_DEPTH;
+			break;
+		}
+		out[n].record = fp;
+		out[n].flags = 0;
+		tramp = ops->trampoline ? ops->trampoline(ctx, fp, &ret) : 0;
+		out[n].ret = ret;
+		if (tramp == 1) {
+			n++;
+			*stop = FW_STOP_TRAMPOLINE;
+			break;
+		}
+		if (tramp == 2)
+			out[n].flags |= FW_FRAME_TRAMPOLINE_FIXED;
+		n++;
+		cur_stack = (unsigned int)idx;
+		prev = fp;
+		have_prev = 1;
+		fp = next;
+	}
+	return n;
+}
+
+#endif /* FW_WALK_H */

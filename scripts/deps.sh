@@ -1,0 +1,150 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the host packages framewalk needs and fetch the arm64 guest kernels into .cache/.
+#
+# Idempotent: with everything present it only asks dpkg and apt-cache and downloads nothing.
+# Kernel versions are resolved through apt-cache at run time (the meta-packages
+# linux-image-arm64 for 6.1 and linux-image-6.12-arm64 for 6.12), never hard-coded.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${FW_CACHE:-$top/.cache}
+series=${KERNELS:-"6.1 6.12"}
+
+HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm dwarves cpio
+	gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi gdb-multiarch libelf-dev
+	libdw-dev elfutils libtraceevent-dev libtracefs-dev trace-cmd libcapstone-dev clang
+	libclang-rt-14-dev llvm bc flex bison kmod xz-utils zstd python3 pkg-config"
+
+log() { echo "deps: $*" >&2; }
+die() { echo "deps: error: $*" >&2; exit 1; }
+
+apt_updated=
+apt_update() {
+	[ -n "$apt_updated" ] && return 0
+	log "apt-get update"
+	apt-get update -qq >/dev/null || die "apt-get update failed (no route to Debian's mirror?)"
+	apt_updated=1
+}
+
+missing_pkgs() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
+			echo "$p"
+	done
+}
+
+install_host_pkgs() {
+	local miss
+	miss=$(missing_pkgs $HOST_PKGS)
+	[ -z "$miss" ] && return 0
+	log "installing:" $miss
+	apt_update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $miss \
+		>"$cache/apt-install.log" 2>&1 ||
+		die "apt-get install failed for: $miss (see $cache/apt-install.log)"
+}
+
+ensure_arm64_arch() {
+	dpkg --print-foreign-architectures | grep -qx arm64 && return 0
+	log "adding dpkg architecture arm64"
+	dpkg --add-architecture arm64
+	apt_updated=
+	apt_update
+}
+
+# Print the first dependency of $1 whose name matches the regex $2, e.g. the
+# linux-image-6.1.0-56-arm64 that linux-image-arm64 depends on (virtual <> and :arch stripped).
+resolve_dep() {
+	local meta=$1 pattern=$2 out
+	out=$(dep_of "$meta" "$pattern")
+	if [ -z "$out" ]; then
+		apt_update
+		out=$(dep_of "$meta" "$pattern")
+	fi
+	[ -n "$out" ] || die "cannot resolve the dependency '$pattern' of $meta through apt-cache"
+	echo "$out"
+}
+
+dep_of() {
+	apt-cache depends "$1" 2>/dev/null |
+		sed -n 's/^  Depends: <\?\([^:>]*\)\(:[a-z0-9]*\)\?>\?$/\1/p' |
+		grep -E "^$2\$" | head -1
+}
+
+download() {
+	local pkg=$1 dir=$2
+	ls "$dir"/"${pkg%%:*}"_*.deb >/dev/null 2>&1 && return 0
+	log "downloading $pkg"
+	(cd "$dir" && apt-get download -qq "$pkg" >"$dir/download.log" 2>&1) || {
+		apt_update
+		(cd "$dir" && apt-get download -qq "$pkg" >"$dir/download.log" 2>&1) ||
+			die "download of $pkg failed: $(tail -1 "$dir/download.log")"
+	}
+}
+
+# Fetch and unpack one kernel series: image, headers, common headers and the amd64 kbuild tools.
+fetch_kernel() {
+	local s=$1 meta_img meta_hdr img hdr abi common kbuild dir root
+	case $s in
+	6.1) meta_img=linux-image-arm64:arm64; meta_hdr=linux-headers-arm64:arm64 ;;
+	6.12) meta_img=linux-image-6.12-arm64:arm64; meta_hdr=linux-headers-6.12-arm64:arm64 ;;
+	*) die "unknown kernel series '$s' (KERNELS takes 6.1 and/or 6.12)" ;;
+	esac
+	img=$(resolve_dep "$meta_img" 'linux-image-[^ ]*-arm64')
+	hdr=$(resolve_dep "$meta_hdr" 'linux-headers-[^ ]*-arm64')
+	abi=${hdr#linux-headers-}
+	abi=${abi%-arm64}
+	dir=$cache/kernels/$s
+	if [ -f "$dir/stamp" ] && [ "$(cat "$dir/stamp")" = "$img $hdr" ]; then
+		return 0
+	fi
+	common=$(resolve_dep "$hdr:arm64" 'linux-headers-[^ ]*-common')
+	kbuild=$(resolve_dep "$hdr:arm64" 'linux-kbuild-[^ ]*')
+	log "kernel $s: $img ($abi)"
+	rm -rf "$dir"
+	mkdir -p "$dir/debs" "$dir/root"
+	download "$img:arm64" "$dir/debs"
+	download "$hdr:arm64" "$dir/debs"
+	download "$common:all" "$dir/debs" 2>/dev/null || download "$common:arm64" "$dir/debs"
+	download "$kbuild:amd64" "$dir/debs"
+	root=$dir/root
+	for deb in "$dir"/debs/*.deb; do
+		dpkg -x "$deb" "$root" || die "cannot unpack $deb"
+	done
+	# The headers' Makefile includes the common tree by absolute /usr/src path: point it here.
+	sed -i "s|/usr/src/|$root/usr/src/|g" "$root/usr/src/$hdr/Makefile"
+	ln -sfn "$root/usr/src/$hdr" "$dir/build"
+	ln -sfn "$(ls "$root"/boot/vmlinuz-* | head -1)" "$dir/vmlinuz"
+	ln -sfn "$(ls -d "$root"/lib/modules/* | head -1)" "$dir/modules"
+	ln -sfn "$(ls "$root"/boot/System.map-* | head -1)" "$dir/System.map"
+	echo "$abi" >"$dir/release"
+	echo "$img $hdr" >"$dir/stamp"
+	rm -rf "$dir/debs"
+}
+
+fetch_busybox() {
+	local dir=$cache/busybox
+	[ -x "$dir/busybox" ] && return 0
+	mkdir -p "$dir"
+	download busybox-static:arm64 "$dir"
+	rm -rf "$dir/x"
+	dpkg -x "$dir"/busybox-static_*.deb "$dir/x" || die "cannot unpack busybox-static"
+	cp "$dir/x/bin/busybox" "$dir/busybox"
+	rm -rf "$dir/x" "$dir"/*.deb
+}
+
+main() {
+	[ "$(id -u)" = 0 ] || die "must run as root (installs Debian packages)"
+	mkdir -p "$cache"
+	install_host_pkgs
+	ensure_arm64_arch
+	for s in $series; do
+		fetch_kernel "$s"
+	done
+	fetch_busybox
+	touch "$cache/deps.stamp"
+}
+
+main "$@"

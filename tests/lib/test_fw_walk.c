@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_fw_walk.c - unit tests of lib/fw_walk.h on synthetic stacks, for both
+ * the arm64 {x29, x30} layout and the Thumb {r7, lr} layout.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "../../lib/fw_walk.h"
+#include "../ktap.h"
+
+/* A fake target memory: one byte array mapped at a base address. */
+struct mem {
+	uint64_t base;
+	uint8_t bytes[4096];
+	uint64_t fault_at;	/* reads touching this address fail (0: none) */
+	unsigned int reads;
+};
+
+static int mem_read(void *ctx, fw_u64 addr, void *buf, unsigned int size)
+{
+	struct mem *m = ctx;
+
+	m->reads++;
+	if (m->fault_at && addr <= m->fault_at && m->fault_at < addr + size)
+		return -1;
+	if (addr < m->base || addr + size > m->base + sizeof(m->bytes))
+		return -1;
+	memcpy(buf, m->bytes + (addr - m->base), size);
+	return 0;
+}
+
+static void put(struct mem *m, uint64_t addr, uint64_t v, unsigned int size)
+{
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		m->bytes[addr - m->base + i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Write an arm64 record {fp, lr} at addr. */
+static void rec64(struct mem *m, uint64_t addr, uint64_t fp, uint64_t lr)
+{
+	put(m, addr, fp, 8);
+	put(m, addr + 8, lr, 8);
+}
+
+static const struct fw_walk_ops ops = { .read = mem_read };
+
+#define BASE 0xffff800010000000ull
+
+static struct fw_stack_range task_stack = { BASE, BASE + 4096 };
+static const struct fw_walk_cfg cfg64 = {
+	.word_size = 8, .fp_off = 0, .lr_off = 8, .align = 8,
+	.stacks = &task_stack, .nr_stacks = 1,
+};
+
+static struct mem m;
+
+static void reset(void)
+{
+	memset(&m, 0, sizeof(m));
+	m.base = BASE;
+}
+
+/* Three records ending in the {0, 0} final record, as a task's pt_regs holds it. */
+static void build_chain(void)
+{
+	reset();
+	rec64(&m, BASE + 0x100, BASE + 0x180, 0xffff800008001004ull);
+	rec64(&m, BASE + 0x180, BASE + 0x300, 0xffff800008002008ull);
+	rec64(&m, BASE + 0x300, BASE + 0xf00, 0xffff80000800300cull);
+	rec64(&m, BASE + 0xf00, 0, 0);
+}
+
+static void walk_chain_end(void)
+{
+	struct fw_frame f[8];
+	enum fw_stop stop;
+	unsigned int n;
+
+	build_chain();
+	n = fw_walk(&cfg64, &ops, &m, BASE + 0x100, f, 8, &stop);
+	KTAP_EXPECT(n == 3, "n=%u", n);
+	KTAP_EXPECT(stop == FW_STOP_CHAIN_END, "stop=%s", fw_stop_name(stop));
+	KTAP_EXPECT(f[0].ret == 0xffff800008001004ull, "ret0=%llx", (unsigned long long)f[0].ret);
+	KTAP_EXPECT(f[2].ret == 0xffff80000800300cull, "ret2=%llx", (unsigned long long)f[2].ret);
+	KTAP_EXPECT(f[1].record == BASE + 0x180, "record1");
+}
+
+static void walk_fp_zero(void)
+{
+	struct fw_frame f[8];
+	enum fw_stop stop;
+	unsigned int n;
+
+	reset();
+	rec64(&m, BASE + 0x100, 0, 0xffff800008001004ull);
+	n = fw_walk(&cfg64, &ops, &m, BASE + 0x100, f, 8, &stop);
+	KTAP_EXPECT(n == 1 && stop == FW_STOP_CHAIN_END, "n=%u stop=%s", n, fw_stop_name(stop));
+	n = fw_walk(&cfg64, &ops, &m, 0, f, 8, &stop);
+	KTAP_EXPECT(n == 0 && stop == FW_STOP_CHAIN_END, "n=%u stop=%s", n, fw_stop_name(stop));
+}
+
+static void walk_depth_limit(void)
+{
+	struct fw_frame f[8];
+	enum fw_stop stop;
+	unsigned int n;
+
+	build_chain();
+	n = fw_walk(&cfg64, &ops, &m, BASE + 0x100, f, 2, &stop);
+	KTAP_EXPECT(n == 2 && stop == FW_STOP_DEPTH, "n=%u stop=%s", n, fw_stop_name(stop));
+	n = fw_walk(&cfg64, &ops, &m, BASE + 0x100, f, 0, &stop);
+	KTAP_EXPECT(n == 0 && stop == FW_STOP_DEPTH, "n=%u stop=%s", n, fw_stop_name(stop));
+	/* A chain that ends exactly at the limit reports its end, not the limit. */
+	n = fw_walk(&cfg64, &ops, &m, BASE + 0x100, f, 3, &stop);
+	KTAP_EXPECT(n == 3 && stop == FW_STOP_CHAIN_END, "n=%u stop=%s", n, fw_stop_name(stop));
+}
+
+static void walk_misaligned(void)
+{
+	struct fw_frame f[8];
+	enum fw_stop stop;
+	unsigned int n;
+
+	build_chain();
+	rec64(&m, BASE + 0x180, BASE + 0x304, 0xffff800008002008ull);
+	n = fw_walk(&cfg64, &ops, &m, BASE + 0x100, f, 8, &stop);
+	KTAP_EXPECT(n == 2 && stop == FW_STOP_MISALIGNED, "n=%u stop=%s", n, fw_stop_name(stop));
+}
+
+static void walk_off_stack(void)
+{
+	struct fw_frame f[8];
+	enum fw_stop stop;
+	unsigned int n;
+
+	build_chain();
+	rec64(&m, BASE + 0x180, BASE + 0x2000, 0xffff800008002008ull);
+	n = fw_walk(&cfg64, &ops, &m, BASE + 0x100, f, 8, &stop);
+	KTAP_EXPECT(n == 2 && stop == FW_STOP_OFF_STACK, "n=%u stop=%s", n, fw_stop_name(stop));
+	/* A record straddling the top of the stack is off the stack too. */
+	build_chain();
+	rec64(&m, BASE + 0x180, BASE + 4096 - 8, 0xffff800008002008ull);
+	n = fw_walk(&cfg64, &ops, &m, BASE + 0x100, f, 8, &stop);
+	KTAP_EXPECT(n == 2 && stop == FW_STOP_OFF_STACK, "n=%u stop=%s", n, fw_stop_name(stop));
+	KTAP_EXPECT(m.reads == 2, "reads=%u: must not read a record it has refused", m.reads);
+}
+
+static void walk_cycle(void)
+{
+	struct fw_frame f[64];
+	enum fw_stop stop;
+	unsigned int n;
+
+	build_chain();
+	rec64(&m, BASE + 0x300, BASE + 0x100, 0xffff80000800300cull);
+	n = fw_walk(&cfg64, &ops, &m, BASE + 0x100, f, 64, &stop);
+	KTAP_EXPECT(n == 3 && stop == FW_STOP_NOT_INCREASING, "n=%u stop=%s", n, fw_stop_name(stop));
+	/* A record pointing at itself. */
+	reset();
+	rec64(&m, BASE + 0x100, BASE + 0x100, 0xffff800008001004ull);
+	n = fw_walk(&cfg64, &ops, &m, BASE + 0x100, f, 64, &stop);
+	KTAP_EXPECT(n == 1 && stop == FW_STOP_NOT_INCREASING, "n=%u stop=%s", n, fw_stop_name(stop));
+}
+
+static void walk_read_fault(void)
+{
+	struct fw_frame f[8];
+	enum fw_stop stop;
+	unsigned int n;
+
+	build_chain();
+	m.fault_at = BASE + 0x308;
+	n = fw_walk(&cfg64, &ops, &m, BASE + 0x100, f, 8, &stop);
+	KTAP_EXPECT(n == 2 && stop == FW_STOP_READ_FAULT, "n=%u stop=%s", n, fw_stop_name(stop));
+}
+
+/* IRQ stack first, then the task stack: the walk may cross once, upward in the list only. */
+static void walk_stack_transition(void)
+{
+	struct fw_stack_range stacks[2] = {
+		{ BASE + 0x800, BASE + 0x1000 },	/* "irq" */
+		{ BASE, BASE + 0x800 },			/* "task", lower addresses */
+	};
+	struct fw_walk_cfg cfg = cfg64;
+	struct fw_frame f[8];
+	enum fw_stop stop;
+	unsigned int n;
+
+	cfg.stacks = stacks;
+	cfg.nr_stacks = 2;
+	reset();
+	rec64(&m, BASE + 0x900, BASE + 0xa00, 0x1111);
+	rec64(&m, BASE + 0xa00, BASE + 0x100, 0x2222);	/* irq -> task, lower address: fine */
+	rec64(&m, BASE + 0x100, BASE + 0x200, 0x3333);
+	rec64(&m, BASE + 0x200, 0, 0);
+	n = fw_walk(&cfg, &ops, &m, BASE + 0x900, f, 8, &stop);
+	KTAP_EXPECT(n == 3 && stop == FW_STOP_CHAIN_END, "n=%u stop=%s", n, fw_stop_name(stop));
+	/* task -> irq is a transition backwards: refused. */
+	rec64(&m, BASE + 0x200, BASE + 0x900, 0x4444);
+	n = fw_walk(&cfg, &ops, &m, BASE + 0x900, f, 8, &stop);
+	KTAP_EXPECT(n == 4 && stop == FW_STOP_OFF_STACK, "n=%u stop=%s", n, fw_stop_name(stop));
+}
+
+static int tramp_cb(void *ctx, fw_u64 record, fw_u64 *ret)
+{
+	(void)ctx;
+	if (*ret != 0xdead0000)
+		return 0;
+	if (record == BASE + 0x180) {
+		*ret = 0xffff800008002008ull;
+		return 2;
+	}
+	return 1;
+}
+
+static void walk_trampoline(void)
+{
+	struct fw_walk_ops tops = { .read = mem_read, .trampoline = tramp_cb };
+	struct fw_frame f[8];
+	enum fw_stop stop;
+	unsigned int n;
+
+	build_chain();
+	rec64(&m, BASE + 0x180, BASE + 0x300, 0xdead0000);	/* recoverable */
+	n = fw_walk(&cfg64, &tops, &m, BASE + 0x100, f, 8, &stop);
+	KTAP_EXPECT(n == 3 && stop == FW_STOP_CHAIN_END, "n=%u stop=%s", n, fw_stop_name(stop));
+	KTAP_EXPECT(f[1].ret == 0xffff800008002008ull && (f[1].flags & FW_FRAME_TRAMPOLINE_FIXED),
+		    "ret1=%llx flags=%x", (unsigned long long)f[1].ret, f[1].flags);
+	rec64(&m, BASE + 0x300, BASE + 0xf00, 0xdead0000);	/* not recoverable */
+	n = fw_walk(&cfg64, &tops, &m, BASE + 0x100, f, 8, &stop);
+	KTAP_EXPECT(n == 3 && stop == FW_STOP_TRAMPOLINE, "n=%u stop=%s", n, fw_stop_name(stop));
+	KTAP_EXPECT(f[2].ret == 0xdead0000, "the trampoline itself is kept as the last frame");
+}
+
+static fw_u64 clear_thumb(void *ctx, fw_u64 ret)
+{
+	(void)ctx;
+	return ret & ~1ull;
+}
+
+/* Thumb: 32-bit words, {r7, lr} records, 4-byte alignment, Thumb bit cleared. */
+static void walk_thumb32(void)
+{
+	struct fw_stack_range msp = { 0x20000000, 0x20001000 };
+	struct fw_walk_cfg cfg = {
+		.word_size = 4, .fp_off = 0, .lr_off = 4, .align = 4,
+		.stacks = &msp, .nr_stacks = 1,
+	};
+	struct fw_walk_ops tops = { .read = mem_read, .fixup_ret = clear_thumb };
+	struct fw_frame f[8];
+	enum fw_stop stop;
+	unsigned int n;
+
+	memset(&m, 0, sizeof(m));
+	m.base = 0x20000000;
+	put(&m, 0x20000f00, 0x20000f10, 4);
+	put(&m, 0x20000f04, 0x00000211, 4);
+	put(&m, 0x20000f10, 0x20000f24, 4);
+	put(&m, 0x20000f14, 0x00000301, 4);
+	put(&m, 0x20000f24, 0, 4);
+	put(&m, 0x20000f28, 0x00000401, 4);
+	n = fw_walk(&cfg, &tops, &m, 0x20000f00, f, 8, &stop);
+	KTAP_EXPECT(n == 3 && stop == FW_STOP_CHAIN_END, "n=%u stop=%s", n, fw_stop_name(stop));
+	KTAP_EXPECT(f[0].ret == 0x210 && f[1].ret == 0x300 && f[2].ret == 0x400,
+		    "rets %llx %llx %llx", (unsigned long long)f[0].ret,
+		    (unsigned long long)f[1].ret, (unsigned long long)f[2].ret);
+	KTAP_EXPECT(f[2].record == 0x20000f24, "record2");
+	/* 4-byte alignment accepts 0x...f24 but an odd fp is refused. */
+	put(&m, 0x20000f10, 0x20000f26, 4);
+	n = fw_walk(&cfg, &tops, &m, 0x20000f00, f, 8, &stop);
+	KTAP_EXPECT(n == 2 && stop == FW_STOP_MISALIGNED, "n=%u stop=%s", n, fw_stop_name(stop));
+}
+
+static void stop_names(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < FW_STOP_NR; i++)
+		KTAP_EXPECT(strcmp(fw_stop_name(i), "unknown") != 0, "stop %u has a name", i);
+	KTAP_EXPECT(strcmp(fw_stop_name(FW_STOP_NR), "unknown") == 0, "out of range");
+}
+
+int main(void)
+{
+	ktap_header("fw_walk");
+	KTAP_RUN(walk_chain_end);
+	KTAP_RUN(walk_fp_zero);
+	KTAP_RUN(walk_depth_limit);
+	KTAP_RUN(walk_misaligned);
+	KTAP_RUN(walk_off_stack);
+	KTAP_RUN(walk_cycle);
+	KTAP_RUN(walk_read_fault);
+	KTAP_RUN(walk_stack_transition);
+	KTAP_RUN(walk_trampoline);
+	KTAP_RUN(walk_thumb32);
+	KTAP_RUN(stop_names);
+	return ktap_finish();
+}
