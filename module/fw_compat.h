@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fw_compat.h - every difference between the arm64 6.1 and 6.12 kernels that
+ * framewalk.ko meets, in one place.
+ */
+#ifndef FW_COMPAT_H
+#define FW_COMPAT_H
+
+#include <linux/ftrace.h>
+#include <linux/trace.h>
+#include <linux/version.h>
+#include <asm/insn.h>
+#include <asm/pointer_auth.h>
+
+/*
+ * 6.1 passes a full pt_regs (DYNAMIC_FTRACE_WITH_REGS); 6.12 passes the
+ * smaller ftrace_regs of DYNAMIC_FTRACE_WITH_ARGS, which has accessors.
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+static __always_inline unsigned long fw_fregs_fp(struct ftrace_regs *fregs)
+{
+	return ftrace_regs_get_frame_pointer(fregs);
+}
+
+static __always_inline unsigned long fw_fregs_sp(struct ftrace_regs *fregs)
+{
+	return ftrace_regs_get_stack_pointer(fregs);
+}
+#else
+static __always_inline unsigned long fw_fregs_fp(struct ftrace_regs *fregs)
+{
+	return fregs->regs.regs[29];
+}
+
+static __always_inline unsigned long fw_fregs_sp(struct ftrace_regs *fregs)
+{
+	return fregs->regs.sp;
+}
+#endif
+
+/* Saved LRs of non-leaf functions are PAC-signed; the helper was renamed in 6.3. */
+#ifdef ptrauth_strip_kernel_insn_pac
+#define fw_strip_pac(lr)	ptrauth_strip_kernel_insn_pac(lr)
+#else
+#define fw_strip_pac(lr)	ptrauth_strip_insn_pac(lr)
+#endif
+
+/* 6.7 added the list of event systems an instance starts with. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#define fw_trace_array_get(name)	trace_array_get_by_name(name, NULL)
+#else
+#define fw_trace_array_get(name)	trace_array_get_by_name(name)
+#endif
+
+/*
+ * ftrace hands the callback the address of the `bl ftrace_caller` in the
+ * patched entry: after `mov x9, lr`, and after `bti c` when BTI is built in.
+ */
+#define FW_CALLSITE_OFFSET \
+	(AARCH64_INSN_SIZE * (IS_ENABLED(CONFIG_ARM64_BTI_KERNEL) ? 2 : 1))
+
+#endif /* FW_COMPAT_H */

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_main.c - framewalk.ko: at every ftrace hit of a filtered function,
+ * reconstruct the traced function (child), its caller (parent) and the
+ * callers above them (ancestors) from arm64 frame records, and write them
+ * as a framewalk:chain trace event.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/sched/task_stack.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace.h>
+#include <linux/uaccess.h>
+#include <asm/stack_pointer.h>
+
+#include "framewalk.h"
+#include "fw_compat.h"
+
+#define CREATE_TRACE_POINTS
+#include "fw_trace.h"
+
+/* Longest filter or notrace list accepted, in bytes. */
+#define FW_PATTERNS_MAX	1024
+
+/*
+ * Contexts a callback can nest in on one CPU: task, softirq, hardirq, NMI.
+ * Each gets its own frame buffer, so an interrupt never overwrites the walk
+ * it interrupted; recursion within a context is refused before the walk.
+ */
+#define FW_CONTEXTS	4
+
+static DEFINE_PER_CPU(struct fw_frame [FW_CONTEXTS][FW_DEPTH_MAX], fw_frames);
+DEFINE_PER_CPU(struct fw_stats, fw_stats);
+
+/*
+ * Two ops, so a new filter is complete and registered before it reports:
+ * the callback reports only for fw_live_ops, and switching that pointer is
+ * the single step that moves every CPU from the old filter to the new one.
+ */
+static struct ftrace_ops fw_ops[2];
+static struct ftrace_ops *fw_live_ops;
+
+/* Serialises filter/notrace changes against each other and against init/exit. */
+static DEFINE_MUTEX(fw_lock);
+static bool fw_ready;
+
+/* Return trampolines, found by name at load; 0 where the kernel has none. */
+static unsigned long fw_return_to_handler;
+static unsigned long fw_kretprobe_trampoline;
+
+static struct trace_array *fw_tr;
+
+/*
+ * Comma-separated globs in set_ftrace_filter syntax naming the functions to
+ * trace. Required: an empty filter would mean "trace every function", which
+ * is never what a frame walker at every call wants.
+ */
+static char fw_filter[FW_PATTERNS_MAX];
+
+/* Globs of functions to leave out even where the filter matches them. */
+static char fw_notrace[FW_PATTERNS_MAX];
+
+/*
+ * Ancestors to walk above the parent. Each costs one frame-record read per
+ * hit, so keep it as small as the question needs; 0 records child and parent.
+ */
+static unsigned int fw_depth = 16;
+
+/*
+ * Name of a trace instance (created if missing) to enable the event in at
+ * load, so framewalk's events do not mix with other tracers' in the
+ * top-level buffer. Empty: enable the event in tracefs yourself.
+ */
+static char *fw_instance = "";
+
+static int fw_read(void *ctx, fw_u64 addr, void *buf, unsigned int size)
+{
+	return copy_from_kernel_nofault(buf, (const void *)(unsigned long)addr, size) ? 1 : 0;
+}
+
+static fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
+{
+	return fw_strip_pac((unsigned long)ret);
+}
+
+/*
+ * function_graph and kretprobes replace saved return addresses with their
+ * trampolines. The real address lives in per-task state no module may read
+ * (ftrace_graph_ret_addr and kretprobe_find_ret_addr are not exported), so
+ * the walk marks the trampoline and stops there.
+ */
+static int fw_trampoline(void *ctx, fw_u64 record, fw_u64 *ret)
+{
+	return *ret == fw_return_to_handler || *ret == fw_kretprobe_trampoline;
+}
+
+static const struct fw_walk_ops fw_walk_ops = {
+	.read = fw_read,
+	.fixup_ret = fw_fixup_ret,
+	.trampoline = fw_trampoline,
+};
+
+static __always_inline unsigned int fw_context(void)
+{
+	if (in_nmi())
+		return 3;
+	if (in_hardirq())
+		return 2;
+	if (in_serving_softirq())
+		return 1;
+	return 0;
+}
+
+/*
+ * The stacks a walk from here may visit, innermost first. On an IRQ stack the
+ * chain continues on the interrupted task's stack, never the other way. The
+ * IRQ stack's bounds follow from sp: with VMAP_STACK each is IRQ_STACK_SIZE
+ * bytes allocated at THREAD_ALIGN (arch/arm64/kernel/irq.c), so the per-CPU
+ * irq_stack_ptr, which is not exported, is not needed.
+ */
+static __always_inline unsigned int fw_stacks(struct fw_stack_range *st)
+{
+	unsigned long low = (unsigned long)task_stack_page(current);
+	unsigned long sp = current_stack_pointer;
+	unsigned int n = 0;
+
+	if (IS_ENABLED(CONFIG_VMAP_STACK) && !in_nmi() &&
+	    (sp < low || sp >= low + THREAD_SIZE)) {
+		st[n].lo = ALIGN_DOWN(sp, IRQ_STACK_SIZE);
+		st[n].hi = st[n].lo + IRQ_STACK_SIZE;
+		n++;
+	}
+	st[n].lo = low;
+	st[n].hi = low + THREAD_SIZE;
+	return n + 1;
+}
+
+/*
+ * At the patched entry no frame record exists for the child yet: fp is the
+ * parent's record, whose saved LR is the grandparent's return address, as
+ * mcount_get_lr read it one frame higher.
+ */
+static noinline notrace void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
+					   struct ftrace_regs *fregs)
+{
+	struct fw_frame *frames = (*this_cpu_ptr(&fw_frames))[fw_context()];
+	struct fw_stack_range stacks[2];
+	struct fw_walk_cfg cfg = {
+		.word_size = 8,
+		.fp_off = 0,
+		.lr_off = 8,
+		.align = 8,
+		.stacks = stacks,
+	};
+	enum fw_stop stop;
+	unsigned int nr;
+
+	cfg.nr_stacks = fw_stacks(stacks);
+	nr = fw_walk(&cfg, &fw_walk_ops, NULL, fw_fregs_fp(fregs), frames,
+		     READ_ONCE(fw_depth), &stop);
+	trace_chain(ip - FW_CALLSITE_OFFSET, parent_ip, fw_fregs_sp(fregs), frames, nr, stop);
+	this_cpu_inc(fw_stats.events);
+	this_cpu_inc(fw_stats.stops[stop]);
+}
+
+static notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
+			struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	int bit;
+
+	/*
+	 * Taken even though 6.1 dispatches through a protected list: 6.12's
+	 * CALL_OPS calls a lone ops directly, unprotected and preemptible. The
+	 * lock also disables preemption, which the per-CPU state needs.
+	 */
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0) {
+		this_cpu_inc(fw_stats.recursion);
+		return;
+	}
+	if (op != READ_ONCE(fw_live_ops))
+		goto out;
+	this_cpu_inc(fw_stats.hits);
+	if (!rcu_is_watching()) {
+		this_cpu_inc(fw_stats.rcu_off);
+		goto out;
+	}
+	if (trace_chain_enabled())
+		fw_emit_chain(ip, parent_ip, fregs);
+out:
+	ftrace_test_recursion_unlock(bit);
+}
+
+typedef int (*fw_set_fn)(struct ftrace_ops *ops, unsigned char *buf, int len, int reset);
+
+/* Add each comma-separated glob of @list to @ops; name the first that fails. */
+static int fw_apply_globs(struct ftrace_ops *ops, const char *list, fw_set_fn set,
+			  const char *param)
+{
+	char *buf, *cur, *glob;
+	int reset = 1, ret = 0;
+
+	buf = kstrdup(list, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	cur = buf;
+	while ((glob = strsep(&cur, ",")) != NULL) {
+		glob = strim(glob);
+		if (!*glob) {
+			pr_err("%s: empty pattern in '%s'\n", param, list);
+			ret = -EINVAL;
+			break;
+		}
+		if (set == ftrace_set_filter && *glob == '!') {
+			pr_err("%s: '%s': exclude functions with notrace=, not with '!'\n",
+			       param, glob);
+			ret = -EINVAL;
+			break;
+		}
+		ret = set(ops, glob, strlen(glob), reset);
+		if (ret) {
+			pr_err("%s: '%s' matches no traceable function\n", param, glob);
+			break;
+		}
+		reset = 0;
+	}
+	kfree(buf);
+	return ret;
+}
+
+/* Build the spare ops from the two glob lists, then switch to it. */
+static int fw_switch_ops(const char *filter, const char *exclude)
+{
+	struct ftrace_ops *prev = fw_live_ops;
+	struct ftrace_ops *next = prev == &fw_ops[0] ? &fw_ops[1] : &fw_ops[0];
+	int ret;
+
+	lockdep_assert_held(&fw_lock);
+	if (!*filter) {
+		pr_err("filter: empty; name the functions to trace\n");
+		return -EINVAL;
+	}
+	ret = fw_apply_globs(next, filter, ftrace_set_filter, "filter");
+	if (!ret && *exclude)
+		ret = fw_apply_globs(next, exclude, ftrace_set_notrace, "notrace");
+	if (!ret)
+		ret = register_ftrace_function(next);
+	if (ret) {
+		ftrace_free_filter(next);
+		return ret;
+	}
+	WRITE_ONCE(fw_live_ops, next);
+	if (prev) {
+		/* Returns once no CPU can still be inside prev's callback. */
+		unregister_ftrace_function(prev);
+		ftrace_free_filter(prev);
+	}
+	return 0;
+}
+
+/* Copy a parameter value without its trailing newline; refuse it if too long. */
+static int fw_copy_patterns(char *dst, const char *val, const char *param)
+{
+	size_t len = strcspn(val, "\n");
+
+	if (len >= FW_PATTERNS_MAX) {
+		pr_err("%s: longer than %d bytes\n", param, FW_PATTERNS_MAX - 1);
+		return -EINVAL;
+	}
+	memcpy(dst, val, len);
+	dst[len] = '\0';
+	return 0;
+}
+
+/* Before init only remember the value; init validates it. */
+static int fw_patterns_set(const char *val, const struct kernel_param *kp)
+{
+	char *copy, *target = kp->arg;
+	bool is_filter = target == fw_filter;
+	int ret;
+
+	copy = kzalloc(FW_PATTERNS_MAX, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	ret = fw_copy_patterns(copy, val, kp->name);
+	if (ret)
+		goto out;
+	mutex_lock(&fw_lock);
+	if (fw_ready)
+		ret = fw_switch_ops(is_filter ? copy : fw_filter,
+				    is_filter ? fw_notrace : copy);
+	if (!ret)
+		strscpy(target, copy, FW_PATTERNS_MAX);
+	mutex_unlock(&fw_lock);
+out:
+	kfree(copy);
+	return ret;
+}
+
+static int fw_patterns_get(char *buf, const struct kernel_param *kp)
+{
+	int ret;
+
+	mutex_lock(&fw_lock);
+	ret = scnprintf(buf, PAGE_SIZE, "%s\n", (char *)kp->arg);
+	mutex_unlock(&fw_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops fw_patterns_ops = {
+	.set = fw_patterns_set,
+	.get = fw_patterns_get,
+};
+
+static int fw_depth_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int depth;
+	int ret;
+
+	ret = kstrtouint(val, 0, &depth);
+	if (ret || depth > FW_DEPTH_MAX) {
+		pr_err("depth: '%s' is not a number from 0 to %d\n", val, FW_DEPTH_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(fw_depth, depth);
+	return 0;
+}
+
+static const struct kernel_param_ops fw_depth_ops = {
+	.set = fw_depth_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(filter, &fw_patterns_ops, fw_filter, 0644);
+MODULE_PARM_DESC(filter, "Functions to trace: comma-separated globs (required)");
+/* The parameter is named like set_ftrace_notrace, but notrace is a kernel macro. */
+#pragma push_macro("notrace")
+#undef notrace
+module_param_cb(notrace, &fw_patterns_ops, fw_notrace, 0644);
+MODULE_PARM_DESC(notrace, "Functions not to trace: comma-separated globs");
+#pragma pop_macro("notrace")
+module_param_cb(depth, &fw_depth_ops, &fw_depth, 0644);
+MODULE_PARM_DESC(depth, "Ancestors to walk above the parent, 0-64 (default 16)");
+module_param_named(instance, fw_instance, charp, 0444);
+MODULE_PARM_DESC(instance, "Trace instance to enable framewalk:chain in at load");
+
+/*
+ * Neither trampoline is exported; kprobes resolve a name even where they may
+ * not probe it. A probe that did register is removed at once.
+ */
+static unsigned long fw_lookup_symbol(const char *name)
+{
+	struct kprobe kp = { .symbol_name = name };
+	unsigned long addr;
+
+	if (!IS_ENABLED(CONFIG_KPROBES))
+		return 0;
+	if (register_kprobe(&kp) == 0)
+		unregister_kprobe(&kp);
+	addr = (unsigned long)kp.addr;
+	return IS_ERR_VALUE(addr) ? 0 : addr;
+}
+
+static int fw_instance_setup(void)
+{
+	int ret;
+
+	if (!fw_instance || !*fw_instance)
+		return 0;
+	fw_tr = fw_trace_array_get(fw_instance);
+	if (!fw_tr) {
+		pr_err("instance: cannot create trace instance '%s'\n", fw_instance);
+		return -EINVAL;
+	}
+	ret = trace_array_set_clr_event(fw_tr, "framewalk", "chain", true);
+	if (ret) {
+		pr_err("instance: cannot enable framewalk:chain in '%s' (%d)\n", fw_instance, ret);
+		trace_array_put(fw_tr);
+		fw_tr = NULL;
+	}
+	return ret;
+}
+
+static void fw_instance_release(void)
+{
+	if (!fw_tr)
+		return;
+	/* The instance and its data stay for the user to read. */
+	trace_array_set_clr_event(fw_tr, "framewalk", "chain", false);
+	trace_array_put(fw_tr);
+	fw_tr = NULL;
+}
+
+static int __init fw_init(void)
+{
+	int ret;
+
+	fw_ops[0].func = fw_callback;
+	fw_ops[1].func = fw_callback;
+	fw_return_to_handler = fw_lookup_symbol("return_to_handler");
+	fw_kretprobe_trampoline = fw_lookup_symbol("__kretprobe_trampoline");
+
+	ret = fw_stats_init();
+	if (ret)
+		return ret;
+	ret = fw_instance_setup();
+	if (ret)
+		goto err_stats;
+
+	mutex_lock(&fw_lock);
+	ret = fw_switch_ops(fw_filter, fw_notrace);
+	if (!ret)
+		fw_ready = true;
+	mutex_unlock(&fw_lock);
+	if (ret)
+		goto err_instance;
+
+	pr_info("tracing '%s'%s%s, depth %u\n", fw_filter, *fw_notrace ? " except " : "",
+		fw_notrace, fw_depth);
+	return 0;
+
+err_instance:
+	fw_instance_release();
+err_stats:
+	fw_stats_exit();
+	return ret;
+}
+
+static void __exit fw_exit(void)
+{
+	struct ftrace_ops *ops;
+
+	mutex_lock(&fw_lock);
+	fw_ready = false;
+	ops = fw_live_ops;
+	WRITE_ONCE(fw_live_ops, NULL);
+	unregister_ftrace_function(ops);
+	ftrace_free_filter(ops);
+	mutex_unlock(&fw_lock);
+
+	fw_instance_release();
+	fw_stats_exit();
+}
+
+module_init(fw_init);
+module_exit(fw_exit);
+
+MODULE_AUTHOR("framewalk developers");
+MODULE_DESCRIPTION("Reconstruct call frames at ftrace hooks on arm64");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_stats.c - framewalk's per-CPU counters in debugfs: read
+ * /sys/kernel/debug/framewalk/stats, write anything to it to reset them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+
+#include "framewalk.h"
+
+static struct dentry *fw_debugfs_dir;
+
+static void fw_stats_print(struct seq_file *m, const char *prefix, const struct fw_stats *s)
+{
+	unsigned int i;
+
+	seq_printf(m, "%shits %llu\n", prefix, s->hits);
+	seq_printf(m, "%sevents %llu\n", prefix, s->events);
+	seq_printf(m, "%srecursion %llu\n", prefix, s->recursion);
+	seq_printf(m, "%srcu_off %llu\n", prefix, s->rcu_off);
+	for (i = 0; i < FW_STOP_NR; i++)
+		seq_printf(m, "%sstop.%s %llu\n", prefix, fw_stop_name(i), s->stops[i]);
+}
+
+static void fw_stats_add(struct fw_stats *sum, const struct fw_stats *s)
+{
+	unsigned int i;
+
+	sum->hits += s->hits;
+	sum->events += s->events;
+	sum->recursion += s->recursion;
+	sum->rcu_off += s->rcu_off;
+	for (i = 0; i < FW_STOP_NR; i++)
+		sum->stops[i] += s->stops[i];
+}
+
+/* Totals first, unprefixed, then each possible CPU as "cpuN.name value". */
+static int fw_stats_show(struct seq_file *m, void *unused)
+{
+	struct fw_stats sum = {};
+	char prefix[16];
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		fw_stats_add(&sum, per_cpu_ptr(&fw_stats, cpu));
+	fw_stats_print(m, "", &sum);
+	for_each_possible_cpu(cpu) {
+		snprintf(prefix, sizeof(prefix), "cpu%d.", cpu);
+		fw_stats_print(m, prefix, per_cpu_ptr(&fw_stats, cpu));
+	}
+	return 0;
+}
+
+static int fw_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, fw_stats_show, NULL);
+}
+
+/* A hit in flight on another CPU may land just after the reset: counters are not a barrier. */
+static ssize_t fw_stats_write(struct file *file, const char __user *ubuf, size_t len,
+			      loff_t *ppos)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&fw_stats, cpu), 0, sizeof(struct fw_stats));
+	return len;
+}
+
+static const struct file_operations fw_stats_fops = {
+	.owner = THIS_MODULE,
+	.open = fw_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.write = fw_stats_write,
+	.release = single_release,
+};
+
+int fw_stats_init(void)
+{
+	fw_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	if (IS_ERR(fw_debugfs_dir)) {
+		pr_err("stats: cannot create debugfs directory (%ld)\n", PTR_ERR(fw_debugfs_dir));
+		return PTR_ERR(fw_debugfs_dir);
+	}
+	debugfs_create_file("stats", 0600, fw_debugfs_dir, NULL, &fw_stats_fops);
+	return 0;
+}
+
+void fw_stats_exit(void)
+{
+	debugfs_remove_recursive(fw_debugfs_dir);
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fw_trace.h - the framewalk:chain trace event; this header is the
+ * reference for its format (Documentation/framewalk.rst repeats it).
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM framewalk
+
+#if !defined(_FW_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _FW_TRACE_H
+
+#include <linux/tracepoint.h>
+#include "fw_walk.h"
+
+/* Let the format file carry numbers, so libtraceevent can print stop names. */
+TRACE_DEFINE_ENUM(FW_STOP_CHAIN_END);
+TRACE_DEFINE_ENUM(FW_STOP_DEPTH);
+TRACE_DEFINE_ENUM(FW_STOP_MISALIGNED);
+TRACE_DEFINE_ENUM(FW_STOP_OFF_STACK);
+TRACE_DEFINE_ENUM(FW_STOP_NOT_INCREASING);
+TRACE_DEFINE_ENUM(FW_STOP_READ_FAULT);
+TRACE_DEFINE_ENUM(FW_STOP_TRAMPOLINE);
+
+#define fw_show_stop(stop)						\
+	__print_symbolic(stop,						\
+			 { FW_STOP_CHAIN_END,	   "chain_end" },	\
+			 { FW_STOP_DEPTH,	   "depth" },		\
+			 { FW_STOP_MISALIGNED,	   "misaligned" },	\
+			 { FW_STOP_OFF_STACK,	   "off_stack" },	\
+			 { FW_STOP_NOT_INCREASING, "not_increasing" },	\
+			 { FW_STOP_READ_FAULT,	   "read_fault" },	\
+			 { FW_STOP_TRAMPOLINE,	   "trampoline" })
+
+/*
+ * One event per hit of a filtered function: the function (child), where it
+ * was called from (parent) and the callers above it (ancestors), outermost
+ * last. Frame j's record holds ancestor j: records[0] is the parent's frame
+ * record, so records[j + 1] - records[j] is the stack used by ancestor j's
+ * caller chain step, and records[0] - sp bounds the parent's own frame.
+ */
+TRACE_EVENT(chain,
+
+	TP_PROTO(unsigned long ip, unsigned long parent_ip, unsigned long sp,
+		 const struct fw_frame *frames, unsigned int nr, unsigned int stop),
+
+	TP_ARGS(ip, parent_ip, sp, frames, nr, stop),
+
+	TP_STRUCT__entry(
+		__field(unsigned long,	ip)		/* start of the traced function */
+		__field(unsigned long,	parent_ip)	/* return address into the caller */
+		__field(unsigned long,	sp)		/* stack pointer at the call */
+		__field(unsigned char,	depth)		/* number of ancestors found */
+		__field(unsigned char,	stop)		/* enum fw_stop: why the walk ended */
+		__dynamic_array(unsigned long, ancestors, nr)	/* their return addresses */
+		__dynamic_array(unsigned long, records, nr)	/* where each was read */
+	),
+
+	TP_fast_assign(
+		unsigned long *anc = __get_dynamic_array(ancestors);
+		unsigned long *rec = __get_dynamic_array(records);
+		unsigned int i;
+
+		__entry->ip = ip;
+		__entry->parent_ip = parent_ip;
+		__entry->sp = sp;
+		__entry->depth = nr;
+		__entry->stop = stop;
+		for (i = 0; i < nr; i++) {
+			anc[i] = frames[i].ret;
+			rec[i] = frames[i].record;
+		}
+	),
+
+	TP_printk("%ps <- %pS depth=%u stop=%s parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s",
+		  (void *)__entry->ip, (void *)__entry->parent_ip,
+		  __entry->depth, fw_show_stop(__entry->stop),
+		  __entry->parent_ip, __entry->sp,
+		  __print_array(__get_dynamic_array(ancestors),
+				__get_dynamic_array_len(ancestors) / sizeof(unsigned long),
+				sizeof(unsigned long)),
+		  __print_array(__get_dynamic_array(records),
+				__get_dynamic_array_len(records) / sizeof(unsigned long),
+				sizeof(unsigned long)))
+);
+
+#endif /* _FW_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE fw_trace
+#include <trace/define_trace.h>

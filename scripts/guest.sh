@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot an arm64 test guest on a cached Debian kernel and run a command in it.
+#
+# usage: guest.sh [-k SERIES] [-t SECONDS] [-o DIR] [-i SRC[:DEST]]... [-q] -- CMD...
+#   -k  kernel series from .cache/kernels (default 6.12)
+#   -t  hard timeout: the guest is killed after it (default 300)
+#   -o  output directory: console.log, and files/ for what the guest left in /fw/out
+#   -i  extra file or directory for the initramfs, at DEST (default /fw/<basename>)
+#   -q  do not stream the console to stdout
+# The guest has busybox, the modules built for SERIES in /fw/ko, the selftests
+# in /fw/selftests/framewalk; CMD runs under /bin/sh in /fw. Files the command
+# writes to /fw/out come back base64-encoded over the console and are checked
+# against their size and sha256. Exit status: CMD's, 124 on timeout, 125 when
+# the guest died without reporting one (panic), 126 when a file came back damaged.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+series=6.12 timeout=300 out= quiet=
+extras=()
+while getopts "k:t:o:i:q" opt; do
+	case $opt in
+	k) series=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	o) out=$OPTARG ;;
+	i) extras+=("$OPTARG") ;;
+	q) quiet=1 ;;
+	*) sed -n '4,18s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "$#" -gt 0 ] || { echo "guest: no command given" >&2; exit 2; }
+
+kdir=$top/.cache/kernels/$series
+[ -e "$kdir/vmlinuz" ] || { echo "guest: kernel $series missing from .cache (make deps)" >&2; exit 2; }
+busybox=$top/.cache/busybox/busybox
+[ -x "$busybox" ] || { echo "guest: busybox missing from .cache (make deps)" >&2; exit 2; }
+[ -n "$out" ] || out=$top/build/$series/guest
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+stage=$(mktemp -d "$top/build/initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,fw/ko,fw/out,fw/selftests}
+cp "$busybox" "$stage/bin/busybox"
+cp "$top/scripts/guest-init.sh" "$stage/init"
+chmod +x "$stage/init"
+cp "$top"/build/"$series"/ko/*.ko "$stage/fw/ko/" 2>/dev/null || true
+cp -r "$top/selftests/framewalk" "$stage/fw/selftests/"
+rm -rf "$stage/fw/selftests/framewalk/test_modules"
+for e in "${extras[@]+"${extras[@]}"}"; do
+	src=${e%%:*}
+	dest=${e#*:}
+	[ "$dest" = "$e" ] && dest=/fw/$(basename "$src")
+	mkdir -p "$stage/$(dirname "$dest")"
+	cp -r "$src" "$stage/$dest"
+done
+printf '%s\n' "$*" >"$stage/fw/cmd.sh"
+initrd=$out/initramfs.cpio.gz
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd"
+
+log=$out/console.log
+rm -rf "$out/files"
+# pauth-impdef: QEMU's own PAC algorithm; the architected QARMA is far slower under TCG.
+set +e
+timeout --foreground -k 5 "$timeout" qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on \
+	-smp 2 -m 1024 -nographic -no-reboot -nic none -kernel "$kdir/vmlinuz" -initrd "$initrd" \
+	-append "console=ttyAMA0 panic=-1 oops=panic quiet" </dev/null 2>&1 |
+	tr -d '\r' | tee "$log" | { if [ -n "$quiet" ]; then cat >/dev/null; else
+		awk '/^@@FW-FILE /{print; skip=1; next} /^@@FW-END /{skip=0} !skip'; fi; }
+qrc=${PIPESTATUS[0]}
+set -e
+
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+	echo "guest: killed after ${timeout}s timeout ($series)" >&2
+	exit 124
+fi
+
+# Decode the files the guest sent back, checking each against its size and hash.
+bad=0
+while read -r _ name size sum; do
+	mkdir -p "$out/files"
+	sed -n "/^@@FW-FILE $name /,/^@@FW-END $name\$/p" "$log" | sed '1d;$d' |
+		base64 -d >"$out/files/$name" 2>/dev/null || true
+	got_size=$(wc -c <"$out/files/$name")
+	got_sum=$(sha256sum "$out/files/$name" | cut -d' ' -f1)
+	if [ "$got_size" != "$size" ] || [ "$got_sum" != "$sum" ]; then
+		echo "guest: $name came back damaged ($got_size of $size bytes)" >&2
+		bad=1
+	fi
+done < <(grep '^@@FW-FILE ' "$log")
+
+rc=$(sed -n 's/^@@FW-EXIT \([0-9]*\)$/\1/p' "$log" | tail -1)
+if [ -z "$rc" ]; then
+	echo "guest: no exit status from the guest ($series): it crashed or panicked; see $log" >&2
+	exit 125
+fi
+[ "$bad" = 0 ] || exit 126
+exit "$rc"

@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# run-corpus.sh - build the crash corpus, crash each case under QEMU, keep GDB's backtrace and the dumps.
+#
+# Usage: run-corpus.sh [OUTDIR]   (default: <repo>/.cache/corpus)
+# Each core x flavour is built once into OUTDIR/<key>/<core>-<flavour>/, where <key> hashes the
+# sources, this script and the tool versions; a rerun with nothing changed only lists the cases.
+# Per case: oracle.json (GDB), core.elf and core.zephyr (written by the firmware's fault handler).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+out=${1:-$repo/.cache/corpus}
+src=$here/src
+
+# core: machine cpu-flags linker-script cases
+cores="m3 m4f"
+core_machine() { case $1 in m3) echo mps2-an385;; m4f) echo mps2-an386;; esac; }
+core_cflags() {
+	case $1 in
+	m3) echo "-mcpu=cortex-m3 -mthumb";;
+	m4f) echo "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard";;
+	esac
+}
+core_cases() {
+	case $1 in
+	m3) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7";;
+	m4f) echo "bus:1 div0:3 invstate:5 isr:6 psp:7 fpu:8";;
+	esac
+}
+flavours="O0-fp O0-nofp Os-fp Os-nofp O2-fp O2-nofp"
+flavour_cflags() {
+	o=${1%%-*}
+	case ${1#*-} in
+	fp) echo "-$o -fno-omit-frame-pointer";;
+	nofp) echo "-$o -fomit-frame-pointer";;
+	esac
+}
+
+key=$( (cat "$src"/* "$0" "$here/oracle.py"; arm-none-eabi-gcc --version; qemu-system-arm --version) |
+	sha256sum | cut -c1-16)
+base=$out/$key
+mkdir -p "$base"
+
+# A TCP port of our own: other QEMU instances may hold the default 1234.
+port=$((20000 + $$ % 20000))
+
+run_case() {	# dir machine case-number breakpoint
+	d=$1
+	( cd "$d" && rm -f core.elf core.zephyr oracle.json &&
+	  timeout 30 qemu-system-arm -M "$2" -nographic -monitor none -serial none \
+		-semihosting-config enable=on,target=native -kernel ../fw.elf \
+		-S -gdb tcp:127.0.0.1:$port >qemu.log 2>&1 &
+	  sleep 0.3
+	  cd "$d" && timeout 30 gdb-multiarch -batch -nx ../fw.elf \
+		-ex "set pagination off" -ex "set confirm off" \
+		-ex "set backtrace past-main on" \
+		-ex "target remote 127.0.0.1:$port" \
+		-ex "source $here/oracle.py" \
+		-ex "set var crash_case = $3" \
+		-ex "break *$4" -ex "continue" \
+		-ex "python oracle_frames('oracle.json')" \
+		-ex "delete" -ex "continue" >gdb.log 2>&1 || true
+	  wait ) || true
+	if [ ! -s "$d/oracle.json" ] || [ ! -s "$d/core.zephyr" ]; then
+		echo "run-corpus: $d: no oracle or no dump (see $d/gdb.log, $d/qemu.log)" >&2
+		return 1
+	fi
+}
+
+status=0
+for core in $cores; do
+	for fl in $flavours; do
+		d=$base/$core-$fl
+		if [ ! -f "$d/.done" ]; then
+			rm -rf "$d"
+			mkdir -p "$d"
+			# shellcheck disable=SC2046
+			arm-none-eabi-gcc $(core_cflags "$core") $(flavour_cflags "$fl") -g \
+				-ffreestanding -nostdlib -Wall -T "$src/mps2.ld" \
+				"$src/start.S" "$src/crash.c" "$src/cases.c" -lgcc -o "$d/fw.elf"
+			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
+			for c in $(core_cases "$core"); do
+				name=${c%%:*}
+				# GDB cannot see PSP through QEMU's stub: stop it in the thread instead.
+				bp=hardfault_entry
+				[ "$name" = psp ] && bp=fault_undef
+				mkdir -p "$d/$name"
+				run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" "$bp" || status=1
+			done
+			[ $status -eq 0 ] && touch "$d/.done"
+		fi
+		for c in $(core_cases "$core"); do
+			echo "$core $fl ${c%%:*} $d/${c%%:*}"
+		done
+	done
+done
+exit $status
