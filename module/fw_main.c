@@ -35,15 +35,20 @@
  */
 #define FW_CONTEXTS	4
 
-static DEFINE_PER_CPU(struct fw_frame [FW_CONTEXTS][FW_DEPTH_MAX], fw_frames);
+struct fw_scratch {
+	struct fw_frame frames[FW_CONTEXTS][FW_DEPTH_MAX];
+};
+
+/* Allocated at load: static per-CPU data of modules comes from a small reserve. */
+static struct fw_scratch __percpu *fw_scratch;
 DEFINE_PER_CPU(struct fw_stats, fw_stats);
 
 /*
- * Two ops, so a new filter is complete and registered before it reports:
- * the callback reports only for fw_live_ops, and switching that pointer is
- * the single step that moves every CPU from the old filter to the new one.
+ * A filter change builds a new ops and registers it before it reports: the
+ * callback reports only for fw_live_ops, and switching that pointer is the
+ * single step that moves every CPU from the old filter to the new one. Each
+ * ops is used once: ftrace_free_filter() leaves dangling hash pointers.
  */
-static struct ftrace_ops fw_ops[2];
 static struct ftrace_ops *fw_live_ops;
 
 /* Serialises filter/notrace changes against each other and against init/exit. */
@@ -149,7 +154,7 @@ static __always_inline unsigned int fw_stacks(struct fw_stack_range *st)
 static noinline notrace void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
 					   struct ftrace_regs *fregs)
 {
-	struct fw_frame *frames = (*this_cpu_ptr(&fw_frames))[fw_context()];
+	struct fw_frame *frames = this_cpu_ptr(fw_scratch)->frames[fw_context()];
 	struct fw_stack_range stacks[2];
 	struct fw_walk_cfg cfg = {
 		.word_size = 8,
@@ -203,7 +208,7 @@ typedef int (*fw_set_fn)(struct ftrace_ops *ops, unsigned char *buf, int len, in
 static int fw_apply_globs(struct ftrace_ops *ops, const char *list, fw_set_fn set,
 			  const char *param)
 {
-	char *buf, *cur, *glob;
+	char *buf, *cur, *glob, *arg;
 	int reset = 1, ret = 0;
 
 	buf = kstrdup(list, GFP_KERNEL);
@@ -223,22 +228,37 @@ static int fw_apply_globs(struct ftrace_ops *ops, const char *list, fw_set_fn se
 			ret = -EINVAL;
 			break;
 		}
-		ret = set(ops, glob, strlen(glob), reset);
-		if (ret) {
-			pr_err("%s: '%s' matches no traceable function\n", param, glob);
+		/* ftrace edits the glob in place; keep ours intact for the message. */
+		arg = kstrdup(glob, GFP_KERNEL);
+		if (!arg) {
+			ret = -ENOMEM;
 			break;
 		}
+		ret = set(ops, arg, strlen(arg), reset);
+		kfree(arg);
+		if (ret == -EINVAL)
+			pr_err("%s: '%s' matches no traceable function\n", param, glob);
+		else if (ret)
+			pr_err("%s: cannot apply '%s' (%d)\n", param, glob, ret);
+		if (ret)
+			break;
 		reset = 0;
 	}
 	kfree(buf);
 	return ret;
 }
 
-/* Build the spare ops from the two glob lists, then switch to it. */
+static void fw_ops_free(struct ftrace_ops *ops)
+{
+	ftrace_free_filter(ops);
+	kfree(ops);
+}
+
+/* Build a new ops from the two glob lists, then switch to it. */
 static int fw_switch_ops(const char *filter, const char *exclude)
 {
 	struct ftrace_ops *prev = fw_live_ops;
-	struct ftrace_ops *next = prev == &fw_ops[0] ? &fw_ops[1] : &fw_ops[0];
+	struct ftrace_ops *next;
 	int ret;
 
 	lockdep_assert_held(&fw_lock);
@@ -246,20 +266,24 @@ static int fw_switch_ops(const char *filter, const char *exclude)
 		pr_err("filter: empty; name the functions to trace\n");
 		return -EINVAL;
 	}
+	next = kzalloc(sizeof(*next), GFP_KERNEL);
+	if (!next)
+		return -ENOMEM;
+	next->func = fw_callback;
 	ret = fw_apply_globs(next, filter, ftrace_set_filter, "filter");
 	if (!ret && *exclude)
 		ret = fw_apply_globs(next, exclude, ftrace_set_notrace, "notrace");
 	if (!ret)
 		ret = register_ftrace_function(next);
 	if (ret) {
-		ftrace_free_filter(next);
+		fw_ops_free(next);
 		return ret;
 	}
 	WRITE_ONCE(fw_live_ops, next);
 	if (prev) {
 		/* Returns once no CPU can still be inside prev's callback. */
 		unregister_ftrace_function(prev);
-		ftrace_free_filter(prev);
+		fw_ops_free(prev);
 	}
 	return 0;
 }
@@ -401,14 +425,15 @@ static int __init fw_init(void)
 {
 	int ret;
 
-	fw_ops[0].func = fw_callback;
-	fw_ops[1].func = fw_callback;
 	fw_return_to_handler = fw_lookup_symbol("return_to_handler");
 	fw_kretprobe_trampoline = fw_lookup_symbol("__kretprobe_trampoline");
 
+	fw_scratch = alloc_percpu(struct fw_scratch);
+	if (!fw_scratch)
+		return -ENOMEM;
 	ret = fw_stats_init();
 	if (ret)
-		return ret;
+		goto err_scratch;
 	ret = fw_instance_setup();
 	if (ret)
 		goto err_stats;
@@ -429,6 +454,8 @@ err_instance:
 	fw_instance_release();
 err_stats:
 	fw_stats_exit();
+err_scratch:
+	free_percpu(fw_scratch);
 	return ret;
 }
 
@@ -441,11 +468,12 @@ static void __exit fw_exit(void)
 	ops = fw_live_ops;
 	WRITE_ONCE(fw_live_ops, NULL);
 	unregister_ftrace_function(ops);
-	ftrace_free_filter(ops);
+	fw_ops_free(ops);
 	mutex_unlock(&fw_lock);
 
 	fw_instance_release();
 	fw_stats_exit();
+	free_percpu(fw_scratch);
 }
 
 module_init(fw_init);

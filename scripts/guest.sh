@@ -48,6 +48,7 @@ chmod +x "$stage/init"
 cp "$top"/build/"$series"/ko/*.ko "$stage/fw/ko/" 2>/dev/null || true
 cp -r "$top/selftests/framewalk" "$stage/fw/selftests/"
 rm -rf "$stage/fw/selftests/framewalk/test_modules"
+cp "$top"/build/arm64/bin/* "$stage/fw/selftests/framewalk/" 2>/dev/null || true
 for e in "${extras[@]+"${extras[@]}"}"; do
 	src=${e%%:*}
 	dest=${e#*:}

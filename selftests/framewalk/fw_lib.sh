@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# fw_lib.sh - KTAP output and tracefs helpers shared by the framewalk selftests (busybox sh).
+
+TRACEFS=${TRACEFS:-/sys/kernel/tracing}
+DEBUGFS=${DEBUGFS:-/sys/kernel/debug}
+# Where the .ko files are: next to the tests when installed by kselftest, /fw/ko in the guest.
+FW_KO_DIR=${FW_KO_DIR:-$(cd "$(dirname "$0")" && pwd)}
+[ -f "$FW_KO_DIR/framewalk.ko" ] || FW_KO_DIR=/fw/ko
+FW_STATS=$DEBUGFS/framewalk/stats
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+ktap_nr=0
+ktap_failed=0
+ktap_case_ok=1
+
+ktap_plan() {
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+ktap_note() {
+	echo "# $*"
+}
+
+# Mark the current case failed, saying why.
+ktap_fail() {
+	echo "# FAIL: $*"
+	ktap_case_ok=0
+}
+
+# Check a condition given as a test(1) expression; on failure say what and why.
+ktap_expect() {
+	what=$1
+	shift
+	if ! test "$@"; then
+		ktap_fail "$what (test $*)"
+	fi
+}
+
+ktap_case_end() {
+	ktap_nr=$((ktap_nr + 1))
+	if [ "$ktap_case_ok" = 1 ]; then
+		echo "ok $ktap_nr $1"
+	else
+		echo "not ok $ktap_nr $1"
+		ktap_failed=$((ktap_failed + 1))
+	fi
+	ktap_case_ok=1
+}
+
+ktap_exit() {
+	echo "# Totals: pass:$((ktap_nr - ktap_failed)) fail:$ktap_failed"
+	[ "$ktap_failed" = 0 ] && exit $KSFT_PASS
+	exit $KSFT_FAIL
+}
+
+fw_require_root() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "# SKIP: needs root"
+		exit $KSFT_SKIP
+	fi
+}
+
+# Empty every buffer and switch off what earlier tests left on.
+fw_trace_reset() {
+	echo 0 >"$TRACEFS/tracing_on"
+	echo nop >"$TRACEFS/current_tracer"
+	echo 0 >"$TRACEFS/events/enable"
+	echo >"$TRACEFS/trace"
+	echo 1 >"$TRACEFS/tracing_on"
+}
+
+fw_stat() {
+	awk -v k="$1" '$1 == k { print $2 }' "$FW_STATS"
+}
+
+fw_unload_all() {
+	for m in framewalk fw_oracle fw_test_chain; do
+		grep -q "^$m " /proc/modules && rmmod "$m"
+	done
+	return 0
+}
+
+# dmesg lines that say the kernel is unhappy, since the test began.
+fw_dmesg_mark() {
+	fw_dmesg_base=$(dmesg | wc -l)
+}
+
+fw_dmesg_trouble() {
+	dmesg | tail -n +$((fw_dmesg_base + 1)) |
+		grep -E "WARNING:|BUG:|Oops|Unable to handle|lockdep|RCU|Call trace:|refcount_t" || true
+}
+
+# Turn framewalk:chain and fw_oracle:stack lines of a trace into fw_match.awk input.
+fw_trace_to_match() {
+	sed -n \
+	-e 's/.* chain: \([^ ]*\) .* depth=\([0-9]*\) stop=\([a-z_]*\) parent_ip=0x\([0-9a-f]*\) .*ancestors={\([^}]*\)}.*/C \1 \2 \3 \4 \5/p' \
+	-e 's/.* stack: \([^ ]*\) .*found=\([01]\) entries={\([^}]*\)}.*/O \1 \2 \3/p' |
+		sed -e 's/0x//g' -e 's/,/ /g'
+}
+
+# Read a file with read(2) calls of 32 bytes (busybox cat would use sendfile).
+fw_read_file() {
+	dd if="${1:-/proc/version}" of=/dev/null bs=32 2>/dev/null
+}

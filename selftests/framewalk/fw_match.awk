@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+# fw_match.awk - pair framewalk chains with the kernel unwinder's stacks of the
+# same calls and compare them frame by frame.
+#
+# Input lines (hex addresses without 0x):
+#   C FUNC DEPTH STOP PARENT ANCESTOR...   framewalk's chain for one hit
+#   O FUNC FOUND ENTRY...                  the oracle for one hit, from the parent outward
+# ftrace calls the most recently registered ops first, and the oracle is
+# loaded after framewalk: one hit is an O line followed, on the same CPU, by a
+# C line for the same FUNC (other functions' events from a nested interrupt
+# may stand between). Anything else is unpaired, never compared.
+# -v maxdepth=N is the depth framewalk was walking to.
+# Output: "# mismatch ..." details, then "RESULT FUNC matched mismatched unpaired".
+
+function fail(fn, why) {
+	bad[fn]++
+	if (shown++ < 8)
+		print "# mismatch " fn " (input line " NR "): " why
+}
+
+function compare(fn,    c, o, nc, no, i, n) {
+	nc = split(chain[fn], c, " ")
+	no = split(oracle[fn], o, " ")
+	seen[fn] = 1
+	if (!ofound[fn]) {
+		fail(fn, "the kernel's trace does not reach " fn)
+		return
+	}
+	n = nc < no ? nc : no
+	for (i = 1; i <= n; i++) {
+		if (c[i] != o[i]) {
+			fail(fn, "frame " i - 1 " framewalk " c[i] " kernel " o[i])
+			return
+		}
+	}
+	if (cstop[fn] == "depth") {
+		if (cdepth[fn] != maxdepth)
+			fail(fn, "stop=depth at depth " cdepth[fn] " of " maxdepth)
+		else if (no <= nc)
+			fail(fn, "stop=depth but the kernel's trace ends after " no " frames")
+		else
+			good[fn]++
+	} else if (cstop[fn] == "chain_end") {
+		if (nc != no)
+			fail(fn, "framewalk has " nc " frames, the kernel " no)
+		else
+			good[fn]++
+	} else {
+		fail(fn, "stop=" cstop[fn] " after " nc " frames, the kernel has " no)
+	}
+}
+
+$1 == "O" {
+	fn = $2
+	if (fn in oracle)
+		lost[fn]++
+	ofound[fn] = $3
+	oracle[fn] = ""
+	for (i = 4; i <= NF; i++)
+		oracle[fn] = oracle[fn] " " $i
+	next
+}
+
+$1 == "C" {
+	fn = $2
+	if (!(fn in oracle)) {
+		lost[fn]++
+		seen[fn] = 1
+		next
+	}
+	cdepth[fn] = $3
+	cstop[fn] = $4
+	chain[fn] = ""
+	for (i = 5; i <= NF; i++)
+		chain[fn] = chain[fn] " " $i
+	compare(fn)
+	delete oracle[fn]
+}
+
+END {
+	for (fn in oracle)
+		lost[fn]++
+	for (fn in seen)
+		print "RESULT " fn " " good[fn] + 0 " " bad[fn] + 0 " " lost[fn] + 0
+}

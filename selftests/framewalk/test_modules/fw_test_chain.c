@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_test_chain.c - a known call chain for the framewalk selftests:
+ * fw_test_l1 -> ... -> fw_test_l5 -> fw_test_leaf, run from a debugfs write
+ * (task context) or from a hard-IRQ hrtimer. The leaf saves the kernel's own
+ * stack_trace_save() of the same moment, the oracle the tests compare with.
+ *
+ * debugfs framewalk_test/trigger: write "write" or "timer" to run the chain.
+ * debugfs framewalk_test/oracle: the last leaf's stack, "0xADDR SYMBOL+OFF/SIZE" a line.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/completion.h>
+#include <linux/debugfs.h>
+#include <linux/hrtimer.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/stacktrace.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+/*
+ * noipa: no inlining, cloning or IPA-SRA, so every level keeps its own
+ * frame and exactly its own symbol name; "+ 1" after each call forbids
+ * turning it into a tail call.
+ */
+#define FW_TEST_FRAME	noinline __attribute__((__noipa__))
+
+#define FW_ORACLE_MAX	64
+
+static unsigned long fw_oracle[FW_ORACLE_MAX];
+static unsigned int fw_oracle_nr;
+static struct dentry *fw_test_dir;
+static struct hrtimer fw_test_timer;
+static DECLARE_COMPLETION(fw_test_timer_done);
+
+static FW_TEST_FRAME int fw_test_leaf(int x)
+{
+	fw_oracle_nr = stack_trace_save(fw_oracle, FW_ORACLE_MAX, 0);
+	return x + 1;
+}
+
+static FW_TEST_FRAME int fw_test_l5(int x)
+{
+	return fw_test_leaf(x) + 1;
+}
+
+static FW_TEST_FRAME int fw_test_l4(int x)
+{
+	return fw_test_l5(x) + 1;
+}
+
+static FW_TEST_FRAME int fw_test_l3(int x)
+{
+	return fw_test_l4(x) + 1;
+}
+
+static FW_TEST_FRAME int fw_test_l2(int x)
+{
+	return fw_test_l3(x) + 1;
+}
+
+static FW_TEST_FRAME int fw_test_l1(int x)
+{
+	return fw_test_l2(x) + 1;
+}
+
+static enum hrtimer_restart fw_test_timer_fn(struct hrtimer *t)
+{
+	if (fw_test_l1(0) != 6)
+		pr_err("chain returned a wrong value\n");
+	complete(&fw_test_timer_done);
+	return HRTIMER_NORESTART;
+}
+
+static ssize_t fw_test_trigger_write(struct file *file, const char __user *ubuf,
+				     size_t len, loff_t *ppos)
+{
+	char cmd[16] = {};
+
+	if (copy_from_user(cmd, ubuf, min(len, sizeof(cmd) - 1)))
+		return -EFAULT;
+	strim(cmd);
+	if (!strcmp(cmd, "write")) {
+		if (fw_test_l1(0) != 6)
+			return -EIO;
+	} else if (!strcmp(cmd, "timer")) {
+		reinit_completion(&fw_test_timer_done);
+		hrtimer_start(&fw_test_timer, ns_to_ktime(1000), HRTIMER_MODE_REL_HARD);
+		if (!wait_for_completion_timeout(&fw_test_timer_done, HZ))
+			return -ETIMEDOUT;
+	} else {
+		return -EINVAL;
+	}
+	return len;
+}
+
+static const struct file_operations fw_test_trigger_fops = {
+	.owner = THIS_MODULE,
+	.write = fw_test_trigger_write,
+};
+
+static int fw_test_oracle_show(struct seq_file *m, void *unused)
+{
+	unsigned int i;
+
+	for (i = 0; i < fw_oracle_nr; i++)
+		seq_printf(m, "0x%lx %pS\n", fw_oracle[i], (void *)fw_oracle[i]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fw_test_oracle);
+
+static int __init fw_test_init(void)
+{
+	hrtimer_init(&fw_test_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	fw_test_timer.function = fw_test_timer_fn;
+	fw_test_dir = debugfs_create_dir("framewalk_test", NULL);
+	debugfs_create_file("trigger", 0200, fw_test_dir, NULL, &fw_test_trigger_fops);
+	debugfs_create_file("oracle", 0400, fw_test_dir, NULL, &fw_test_oracle_fops);
+	return 0;
+}
+
+static void __exit fw_test_exit(void)
+{
+	debugfs_remove_recursive(fw_test_dir);
+	hrtimer_cancel(&fw_test_timer);
+}
+
+module_init(fw_test_init);
+module_exit(fw_test_exit);
+MODULE_DESCRIPTION("framewalk selftest: a known call chain in task and IRQ context");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: filter, notrace and depth are validated at load and at run time; a refused change leaves the previous setting in force
+# requires: framewalk.ko, tracefs, debugfs
+. "$(dirname "$0")/fw_lib.sh"
+fw_require_root
+ktap_plan 8
+fw_unload_all
+fw_trace_reset
+P=/sys/module/framewalk/parameters
+
+# insmod ARGS...: expect a refusal and exactly one framewalk error line containing $want.
+expect_refused_load() {
+	want=$1
+	shift
+	fw_dmesg_mark
+	if ./fw_insmod "$FW_KO_DIR/framewalk.ko" "$@" 2>/dev/null; then
+		ktap_fail "insmod $* was accepted"
+		rmmod framewalk
+		return
+	fi
+	# The kernel's own "invalid for parameter" line is not framewalk's to count.
+	errs=$(dmesg | tail -n +$((fw_dmesg_base + 1)) | grep 'framewalk: ' |
+		grep -v 'invalid for parameter')
+	ktap_note "$errs"
+	ktap_expect "one error line" "$(echo "$errs" | grep -c .)" = 1
+	ktap_expect "it names '$want'" -n "$(echo "$errs" | grep -F -- "$want")"
+}
+
+expect_refused_load "'fw_no_such_function_*' matches no traceable function" \
+	"filter=vfs_read,fw_no_such_function_*"
+ktap_case_end "load: a glob matching nothing is refused, naming it"
+
+expect_refused_load "filter: empty"
+ktap_case_end "load: no filter is refused, never traces everything"
+
+expect_refused_load "depth: '65'" filter=vfs_read depth=65
+ktap_case_end "load: depth above 64 is refused"
+
+expect_refused_load "notrace: 'fw_nothing_here' matches no traceable function" \
+	filter=vfs_read notrace=fw_nothing_here
+ktap_case_end "load: a notrace glob matching nothing is refused"
+
+# Run time: refused writes fail with EINVAL and keep the previous value.
+insmod "$FW_KO_DIR/framewalk.ko" filter=vfs_read depth=8 || ktap_fail "insmod filter=vfs_read failed"
+for bad in "fw_no_such_function" "" "vfs_read,,vfs_write" "!vfs_read"; do
+	if echo "$bad" >"$P/filter" 2>/dev/null; then
+		ktap_fail "filter='$bad' was accepted at run time"
+	fi
+	ktap_expect "filter still vfs_read after '$bad'" "$(cat $P/filter)" = vfs_read
+done
+for bad in 65 -1 abc; do
+	echo "$bad" >"$P/depth" 2>/dev/null && ktap_fail "depth=$bad was accepted"
+done
+ktap_expect "depth still 8" "$(cat $P/depth)" = 8
+echo 1 >"$TRACEFS/events/framewalk/chain/enable"
+fw_read_file
+echo 0 >"$TRACEFS/events/framewalk/chain/enable"
+ktap_expect "vfs_read still traced" -n "$(grep ' chain: vfs_read <- ' "$TRACEFS/trace")"
+ktap_case_end "run time: bad filter and depth writes are refused, the old ones stay"
+
+# A good change takes effect without reloading.
+fw_trace_reset
+echo "vfs_write, do_sys_openat2" >"$P/filter" || ktap_fail "filter change refused"
+echo 1 >"$TRACEFS/events/framewalk/chain/enable"
+fw_read_file
+echo hello >/tmp/fw_params
+echo 0 >"$TRACEFS/events/framewalk/chain/enable"
+ktap_expect "vfs_write traced" -n "$(grep ' chain: vfs_write <- ' "$TRACEFS/trace")"
+ktap_expect "do_sys_openat2 traced" -n "$(grep ' chain: do_sys_openat2 <- ' "$TRACEFS/trace")"
+ktap_expect "vfs_read no longer traced" -z "$(grep ' chain: vfs_read <- ' "$TRACEFS/trace")"
+ktap_case_end "run time: a new filter replaces the old one"
+
+fw_trace_reset
+echo "vfs_read,vfs_write" >"$P/filter" || ktap_fail "filter change refused"
+echo vfs_write >"$P/notrace" || ktap_fail "notrace change refused"
+echo 1 >"$TRACEFS/events/framewalk/chain/enable"
+fw_read_file
+echo hello >/tmp/fw_params
+echo 0 >"$TRACEFS/events/framewalk/chain/enable"
+ktap_expect "vfs_read traced" -n "$(grep ' chain: vfs_read <- ' "$TRACEFS/trace")"
+ktap_expect "vfs_write excluded by notrace" -z "$(grep ' chain: vfs_write <- ' "$TRACEFS/trace")"
+echo "fw_nothing_here" >"$P/notrace" 2>/dev/null && ktap_fail "bad notrace accepted"
+ktap_expect "notrace still vfs_write" "$(cat $P/notrace)" = vfs_write
+ktap_case_end "run time: notrace excludes, a bad notrace is refused"
+
+fw_trace_reset
+echo "" >"$P/notrace"
+echo 2 >"$P/depth"
+echo 1 >"$TRACEFS/events/framewalk/chain/enable"
+fw_read_file
+echo 0 >"$TRACEFS/events/framewalk/chain/enable"
+line=$(grep -m1 ' chain: vfs_read <- ' "$TRACEFS/trace")
+ktap_note "$line"
+ktap_expect "depth=2 in the event" -n "$(echo "$line" | grep 'depth=2 stop=depth ')"
+echo 0 >"$P/depth"
+fw_trace_reset
+echo 1 >"$TRACEFS/events/framewalk/chain/enable"
+fw_read_file
+echo 0 >"$TRACEFS/events/framewalk/chain/enable"
+line=$(grep -m1 ' chain: vfs_read <- ' "$TRACEFS/trace")
+ktap_expect "depth=0: child and parent only" -n "$(echo "$line" | grep 'depth=0 stop=depth .*ancestors={}')"
+ktap_case_end "run time: depth changes apply to the next hit"
+fw_unload_all
+ktap_exit
