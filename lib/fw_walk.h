@@ -2,7 +2,7 @@
 /*
  * fw_walk.h - frame-record chain walk shared by framewalk.ko and crashwalk.
  *
- * Freestanding: no libc and no kernel headers, so the same code walks arm64
+ * Freestanding (only <linux/types.h>), so the same code walks arm64
  * {x29, x30} records in the kernel and Thumb {r7, lr} records in the analyzer.
  * The word size, the record layout, the stacks a walk may visit and the way
  * memory is read are parameters; every walk ends with an explicit reason.
@@ -15,8 +15,11 @@
 #ifndef FW_WALK_H
 #define FW_WALK_H
 
-typedef __UINT64_TYPE__ fw_u64;
-typedef __UINT8_TYPE__ fw_u8;
+/* In userspace this is the UAPI header: fixed-width types, no libc. */
+#include <linux/types.h>
+
+typedef __u64 fw_u64;
+typedef __u8 fw_u8;
 
 /* Why a walk ended. Stable values: they are exported in trace events and JSON. */
 enum fw_stop {

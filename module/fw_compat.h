@@ -8,7 +8,6 @@
 
 #include <linux/ftrace.h>
 #include <linux/trace.h>
-#include <linux/version.h>
 #include <asm/insn.h>
 #include <asm/pointer_auth.h>
 
@@ -45,8 +44,12 @@ static __always_inline unsigned long fw_fregs_sp(struct ftrace_regs *fregs)
 #define fw_strip_pac(lr)	ptrauth_strip_insn_pac(lr)
 #endif
 
-/* 6.7 added the list of event systems an instance starts with. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+/*
+ * 6.7 added the list of event systems an instance starts with. Kbuild
+ * detects it in the headers (FW_TRACE_ARRAY_SYSTEMS), since distributions
+ * backport such changes regardless of version numbers.
+ */
+#ifdef FW_TRACE_ARRAY_SYSTEMS
 #define fw_trace_array_get(name)	trace_array_get_by_name(name, NULL)
 #else
 #define fw_trace_array_get(name)	trace_array_get_by_name(name)

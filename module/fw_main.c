@@ -175,7 +175,7 @@ static noinline notrace void fw_emit_chain(unsigned long ip, unsigned long paren
 }
 
 static notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
-			struct ftrace_ops *op, struct ftrace_regs *fregs)
+				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	int bit;
 

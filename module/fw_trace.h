@@ -12,6 +12,20 @@
 #include <linux/tracepoint.h>
 #include "fw_walk.h"
 
+#ifndef FW_TRACE_HELPERS
+#define FW_TRACE_HELPERS
+static inline void fw_copy_frames(unsigned long *ancestors, unsigned long *records,
+				  const struct fw_frame *frames, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		ancestors[i] = frames[i].ret;
+		records[i] = frames[i].record;
+	}
+}
+#endif
+
 /* Let the format file carry numbers, so libtraceevent can print stop names. */
 TRACE_DEFINE_ENUM(FW_STOP_CHAIN_END);
 TRACE_DEFINE_ENUM(FW_STOP_DEPTH);
@@ -39,36 +53,27 @@ TRACE_DEFINE_ENUM(FW_STOP_TRAMPOLINE);
  * caller chain step, and records[0] - sp bounds the parent's own frame.
  */
 TRACE_EVENT(chain,
-
-	TP_PROTO(unsigned long ip, unsigned long parent_ip, unsigned long sp,
-		 const struct fw_frame *frames, unsigned int nr, unsigned int stop),
+	    TP_PROTO(unsigned long ip, unsigned long parent_ip, unsigned long sp,
+		     const struct fw_frame *frames, unsigned int nr, unsigned int stop),
 
 	TP_ARGS(ip, parent_ip, sp, frames, nr, stop),
 
-	TP_STRUCT__entry(
-		__field(unsigned long,	ip)		/* start of the traced function */
-		__field(unsigned long,	parent_ip)	/* return address into the caller */
-		__field(unsigned long,	sp)		/* stack pointer at the call */
-		__field(unsigned char,	depth)		/* number of ancestors found */
-		__field(unsigned char,	stop)		/* enum fw_stop: why the walk ended */
-		__dynamic_array(unsigned long, ancestors, nr)	/* their return addresses */
-		__dynamic_array(unsigned long, records, nr)	/* where each was read */
+	TP_STRUCT__entry(__field(unsigned long, ip)		/* start of the traced function */
+			 __field(unsigned long, parent_ip)	/* return address into the caller */
+			 __field(unsigned long, sp)		/* stack pointer at the call */
+			 __field(unsigned char, depth)		/* number of ancestors found */
+			 __field(unsigned char, stop)		/* enum fw_stop: why it ended */
+			 __dynamic_array(unsigned long, ancestors, nr)	/* their return addresses */
+			 __dynamic_array(unsigned long, records, nr)	/* where each was read */
 	),
 
-	TP_fast_assign(
-		unsigned long *anc = __get_dynamic_array(ancestors);
-		unsigned long *rec = __get_dynamic_array(records);
-		unsigned int i;
-
-		__entry->ip = ip;
-		__entry->parent_ip = parent_ip;
-		__entry->sp = sp;
-		__entry->depth = nr;
-		__entry->stop = stop;
-		for (i = 0; i < nr; i++) {
-			anc[i] = frames[i].ret;
-			rec[i] = frames[i].record;
-		}
+	TP_fast_assign(__entry->ip = ip;
+		       __entry->parent_ip = parent_ip;
+		       __entry->sp = sp;
+		       __entry->depth = nr;
+		       __entry->stop = stop;
+		       fw_copy_frames(__get_dynamic_array(ancestors),
+				      __get_dynamic_array(records), frames, nr);
 	),
 
 	TP_printk("%ps <- %pS depth=%u stop=%s parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s",

@@ -14,7 +14,8 @@ series=${KERNELS:-"6.1 6.12"}
 HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm dwarves cpio
 	gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi gdb-multiarch libelf-dev
 	libdw-dev elfutils libtraceevent-dev libtracefs-dev trace-cmd libcapstone-dev clang
-	libclang-rt-14-dev llvm bc flex bison kmod xz-utils zstd python3 pkg-config"
+	libclang-rt-14-dev llvm bc flex bison kmod xz-utils zstd python3 pkg-config rsync
+	linux-source-6.12"
 
 log() { echo "deps: $*" >&2; }
 die() { echo "deps: error: $*" >&2; exit 1; }
@@ -135,7 +136,33 @@ fetch_busybox() {
 	rm -rf "$dir/x" "$dir"/*.deb
 }
 
+# checkpatch.pl and its data files, from Debian's kernel source tarball.
+fetch_checkpatch() {
+	local dir=$cache/checkpatch tarball
+	[ -x "$dir/scripts/checkpatch.pl" ] && return 0
+	tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -1)
+	[ -n "$tarball" ] || die "linux-source-6.12 is installed but its tarball is not in /usr/src"
+	mkdir -p "$dir"
+	tar -xf "$tarball" -C "$dir" --strip-components=1 --wildcards \
+		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch' ||
+		die "cannot extract checkpatch.pl from $tarball"
+}
+
+# Everything present: answer in a second, without asking apt.
+quick_check() {
+	local s
+	[ -f "$cache/deps.stamp" ] || return 1
+	[ -x "$cache/busybox/busybox" ] && [ -x "$cache/checkpatch/scripts/checkpatch.pl" ] || return 1
+	for s in $series; do
+		[ -f "$cache/kernels/$s/stamp" ] || return 1
+	done
+	[ -z "$(missing_pkgs $HOST_PKGS)" ]
+}
+
 main() {
+	if [ "${1:-}" = --quick ] && quick_check; then
+		return 0
+	fi
 	[ "$(id -u)" = 0 ] || die "must run as root (installs Debian packages)"
 	mkdir -p "$cache"
 	install_host_pkgs
@@ -144,6 +171,7 @@ main() {
 		fetch_kernel "$s"
 	done
 	fetch_busybox
+	fetch_checkpatch
 	touch "$cache/deps.stamp"
 }
 

@@ -12,21 +12,18 @@
 #include <linux/tracepoint.h>
 
 TRACE_EVENT(stack,
-
-	TP_PROTO(unsigned long ip, bool found, const unsigned long *entries, unsigned int nr),
+	    TP_PROTO(unsigned long ip, bool found, const unsigned long *entries, unsigned int nr),
 
 	TP_ARGS(ip, found, entries, nr),
 
-	TP_STRUCT__entry(
-		__field(unsigned long,	ip)		/* the traced function */
-		__field(bool,		found)		/* its entry was on the stack */
-		__dynamic_array(unsigned long, entries, nr)	/* return addresses above it */
+	TP_STRUCT__entry(__field(unsigned long, ip)	/* the traced function */
+			 __field(bool, found)		/* its entry was on the stack */
+			 __dynamic_array(unsigned long, entries, nr)	/* callers above it */
 	),
 
-	TP_fast_assign(
-		__entry->ip = ip;
-		__entry->found = found;
-		memcpy(__get_dynamic_array(entries), entries, nr * sizeof(*entries));
+	TP_fast_assign(__entry->ip = ip;
+		       __entry->found = found;
+		       memcpy(__get_dynamic_array(entries), entries, nr * sizeof(*entries));
 	),
 
 	TP_printk("%ps found=%d entries=%s", (void *)__entry->ip, __entry->found,

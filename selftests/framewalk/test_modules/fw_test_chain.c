@@ -20,11 +20,9 @@
 #include <linux/uaccess.h>
 
 /*
- * noipa: no inlining, cloning or IPA-SRA, so every level keeps its own
- * frame and exactly its own symbol name; "+ 1" after each call forbids
- * turning it into a tail call.
+ * Every level is noinline and __noclone so that it keeps its own frame and
+ * exactly its own symbol name; "+ 1" after each call forbids a tail call.
  */
-#define FW_TEST_FRAME	noinline __attribute__((__noipa__))
 
 #define FW_ORACLE_MAX	64
 
@@ -34,33 +32,33 @@ static struct dentry *fw_test_dir;
 static struct hrtimer fw_test_timer;
 static DECLARE_COMPLETION(fw_test_timer_done);
 
-static FW_TEST_FRAME int fw_test_leaf(int x)
+static noinline __noclone int fw_test_leaf(int x)
 {
 	fw_oracle_nr = stack_trace_save(fw_oracle, FW_ORACLE_MAX, 0);
 	return x + 1;
 }
 
-static FW_TEST_FRAME int fw_test_l5(int x)
+static noinline __noclone int fw_test_l5(int x)
 {
 	return fw_test_leaf(x) + 1;
 }
 
-static FW_TEST_FRAME int fw_test_l4(int x)
+static noinline __noclone int fw_test_l4(int x)
 {
 	return fw_test_l5(x) + 1;
 }
 
-static FW_TEST_FRAME int fw_test_l3(int x)
+static noinline __noclone int fw_test_l3(int x)
 {
 	return fw_test_l4(x) + 1;
 }
 
-static FW_TEST_FRAME int fw_test_l2(int x)
+static noinline __noclone int fw_test_l2(int x)
 {
 	return fw_test_l3(x) + 1;
 }
 
-static FW_TEST_FRAME int fw_test_l1(int x)
+static noinline __noclone int fw_test_l1(int x)
 {
 	return fw_test_l2(x) + 1;
 }

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+# framewalk: build, test and demo entry points (Debian bookworm, as root).
+#   make          build the modules for every kernel in KERNELS and the host tools
+#   make check    every test, ending with "N passed, N failed"
+#   make demo     the tour: the module in an arm64 guest, then a Cortex-M crash
+#   make deps     install packages and fetch the guest kernels (make does it when needed)
+KERNELS ?= 6.1 6.12
+export KERNELS
+
+all: modules guest-bin host
+
+deps:
+	scripts/deps.sh
+
+deps-quick:
+	@scripts/deps.sh --quick
+
+modules: deps-quick
+	@for k in $(KERNELS); do scripts/build-modules.sh $$k || exit 1; done
+
+guest-bin: deps-quick
+	@scripts/build-guest-bin.sh
+
+host: deps-quick
+	@if [ -f analyzer/Makefile ]; then $(MAKE) -s -C analyzer; fi
+
+check: all
+	@scripts/check.sh
+
+demo: all
+	@scripts/demo.sh
+
+clean:
+	rm -rf build
+	@if [ -f analyzer/Makefile ]; then $(MAKE) -s -C analyzer clean; fi
+
+.PHONY: all deps deps-quick modules guest-bin host check demo clean

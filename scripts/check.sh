@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run every test of the project and print one line per result, ending with
+# "N passed, N failed": host unit tests (ASan/UBSan), the analyzer's tests,
+# checkpatch, the guest runner's own tests, and the kselftest suite inside
+# the arm64 guest on each kernel. Logs go to build/check/. Exits non-zero on
+# any failure.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+logs=$top/build/check
+kernels=${KERNELS:-6.1 6.12}
+mkdir -p "$logs"
+results=$logs/results.tsv
+: >"$results"
+
+# record STATUS SUITE DESCRIPTION
+record() {
+	printf '%s\t%s: %s\n' "$1" "$2" "$3" >>"$results"
+	printf '%-4s  %s: %s\n' "$1" "$2" "$3"
+}
+
+# suite NAME LOG CMD...: run CMD, keep its KTAP output in LOG, record its results.
+# A command that fails without reporting any failed result is itself a failure.
+suite() {
+	local name=$1 log=$2 rc before
+	shift 2
+	"$@" >"$log" 2>&1
+	rc=$?
+	before=$(grep -c '^FAIL' "$results")
+	awk -v suite="$name" -f "$top/scripts/ktap-results.awk" "$log" |
+		while IFS=$'\t' read -r status rest; do
+			record "$status" "${rest%%: *}" "${rest#*: }"
+		done
+	if [ "$rc" != 0 ] && [ "$(grep -c '^FAIL' "$results")" = "$before" ]; then
+		record FAIL "$name" "exited with status $rc without a failed result (see $log)"
+	fi
+}
+
+host_lib_tests() {
+	gcc -Wall -Wextra -Werror -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-o "$logs/test_fw_walk" "$top/tests/lib/test_fw_walk.c" && "$logs/test_fw_walk"
+}
+
+checkpatch_tests() {
+	local f n=0 bad=0 cp=$top/.cache/checkpatch/scripts/checkpatch.pl
+	local files
+	files=$(cd "$top" && ls module/*.[ch] lib/*.h selftests/framewalk/test_modules/*.[ch])
+	echo "KTAP version 1"
+	for f in $files; do
+		n=$((n + 1))
+		# Any error, warning or --strict check makes checkpatch exit non-zero.
+		if out=$("$cp" --no-tree --strict --terse -f "$top/$f" 2>&1); then
+			echo "ok $n $f is checkpatch --strict clean"
+		else
+			echo "$out" | grep -v '^total' | sed 's/^/# /'
+			echo "not ok $n $f is checkpatch --strict clean"
+			bad=1
+		fi
+	done
+	echo "1..$n"
+	return $bad
+}
+
+guest_selftests() {
+	local k=$1 tests
+	tests=$(make -s -C "$top/selftests/framewalk" list)
+	"$top/scripts/guest.sh" -q -k "$k" -t 600 -o "$logs/guest-$k" -- \
+		"cd /fw/selftests/framewalk && sh ktap_runner.sh $tests"
+	local rc=$?
+	cat "$logs/guest-$k/console.log"
+	return $rc
+}
+
+suite host-lib "$logs/host-lib.log" host_lib_tests
+if [ -f "$top/analyzer/Makefile" ]; then
+	suite analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
+fi
+suite checkpatch "$logs/checkpatch.log" checkpatch_tests
+for k in $kernels; do
+	if [ -f "$top/build/$k/ko/framewalk.ko" ]; then
+		record PASS "build-$k" "modules build against $k with W=1 and -Werror"
+	else
+		record FAIL "build-$k" "modules did not build against $k"
+	fi
+done
+suite guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" "${kernels##* }"
+for k in $kernels; do
+	suite "guest-$k" "$logs/guest-$k.log" guest_selftests "$k"
+done
+
+passed=$(grep -c '^PASS' "$results")
+failed=$(grep -c '^FAIL' "$results")
+skipped=$(grep -c '^SKIP' "$results")
+echo
+if [ "$skipped" != 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" = 0 ]

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Tests of scripts/guest.sh itself (KTAP): files come back intact over the
+# console, the guest's exit status comes through, a hung guest is killed at
+# the timeout, a panic is reported as one.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+series=${1:-6.12}
+out=$top/build/check/runner
+mkdir -p "$out"
+n=0
+failed=0
+
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=$((failed + 1))
+	fi
+}
+
+echo "KTAP version 1"
+echo "1..4"
+
+# 1 MiB of random bytes and its hash, both computed in the guest.
+"$top/scripts/guest.sh" -q -k "$series" -t 60 -o "$out/export" -- \
+	'head -c 1048576 /dev/urandom >/fw/out/blob; sha256sum /fw/out/blob | cut -c1-64 >/fw/out/blob.sha256'
+rc=$?
+want=$(cat "$out/export/files/blob.sha256" 2>/dev/null)
+got=$(sha256sum <"$out/export/files/blob" 2>/dev/null | cut -c1-64)
+echo "# exit $rc, guest sha256 $want, host sha256 $got"
+[ "$rc" = 0 ] && [ -n "$want" ] && [ "$want" = "$got" ]
+result $? "a 1 MiB file written in the guest arrives on the host byte for byte"
+
+"$top/scripts/guest.sh" -q -k "$series" -t 60 -o "$out/status" -- 'exit 7'
+rc=$?
+echo "# exit $rc"
+[ "$rc" = 7 ]
+result $? "the guest command's exit status is the runner's"
+
+start=$(date +%s)
+"$top/scripts/guest.sh" -q -k "$series" -t 12 -o "$out/hang" -- 'sleep 600' 2>/dev/null
+rc=$?
+took=$(($(date +%s) - start))
+echo "# exit $rc after ${took}s"
+[ "$rc" = 124 ] && [ "$took" -lt 40 ]
+result $? "a hung guest is killed at the timeout (status 124)"
+
+"$top/scripts/guest.sh" -q -k "$series" -t 60 -o "$out/panic" -- 'echo c >/proc/sysrq-trigger' 2>/dev/null
+rc=$?
+echo "# exit $rc"
+[ "$rc" = 125 ] && grep -q "Kernel panic" "$out/panic/console.log"
+result $? "a kernel panic is reported (status 125), not taken for success"
+
+echo "# $((n - failed)) passed, $failed failed"
+[ "$failed" = 0 ]
