@@ -14,7 +14,7 @@ out=${1:-$repo/.cache/corpus}
 src=$here/src
 
 # core: machine cpu-flags linker-script cases
-cores="m3 m4f"
+cores=${CORPUS_CORES:-"m3 m4f"}
 core_machine() { case $1 in m3) echo mps2-an385;; m4f) echo mps2-an386;; esac; }
 core_cflags() {
 	case $1 in
@@ -28,7 +28,7 @@ core_cases() {
 	m4f) echo "bus:1 div0:3 invstate:5 isr:6 psp:7 fpu:8";;
 	esac
 }
-flavours="O0-fp O0-nofp Os-fp Os-nofp O2-fp O2-nofp"
+flavours=${CORPUS_FLAVOURS:-"O0-fp O0-nofp Os-fp Os-nofp O2-fp O2-nofp"}
 flavour_cflags() {
 	o=${1%%-*}
 	case ${1#*-} in
@@ -45,14 +45,14 @@ mkdir -p "$base"
 # A TCP port of our own: other QEMU instances may hold the default 1234.
 port=$((20000 + $$ % 20000))
 
-run_case() {	# dir machine case-number breakpoint
-	d=$1
-	( cd "$d" && rm -f core.elf core.zephyr oracle.json &&
-	  timeout 30 qemu-system-arm -M "$2" -nographic -monitor none -serial none \
+run_case() {	# case-dir machine case-number breakpoint
+	cdir=$1
+	( cd "$cdir" && rm -f core.elf core.zephyr oracle.json &&
+	  timeout 15 qemu-system-arm -M "$2" -nographic -monitor none -serial none \
 		-semihosting-config enable=on,target=native -kernel ../fw.elf \
 		-S -gdb tcp:127.0.0.1:$port >qemu.log 2>&1 &
 	  sleep 0.3
-	  cd "$d" && timeout 30 gdb-multiarch -batch -nx ../fw.elf \
+	  cd "$cdir" && timeout 15 gdb-multiarch -batch -nx ../fw.elf \
 		-ex "set pagination off" -ex "set confirm off" \
 		-ex "set backtrace past-main on" \
 		-ex "target remote 127.0.0.1:$port" \
@@ -62,8 +62,8 @@ run_case() {	# dir machine case-number breakpoint
 		-ex "python oracle_frames('oracle.json')" \
 		-ex "delete" -ex "continue" >gdb.log 2>&1 || true
 	  wait ) || true
-	if [ ! -s "$d/oracle.json" ] || [ ! -s "$d/core.zephyr" ]; then
-		echo "run-corpus: $d: no oracle or no dump (see $d/gdb.log, $d/qemu.log)" >&2
+	if [ ! -s "$cdir/oracle.json" ] || [ ! -s "$cdir/core.zephyr" ]; then
+		echo "run-corpus: $cdir: no oracle or no dump (see gdb.log, qemu.log there)" >&2
 		return 1
 	fi
 }

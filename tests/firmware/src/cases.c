@@ -19,8 +19,8 @@ enum crash_kind {
 	CASE_FPU,		/* bus fault after FP use: an extended exception frame */
 };
 
-/* Set by the GDB oracle before the firmware runs; the default is for plain runs. */
-volatile uint32_t crash_case = CASE_BUS;
+/* Set by the GDB oracle after load; reset leaves .noinit alone. 0 (plain runs) means CASE_BUS. */
+__attribute__((section(".noinit"))) volatile uint32_t crash_case;
 volatile int sink;
 volatile uint32_t bad_address = 0xF0000000u;
 volatile int zero;
@@ -195,6 +195,6 @@ NOINLINE int run_case(int kind)
 
 int main(void)
 {
-	sink = run_case(crash_case);
+	sink = run_case(crash_case ? (int)crash_case : CASE_BUS);
 	return 1;	/* no fault happened: the run fails */
 }

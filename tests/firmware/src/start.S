@@ -31,6 +31,7 @@ vectors:
 	.type	hardfault_entry, %function
 	.thumb_func
 hardfault_entry:
+	.cfi_startproc
 	ldr	r0, =crash_entry
 #if __ARM_ARCH_6M__
 	str	r4, [r0, #0]
@@ -59,6 +60,7 @@ hardfault_entry:
 	str	r1, [r0, #12]
 	bl	crash_handler
 	b	.
+	.cfi_endproc
 	.size	hardfault_entry, . - hardfault_entry
 
 /* run_on_psp(fn, arg, stack_top): call fn(arg) in thread mode on the process stack. */
