@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * crashwalk.h - the crashwalk library: Cortex-M crash dumps in, call stack and fault cause out.
+ *
+ * Data flows one way: a dump reader fills a struct cw_dump (registers and
+ * memory), the firmware image supplies code and symbols, the unwinder turns
+ * registers and memory into frames, and the report prints them.
+ */
+#ifndef CRASHWALK_H
+#define CRASHWALK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CW_JSON_SCHEMA_VERSION	1
+
+/* An error that names the file, the byte offset and what is wrong with it. */
+struct cw_error {
+	char msg[512];
+};
+
+int cw_fail(struct cw_error *err, const char *file, long offset, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* ---- memory: the dump's regions, then the firmware's loadable sections ---- */
+
+struct cw_region {
+	uint32_t addr;
+	uint32_t size;
+	const uint8_t *data;	/* points into a buffer owned by the dump or the image */
+	const char *origin;	/* "dump" or "image" */
+};
+
+struct cw_mem {
+	struct cw_region *regions;
+	unsigned int nr;
+	unsigned int cap;
+};
+
+int cw_mem_add(struct cw_mem *mem, uint32_t addr, uint32_t size, const uint8_t *data,
+	       const char *origin);
+int cw_mem_read(const struct cw_mem *mem, uint32_t addr, void *buf, uint32_t size);
+int cw_mem_read32(const struct cw_mem *mem, uint32_t addr, uint32_t *val);
+const struct cw_region *cw_mem_find(const struct cw_mem *mem, uint32_t addr);
+void cw_mem_free(struct cw_mem *mem);
+
+/* ---- registers ---- */
+
+enum cw_reg {
+	CW_R0, CW_R1, CW_R2, CW_R3, CW_R4, CW_R5, CW_R6, CW_R7,
+	CW_R8, CW_R9, CW_R10, CW_R11, CW_R12, CW_SP, CW_LR, CW_PC,
+	CW_XPSR, CW_MSP, CW_PSP, CW_CONTROL, CW_NR_REGS
+};
+
+struct cw_regs {
+	uint32_t r[CW_NR_REGS];
+	uint32_t valid;		/* bit n: r[n] is known */
+};
+
+static inline int cw_reg_ok(const struct cw_regs *regs, enum cw_reg n)
+{
+	return (regs->valid >> n) & 1;
+}
+
+static inline void cw_reg_set(struct cw_regs *regs, enum cw_reg n, uint32_t v)
+{
+	regs->r[n] = v;
+	regs->valid |= 1u << n;
+}
+
+/* ---- dumps ---- */
+
+enum cw_dump_format {
+	CW_FMT_UNKNOWN,
+	CW_FMT_ELF_CORE,
+	CW_FMT_ZEPHYR,
+	CW_FMT_CRASHCATCHER,
+};
+
+/*
+ * Whether the registers are those at the fault handler's first instruction
+ * (LR holds EXC_RETURN, the exception frame is still on the stack) or those
+ * of the interrupted code (the dump writer already popped the frame).
+ */
+enum cw_reg_context {
+	CW_CTX_HANDLER_ENTRY,
+	CW_CTX_PRE_EXCEPTION,
+};
+
+struct cw_dump {
+	const char *path;
+	enum cw_dump_format format;
+	enum cw_reg_context context;
+	struct cw_regs regs;
+	uint32_t reason;	/* Zephyr reason code, or ~0u */
+	uint8_t *buf;		/* the whole file, owned */
+	size_t len;
+	struct cw_mem mem;
+	unsigned int has_fp;	/* CrashCatcher: s0-s31 and fpscr present */
+};
+
+int cw_dump_parse(struct cw_dump *dump, const char *path, const uint8_t *buf, size_t len,
+		  struct cw_error *err);
+int cw_dump_load(struct cw_dump *dump, const char *path, struct cw_error *err);
+void cw_dump_free(struct cw_dump *dump);
+const char *cw_dump_format_name(enum cw_dump_format fmt);
+
+/* ---- firmware image: code, symbols, line info ---- */
+
+struct cw_image;
+
+struct cw_symbol {
+	const char *name;
+	uint32_t addr;		/* Thumb bit cleared */
+	uint32_t size;
+};
+
+struct cw_srcline {
+	const char *file;
+	int line;
+};
+
+struct cw_image *cw_image_open(const char *path, struct cw_error *err);
+void cw_image_close(struct cw_image *img);
+int cw_image_add_memory(struct cw_image *img, struct cw_mem *mem);
+const struct cw_symbol *cw_image_func(const struct cw_image *img, uint32_t addr);
+int cw_image_is_code(const struct cw_image *img, uint32_t addr);
+int cw_image_srcline(struct cw_image *img, uint32_t addr, struct cw_srcline *out);
+uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok);
+int cw_image_is_handler(const struct cw_image *img, uint32_t func_addr);
+
+/* ---- Thumb decoding ---- */
+
+enum cw_call_kind {
+	CW_CALL_NONE,
+	CW_CALL_BL,		/* direct: the target is known */
+	CW_CALL_BLX_REG,	/* indirect: the target is in a register */
+};
+
+enum cw_call_kind cw_thumb_call_before(const struct cw_mem *mem, uint32_t ret, uint32_t *target);
+int cw_thumb_bl_decode(uint16_t hw1, uint16_t hw2, uint32_t addr, uint32_t *target);
+int cw_thumb_is_blx_reg(uint16_t hw);
+int cw_thumb_b_target(const struct cw_mem *mem, uint32_t addr, uint32_t *target, unsigned int *len);
+
+/* What a function's prologue did before a given pc, relative to the CFA (the sp at entry). */
+struct cw_prologue {
+	int32_t sp_off;		/* sp = CFA + sp_off (sp_off <= 0) */
+	int32_t slot[16];	/* rN saved at CFA + slot[N], when saved & (1 << N) */
+	uint32_t saved;
+	int fp_set;		/* r7 = CFA + fp_off */
+	int32_t fp_off;
+	unsigned int insns;	/* instructions decoded */
+};
+
+int cw_prologue_analyze(const struct cw_mem *mem, uint32_t func, uint32_t pc,
+			struct cw_prologue *out);
+
+/* ---- exception model ---- */
+
+struct cw_exc_return {
+	uint32_t value;
+	int v8m;		/* value uses v8-M bits (S, DCRS, ES) */
+	int thread;		/* return to Thread mode (else Handler) */
+	int psp;		/* frame on the process stack */
+	int fp_frame;		/* extended frame: FType == 0 */
+	int secure;		/* v8-M: S == 1 */
+	int dcrs;		/* v8-M: default callee register stacking */
+	int es;			/* v8-M: exception taken to Secure */
+	int fnc_return;		/* FNC_RETURN (0xFEFFFFFx), not an exception return */
+};
+
+int cw_exc_return_decode(uint32_t value, struct cw_exc_return *out);
+uint32_t cw_exc_frame_size(const struct cw_exc_return *er, uint32_t xpsr, int lazy_fp_ts);
+
+/* ---- unwinding ---- */
+
+enum cw_method {
+	CW_M_REGS,		/* the dump's registers */
+	CW_M_EXCEPTION,		/* popped from a hardware exception frame */
+	CW_M_PROLOGUE,		/* prologue analysis from the function start to the pc */
+	CW_M_FP,		/* r7 frame record, via lib/fw_walk.h */
+	CW_M_LR,		/* the link register of a leaf */
+	CW_M_SCAN,		/* stack scan, return address checked against the call graph */
+	CW_M_NR
+};
+
+enum cw_unwinder {
+	CW_UNWIND_AUTO,		/* prologue analysis, stack scan when it cannot go on */
+	CW_UNWIND_PROLOGUE,
+	CW_UNWIND_FP,
+	CW_UNWIND_SCAN,
+};
+
+enum cw_stop {
+	CW_STOP_OUTERMOST,	/* reached the reset handler or a zero return address */
+	CW_STOP_DEPTH,
+	CW_STOP_NO_SYMBOL,	/* pc not inside a known function */
+	CW_STOP_BAD_PC,		/* pc not in code */
+	CW_STOP_READ,		/* needed memory not in the dump or the image */
+	CW_STOP_NO_RETURN,	/* no saved return address found */
+	CW_STOP_NO_PSP,		/* exception frame on the process stack, PSP unknown */
+	CW_STOP_FP_CHAIN,	/* frame-pointer chain ended or broke */
+	CW_STOP_NOT_INCREASING,	/* sp did not move up: a loop */
+	CW_STOP_NR
+};
+
+#define CW_FRAME_EXCEPTION	0x1	/* this frame was interrupted by an exception */
+#define CW_FRAME_INDIRECT	0x2	/* found at a BLX register call */
+#define CW_FRAME_TAILCALL	0x4	/* the call graph needed a tail call to agree */
+
+struct cw_frame {
+	uint32_t pc;
+	uint32_t sp;
+	enum cw_method method;
+	int confidence;		/* 0-100 */
+	unsigned int flags;
+	uint32_t exc_return;	/* with CW_FRAME_EXCEPTION */
+	const struct cw_symbol *func;
+	struct cw_srcline src;
+	int has_src;
+};
+
+#define CW_MAX_FRAMES	64
+
+struct cw_backtrace {
+	struct cw_frame frames[CW_MAX_FRAMES];
+	unsigned int nr;
+	enum cw_stop stop;
+	char stop_detail[128];
+};
+
+struct cw_target {
+	const struct cw_mem *mem;
+	struct cw_image *img;
+};
+
+unsigned int cw_fault_frame(const struct cw_dump *dump, const struct cw_backtrace *bt);
+int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unwinder how,
+	      struct cw_backtrace *bt);
+const char *cw_method_name(enum cw_method m);
+const char *cw_stop_name(enum cw_stop s);
+int cw_unwinder_parse(const char *s, enum cw_unwinder *out);
+
+/* ---- fault decoding ---- */
+
+struct cw_fault {
+	int have_scb;
+	uint32_t cfsr, hfsr, dfsr, mmfar, bfar, afsr, shcsr;
+	char lines[16][160];
+	unsigned int nr;
+	char insn[224];		/* the faulting instruction, disassembled */
+	char cls[48];		/* short class for grouping: "bus-precise", "undefined", ... */
+};
+
+void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f);
+void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);
+
+/* ---- report ---- */
+
+struct cw_report_opts {
+	int json;
+};
+
+void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,
+	       const struct cw_backtrace *bt, const struct cw_fault *f);
+
+#endif /* CRASHWALK_H */

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libcw_fault.c - why the core faulted: the System Control Block fault status
+ * registers decoded bit by bit (ARMv7-M B3.2.15-B3.2.18), and the faulting
+ * instruction disassembled with capstone.
+ */
+#include <capstone/capstone.h>
+#include <string.h>
+
+#include "crashwalk.h"
+
+#define SCB_SHCSR	0xE000ED24u
+#define SCB_CFSR	0xE000ED28u
+#define SCB_HFSR	0xE000ED2Cu
+#define SCB_DFSR	0xE000ED30u
+#define SCB_MMFAR	0xE000ED34u
+#define SCB_BFAR	0xE000ED38u
+#define SCB_AFSR	0xE000ED3Cu
+
+struct fault_bit {
+	uint32_t mask;
+	const char *name;
+	const char *why;
+	const char *cls;
+};
+
+static const struct fault_bit cfsr_bits[] = {
+	{ 1u << 0, "IACCVIOL", "instruction fetch from a region the MPU forbids", "mem-ifetch" },
+	{ 1u << 1, "DACCVIOL", "data access the MPU forbids", "mem-data" },
+	{ 1u << 3, "MUNSTKERR", "MPU fault while unstacking on exception return", "stacking" },
+	{ 1u << 4, "MSTKERR", "MPU fault while stacking on exception entry", "stacking" },
+	{ 1u << 5, "MLSPERR", "MPU fault during lazy FP state preservation", "stacking" },
+	{ 1u << 8, "IBUSERR", "bus error on instruction fetch (wild pc?)", "bus-ifetch" },
+	{ 1u << 9, "PRECISERR", "precise data bus error: the stacked pc is the culprit",
+	  "bus-precise" },
+	{ 1u << 10, "IMPRECISERR",
+	  "imprecise data bus error: the stacked pc is PAST the culprit store", "bus-imprecise" },
+	{ 1u << 11, "UNSTKERR", "bus fault while unstacking on exception return", "stacking" },
+	{ 1u << 12, "STKERR", "bus fault while stacking on exception entry (stack overflow?)",
+	  "stacking" },
+	{ 1u << 13, "LSPERR", "bus fault during lazy FP state preservation", "stacking" },
+	{ 1u << 16, "UNDEFINSTR", "undefined instruction", "undefined-instruction" },
+	{ 1u << 17, "INVSTATE",
+	  "execution with EPSR.T = 0: a call or return through a pointer without the Thumb bit",
+	  "invalid-state" },
+	{ 1u << 18, "INVPC", "bad EXC_RETURN on exception return", "invalid-pc" },
+	{ 1u << 19, "NOCP", "coprocessor (FPU) access while it is disabled", "no-coprocessor" },
+	{ 1u << 20, "STKOF", "stack limit (MSPLIM/PSPLIM) exceeded", "stack-overflow" },
+	{ 1u << 24, "UNALIGNED", "unaligned access with CCR.UNALIGN_TRP set", "unaligned" },
+	{ 1u << 25, "DIVBYZERO", "integer division by zero with CCR.DIV_0_TRP set",
+	  "divide-by-zero" },
+};
+
+static const struct fault_bit hfsr_bits[] = {
+	{ 1u << 1, "VECTTBL", "bus fault reading the vector table", "vector-table" },
+	{ 1u << 30, "FORCED", "a configurable fault escalated to HardFault", NULL },
+	{ 1u << 31, "DEBUGEVT", "debug event while halting debug is off", "debug" },
+};
+
+static void add_line(struct cw_fault *f, const char *name, const char *why)
+{
+	if (f->nr < sizeof(f->lines) / sizeof(f->lines[0]))
+		snprintf(f->lines[f->nr++], sizeof(f->lines[0]), "%s: %s", name, why);
+}
+
+static void set_class(struct cw_fault *f, const char *cls)
+{
+	if (cls && !f->cls[0])
+		snprintf(f->cls, sizeof(f->cls), "%s", cls);
+}
+
+void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f)
+{
+	unsigned int i;
+
+	f->nr = 0;
+	f->cls[0] = 0;
+	for (i = 0; i < sizeof(cfsr_bits) / sizeof(cfsr_bits[0]); i++)
+		if (cfsr & cfsr_bits[i].mask) {
+			add_line(f, cfsr_bits[i].name, cfsr_bits[i].why);
+			set_class(f, cfsr_bits[i].cls);
+		}
+	if (cfsr & (1u << 7))
+		add_line(f, "MMARVALID", "MMFAR holds the faulting data address");
+	if (cfsr & (1u << 15))
+		add_line(f, "BFARVALID", "BFAR holds the faulting data address");
+	for (i = 0; i < sizeof(hfsr_bits) / sizeof(hfsr_bits[0]); i++)
+		if (hfsr & hfsr_bits[i].mask) {
+			add_line(f, hfsr_bits[i].name, hfsr_bits[i].why);
+			set_class(f, hfsr_bits[i].cls);
+		}
+	set_class(f, "hardfault");
+}
+
+static void disassemble(const struct cw_mem *mem, uint32_t pc, struct cw_fault *f)
+{
+	uint8_t code[4] = { 0 };
+	size_t len = 4, n;
+	cs_insn *insn;
+	csh h;
+
+	if (cw_mem_read(mem, pc, code, 4)) {
+		len = 2;
+		if (cw_mem_read(mem, pc, code, 2))
+			return;
+	}
+	if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB | CS_MODE_MCLASS, &h) != CS_ERR_OK)
+		return;
+	n = cs_disasm(h, code, len, pc, 1, &insn);
+	if (n) {
+		snprintf(f->insn, sizeof(f->insn), "%s %s", insn[0].mnemonic, insn[0].op_str);
+		cs_free(insn, n);
+	}
+	cs_close(&h);
+}
+
+/* Only registers the dump itself holds count: an image never carries SCB state. */
+static int scb_read(const struct cw_mem *mem, uint32_t addr, uint32_t *v)
+{
+	const struct cw_region *r = cw_mem_find(mem, addr);
+
+	return (!r || strcmp(r->origin, "dump")) ? -1 : cw_mem_read32(mem, addr, v);
+}
+
+void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->have_scb = !scb_read(mem, SCB_CFSR, &f->cfsr) && !scb_read(mem, SCB_HFSR, &f->hfsr);
+	if (f->have_scb) {
+		scb_read(mem, SCB_DFSR, &f->dfsr);
+		scb_read(mem, SCB_MMFAR, &f->mmfar);
+		scb_read(mem, SCB_BFAR, &f->bfar);
+		scb_read(mem, SCB_AFSR, &f->afsr);
+		scb_read(mem, SCB_SHCSR, &f->shcsr);
+		cw_fault_explain(f->cfsr, f->hfsr, f);
+	} else {
+		snprintf(f->cls, sizeof(f->cls), "unknown");
+	}
+	if (pc_ok)
+		disassemble(mem, fault_pc, f);
+}

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libcw_image.c - the firmware ELF: loadable sections as memory, function
+ * symbols, $t/$d mapping symbols, the vector table and DWARF line info.
+ *
+ * libelf reads sections and symbols; libdwfl answers address -> file:line so
+ * no DWARF is parsed by hand.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <elfutils/libdwfl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crashwalk.h"
+
+#define VECTOR_SCAN	256	/* entries examined when asking "is this an exception handler" */
+
+struct cw_mapsym {
+	uint32_t addr;
+	char kind;		/* 't' Thumb code, 'a' ARM code, 'd' data */
+};
+
+struct cw_image {
+	const char *path;
+	int fd;
+	Elf *elf;
+	Dwfl *dwfl;
+	struct cw_symbol *syms;
+	unsigned int nr_syms;
+	struct cw_mapsym *maps;
+	unsigned int nr_maps;
+	struct cw_region exec[16];	/* executable sections */
+	unsigned int nr_exec;
+	struct cw_mem mem;		/* all loadable sections */
+	uint32_t vectors;
+	int have_vectors;
+};
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct cw_symbol *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->size > y->size ? -1 : x->size < y->size;	/* sized symbols first */
+}
+
+static int map_cmp(const void *a, const void *b)
+{
+	const struct cw_mapsym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static const char *const vector_names[] = {
+	"vectors", "__isr_vector", "__Vectors", "g_pfnVectors", "_vector_table", "_vectors",
+	"vector_table", NULL
+};
+
+static void image_note_symbol(struct cw_image *img, const GElf_Sym *s, const char *name)
+{
+	unsigned int i;
+
+	if (name[0] == '$' && (name[1] == 't' || name[1] == 'd' || name[1] == 'a') &&
+	    (name[2] == 0 || name[2] == '.')) {
+		img->maps[img->nr_maps++] = (struct cw_mapsym){ (uint32_t)s->st_value, name[1] };
+		return;
+	}
+	for (i = 0; vector_names[i]; i++)
+		if (!strcmp(name, vector_names[i])) {
+			img->vectors = (uint32_t)s->st_value;
+			img->have_vectors = 1;
+		}
+	if (GELF_ST_TYPE(s->st_info) != STT_FUNC || !s->st_value)
+		return;
+	img->syms[img->nr_syms++] = (struct cw_symbol){
+		.name = name, .addr = (uint32_t)s->st_value & ~1u, .size = (uint32_t)s->st_size,
+	};
+}
+
+static int image_symbols(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t i, n;
+
+	if (!data || !sh->sh_entsize)
+		return -1;
+	n = sh->sh_size / sh->sh_entsize;
+	img->syms = calloc(n + 1, sizeof(*img->syms));
+	img->maps = calloc(n + 1, sizeof(*img->maps));
+	if (!img->syms || !img->maps)
+		return -1;
+	for (i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &s))
+			continue;
+		name = elf_strptr(img->elf, sh->sh_link, s.st_name);
+		if (name && *name)
+			image_note_symbol(img, &s, name);
+	}
+	qsort(img->syms, img->nr_syms, sizeof(*img->syms), sym_cmp);
+	qsort(img->maps, img->nr_maps, sizeof(*img->maps), map_cmp);
+	return 0;
+}
+
+static int image_section(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
+{
+	Elf_Data *data;
+
+	if (sh->sh_type == SHT_SYMTAB)
+		return image_symbols(img, scn, sh);
+	if (!(sh->sh_flags & SHF_ALLOC) || sh->sh_type == SHT_NOBITS || !sh->sh_size)
+		return 0;
+	data = elf_rawdata(scn, NULL);
+	if (!data || data->d_size < sh->sh_size)
+		return -1;
+	if (cw_mem_add(&img->mem, (uint32_t)sh->sh_addr, (uint32_t)sh->sh_size, data->d_buf,
+		       "image"))
+		return -1;
+	if ((sh->sh_flags & SHF_EXECINSTR) && img->nr_exec < 16)
+		img->exec[img->nr_exec++] = (struct cw_region){
+			(uint32_t)sh->sh_addr, (uint32_t)sh->sh_size, data->d_buf, "image"
+		};
+	return 0;
+}
+
+static Dwfl *image_dwfl(const char *path)
+{
+	static const Dwfl_Callbacks cb = {
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+	};
+	Dwfl *dwfl = dwfl_begin(&cb);
+
+	if (!dwfl)
+		return NULL;
+	if (!dwfl_report_offline(dwfl, "firmware", path, -1)) {
+		dwfl_end(dwfl);
+		return NULL;
+	}
+	dwfl_report_end(dwfl, NULL, NULL);
+	return dwfl;
+}
+
+struct cw_image *cw_image_open(const char *path, struct cw_error *err)
+{
+	struct cw_image *img = calloc(1, sizeof(*img));
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+
+	if (!img)
+		return NULL;
+	img->path = path;
+	elf_version(EV_CURRENT);
+	img->fd = open(path, O_RDONLY);
+	if (img->fd < 0) {
+		cw_fail(err, path, -1, "cannot open firmware image");
+		goto fail;
+	}
+	img->elf = elf_begin(img->fd, ELF_C_READ, NULL);
+	if (!img->elf || !gelf_getehdr(img->elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS32 ||
+	    eh.e_machine != EM_ARM) {
+		cw_fail(err, path, 0, "not an ELF32 ARM firmware image: %s", elf_errmsg(-1));
+		goto fail;
+	}
+	while ((scn = elf_nextscn(img->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || image_section(img, scn, &sh)) {
+			cw_fail(err, path, (long)eh.e_shoff, "bad section %zu", elf_ndxscn(scn));
+			goto fail;
+		}
+	}
+	if (!img->have_vectors && img->nr_exec) {
+		img->vectors = img->exec[0].addr;
+		img->have_vectors = 1;
+	}
+	img->dwfl = image_dwfl(path);
+	return img;
+fail:
+	cw_image_close(img);
+	return NULL;
+}
+
+void cw_image_close(struct cw_image *img)
+{
+	if (!img)
+		return;
+	if (img->dwfl)
+		dwfl_end(img->dwfl);
+	cw_mem_free(&img->mem);
+	free(img->syms);
+	free(img->maps);
+	if (img->elf)
+		elf_end(img->elf);
+	if (img->fd >= 0)
+		close(img->fd);
+	free(img);
+}
+
+/* Appends the image's sections behind whatever the dump holds. */
+int cw_image_add_memory(struct cw_image *img, struct cw_mem *mem)
+{
+	unsigned int i;
+
+	for (i = 0; i < img->mem.nr; i++) {
+		const struct cw_region *r = &img->mem.regions[i];
+
+		if (cw_mem_add(mem, r->addr, r->size, r->data, r->origin))
+			return -1;
+	}
+	return 0;
+}
+
+const struct cw_symbol *cw_image_func(const struct cw_image *img, uint32_t addr)
+{
+	unsigned int lo = 0, hi = img->nr_syms, k;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (img->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo - 1 is the last symbol at or below addr; aliases and nesting sit just before it. */
+	for (k = lo; k > 0 && lo - k < 8; k--) {
+		const struct cw_symbol *s = &img->syms[k - 1];
+
+		if (s->size && addr - s->addr < s->size)
+			return s;
+	}
+	/* Hand-written code without .size: trust the nearest label. */
+	if (lo > 0 && !img->syms[lo - 1].size)
+		return &img->syms[lo - 1];
+	return NULL;
+}
+
+int cw_image_is_code(const struct cw_image *img, uint32_t addr)
+{
+	unsigned int i, lo = 0, hi = img->nr_maps;
+	int in_exec = 0;
+
+	for (i = 0; i < img->nr_exec; i++)
+		if (addr >= img->exec[i].addr && addr - img->exec[i].addr < img->exec[i].size)
+			in_exec = 1;
+	if (!in_exec)
+		return 0;
+	if (!img->nr_maps)
+		return 1;
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (img->maps[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Literal pools ($d) inside a text section are not code. */
+	return lo == 0 || img->maps[lo - 1].kind == 't';
+}
+
+int cw_image_srcline(struct cw_image *img, uint32_t addr, struct cw_srcline *out)
+{
+	Dwfl_Line *line;
+	const char *file;
+	int lineno = 0;
+
+	if (!img->dwfl)
+		return -1;
+	line = dwfl_getsrc(img->dwfl, addr);
+	if (!line)
+		return -1;
+	file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+	if (!file || lineno <= 0)
+		return -1;
+	out->file = file;
+	out->line = lineno;
+	return 0;
+}
+
+uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok)
+{
+	uint32_t v = 0;
+
+	*ok = img->have_vectors && !cw_mem_read32(&img->mem, img->vectors + 4 * n, &v);
+	return v;
+}
+
+int cw_image_is_handler(const struct cw_image *img, uint32_t func_addr)
+{
+	unsigned int n;
+	int ok;
+
+	for (n = 2; n < VECTOR_SCAN; n++) {
+		uint32_t v = cw_image_vector(img, n, &ok);
+
+		if (!ok)
+			break;
+		if (v && (v & ~1u) == func_addr)
+			return 1;
+	}
+	return 0;
+}

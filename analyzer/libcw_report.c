@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libcw_report.c - the report: readable text, or JSON (schema in
+ * Documentation/crashwalk.rst, "version" bumps on incompatible changes),
+ * and the crash signature that groups dumps of the same crash.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "crashwalk.h"
+
+static const char *const reg_names[CW_NR_REGS] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
+	"sp", "lr", "pc", "xpsr", "msp", "psp", "control",
+};
+
+/* FNV-1a over the fault class and the function names from the faulting frame out. */
+static uint64_t signature(const struct cw_dump *d, const struct cw_backtrace *bt,
+			  const struct cw_fault *f)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	unsigned int i;
+	const char *p;
+
+	for (p = f->cls; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
+	for (i = cw_fault_frame(d, bt); i < bt->nr; i++) {
+		const char *name = bt->frames[i].func ? bt->frames[i].func->name : "?";
+
+		h = (h ^ '/') * 0x100000001b3ull;
+		for (p = name; *p; p++)
+			h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
+	}
+	return h;
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	if (!s) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", *s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
+{
+	fprintf(out, "%s\n    {\"index\": %u, \"pc\": %u, \"sp\": %u, \"function\": ", i ? "," : "",
+		i, f->pc, f->sp);
+	json_str(out, f->func ? f->func->name : NULL);
+	fprintf(out, ", \"offset\": %u, \"file\": ", f->func ? f->pc - f->func->addr : 0);
+	json_str(out, f->has_src ? f->src.file : NULL);
+	fprintf(out, ", \"line\": %d, \"method\": \"%s\", \"confidence\": %d, "
+		"\"exception\": %s, \"exc_return\": %u, \"indirect\": %s, \"tailcall\": %s}",
+		f->has_src ? f->src.line : 0, cw_method_name(f->method), f->confidence,
+		f->flags & CW_FRAME_EXCEPTION ? "true" : "false", f->exc_return,
+		f->flags & CW_FRAME_INDIRECT ? "true" : "false",
+		f->flags & CW_FRAME_TAILCALL ? "true" : "false");
+}
+
+static void report_json(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
+			const struct cw_fault *f)
+{
+	unsigned int i, first = 1;
+
+	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d,\n \"dump\": {\"path\": ",
+		CW_JSON_SCHEMA_VERSION);
+	json_str(out, d->path);
+	fprintf(out, ", \"format\": \"%s\", \"context\": \"%s\"},\n \"registers\": {",
+		cw_dump_format_name(d->format),
+		d->context == CW_CTX_HANDLER_ENTRY ? "handler-entry" : "pre-exception");
+	for (i = 0; i < CW_NR_REGS; i++) {
+		if (!cw_reg_ok(&d->regs, (enum cw_reg)i))
+			continue;
+		fprintf(out, "%s\"%s\": %u", first ? "" : ", ", reg_names[i], d->regs.r[i]);
+		first = 0;
+	}
+	fprintf(out, "},\n \"fault\": {\"class\": \"%s\", \"have_scb\": %s, \"cfsr\": %u, "
+		"\"hfsr\": %u, \"dfsr\": %u, \"mmfar\": %u, \"bfar\": %u, \"mmfar_valid\": %s, "
+		"\"bfar_valid\": %s, \"instruction\": ", f->cls, f->have_scb ? "true" : "false",
+		f->cfsr, f->hfsr, f->dfsr, f->mmfar, f->bfar,
+		f->cfsr & (1u << 7) ? "true" : "false", f->cfsr & (1u << 15) ? "true" : "false");
+	json_str(out, f->insn[0] ? f->insn : NULL);
+	fputs(", \"explanation\": [", out);
+	for (i = 0; i < f->nr; i++) {
+		fputs(i ? ", " : "", out);
+		json_str(out, f->lines[i]);
+	}
+	fprintf(out, "]},\n \"fault_frame\": %u,\n \"frames\": [", cw_fault_frame(d, bt));
+	for (i = 0; i < bt->nr; i++)
+		json_frame(out, &bt->frames[i], i);
+	fprintf(out, "\n ],\n \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
+	json_str(out, bt->stop_detail);
+	fprintf(out, "},\n \"signature\": \"%016llx\"}\n",
+		(unsigned long long)signature(d, bt, f));
+}
+
+static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int color)
+{
+	if (f->flags & CW_FRAME_EXCEPTION)
+		fprintf(out, "   --- exception frame (EXC_RETURN 0x%08x) ---\n", f->exc_return);
+	fprintf(out, "#%-2u 0x%08x %s%s%s", i, f->pc, color ? "\033[1m" : "",
+		f->func ? f->func->name : "??", color ? "\033[0m" : "");
+	if (f->func)
+		fprintf(out, "+0x%x", f->pc - f->func->addr);
+	if (f->has_src)
+		fprintf(out, " at %s:%d", f->src.file, f->src.line);
+	fprintf(out, "  [%s %d%%%s%s]\n", cw_method_name(f->method), f->confidence,
+		f->flags & CW_FRAME_INDIRECT ? ", indirect call" : "",
+		f->flags & CW_FRAME_TAILCALL ? ", via tail call" : "");
+}
+
+static void report_text(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
+			const struct cw_fault *f)
+{
+	int color = isatty(fileno(out));
+	unsigned int i, ff = cw_fault_frame(d, bt);
+
+	fprintf(out, "crashwalk: %s (%s)\n", d->path, cw_dump_format_name(d->format));
+	fprintf(out, "fault: %s", f->cls);
+	if (ff < bt->nr)
+		fprintf(out, " at 0x%08x%s%s", bt->frames[ff].pc, bt->frames[ff].func ? " in " : "",
+			bt->frames[ff].func ? bt->frames[ff].func->name : "");
+	fputc('\n', out);
+	if (f->insn[0])
+		fprintf(out, "  instruction: %s\n", f->insn);
+	if (f->have_scb)
+		fprintf(out, "  CFSR 0x%08x  HFSR 0x%08x  MMFAR 0x%08x%s  BFAR 0x%08x%s\n", f->cfsr,
+			f->hfsr, f->mmfar, f->cfsr & (1u << 7) ? " (valid)" : "", f->bfar,
+			f->cfsr & (1u << 15) ? " (valid)" : "");
+	for (i = 0; i < f->nr; i++)
+		fprintf(out, "  %s\n", f->lines[i]);
+	fputs("backtrace:\n", out);
+	for (i = 0; i < bt->nr; i++)
+		text_frame(out, &bt->frames[i], i, color);
+	fprintf(out, "stopped: %s%s%s\n", cw_stop_name(bt->stop), bt->stop_detail[0] ? ": " : "",
+		bt->stop_detail);
+	fprintf(out, "signature: %016llx\n", (unsigned long long)signature(d, bt, f));
+}
+
+void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,
+	       const struct cw_backtrace *bt, const struct cw_fault *f)
+{
+	if (o->json)
+		report_json(out, dump, bt, f);
+	else
+		report_text(out, dump, bt, f);
+}

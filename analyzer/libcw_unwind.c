@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libcw_unwind.c - the unwinder engine: from the dump's registers to frames,
+ * through hardware exception frames, with one of three ways to find a caller:
+ * prologue analysis, the r7 frame-record chain (lib/fw_walk.h, shared with
+ * framewalk.ko) and a stack scan checked against the call graph.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "crashwalk.h"
+#include "../lib/fw_walk.h"
+
+#define SCAN_WORDS	2048	/* how far above sp a scan looks for a return address */
+#define ADDITIONAL_STATE_SIZE	0x28u
+#define INTEGRITY_SIG_MASK	0xFFFFFFFEu
+#define INTEGRITY_SIG		0xFEFA125Au
+
+/* Confidence of a frame, by how it was found. */
+#define CONF_REGS	100
+#define CONF_EXCEPTION	95
+#define CONF_PROLOGUE	85
+#define CONF_FP		85
+#define CONF_SCAN_BL	75
+#define CONF_LR		60
+#define CONF_SCAN_TAIL	50
+#define CONF_SCAN_BLX	35
+
+struct walk {
+	const struct cw_target *t;
+	struct cw_backtrace *bt;
+	enum cw_unwinder how;
+	struct cw_regs regs;	/* state of the frame being unwound */
+	int lr_live;		/* regs LR belongs to this frame (frame 0 or just interrupted) */
+	int psp_used;		/* the process stack was entered: PSP is spent */
+};
+
+/* What one step found: the caller's pc and sp, or a stop. */
+struct step {
+	uint32_t pc;		/* may be an EXC_RETURN value */
+	uint32_t sp;		/* caller's sp; for an EXC_RETURN, the sp at exception entry */
+	enum cw_method method;
+	int confidence;
+	unsigned int flags;
+	uint32_t restore[16];	/* callee-saved registers recovered by the step */
+	uint32_t restored;
+};
+
+const char *cw_method_name(enum cw_method m)
+{
+	static const char *const names[CW_M_NR] = {
+		[CW_M_REGS] = "registers", [CW_M_EXCEPTION] = "exception",
+		[CW_M_PROLOGUE] = "prologue", [CW_M_FP] = "fp", [CW_M_LR] = "lr",
+		[CW_M_SCAN] = "scan",
+	};
+
+	return m < CW_M_NR ? names[m] : "unknown";
+}
+
+const char *cw_stop_name(enum cw_stop s)
+{
+	static const char *const names[CW_STOP_NR] = {
+		[CW_STOP_OUTERMOST] = "outermost", [CW_STOP_DEPTH] = "depth",
+		[CW_STOP_NO_SYMBOL] = "no_symbol", [CW_STOP_BAD_PC] = "bad_pc",
+		[CW_STOP_READ] = "read_fault", [CW_STOP_NO_RETURN] = "no_return_address",
+		[CW_STOP_NO_PSP] = "no_psp", [CW_STOP_FP_CHAIN] = "fp_chain",
+		[CW_STOP_NOT_INCREASING] = "not_increasing",
+	};
+
+	return s < CW_STOP_NR ? names[s] : "unknown";
+}
+
+int cw_unwinder_parse(const char *s, enum cw_unwinder *out)
+{
+	static const struct { const char *name; enum cw_unwinder how; } tab[] = {
+		{ "auto", CW_UNWIND_AUTO }, { "prologue", CW_UNWIND_PROLOGUE },
+		{ "fp", CW_UNWIND_FP }, { "scan", CW_UNWIND_SCAN },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (!strcmp(s, tab[i].name)) {
+			*out = tab[i].how;
+			return 0;
+		}
+	return -1;
+}
+
+static int stop(struct walk *w, enum cw_stop why, const char *fmt, uint32_t arg)
+{
+	w->bt->stop = why;
+	snprintf(w->bt->stop_detail, sizeof(w->bt->stop_detail), fmt, arg);
+	return -1;
+}
+
+static int is_exc_return(uint32_t v)
+{
+	return (v >> 24) == 0xFF;
+}
+
+static void push_frame(struct walk *w, uint32_t pc, uint32_t sp, enum cw_method m, int conf,
+		       unsigned int flags)
+{
+	struct cw_frame *f = &w->bt->frames[w->bt->nr++];
+
+	*f = (struct cw_frame){ .pc = pc, .sp = sp, .method = m, .confidence = conf,
+				.flags = flags };
+}
+
+/* ---- prologue analysis ---- */
+
+static int step_prologue(struct walk *w, const struct cw_symbol *fn, struct step *s)
+{
+	const struct cw_mem *mem = w->t->mem;
+	uint32_t sp = w->regs.r[CW_SP], cfa, r;
+	struct cw_prologue p;
+
+	if (cw_prologue_analyze(mem, fn->addr, w->regs.r[CW_PC], &p))
+		return stop(w, CW_STOP_READ, "cannot read the code of the function at 0x%08x",
+			    fn->addr);
+	cfa = sp - (uint32_t)p.sp_off;
+	s->sp = cfa;
+	for (r = 4; r < 12; r++) {
+		if ((p.saved & (1u << r)) && !cw_mem_read32(mem, cfa + p.slot[r], &s->restore[r]))
+			s->restored |= 1u << r;
+	}
+	if (p.saved & (1u << CW_LR)) {
+		if (cw_mem_read32(mem, cfa + p.slot[CW_LR], &s->pc))
+			return stop(w, CW_STOP_READ, "saved lr at 0x%08x not in the dump",
+				    cfa + p.slot[CW_LR]);
+		s->method = CW_M_PROLOGUE;
+		s->confidence = CONF_PROLOGUE;
+		return 0;
+	}
+	if (!w->lr_live)
+		return stop(w, CW_STOP_NO_RETURN, "lr not saved by the prologue and not live at 0x%08x",
+			    w->regs.r[CW_PC]);
+	s->pc = w->regs.r[CW_LR];
+	s->method = CW_M_LR;
+	s->confidence = CONF_LR;
+	return 0;
+}
+
+/* ---- frame-pointer walk over r7 records ---- */
+
+struct fp_ctx {
+	struct walk *w;
+	uint32_t first_pc;
+};
+
+static int fp_read(void *ctx, fw_u64 addr, void *buf, unsigned int size)
+{
+	struct fp_ctx *c = ctx;
+
+	return cw_mem_read(c->w->t->mem, (uint32_t)addr, buf, size);
+}
+
+static fw_u64 fp_fixup(void *ctx, fw_u64 ret)
+{
+	(void)ctx;
+	return is_exc_return((uint32_t)ret) ? ret : ret & ~1ull;
+}
+
+/* EXC_RETURN in a record ends the segment: the exception model takes over. */
+static int fp_exception(void *ctx, fw_u64 record, fw_u64 *ret)
+{
+	(void)ctx;
+	(void)record;
+	return is_exc_return((uint32_t)*ret) ? 1 : 0;
+}
+
+/*
+ * GCC's Thumb r7 points below the locals; the {r7, lr} record is where the
+ * prologue pushed them. Read that function's prologue to find it.
+ */
+static int fp_record_offset(struct walk *w, uint32_t pc, int32_t *off)
+{
+	const struct cw_symbol *fn = cw_image_func(w->t->img, pc);
+	struct cw_prologue p;
+
+	if (!fn || cw_prologue_analyze(w->t->mem, fn->addr, pc, &p) || !p.fp_set)
+		return -1;
+	if ((p.saved & 0x4080u) != 0x4080u || p.slot[CW_LR] != p.slot[CW_R7] + 4)
+		return -1;
+	*off = p.slot[CW_R7] - p.fp_off;
+	return 0;
+}
+
+static fw_u64 fp_record_at(void *ctx, fw_u64 fp, fw_u64 ret)
+{
+	struct fp_ctx *c = ctx;
+	int32_t off;
+
+	if (fp_record_offset(c->w, ret ? (uint32_t)ret : c->first_pc, &off))
+		return 0;
+	return (uint32_t)(fp + (uint32_t)off);
+}
+
+static const struct fw_walk_ops fp_ops = {
+	.read = fp_read, .fixup_ret = fp_fixup, .trampoline = fp_exception,
+	.record_at = fp_record_at,
+};
+
+/* Leaf or frameless function at the top: its caller is in lr, r7 is still the caller's. */
+static int fp_leaf_step(struct walk *w, const struct cw_symbol *fn, struct step *s)
+{
+	struct cw_prologue p;
+
+	if (cw_prologue_analyze(w->t->mem, fn->addr, w->regs.r[CW_PC], &p))
+		return stop(w, CW_STOP_READ, "cannot read code at 0x%08x", fn->addr);
+	if ((p.saved & (1u << CW_LR)) || !w->lr_live)
+		return stop(w, CW_STOP_FP_CHAIN, "function at 0x%08x keeps no frame pointer",
+			    fn->addr);
+	s->pc = w->regs.r[CW_LR];
+	s->sp = w->regs.r[CW_SP] - (uint32_t)p.sp_off;
+	s->method = CW_M_LR;
+	s->confidence = CONF_LR;
+	if ((p.saved & (1u << CW_R7)) &&
+	    !cw_mem_read32(w->t->mem, s->sp + p.slot[CW_R7], &s->restore[CW_R7]))
+		s->restored |= 1u << CW_R7;
+	return 0;
+}
+
+static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_entry);
+
+/*
+ * Walk r7 records until the chain ends or hands over to an exception frame.
+ * Returns 1 when the walk goes on from w->regs, 0 when it ended.
+ */
+static int walk_fp_segment(struct walk *w, const struct cw_symbol *fn)
+{
+	const struct cw_region *stack = cw_mem_find(w->t->mem, w->regs.r[CW_SP]);
+	struct fw_frame out[CW_MAX_FRAMES];
+	struct fw_stack_range range;
+	struct fw_walk_cfg cfg = { .word_size = 4, .fp_off = 0, .lr_off = 4, .align = 4,
+				   .stacks = &range, .nr_stacks = 1 };
+	struct fp_ctx ctx = { w, w->regs.r[CW_PC] };
+	unsigned int n, i, room = CW_MAX_FRAMES - w->bt->nr;
+	enum fw_stop why;
+	uint32_t saved_r7;
+
+	if (!stack || !cw_reg_ok(&w->regs, CW_R7))
+		return stop(w, CW_STOP_FP_CHAIN, "no stack or no r7 at sp 0x%08x",
+			    w->regs.r[CW_SP]), 0;
+	range = (struct fw_stack_range){ w->regs.r[CW_SP], (fw_u64)stack->addr + stack->size };
+	n = fw_walk(&cfg, &fp_ops, &ctx, w->regs.r[CW_R7], out, room, &why);
+	for (i = 0; i < n; i++) {
+		uint32_t ret = (uint32_t)out[i].ret, cfa = (uint32_t)out[i].record + 8;
+
+		if (why == FW_STOP_TRAMPOLINE && i == n - 1) {
+			if (cw_mem_read32(w->t->mem, (uint32_t)out[i].record, &saved_r7))
+				return stop(w, CW_STOP_READ, "record at 0x%08x unreadable",
+					    (uint32_t)out[i].record), 0;
+			cw_reg_set(&w->regs, CW_R7, saved_r7);
+			return walk_exception(w, ret, cfa) == 0;
+		}
+		if (!ret)
+			break;
+		push_frame(w, ret, cfa, CW_M_FP, CONF_FP, 0);
+	}
+	(void)fn;
+	if (why == FW_STOP_CHAIN_END)
+		return stop(w, CW_STOP_OUTERMOST, "frame-pointer chain ends (r7 0x%08x)", 0), 0;
+	if (why == FW_STOP_DEPTH)
+		return stop(w, CW_STOP_DEPTH, "more than %u frames", CW_MAX_FRAMES), 0;
+	w->bt->stop = CW_STOP_FP_CHAIN;
+	snprintf(w->bt->stop_detail, sizeof(w->bt->stop_detail), "fp walk stopped: %s",
+		 fw_stop_name(why));
+	return 0;
+}
+
+/* ---- stack scan, each candidate checked against the call graph ---- */
+
+/* Does the function at fn_addr leave through a B/B.W to target (tail call or veneer)? */
+static int branches_to(const struct walk *w, uint32_t fn_addr, uint32_t target)
+{
+	const struct cw_symbol *fn = cw_image_func(w->t->img, fn_addr);
+	uint32_t a, end, dest;
+	unsigned int len;
+
+	if (!fn)
+		return 0;
+	end = fn->size ? fn->addr + fn->size : fn->addr + 16;
+	for (a = fn->addr; a < end && a - fn->addr < 4096; a += len)
+		if (cw_thumb_b_target(w->t->mem, a, &dest, &len) && dest == target)
+			return 1;
+	return 0;
+}
+
+/* Score a candidate return address for the frame whose function is callee. */
+static int scan_candidate(const struct walk *w, uint32_t v, const struct cw_symbol *callee,
+			  int *conf, unsigned int *flags)
+{
+	uint32_t target;
+
+	if (!(v & 1) || !cw_image_is_code(w->t->img, v & ~1u) ||
+	    !cw_image_is_code(w->t->img, (v & ~1u) - 2))
+		return 0;
+	switch (cw_thumb_call_before(w->t->mem, v, &target)) {
+	case CW_CALL_BL:
+		if (callee && target == callee->addr) {
+			*conf = CONF_SCAN_BL;
+			return 1;
+		}
+		if (callee && branches_to(w, target, callee->addr)) {
+			*conf = CONF_SCAN_TAIL;
+			*flags |= CW_FRAME_TAILCALL;
+			return 1;
+		}
+		return 0;
+	case CW_CALL_BLX_REG:
+		*conf = CONF_SCAN_BLX;
+		*flags |= CW_FRAME_INDIRECT;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int lr_pushed_before_pc(const struct walk *w, const struct cw_symbol *fn)
+{
+	struct cw_prologue p;
+
+	return !cw_prologue_analyze(w->t->mem, fn->addr, w->regs.r[CW_PC], &p) &&
+	       (p.saved & (1u << CW_LR));
+}
+
+static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
+{
+	uint32_t sp = w->regs.r[CW_SP], a, v;
+	struct cw_exc_return er;
+	unsigned int i;
+	int handler = fn && cw_image_is_handler(w->t->img, fn->addr);
+
+	s->method = CW_M_SCAN;
+	/* lr still holds this frame's return address unless the prologue already saved it. */
+	if (w->lr_live && !(fn && lr_pushed_before_pc(w, fn))) {
+		v = w->regs.r[CW_LR];
+		if ((is_exc_return(v) && !cw_exc_return_decode(v, &er)) ||
+		    scan_candidate(w, v, fn, &s->confidence, &s->flags)) {
+			s->pc = v;
+			s->sp = sp;
+			s->method = CW_M_LR;
+			s->confidence = is_exc_return(v) ? CONF_LR : s->confidence;
+			return 0;
+		}
+	}
+	for (i = 0, a = sp; i < SCAN_WORDS; i++, a += 4) {
+		if (cw_mem_read32(w->t->mem, a, &v))
+			break;
+		s->flags = 0;
+		if (handler && is_exc_return(v) && !cw_exc_return_decode(v, &er) && !er.fnc_return) {
+			s->pc = v;
+			s->sp = a + 4;
+			s->confidence = CONF_SCAN_BL;
+			return 0;
+		}
+		if (scan_candidate(w, v, fn, &s->confidence, &s->flags)) {
+			s->pc = v;
+			s->sp = a + 4;
+			return 0;
+		}
+	}
+	return stop(w, CW_STOP_NO_RETURN, "no return address that calls this function above 0x%08x",
+		    sp);
+}
+
+/* ---- exception frames ---- */
+
+static int read_words(struct walk *w, uint32_t addr, uint32_t *out, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (cw_mem_read32(w->t->mem, addr + 4 * i, &out[i]))
+			return stop(w, CW_STOP_READ, "exception frame word at 0x%08x not in the dump",
+				    addr + 4 * i);
+	return 0;
+}
+
+/* The interrupted context: pop the frame the hardware pushed at exception entry. */
+static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_entry)
+{
+	static const enum cw_reg order[8] = {
+		CW_R0, CW_R1, CW_R2, CW_R3, CW_R12, CW_LR, CW_PC, CW_XPSR
+	};
+	struct cw_exc_return er;
+	uint32_t base, f[10], size;
+	unsigned int i;
+
+	if (cw_exc_return_decode(exc_return, &er))
+		return stop(w, CW_STOP_BAD_PC, "0x%08x is not a valid EXC_RETURN", exc_return);
+	if (er.fnc_return)
+		return stop(w, CW_STOP_BAD_PC, "FNC_RETURN 0x%08x: Secure call stacks not followed",
+			    exc_return);
+	base = sp_at_entry;
+	if (er.psp) {
+		if (!cw_reg_ok(&w->regs, CW_PSP) || w->psp_used)
+			return stop(w, CW_STOP_NO_PSP,
+				    "EXC_RETURN 0x%08x: frame on the process stack, PSP not in the dump",
+				    exc_return);
+		base = w->regs.r[CW_PSP];
+		w->psp_used = 1;
+	}
+	if (!er.dcrs) {
+		/* v8-M additional state context: signature, reserved, r4-r11 below the frame. */
+		if (read_words(w, base, f, 10))
+			return -1;
+		if ((f[0] & INTEGRITY_SIG_MASK) != INTEGRITY_SIG)
+			return stop(w, CW_STOP_BAD_PC, "integrity signature 0x%08x is wrong", f[0]);
+		for (i = 0; i < 8; i++)
+			cw_reg_set(&w->regs, (enum cw_reg)(CW_R4 + i), f[2 + i]);
+		base += ADDITIONAL_STATE_SIZE;
+	}
+	if (read_words(w, base, f, 8))
+		return -1;
+	for (i = 0; i < 8; i++)
+		cw_reg_set(&w->regs, order[i], f[i]);
+	size = cw_exc_frame_size(&er, f[7], 0);
+	cw_reg_set(&w->regs, CW_SP, base + size);
+	w->regs.r[CW_PC] &= ~1u;
+	w->lr_live = 1;
+	if (w->bt->nr >= CW_MAX_FRAMES)
+		return stop(w, CW_STOP_DEPTH, "more than %u frames", CW_MAX_FRAMES);
+	push_frame(w, w->regs.r[CW_PC], base + size, CW_M_EXCEPTION, CONF_EXCEPTION,
+		   CW_FRAME_EXCEPTION);
+	w->bt->frames[w->bt->nr - 1].exc_return = exc_return;
+	return 0;
+}
+
+/* ---- the engine ---- */
+
+static int step_auto(struct walk *w, const struct cw_symbol *fn, struct step *s)
+{
+	uint32_t target;
+	struct cw_backtrace *bt = w->bt;
+
+	if (!step_prologue(w, fn, s) &&
+	    (is_exc_return(s->pc) ||
+	     (cw_image_is_code(w->t->img, s->pc & ~1u) &&
+	      cw_thumb_call_before(w->t->mem, s->pc, &target) != CW_CALL_NONE)))
+		return 0;
+	/* The prologue's answer is no return address: let the call graph decide. */
+	*s = (struct step){ 0 };
+	bt->stop_detail[0] = 0;
+	return step_scan(w, fn, s);
+}
+
+static int is_reset_handler(const struct walk *w, const struct cw_symbol *fn)
+{
+	int ok;
+	uint32_t v = cw_image_vector(w->t->img, 1, &ok);
+
+	return ok && fn && (v & ~1u) == fn->addr;
+}
+
+/* One caller. Returns 1 to go on, 0 when the walk ended (bt->stop says why). */
+static int walk_one(struct walk *w)
+{
+	uint32_t pc = w->regs.r[CW_PC], sp = w->regs.r[CW_SP];
+	const struct cw_symbol *fn;
+	struct step s = { 0 };
+	unsigned int r;
+	int err;
+
+	if (w->bt->nr >= CW_MAX_FRAMES)
+		return stop(w, CW_STOP_DEPTH, "more than %u frames", CW_MAX_FRAMES), 0;
+	/* Callers are looked up at return address - 1: a call may be a function's last insn. */
+	fn = cw_image_func(w->t->img, w->lr_live ? pc : pc - 1);
+	if (is_reset_handler(w, fn))
+		return stop(w, CW_STOP_OUTERMOST, "reached the reset handler at 0x%08x", fn->addr), 0;
+	if (!fn && !w->lr_live)
+		return stop(w, CW_STOP_NO_SYMBOL, "pc 0x%08x is in no known function", pc), 0;
+	if (!fn) {
+		/* A wild pc (fetch fault, jump to data): the caller is still in lr. */
+		s.pc = w->regs.r[CW_LR];
+		s.sp = sp;
+		s.method = CW_M_LR;
+		s.confidence = CONF_LR;
+		err = 0;
+	} else if (w->how == CW_UNWIND_FP) {
+		if (fn && cw_reg_ok(&w->regs, CW_R7) && !fp_record_offset(w, pc, &(int32_t){ 0 }))
+			return walk_fp_segment(w, fn);
+		err = fp_leaf_step(w, fn, &s);
+	} else if (w->how == CW_UNWIND_SCAN) {
+		err = step_scan(w, fn, &s);
+	} else if (w->how == CW_UNWIND_PROLOGUE) {
+		err = step_prologue(w, fn, &s);
+	} else {
+		err = step_auto(w, fn, &s);
+	}
+	if (err)
+		return 0;
+	if (is_exc_return(s.pc))
+		return walk_exception(w, s.pc, s.sp) == 0;
+	if (!s.pc)
+		return stop(w, CW_STOP_OUTERMOST, "return address is 0", 0), 0;
+	if (!cw_image_is_code(w->t->img, s.pc & ~1u))
+		return stop(w, CW_STOP_BAD_PC, "return address 0x%08x is not code", s.pc), 0;
+	if (s.sp < sp || (s.sp == sp && !w->lr_live))
+		return stop(w, CW_STOP_NOT_INCREASING, "caller sp 0x%08x below this frame's", s.sp),
+		       0;
+	for (r = 4; r < 12; r++)
+		if (s.restored & (1u << r))
+			cw_reg_set(&w->regs, (enum cw_reg)r, s.restore[r]);
+	if (w->how == CW_UNWIND_SCAN)
+		w->regs.valid &= ~0xFF0u;	/* a scan does not know the callee-saved registers */
+	cw_reg_set(&w->regs, CW_PC, s.pc & ~1u);
+	cw_reg_set(&w->regs, CW_SP, s.sp);
+	w->regs.valid &= ~(1u << CW_LR);
+	w->lr_live = 0;
+	push_frame(w, s.pc & ~1u, s.sp, s.method, s.confidence, s.flags);
+	return 1;
+}
+
+static void symbolize(const struct cw_target *t, struct cw_backtrace *bt)
+{
+	unsigned int i;
+
+	for (i = 0; i < bt->nr; i++) {
+		struct cw_frame *f = &bt->frames[i];
+		/* Caller frames hold return addresses: the call is the instruction before. */
+		int precise = i == 0 || (f->flags & CW_FRAME_EXCEPTION);
+		uint32_t at = precise ? f->pc : f->pc - 1;
+
+		f->func = cw_image_func(t->img, at);
+		f->has_src = !cw_image_srcline(t->img, at, &f->src);
+	}
+}
+
+int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unwinder how,
+	      struct cw_backtrace *bt)
+{
+	struct walk w = { .t = t, .bt = bt, .how = how, .regs = dump->regs, .lr_live = 1 };
+
+	memset(bt, 0, sizeof(*bt));
+	if (!cw_reg_ok(&w.regs, CW_PC) || !cw_reg_ok(&w.regs, CW_SP)) {
+		stop(&w, CW_STOP_READ, "dump has no pc or sp", 0);
+		return -1;
+	}
+	w.regs.r[CW_PC] &= ~1u;
+	push_frame(&w, w.regs.r[CW_PC], w.regs.r[CW_SP], CW_M_REGS, CONF_REGS, 0);
+	while (walk_one(&w))
+		;
+	symbolize(t, bt);
+	return 0;
+}
+
+/*
+ * The frame the fault interrupted: frame 0 when the dump holds the
+ * interrupted registers, else the first frame popped from an exception frame.
+ */
+unsigned int cw_fault_frame(const struct cw_dump *dump, const struct cw_backtrace *bt)
+{
+	unsigned int i;
+
+	if (dump->context == CW_CTX_PRE_EXCEPTION)
+		return 0;
+	for (i = 0; i < bt->nr; i++)
+		if (bt->frames[i].flags & CW_FRAME_EXCEPTION)
+			return i;
+	return 0;
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - crashwalk command line: options, then one report per dump; the
+ * library does the work.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crashwalk.h"
+
+static void usage(FILE *out)
+{
+	fputs("usage: crashwalk [--json] [--method auto|prologue|fp|scan] FIRMWARE.elf DUMP...\n"
+	      "Unwind and explain Cortex-M crash dumps (ELF core, Zephyr coredump or #CD: log,\n"
+	      "CrashCatcher). See crashwalk(1).\n", out);
+}
+
+static int analyze(struct cw_image *img, const char *path, enum cw_unwinder how,
+		   const struct cw_report_opts *o)
+{
+	struct cw_error err = { { 0 } };
+	struct cw_backtrace *bt;
+	struct cw_target t;
+	struct cw_fault f;
+	struct cw_dump d;
+	unsigned int ff;
+
+	if (cw_dump_load(&d, path, &err)) {
+		fprintf(stderr, "crashwalk: %s\n", err.msg);
+		cw_dump_free(&d);
+		return 1;
+	}
+	bt = calloc(1, sizeof(*bt));
+	if (!bt || cw_image_add_memory(img, &d.mem)) {
+		fprintf(stderr, "crashwalk: %s: out of memory\n", path);
+		free(bt);
+		cw_dump_free(&d);
+		return 1;
+	}
+	t = (struct cw_target){ .mem = &d.mem, .img = img };
+	cw_unwind(&t, &d, how, bt);
+	ff = cw_fault_frame(&d, bt);
+	cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);
+	cw_report(stdout, o, &d, bt, &f);
+	free(bt);
+	cw_dump_free(&d);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "method", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cw_report_opts o = { 0 };
+	enum cw_unwinder how = CW_UNWIND_AUTO;
+	struct cw_error err = { { 0 } };
+	struct cw_image *img;
+	int c, i, rc = 0;
+
+	while ((c = getopt_long(argc, argv, "jm:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o.json = 1;
+			break;
+		case 'm':
+			if (cw_unwinder_parse(optarg, &how)) {
+				fprintf(stderr, "crashwalk: unknown method '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind < 2) {
+		usage(stderr);
+		return 2;
+	}
+	img = cw_image_open(argv[optind], &err);
+	if (!img) {
+		fprintf(stderr, "crashwalk: %s\n", err.msg);
+		return 1;
+	}
+	for (i = optind + 1; i < argc; i++)
+		rc |= analyze(img, argv[i], how, &o);
+	cw_image_close(img);
+	return rc;
+}
