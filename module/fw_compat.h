@@ -7,7 +7,9 @@
 #define FW_COMPAT_H
 
 #include <linux/ftrace.h>
+#include <linux/sched.h>
 #include <linux/trace.h>
+#include <linux/uaccess.h>
 #include <asm/insn.h>
 #include <asm/pointer_auth.h>
 
@@ -61,5 +63,36 @@ static __always_inline unsigned long fw_fregs_sp(struct ftrace_regs *fregs)
  */
 #define FW_CALLSITE_OFFSET \
 	(AARCH64_INSN_SIZE * (IS_ENABLED(CONFIG_ARM64_BTI_KERNEL) ? 2 : 1))
+
+/*
+ * The function graph tracer replaces a saved return address with
+ * return_to_handler and keeps the real one on the task's ret_stack, keyed by
+ * the frame pointer at the traced function's entry, which is the saved fp
+ * word of the record that now holds return_to_handler. Until 6.8 that stack
+ * is an array of struct ftrace_ret_stack in public headers (Kbuild detects
+ * it: FW_GRAPH_RET_STACK_ARRAY); later kernels encode it privately, and
+ * there the real address cannot be recovered. Returns 0 when not found.
+ */
+#ifdef FW_GRAPH_RET_STACK_ARRAY
+static __always_inline unsigned long fw_graph_ret_addr(unsigned long record)
+{
+	struct ftrace_ret_stack *stack = READ_ONCE(current->ret_stack);
+	int top = READ_ONCE(current->curr_ret_stack);
+	unsigned long key;
+	int i;
+
+	if (!stack || copy_from_kernel_nofault(&key, (void *)record, sizeof(key)))
+		return 0;
+	for (i = min(top, FTRACE_RETFUNC_DEPTH - 1); i >= 0; i--)
+		if ((unsigned long)READ_ONCE(stack[i].retp) == key)
+			return READ_ONCE(stack[i].ret);
+	return 0;
+}
+#else
+static __always_inline unsigned long fw_graph_ret_addr(unsigned long record)
+{
+	return 0;
+}
+#endif
 
 #endif /* FW_COMPAT_H */

@@ -96,13 +96,24 @@ static fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
 
 /*
  * function_graph and kretprobes replace saved return addresses with their
- * trampolines. The real address lives in per-task state no module may read
- * (ftrace_graph_ret_addr and kretprobe_find_ret_addr are not exported), so
- * the walk marks the trampoline and stops there.
+ * trampolines. Where the kernel's headers expose the graph tracer's return
+ * stack (6.1), the real address is recovered and the walk goes on; otherwise
+ * (kretprobes, whose kretprobe_find_ret_addr is not exported, and the graph
+ * tracer on 6.12) the walk keeps the trampoline as the last frame and stops.
  */
 static int fw_trampoline(void *ctx, fw_u64 record, fw_u64 *ret)
 {
-	return *ret == fw_return_to_handler || *ret == fw_kretprobe_trampoline;
+	unsigned long real;
+
+	if (*ret == fw_return_to_handler) {
+		real = fw_graph_ret_addr((unsigned long)record);
+		if (real) {
+			*ret = fw_strip_pac(real);
+			return 2;
+		}
+		return 1;
+	}
+	return *ret == fw_kretprobe_trampoline;
 }
 
 static const struct fw_walk_ops fw_walk_ops = {
