@@ -15,6 +15,7 @@
 #define ADDITIONAL_STATE_SIZE	0x28u
 #define INTEGRITY_SIG_MASK	0xFFFFFFFEu
 #define INTEGRITY_SIG		0xFEFA125Au
+#define LR_RESET_VALUE		0xFFFFFFFFu
 
 /* Confidence of a frame, by how it was found. */
 #define CONF_REGS	100
@@ -155,9 +156,12 @@ static int fp_read(void *ctx, fw_u64 addr, void *buf, unsigned int size)
 	return cw_mem_read(c->w->t->mem, (uint32_t)addr, buf, size);
 }
 
+/* LR resets to 0xFFFFFFFF: a record holding it is the outermost one. */
 static fw_u64 fp_fixup(void *ctx, fw_u64 ret)
 {
 	(void)ctx;
+	if ((uint32_t)ret == LR_RESET_VALUE)
+		return 0;
 	return is_exc_return((uint32_t)ret) ? ret : ret & ~1ull;
 }
 
@@ -201,20 +205,32 @@ static const struct fw_walk_ops fp_ops = {
 	.record_at = fp_record_at,
 };
 
-/* Leaf or frameless function at the top: its caller is in lr, r7 is still the caller's. */
+/*
+ * The function at the top has not set r7 up (a leaf, or the fault hit between
+ * its push and its "add r7, sp"): its caller is in lr or in the pushed slot,
+ * and r7 still belongs to the caller.
+ */
 static int fp_leaf_step(struct walk *w, const struct cw_symbol *fn, struct step *s)
 {
 	struct cw_prologue p;
 
 	if (cw_prologue_analyze(w->t->mem, fn->addr, w->regs.r[CW_PC], &p))
 		return stop(w, CW_STOP_READ, "cannot read code at 0x%08x", fn->addr);
-	if ((p.saved & (1u << CW_LR)) || !w->lr_live)
+	s->sp = w->regs.r[CW_SP] - (uint32_t)p.sp_off;
+	if (p.saved & (1u << CW_LR)) {
+		if (p.fp_set || cw_mem_read32(w->t->mem, s->sp + p.slot[CW_LR], &s->pc))
+			return stop(w, CW_STOP_FP_CHAIN,
+				    "function at 0x%08x keeps no usable frame record", fn->addr);
+		s->method = CW_M_FP;
+		s->confidence = CONF_LR;
+	} else if (w->lr_live) {
+		s->pc = w->regs.r[CW_LR];
+		s->method = CW_M_LR;
+		s->confidence = CONF_LR;
+	} else {
 		return stop(w, CW_STOP_FP_CHAIN, "function at 0x%08x keeps no frame pointer",
 			    fn->addr);
-	s->pc = w->regs.r[CW_LR];
-	s->sp = w->regs.r[CW_SP] - (uint32_t)p.sp_off;
-	s->method = CW_M_LR;
-	s->confidence = CONF_LR;
+	}
 	if ((p.saved & (1u << CW_R7)) &&
 	    !cw_mem_read32(w->t->mem, s->sp + p.slot[CW_R7], &s->restore[CW_R7]))
 		s->restored |= 1u << CW_R7;
@@ -260,7 +276,7 @@ static int walk_fp_segment(struct walk *w, const struct cw_symbol *fn)
 	}
 	(void)fn;
 	if (why == FW_STOP_CHAIN_END)
-		return stop(w, CW_STOP_OUTERMOST, "frame-pointer chain ends (r7 0x%08x)", 0), 0;
+		return stop(w, CW_STOP_OUTERMOST, "frame-pointer chain ends (saved lr %#x)", 0), 0;
 	if (why == FW_STOP_DEPTH)
 		return stop(w, CW_STOP_DEPTH, "more than %u frames", CW_MAX_FRAMES), 0;
 	w->bt->stop = CW_STOP_FP_CHAIN;
@@ -388,6 +404,8 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 	uint32_t base, f[10], size;
 	unsigned int i;
 
+	if (exc_return == LR_RESET_VALUE)
+		return stop(w, CW_STOP_OUTERMOST, "lr holds its reset value 0x%08x", exc_return);
 	if (cw_exc_return_decode(exc_return, &er))
 		return stop(w, CW_STOP_BAD_PC, "0x%08x is not a valid EXC_RETURN", exc_return);
 	if (er.fnc_return)

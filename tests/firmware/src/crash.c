@@ -14,7 +14,7 @@ struct crash_entry {
 } crash_entry;
 
 extern uint32_t __data_load[], __data_start[], __data_end[], __bss_start[], __bss_end[];
-extern uint32_t __ram_lo[], __ram_hi[];
+extern uint32_t __ram_lo[], __ram_hi[], __msp_stack_lo[];
 extern void hardfault_entry(void);
 int main(void);
 
@@ -116,8 +116,12 @@ struct region {
 	const void *src;	/* where the bytes are read from when writing the dump */
 };
 
-/* RAM, the System Control Block fault registers and, with an FPU, FPCCR/FPCAR. */
-static struct region regions[3];
+/*
+ * RAM below the main stack, the live main stack above the handler's own
+ * frames (which change while they are written), the System Control Block
+ * fault registers and, with an FPU, FPCCR/FPCAR.
+ */
+static struct region regions[4];
 static unsigned int nr_regions;
 
 /* System registers only take word accesses: snapshot them before byte-wise CRC and writes. */
@@ -137,13 +141,15 @@ static void snapshot(uint32_t *dst, uint32_t lo, uint32_t words)
 static void collect_regions(void)
 {
 	snapshot(scb_copy, 0xE000ED00, 16);
-	regions[0] = (struct region){ (uint32_t)__ram_lo, (uint32_t)__ram_hi, __ram_lo };
-	regions[1] = (struct region){ 0xE000ED00, 0xE000ED40, scb_copy };
-	nr_regions = 2;
+	regions[0] = (struct region){ (uint32_t)__ram_lo, (uint32_t)__msp_stack_lo, __ram_lo };
+	regions[1] = (struct region){ crash_entry.msp, (uint32_t)__ram_hi,
+				      (const void *)crash_entry.msp };
+	regions[2] = (struct region){ 0xE000ED00, 0xE000ED40, scb_copy };
+	nr_regions = 3;
 #ifdef __ARM_FP
 	snapshot(fp_copy, 0xE000EF30, 4);
-	regions[2] = (struct region){ 0xE000EF30, 0xE000EF40, fp_copy };
-	nr_regions = 3;
+	regions[3] = (struct region){ 0xE000EF30, 0xE000EF40, fp_copy };
+	nr_regions = 4;
 #endif
 }
 

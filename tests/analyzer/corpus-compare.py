@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# corpus-compare.py - crashwalk against GDB on the QEMU crash corpus, frame by frame, per core x
+# flavour x method x dump format; KTAP lines; fails on a wrong fault site or a drop below baseline.
+"""
+What is compared: GDB (with DWARF CFI, attached to QEMU at the fault) gives the oracle backtrace.
+Its real frames are kept; inline and tail-call frames GDB derives from DWARF are left out, because
+they have no frame on the stack for any unwinder to find. The oracle starts at the interrupted
+frame. crashwalk's frames start at its fault frame. A frame matches when the function is the
+same and, for callers, the return address too. The score of a case is the length of the matching
+prefix; a case is exact when the whole oracle matches.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+METHODS = ["auto", "prologue", "fp", "scan"]
+FORMATS = [("elf-core", "core.elf"), ("zephyr", "core.zephyr")]
+# Past this hand-written trampoline both GDB and crashwalk read the other stack: not comparable.
+STOP_AFTER = {"run_on_psp"}
+
+
+def oracle(case_dir):
+    with open(os.path.join(case_dir, "oracle.json")) as fh:
+        o = json.load(fh)
+    frames = o["frames"]
+    # From a stop in the fault handler, the interrupted code starts after the exception marker.
+    for i, f in enumerate(frames):
+        if f["type"] == "exception":
+            frames = frames[i + 1:]
+            break
+    out, after_exc = [], False
+    for f in frames:
+        if f["type"] == "exception":
+            after_exc = True
+            continue
+        if f["type"] != "normal":
+            continue
+        out.append({"function": f["function"], "pc": f["pc"], "exact_pc": bool(out)})
+        after_exc = False
+        if f["function"] in STOP_AFTER:
+            break
+    return out, after_exc
+
+
+def crashwalk(tool, elf, dump, method):
+    r = subprocess.run([tool, "--json", "--method", method, elf, dump], capture_output=True,
+                       text=True, timeout=60)
+    if r.returncode != 0:
+        return None, r.stderr.strip()
+    j = json.loads(r.stdout)
+    return j["frames"][j["fault_frame"]:], j["stop"]["reason"]
+
+
+def score(expect, got, first_pc_exact):
+    n = 0
+    for i, e in enumerate(expect):
+        if i >= len(got) or got[i]["function"] != e["function"]:
+            break
+        if (i > 0 or first_pc_exact) and got[i]["pc"] != e["pc"]:
+            break
+        n += 1
+    return n
+
+
+def load_baseline(path):
+    base = {}
+    if path and os.path.exists(path):
+        with open(path) as fh:
+            for line in fh:
+                if line.strip() and not line.startswith("#"):
+                    core, fl, method, fmt, frames = line.split()
+                    base[(core, fl, method, fmt)] = int(frames)
+    return base
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--crashwalk", required=True)
+    ap.add_argument("--corpus-script", required=True)
+    ap.add_argument("--baseline")
+    ap.add_argument("--update-baseline", action="store_true")
+    a = ap.parse_args()
+
+    print("KTAP version 1\n# suite: crashwalk-corpus")
+    r = subprocess.run([a.corpus_script], capture_output=True, text=True, timeout=900)
+    cases = [line.split() for line in r.stdout.splitlines() if line.strip()]
+    if r.returncode != 0 or not cases:
+        print("# corpus build failed:\n# " + r.stderr.replace("\n", "\n# "))
+        print("not ok 1 corpus-build\n1..1")
+        return 1
+
+    groups = {}
+    for core, fl, name, d in cases:
+        expect, _ = oracle(d)
+        # At a breakpoint in the thread (PSP cases) GDB's frame 0 pc is not the faulting pc.
+        first_pc_exact = name != "psp"
+        for fmt, fname in FORMATS:
+            for method in METHODS:
+                got, why = crashwalk(a.crashwalk, os.path.join(d, "..", "fw.elf"),
+                                     os.path.join(d, fname), method)
+                g = groups.setdefault((core, fl, method, fmt),
+                                      {"cases": 0, "exact": 0, "frames": 0, "expected": 0,
+                                       "site_bad": []})
+                n = score(expect, got, first_pc_exact) if got is not None else 0
+                g["cases"] += 1
+                g["expected"] += len(expect)
+                g["frames"] += n
+                g["exact"] += n == len(expect)
+                if n == 0:
+                    g["site_bad"].append("%s (%s)" % (name, why))
+
+    base = load_baseline(a.baseline)
+    print("# %-4s %-8s %-9s %-9s %7s %9s" % ("core", "flavour", "method", "format", "exact",
+                                           "frames"))
+    n, failed, lines = 0, 0, []
+    for key in sorted(groups):
+        g = groups[key]
+        print("# %-4s %-8s %-9s %-9s %3d/%-3d %4d/%-4d" % (key + (g["exact"], g["cases"],
+                                                              g["frames"], g["expected"])))
+    for key in sorted(groups):
+        g = groups[key]
+        n += 1
+        problems = []
+        if g["site_bad"]:
+            problems.append("wrong fault site: " + ", ".join(g["site_bad"]))
+        if key in base and g["frames"] < base[key]:
+            problems.append("frames %d below baseline %d" % (g["frames"], base[key]))
+        for p in problems:
+            print("# " + p)
+        failed += bool(problems)
+        print("%sok %d corpus %s" % ("not " if problems else "", n, " ".join(key)))
+        lines.append("%s %s %s %s %d\n" % (key + (g["frames"],)))
+    print("1..%d\n# %d passed, %d failed" % (n, n - failed, failed))
+    if a.update_baseline and a.baseline:
+        with open(a.baseline, "w") as fh:
+            fh.write("# SPDX-License-Identifier: GPL-2.0\n"
+                     "# corpus-baseline.txt - floor of frames matching GDB per core flavour "
+                     "method format; written by corpus-compare.py --update-baseline\n")
+            fh.writelines(lines)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
