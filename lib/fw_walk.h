@@ -30,6 +30,7 @@ enum fw_stop {
 	FW_STOP_NOT_INCREASING = 4,	/* record not above the previous one (cycle) */
 	FW_STOP_READ_FAULT = 5,		/* the reader could not read the record */
 	FW_STOP_TRAMPOLINE = 6,		/* a return trampoline replaced the return address */
+	FW_STOP_NO_RECORD = 7,		/* record_at found no record for this frame pointer */
 	FW_STOP_NR
 };
 
@@ -60,6 +61,14 @@ struct fw_walk_ops {
 	 * Return 1 to end the walk there. May be NULL.
 	 */
 	int (*trampoline)(void *ctx, fw_u64 record, fw_u64 *ret);
+	/*
+	 * Where the record of the frame pointer @fp is, for ABIs whose frame
+	 * pointer does not point at it (GCC's Thumb r7 sits below the locals).
+	 * @ret is the return address of the previous record, which lies in the
+	 * function that set @fp up; it is 0 for the first record, whose function
+	 * the caller knows. Return 0 when there is no record. NULL: fp is the record.
+	 */
+	fw_u64 (*record_at)(void *ctx, fw_u64 fp, fw_u64 ret);
 };
 
 /* One frame: the return address found in a record and where the record was. */
@@ -81,6 +90,7 @@ static inline const char *fw_stop_name(unsigned int stop)
 		[FW_STOP_NOT_INCREASING] = "not_increasing",
 		[FW_STOP_READ_FAULT] = "read_fault",
 		[FW_STOP_TRAMPOLINE] = "trampoline",
+		[FW_STOP_NO_RECORD] = "no_record",
 	};
 
 	return stop < FW_STOP_NR ? names[stop] : "unknown";
@@ -123,7 +133,7 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 				   unsigned int max, enum fw_stop *stop)
 {
 	unsigned int rec_size, n = 0, cur_stack = 0;
-	fw_u64 prev = 0;
+	fw_u64 prev = 0, last_ret = 0;
 	int have_prev = 0;
 	fw_u8 buf[16];
 
@@ -140,6 +150,15 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 		if (fp == 0) {
 			*stop = FW_STOP_CHAIN_END;
 			break;
+		}
+		if (ops->record_at) {
+			fw_u64 rec = ops->record_at(ctx, fp, last_ret);
+
+			if (rec == 0) {
+				*stop = FW_STOP_NO_RECORD;
+				break;
+			}
+			fp = rec;
 		}
 		if (fp & (cfg->align - 1)) {
 			*stop = FW_STOP_MISALIGNED;
@@ -184,6 +203,7 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 			out[n].flags |= FW_FRAME_TRAMPOLINE_FIXED;
 		n++;
 		cur_stack = (unsigned int)idx;
+		last_ret = ret;
 		prev = fp;
 		have_prev = 1;
 		fp = next;
