@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_decode.c - crashwalk's decoders: Thumb calls and branches (encodings
+ * produced by GNU as, not by crashwalk), prologue analysis, EXC_RETURN and
+ * exception frame sizes, fault status bits, and the r7 record hook of the
+ * shared frame walker.
+ */
+#include "cw_test.h"
+#include "../lib/fw_walk.h"
+
+/* hw1, hw2, address, target: from arm-none-eabi-as + objdump (see the commit message). */
+static const struct {
+	uint16_t hw1, hw2;
+	uint32_t addr, target;
+} bl_vectors[] = {
+	{ 0xf000, 0xf800, 0x1000000, 0x1000004 },
+	{ 0xf3ff, 0xf7fb, 0x1000004, 0x17ffffe },	/* +8 MB: J1/J2 clear */
+	{ 0xf7ff, 0xdffa, 0x1000008, 0x0800000 },	/* -8 MB */
+	{ 0xf2bc, 0xdee8, 0x100000c, 0x1abcde0 },	/* +11 MB: J1 = 0 */
+	{ 0xf543, 0xd906, 0x1000010, 0x0543220 },	/* -11 MB */
+};
+
+static void bl_decode(void)
+{
+	unsigned int i;
+	uint32_t t;
+
+	for (i = 0; i < sizeof(bl_vectors) / sizeof(bl_vectors[0]); i++) {
+		t = 0;
+		KTAP_EXPECT(cw_thumb_bl_decode(bl_vectors[i].hw1, bl_vectors[i].hw2,
+					       bl_vectors[i].addr, &t) &&
+			    t == bl_vectors[i].target, "vector %u: 0x%x, want 0x%x", i, t,
+			    bl_vectors[i].target);
+	}
+	/* B.W (T4) has bit 14 of hw2 clear: not a call. */
+	KTAP_EXPECT(!cw_thumb_bl_decode(0xf7ff, 0xbfe0, 0, &t), "B.W taken for BL");
+}
+
+static void blx_not_bx(void)
+{
+	KTAP_EXPECT(cw_thumb_is_blx_reg(0x4798), "blx r3");
+	KTAP_EXPECT(cw_thumb_is_blx_reg(0x47f0), "blx lr");
+	KTAP_EXPECT(!cw_thumb_is_blx_reg(0x4718), "bx r3 taken for a call");
+	KTAP_EXPECT(!cw_thumb_is_blx_reg(0x4770), "bx lr taken for a call");
+	KTAP_EXPECT(!cw_thumb_is_blx_reg(0x4799), "low bits must be zero");
+}
+
+/* A code region at 0x1000: the test's own little "flash". */
+static uint8_t flash[256];
+
+static void put_hw(uint32_t at, uint16_t hw)
+{
+	flash[at] = (uint8_t)hw;
+	flash[at + 1] = (uint8_t)(hw >> 8);
+}
+
+static void call_before(void)
+{
+	struct cw_mem mem = { 0 };
+	uint32_t t = 0;
+	unsigned int len = 0;
+
+	memset(flash, 0, sizeof(flash));
+	cw_mem_add(&mem, 0x1000000, sizeof(flash), flash, "image");
+	put_hw(0, 0xf000);
+	put_hw(2, 0xf800);	/* bl 0x1000004 */
+	put_hw(4, 0x4798);	/* blx r3 */
+	put_hw(6, 0x4718);	/* bx r3 */
+	put_hw(8, 0xf7ff);
+	put_hw(10, 0xbffa);	/* b.w 0x1000000 */
+	put_hw(12, 0xe7fe);	/* b . */
+	KTAP_EXPECT(cw_thumb_call_before(&mem, 0x1000005, &t) == CW_CALL_BL && t == 0x1000004,
+		    "bl before 0x1000004: 0x%x", t);
+	KTAP_EXPECT(cw_thumb_call_before(&mem, 0x1000007, &t) == CW_CALL_BLX_REG, "blx");
+	KTAP_EXPECT(cw_thumb_call_before(&mem, 0x1000009, &t) == CW_CALL_NONE, "bx is no call");
+	KTAP_EXPECT(cw_thumb_b_target(&mem, 0x1000008, &t, &len) && t == 0x1000000 && len == 4,
+		    "b.w 0x%x", t);
+	KTAP_EXPECT(cw_thumb_b_target(&mem, 0x100000c, &t, &len) && t == 0x100000c && len == 2,
+		    "b . 0x%x", t);
+	KTAP_EXPECT(!cw_thumb_b_target(&mem, 0x1000000, &t, &len) && len == 4, "bl is not b");
+	cw_mem_free(&mem);
+}
+
+static void prologue(void)
+{
+	struct cw_mem mem = { 0 };
+	struct cw_prologue p;
+
+	memset(flash, 0, sizeof(flash));
+	cw_mem_add(&mem, 0x2000, sizeof(flash), flash, "image");
+	/* GCC -O0 Thumb: push {r7, lr}; sub sp, #16; add r7, sp, #0 */
+	put_hw(0, 0xb580);
+	put_hw(2, 0xb084);
+	put_hw(4, 0xaf00);
+	put_hw(6, 0xbf00);
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x2006, &p), "read");
+	KTAP_EXPECT(p.sp_off == -24, "sp_off %d", p.sp_off);
+	KTAP_EXPECT(p.slot[7] == -8 && p.slot[14] == -4, "slots %d %d", p.slot[7], p.slot[14]);
+	KTAP_EXPECT(p.fp_set && p.fp_off == -24, "fp_off %d", p.fp_off);
+	/* Stopped inside the prologue: only the push has happened. */
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x2002, &p) && p.sp_off == -8 && !p.fp_set,
+		    "partial %d", p.sp_off);
+
+	/* push.w {r4-r11, lr}; sub.w sp, #0x200; subw sp, #0x123; vpush {d8-d9}; add r7, sp, #8 */
+	put_hw(0, 0xe92d);
+	put_hw(2, 0x4ff0);
+	put_hw(4, 0xf5ad);
+	put_hw(6, 0x7d00);
+	put_hw(8, 0xf2ad);
+	put_hw(10, 0x1d23);
+	put_hw(12, 0xed2d);
+	put_hw(14, 0x8b04);
+	put_hw(16, 0xaf02);
+	put_hw(18, 0xbd00);	/* pop {pc}: the analysis ends here */
+	put_hw(20, 0xb082);	/* never reached */
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x2020, &p), "read");
+	KTAP_EXPECT(p.sp_off == -(36 + 0x200 + 0x123 + 16), "sp_off %d", p.sp_off);
+	KTAP_EXPECT(p.slot[4] == -36 && p.slot[11] == -8 && p.slot[14] == -4, "slots");
+	KTAP_EXPECT(p.fp_set && p.fp_off == p.sp_off + 8, "fp_off %d", p.fp_off);
+
+	/* str lr, [sp, #-4]!; add.w r7, sp, #256 */
+	put_hw(0, 0xf84d);
+	put_hw(2, 0xed04);
+	put_hw(4, 0xf50d);
+	put_hw(6, 0x7780);
+	put_hw(8, 0x466f);	/* mov r7, sp */
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x2008, &p) && p.slot[14] == -4 &&
+		    p.fp_off == -4 + 256, "str/add.w: %d %d", p.slot[14], p.fp_off);
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x200a, &p) && p.fp_off == -4,
+		    "mov r7, sp: %d", p.fp_off);
+	KTAP_EXPECT(cw_prologue_analyze(&mem, 0x3000, 0x3004, &p) != 0, "unreadable code");
+	cw_mem_free(&mem);
+}
+
+static void exc_return(void)
+{
+	struct cw_exc_return er;
+
+	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFF1, &er) && !er.thread && !er.psp &&
+		    !er.fp_frame && !er.v8m, "F1");
+	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFF9, &er) && er.thread && !er.psp, "F9");
+	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFFD, &er) && er.thread && er.psp, "FD");
+	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFE9, &er) && er.fp_frame, "E9");
+	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFED, &er) && er.fp_frame && er.psp, "ED");
+	/* v8-M Non-secure thread on PSP: S=0, DCRS=1, FType=1, Mode=1, SPSEL=1, ES=0 */
+	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFBC, &er) && er.v8m && !er.secure && er.dcrs &&
+		    er.thread && er.psp && !er.es, "BC");
+	/* v8-M Secure, callee registers stacked by hardware (DCRS=0) */
+	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFDD, &er) && er.v8m && er.secure && !er.dcrs,
+		    "DD");
+	KTAP_EXPECT(cw_exc_return_decode(0xFFFFFFF5, &er) != 0, "handler mode on PSP accepted");
+	KTAP_EXPECT(cw_exc_return_decode(0xFFFFFFF3, &er) != 0, "reserved bit 1 accepted");
+	KTAP_EXPECT(cw_exc_return_decode(0xFFFF0FF9, &er) != 0, "reserved ones accepted");
+	KTAP_EXPECT(!cw_exc_return_decode(0xFEFFFFFF, &er) && er.fnc_return, "FNC_RETURN");
+}
+
+static void frame_sizes(void)
+{
+	struct cw_exc_return er;
+
+	cw_exc_return_decode(0xFFFFFFF9, &er);
+	KTAP_EXPECT(cw_exc_frame_size(&er, 0x01000000, 0) == 0x20, "basic");
+	KTAP_EXPECT(cw_exc_frame_size(&er, 0x01000200, 0) == 0x24, "basic + realign");
+	cw_exc_return_decode(0xFFFFFFE9, &er);
+	KTAP_EXPECT(cw_exc_frame_size(&er, 0x01000000, 0) == 0x68, "extended");
+	KTAP_EXPECT(cw_exc_frame_size(&er, 0x01000200, 0) == 0x6C, "extended + realign");
+	cw_exc_return_decode(0xFFFFFFED, &er);	/* S = 1, FType = 0 */
+	KTAP_EXPECT(cw_exc_frame_size(&er, 0, 1) == 0xA8, "secure extended with TS: 0x%x",
+		    cw_exc_frame_size(&er, 0, 1));
+}
+
+static int has_line(const struct cw_fault *f, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr; i++)
+		if (!strncmp(f->lines[i], name, strlen(name)))
+			return 1;
+	return 0;
+}
+
+static void fault_bits(void)
+{
+	struct cw_fault f;
+
+	memset(&f, 0, sizeof(f));
+	cw_fault_explain(0x00008200, 0x40000000, &f);
+	KTAP_EXPECT(!strcmp(f.cls, "bus-precise") && has_line(&f, "BFARVALID") &&
+		    has_line(&f, "FORCED"), "precise: %s", f.cls);
+	cw_fault_explain(0x00000400, 0x40000000, &f);
+	KTAP_EXPECT(!strcmp(f.cls, "bus-imprecise") && !has_line(&f, "BFARVALID"), "%s", f.cls);
+	cw_fault_explain(0x00020000, 0x40000000, &f);
+	KTAP_EXPECT(!strcmp(f.cls, "invalid-state") && strstr(f.lines[0], "Thumb bit"), "%s",
+		    f.cls);
+	cw_fault_explain(0x02000000, 0, &f);
+	KTAP_EXPECT(!strcmp(f.cls, "divide-by-zero"), "%s", f.cls);
+	cw_fault_explain(0x01000000, 0, &f);
+	KTAP_EXPECT(!strcmp(f.cls, "unaligned"), "%s", f.cls);
+	cw_fault_explain(0x00000082, 0, &f);
+	KTAP_EXPECT(!strcmp(f.cls, "mem-data") && has_line(&f, "MMARVALID"), "%s", f.cls);
+	cw_fault_explain(0x00001000, 0, &f);
+	KTAP_EXPECT(!strcmp(f.cls, "stacking"), "%s", f.cls);
+	cw_fault_explain(0, 0x00000002, &f);
+	KTAP_EXPECT(!strcmp(f.cls, "vector-table"), "%s", f.cls);
+	cw_fault_explain(0, 0, &f);
+	KTAP_EXPECT(!strcmp(f.cls, "hardfault") && f.nr == 0, "%s", f.cls);
+}
+
+/* ---- the shared walker's record_at hook, as crashwalk uses it for GCC's r7 ---- */
+
+static uint8_t stack[512];
+#define STACK_BASE	0x20000000u
+
+static int stack_read(void *ctx, fw_u64 addr, void *buf, unsigned int size)
+{
+	(void)ctx;
+	if (addr < STACK_BASE || addr + size > STACK_BASE + sizeof(stack))
+		return 1;
+	memcpy(buf, stack + (addr - STACK_BASE), size);
+	return 0;
+}
+
+/* Every function here keeps 16 bytes of locals between r7 and its record. */
+static fw_u64 record_16_above(void *ctx, fw_u64 fp, fw_u64 ret)
+{
+	(void)ctx;
+	return ret == 0xdead ? 0 : fp + 16;
+}
+
+static void put_stack32(uint32_t addr, uint32_t v)
+{
+	memcpy(stack + (addr - STACK_BASE), &v, 4);
+}
+
+static void fw_walk_record_at(void)
+{
+	struct fw_stack_range r = { STACK_BASE, STACK_BASE + sizeof(stack) };
+	struct fw_walk_cfg cfg = { .word_size = 4, .fp_off = 0, .lr_off = 4, .align = 4,
+				   .stacks = &r, .nr_stacks = 1 };
+	struct fw_walk_ops ops = { .read = stack_read, .record_at = record_16_above };
+	struct fw_frame out[8];
+	enum fw_stop why;
+	unsigned int n;
+
+	memset(stack, 0, sizeof(stack));
+	/* r7 values 0x..40 -> record 0x..50 {r7 0x..80, lr 0x101}; 0x..80 -> 0x..90 {0, 0x201} */
+	put_stack32(STACK_BASE + 0x50, STACK_BASE + 0x80);
+	put_stack32(STACK_BASE + 0x54, 0x101);
+	put_stack32(STACK_BASE + 0x90, 0);
+	put_stack32(STACK_BASE + 0x94, 0x201);
+	n = fw_walk(&cfg, &ops, NULL, STACK_BASE + 0x40, out, 8, &why);
+	KTAP_EXPECT(n == 2 && why == FW_STOP_CHAIN_END, "n %u why %s", n, fw_stop_name(why));
+	KTAP_EXPECT(n == 2 && out[0].record == STACK_BASE + 0x50 && out[1].ret == 0x201,
+		    "records");
+	/* The hook refuses the record of the function holding 0xdead. */
+	put_stack32(STACK_BASE + 0x54, 0xdead);
+	n = fw_walk(&cfg, &ops, NULL, STACK_BASE + 0x40, out, 8, &why);
+	KTAP_EXPECT(n == 1 && why == FW_STOP_NO_RECORD, "n %u why %s", n, fw_stop_name(why));
+	/* Without the hook the walk reads r7 itself as the record, as before. */
+	ops.record_at = NULL;
+	n = fw_walk(&cfg, &ops, NULL, STACK_BASE + 0x50, out, 8, &why);
+	KTAP_EXPECT(n == 1 && out[0].ret == 0xdead, "no hook: n %u", n);
+}
+
+int main(void)
+{
+	ktap_header("crashwalk-decode");
+	KTAP_RUN(bl_decode);
+	KTAP_RUN(blx_not_bx);
+	KTAP_RUN(call_before);
+	KTAP_RUN(prologue);
+	KTAP_RUN(exc_return);
+	KTAP_RUN(frame_sizes);
+	KTAP_RUN(fault_bits);
+	KTAP_RUN(fw_walk_record_at);
+	return ktap_finish();
+}
