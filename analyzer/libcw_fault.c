@@ -9,6 +9,7 @@
 
 #include "crashwalk.h"
 
+#define SCB_CPUID	0xE000ED00u
 #define SCB_SHCSR	0xE000ED24u
 #define SCB_CFSR	0xE000ED28u
 #define SCB_HFSR	0xE000ED2Cu
@@ -124,6 +125,8 @@ static int scb_read(const struct cw_mem *mem, uint32_t addr, uint32_t *v)
 
 void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f)
 {
+	uint32_t cpuid;
+
 	memset(f, 0, sizeof(*f));
 	f->have_scb = !scb_read(mem, SCB_CFSR, &f->cfsr) && !scb_read(mem, SCB_HFSR, &f->hfsr);
 	if (f->have_scb) {
@@ -133,6 +136,10 @@ void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, str
 		scb_read(mem, SCB_AFSR, &f->afsr);
 		scb_read(mem, SCB_SHCSR, &f->shcsr);
 		cw_fault_explain(f->cfsr, f->hfsr, f);
+	} else if (!scb_read(mem, SCB_CPUID, &cpuid) && ((cpuid >> 16) & 0xF) == 0xC) {
+		/* CPUID.ARCHITECTURE 0xC: ARMv6-M, where every fault is a bare HardFault. */
+		snprintf(f->cls, sizeof(f->cls), "hardfault");
+		add_line(f, "ARMv6-M", "no fault status registers: the cause is not recorded");
 	} else {
 		snprintf(f->cls, sizeof(f->cls), "unknown");
 	}

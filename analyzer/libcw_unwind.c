@@ -205,6 +205,16 @@ static const struct fw_walk_ops fp_ops = {
 	.record_at = fp_record_at,
 };
 
+#define PROLOGUE_MAX	64	/* bytes of a function start that may hold its prologue */
+
+static int sets_fp_later(struct walk *w, const struct cw_symbol *fn)
+{
+	uint32_t end = fn->addr + (fn->size && fn->size < PROLOGUE_MAX ? fn->size : PROLOGUE_MAX);
+	struct cw_prologue p;
+
+	return !cw_prologue_analyze(w->t->mem, fn->addr, end, &p) && p.fp_set;
+}
+
 /*
  * The function at the top has not set r7 up (a leaf, or the fault hit between
  * its push and its "add r7, sp"): its caller is in lr or in the pushed slot,
@@ -218,9 +228,11 @@ static int fp_leaf_step(struct walk *w, const struct cw_symbol *fn, struct step 
 		return stop(w, CW_STOP_READ, "cannot read code at 0x%08x", fn->addr);
 	s->sp = w->regs.r[CW_SP] - (uint32_t)p.sp_off;
 	if (p.saved & (1u << CW_LR)) {
-		if (p.fp_set || cw_mem_read32(w->t->mem, s->sp + p.slot[CW_LR], &s->pc))
+		/* Only a function that goes on to set r7 up has a record to read already. */
+		if (p.fp_set || !sets_fp_later(w, fn) ||
+		    cw_mem_read32(w->t->mem, s->sp + p.slot[CW_LR], &s->pc))
 			return stop(w, CW_STOP_FP_CHAIN,
-				    "function at 0x%08x keeps no usable frame record", fn->addr);
+				    "function at 0x%08x keeps no frame pointer", fn->addr);
 		s->method = CW_M_FP;
 		s->confidence = CONF_LR;
 	} else if (w->lr_live) {

@@ -14,18 +14,28 @@ out=${1:-$repo/.cache/corpus}
 src=$here/src
 
 # core: machine cpu-flags linker-script cases
-cores=${CORPUS_CORES:-"m3 m4f"}
-core_machine() { case $1 in m3) echo mps2-an385;; m4f) echo mps2-an386;; esac; }
-core_cflags() {
+cores=${CORPUS_CORES:-"m0 m3 m4f m33"}
+core_machine() {
 	case $1 in
-	m3) echo "-mcpu=cortex-m3 -mthumb";;
-	m4f) echo "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard";;
+	m0) echo microbit;; m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;;
 	esac
 }
+core_ldscript() { case $1 in m33) echo an505.ld;; *) echo mps2.ld;; esac; }
+core_cflags() {
+	case $1 in
+	m0) echo "-mcpu=cortex-m0 -mthumb";;
+	m3) echo "-mcpu=cortex-m3 -mthumb";;
+	m4f) echo "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard";;
+	m33) echo "-mcpu=cortex-m33 -mthumb -mfpu=fpv5-sp-d16 -mfloat-abi=hard";;
+	esac
+}
+# Case numbers are enum crash_kind in src/cases.c. v6-M has no divide instruction to trap.
 core_cases() {
 	case $1 in
+	m0) echo "bus:1 undef:2 unaligned:4 invstate:5 isr:6 psp:7";;
 	m3) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7";;
 	m4f) echo "bus:1 div0:3 invstate:5 isr:6 psp:7 fpu:8";;
+	m33) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 fpu:8";;
 	esac
 }
 flavours=${CORPUS_FLAVOURS:-"O0-fp O0-nofp Os-fp Os-nofp O2-fp O2-nofp"}
@@ -41,6 +51,8 @@ key=$( (cat "$src"/* "$0" "$here/oracle.py"; arm-none-eabi-gcc --version; qemu-s
 	sha256sum | cut -c1-16)
 base=$out/$key
 mkdir -p "$base"
+# Corpora of older sources are dead weight: keep only this key.
+find "$out" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
 
 # A TCP port of our own: other QEMU instances may hold the default 1234.
 port=$((20000 + $$ % 20000))
@@ -77,7 +89,8 @@ for core in $cores; do
 			mkdir -p "$d"
 			# shellcheck disable=SC2046
 			arm-none-eabi-gcc $(core_cflags "$core") $(flavour_cflags "$fl") -g \
-				-ffreestanding -nostdlib -Wall -T "$src/mps2.ld" \
+				-ffreestanding -nostdlib -Wall -L"$src" \
+				-T "$src/$(core_ldscript "$core")" \
 				"$src/start.S" "$src/crash.c" "$src/cases.c" -lgcc -o "$d/fw.elf"
 			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
 			for c in $(core_cases "$core"); do

@@ -140,11 +140,17 @@ static void snapshot(uint32_t *dst, uint32_t lo, uint32_t words)
 
 static void collect_regions(void)
 {
+#if FW_V6M
+	/* v6-M has no fault status registers: past AIRCR the SCB reads fault. */
+	snapshot(scb_copy, 0xE000ED00, 4);
+#else
 	snapshot(scb_copy, 0xE000ED00, 16);
+#endif
 	regions[0] = (struct region){ (uint32_t)__ram_lo, (uint32_t)__msp_stack_lo, __ram_lo };
 	regions[1] = (struct region){ crash_entry.msp, (uint32_t)__ram_hi,
 				      (const void *)crash_entry.msp };
-	regions[2] = (struct region){ 0xE000ED00, 0xE000ED40, scb_copy };
+	regions[2] = (struct region){ 0xE000ED00, 0xE000ED00 + (FW_V6M ? 0x10 : 0x40),
+				      scb_copy };
 	nr_regions = 3;
 #ifdef __ARM_FP
 	snapshot(fp_copy, 0xE000EF30, 4);
@@ -284,7 +290,8 @@ void crash_handler(void)
 
 	/* Snapshot the fault registers first, then stop trapping our own unaligned stores. */
 	collect_regions();
-	*(volatile uint32_t *)0xE000ED14 &= ~(1u << 3);
+	if (!FW_V6M)
+		*(volatile uint32_t *)0xE000ED14 &= ~(1u << 3);
 
 	frame = (uint32_t *)((er & 4) ? crash_entry.psp : crash_entry.msp);
 	size = (er & 0x10) ? 0x20 : 0x68;
