@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_unwind.c - the unwinder engine on the bundled crash (Cortex-M3, -O2,
+ * bus fault in code called from the PendSV handler, which interrupted thread
+ * code): every method against GDB's backtrace of the same crash, and every
+ * method on randomly corrupted stacks, where it must end with a reason.
+ */
+#include "cw_test.h"
+
+#ifndef BUNDLED_DIR
+#define BUNDLED_DIR "../tests/firmware/bundled"
+#endif
+#define ELF	BUNDLED_DIR "/m3-O2-fp-isr.elf"
+
+/*
+ * GDB 13 attached to QEMU at the fault handler's entry (tests/firmware/oracle.py),
+ * real frames only: GDB's tail-call frame for tail_hop comes from DWARF call
+ * sites and has no stack frame. 0 marks an exception frame boundary.
+ */
+static const struct {
+	uint32_t pc;
+	const char *func;
+} gdb_frames[] = {
+	{ 0x040, "hardfault_entry" }, { 0, NULL }, { 0x618, "fault_bus" },
+	{ 0x6fe, "do_fault" }, { 0x740, "big_locals" }, { 0x766, "recurse" },
+	{ 0x778, "recurse" }, { 0x7f4, "pendsv_handler" }, { 0, NULL },
+	{ 0x85e, "run_case" }, { 0x894, "main" }, { 0x1e4, "reset_handler" },
+};
+
+static int load(struct cw_image **img, struct cw_dump *d, const char *path)
+{
+	struct cw_error err;
+
+	*img = cw_image_open(ELF, &err);
+	if (!*img) {
+		printf("# %s\n", err.msg);
+		return -1;
+	}
+	if (cw_dump_load(d, path, &err) || cw_image_add_memory(*img, &d->mem)) {
+		printf("# %s\n", err.msg);
+		cw_image_close(*img);
+		return -1;
+	}
+	return 0;
+}
+
+/* Compare with GDB from the frame the dump starts at (pre-exception dumps skip the handler). */
+static void check_against_gdb(const char *dump_path, unsigned int skip)
+{
+	static const enum cw_unwinder how[] = {
+		CW_UNWIND_AUTO, CW_UNWIND_PROLOGUE, CW_UNWIND_FP, CW_UNWIND_SCAN
+	};
+	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
+	struct cw_image *img;
+	struct cw_dump d;
+	unsigned int m, i, f;
+
+	KTAP_EXPECT(load(&img, &d, dump_path) == 0, "cannot load %s", dump_path);
+	if (ktap_case_failed) {
+		free(bt);
+		return;
+	}
+	for (m = 0; m < sizeof(how) / sizeof(how[0]); m++) {
+		struct cw_target t = { &d.mem, img };
+
+		cw_unwind(&t, &d, how[m], bt);
+		for (i = skip, f = 0; i < sizeof(gdb_frames) / sizeof(gdb_frames[0]); i++) {
+			if (!gdb_frames[i].func) {
+				KTAP_EXPECT(f < bt->nr && (bt->frames[f].flags & CW_FRAME_EXCEPTION),
+					    "method %u: no exception frame at #%u", m, f);
+				continue;
+			}
+			KTAP_EXPECT(f < bt->nr && bt->frames[f].pc == gdb_frames[i].pc &&
+				    bt->frames[f].func &&
+				    !strcmp(bt->frames[f].func->name, gdb_frames[i].func),
+				    "method %u frame #%u: want %s 0x%x, got 0x%x", m, f,
+				    gdb_frames[i].func, gdb_frames[i].pc,
+				    f < bt->nr ? bt->frames[f].pc : 0);
+			f++;
+		}
+		KTAP_EXPECT(bt->stop == CW_STOP_OUTERMOST, "method %u stopped: %s (%s)", m,
+			    cw_stop_name(bt->stop), bt->stop_detail);
+	}
+	cw_dump_free(&d);
+	cw_image_close(img);
+	free(bt);
+}
+
+static void bundled_elf_core(void)
+{
+	check_against_gdb(BUNDLED_DIR "/m3-O2-fp-isr.core", 0);
+}
+
+static void bundled_zephyr(void)
+{
+	check_against_gdb(BUNDLED_DIR "/m3-O2-fp-isr.zephyr", 2);
+}
+
+static void bundled_fault(void)
+{
+	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
+	struct cw_image *img;
+	struct cw_fault f;
+	struct cw_dump d;
+	struct cw_target t;
+
+	if (load(&img, &d, BUNDLED_DIR "/m3-O2-fp-isr.core")) {
+		KTAP_EXPECT(0, "cannot load");
+		free(bt);
+		return;
+	}
+	t = (struct cw_target){ &d.mem, img };
+	cw_unwind(&t, &d, CW_UNWIND_AUTO, bt);
+	cw_fault_decode(&d.mem, bt->frames[cw_fault_frame(&d, bt)].pc, 1, &f);
+	/* The firmware reads *(int *)0xF0000000: a precise bus fault, escalated. */
+	KTAP_EXPECT(f.have_scb && !strcmp(f.cls, "bus-precise"), "class %s", f.cls);
+	KTAP_EXPECT((f.cfsr & (1u << 15)) && f.bfar == 0xF0000000, "bfar 0x%x", f.bfar);
+	KTAP_EXPECT(f.hfsr & (1u << 30), "not FORCED");
+	KTAP_EXPECT(!strncmp(f.insn, "ldr", 3), "insn '%s'", f.insn);
+	KTAP_EXPECT(bt->frames[1].exc_return == 0xFFFFFFF1, "handler-mode EXC_RETURN 0x%x",
+		    bt->frames[1].exc_return);
+	cw_dump_free(&d);
+	cw_image_close(img);
+	free(bt);
+}
+
+/* Corrupt the stack words at random: each method must still end, in bounds, with a reason. */
+static void corrupted_stacks(void)
+{
+	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
+	struct cw_image *img;
+	struct cw_dump d;
+	unsigned int seed = 777, i, k, bad = 0;
+	const struct cw_region *stack;
+	uint8_t *saved;
+
+	if (load(&img, &d, BUNDLED_DIR "/m3-O2-fp-isr.core")) {
+		KTAP_EXPECT(0, "cannot load");
+		free(bt);
+		return;
+	}
+	stack = cw_mem_find(&d.mem, d.regs.r[CW_SP]);
+	saved = malloc(stack->size);
+	memcpy(saved, stack->data, stack->size);
+	for (i = 0; i < 4000; i++) {
+		struct cw_target t = { &d.mem, img };
+		uint8_t *w = (uint8_t *)stack->data;
+		uint32_t off;
+
+		memcpy(w, saved, stack->size);
+		for (k = 0; k < 1 + (unsigned int)rand_r(&seed) % 8; k++) {
+			off = (uint32_t)rand_r(&seed) % 512 & ~3u;
+			if (off + 4 <= stack->size)
+				memcpy(w + off, &(uint32_t){ (uint32_t)rand_r(&seed) *
+							     (k & 1 ? 1u : 0x10001u) }, 4);
+		}
+		cw_unwind(&t, &d, (enum cw_unwinder)(i % 4), bt);
+		if (bt->nr == 0 || bt->nr > CW_MAX_FRAMES || bt->stop >= CW_STOP_NR)
+			bad++;
+	}
+	KTAP_EXPECT(bad == 0, "%u walks out of bounds", bad);
+	free(saved);
+	cw_dump_free(&d);
+	cw_image_close(img);
+	free(bt);
+}
+
+int main(void)
+{
+	ktap_header("crashwalk-unwind");
+	KTAP_RUN(bundled_elf_core);
+	KTAP_RUN(bundled_zephyr);
+	KTAP_RUN(bundled_fault);
+	KTAP_RUN(corrupted_stacks);
+	return ktap_finish();
+}
