@@ -4,6 +4,7 @@
 #   make check    every test, ending with "N passed, N failed"
 #   make demo     the tour: the module in an arm64 guest, then a Cortex-M crash
 #   make deps     install packages and fetch the guest kernels (make does it when needed)
+#   make install  plugin_framewalk.so into ~/.local/lib/traceevent/plugins, framewalk into /usr/local
 KERNELS ?= 6.1 6.12
 export KERNELS
 
@@ -22,7 +23,11 @@ guest-bin: deps-quick
 	@scripts/build-guest-bin.sh
 
 host: deps-quick
+	@$(MAKE) -s -C userspace all asan
 	@if [ -f analyzer/Makefile ]; then $(MAKE) -s -C analyzer; fi
+
+install: all
+	$(MAKE) -C userspace install
 
 check: all
 	@scripts/check.sh
@@ -32,6 +37,7 @@ demo: all
 
 clean:
 	rm -rf build
+	@$(MAKE) -s -C userspace clean
 	@if [ -f analyzer/Makefile ]; then $(MAKE) -s -C analyzer clean; fi
 
-.PHONY: all deps deps-quick modules guest-bin host check demo clean
+.PHONY: all deps deps-quick modules guest-bin host install check demo clean

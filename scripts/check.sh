@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Run every test of the project and print one line per result, ending with
-# "N passed, N failed": host unit tests (ASan/UBSan), the analyzer's tests,
-# checkpatch, the guest runner's own tests, and the kselftest suite inside
-# the arm64 guest on each kernel. Logs go to build/check/. Exits non-zero on
+# "N passed, N failed": host unit tests (ASan/UBSan) of the walker and the
+# CLI, the analyzer's tests, checkpatch, the guest runner's own tests, the
+# kselftest suite inside the arm64 guest on each kernel, and the host's
+# trace-cmd report (with the plugin) and CLI on what the guest recorded. Logs go to build/check/. Exits non-zero on
 # any failure.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,6 +73,7 @@ guest_selftests() {
 }
 
 suite host-lib "$logs/host-lib.log" host_lib_tests
+suite host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
 if [ -f "$top/analyzer/Makefile" ]; then
 	suite analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
 fi
@@ -86,6 +88,8 @@ done
 suite guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" "${kernels##* }"
 for k in $kernels; do
 	suite "guest-$k" "$logs/guest-$k.log" guest_selftests "$k"
+	suite "userspace-$k" "$logs/userspace-$k.log" \
+		"$top/tests/userspace/e2e.sh" "$logs/guest-$k/files"
 done
 
 passed=$(grep -c '^PASS' "$results")

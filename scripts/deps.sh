@@ -15,7 +15,7 @@ HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm 
 	gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi gdb-multiarch libelf-dev
 	libdw-dev elfutils libtraceevent-dev libtracefs-dev trace-cmd libcapstone-dev clang
 	libclang-rt-14-dev llvm bc flex bison kmod xz-utils zstd python3 pkg-config rsync
-	linux-source-6.12"
+	linux-source-6.12 libtracecmd-dev"
 
 log() { echo "deps: $*" >&2; }
 die() { echo "deps: error: $*" >&2; exit 1; }
@@ -136,6 +136,26 @@ fetch_busybox() {
 	rm -rf "$dir/x" "$dir"/*.deb
 }
 
+# An arm64 userland for the guest and for cross-linking the framewalk CLI:
+# trace-cmd and the libraries it and the CLI need, unpacked, not installed.
+ARM64_USERLAND="libc6 libzstd1 libtraceevent1 libtraceevent1-plugin libtracefs1 libtracecmd1
+	trace-cmd libtraceevent-dev libtracefs-dev"
+
+fetch_arm64_userland() {
+	local dir=$cache/arm64-root p
+	[ -f "$dir/stamp" ] && return 0
+	rm -rf "$dir"
+	mkdir -p "$dir/debs"
+	for p in $ARM64_USERLAND; do
+		download "$p:arm64" "$dir/debs"
+	done
+	for deb in "$dir"/debs/*.deb; do
+		dpkg -x "$deb" "$dir" || die "cannot unpack $deb"
+	done
+	rm -rf "$dir/debs"
+	touch "$dir/stamp"
+}
+
 # checkpatch.pl and its data files, from Debian's kernel source tarball.
 fetch_checkpatch() {
 	local dir=$cache/checkpatch tarball
@@ -153,6 +173,7 @@ quick_check() {
 	local s
 	[ -f "$cache/deps.stamp" ] || return 1
 	[ -x "$cache/busybox/busybox" ] && [ -x "$cache/checkpatch/scripts/checkpatch.pl" ] || return 1
+	[ -f "$cache/arm64-root/stamp" ] || return 1
 	for s in $series; do
 		[ -f "$cache/kernels/$s/stamp" ] || return 1
 	done
@@ -171,6 +192,7 @@ main() {
 		fetch_kernel "$s"
 	done
 	fetch_busybox
+	fetch_arm64_userland
 	fetch_checkpatch
 	touch "$cache/deps.stamp"
 }

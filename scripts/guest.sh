@@ -46,9 +46,18 @@ cp "$busybox" "$stage/bin/busybox"
 cp "$top/scripts/guest-init.sh" "$stage/init"
 chmod +x "$stage/init"
 cp "$top"/build/"$series"/ko/*.ko "$stage/fw/ko/" 2>/dev/null || true
+# Debian's arm64 trace-cmd and the shared libraries it and the framewalk CLI use.
+userland=$top/.cache/arm64-root
+if [ -d "$userland" ]; then
+	mkdir -p "$stage/lib" "$stage/usr/lib"
+	cp -a "$userland"/lib/* "$stage/lib/"
+	cp -a "$userland/usr/lib/aarch64-linux-gnu" "$stage/usr/lib/"
+	rm -rf "$stage/usr/lib/aarch64-linux-gnu/gconv" "$stage"/usr/lib/aarch64-linux-gnu/*.a
+	cp -a "$userland/usr/bin/trace-cmd" "$stage/usr/bin/"
+fi
 cp -r "$top/selftests/framewalk" "$stage/fw/selftests/"
 rm -rf "$stage/fw/selftests/framewalk/test_modules"
-cp "$top"/build/arm64/bin/* "$stage/fw/selftests/framewalk/" 2>/dev/null || true
+cp "$top"/build/arm64/bin/* "$stage/usr/bin/" 2>/dev/null || true
 for e in "${extras[@]+"${extras[@]}"}"; do
 	src=${e%%:*}
 	dest=${e#*:}

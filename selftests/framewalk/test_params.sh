@@ -14,7 +14,7 @@ expect_refused_load() {
 	want=$1
 	shift
 	fw_dmesg_mark
-	if ./fw_insmod "$FW_KO_DIR/framewalk.ko" "$@" 2>/dev/null; then
+	if fw_insmod "$FW_KO_DIR/framewalk.ko" "$@" 2>/dev/null; then
 		ktap_fail "insmod $* was accepted"
 		rmmod framewalk
 		return

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fw_rec.h - the framewalk CLI's recording file, symbol table and event type.
+ */
+#ifndef FW_REC_H
+#define FW_REC_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define FW_REC_MAGIC	"framewalk-record"
+#define FW_REC_VERSION	1
+#define FW_MAX_ANC	64
+
+/* One framewalk:chain event, as recorded. */
+struct fw_event {
+	unsigned int cpu;
+	unsigned long long ts;		/* ns, trace clock */
+	int pid;
+	unsigned long long ip;		/* child */
+	unsigned long long parent;
+	unsigned int stop;
+	unsigned int nanc;
+	unsigned long long anc[FW_MAX_ANC];
+};
+
+struct fw_sym {
+	unsigned long long addr;
+	char *name;
+};
+
+struct fw_symtab {
+	struct fw_sym *v;
+	size_t n, cap;
+	int sorted;
+};
+
+struct fw_comm {
+	int pid;
+	char name[32];
+};
+
+/* A whole recording in memory. */
+struct fw_recording {
+	char kernel[128];
+	char filter[1024];
+	char notrace[1024];
+	unsigned int depth;
+	struct fw_event *ev;
+	size_t nev, cap;
+	struct fw_comm *comm;
+	size_t ncomm;
+	struct fw_symtab syms;
+	unsigned long long dropped;
+};
+
+int fw_symtab_add(struct fw_symtab *t, unsigned long long addr, const char *name);
+/* Text symbols of a kallsyms listing ("addr type name [module]"). */
+int fw_symtab_load_kallsyms(struct fw_symtab *t, FILE *f);
+const struct fw_sym *fw_symtab_find(struct fw_symtab *t, unsigned long long addr);
+/* "func+0xoff", "func" (with_offset 0) or "0xaddr" into buf. */
+const char *fw_symtab_format(struct fw_symtab *t, unsigned long long addr, int with_offset,
+			     char *buf, size_t len);
+void fw_symtab_free(struct fw_symtab *t);
+
+void fw_rec_write_header(FILE *f, const char *kernel, const char *filter,
+			 const char *notrace, unsigned int depth);
+void fw_rec_write_event(FILE *f, const struct fw_event *e);
+void fw_rec_write_comm(FILE *f, int pid, const char *comm);
+void fw_rec_write_syms(FILE *f, const struct fw_symtab *t);
+void fw_rec_write_end(FILE *f, size_t events, unsigned long long dropped);
+
+/* Read PATH; on failure return -1 with "PATH:LINE: what" in err. */
+int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errlen);
+const char *fw_rec_comm(const struct fw_recording *r, int pid);
+void fw_rec_free(struct fw_recording *r);
+
+#endif /* FW_REC_H */

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_record.c - framewalk record and stream, on the traced machine: set the
+ * module's parameters, enable framewalk:chain in a private trace instance,
+ * run the command, and drain the instance's buffers into a recording (or to
+ * the terminal) until the command ends or the user interrupts.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "../lib/fw_walk.h"
+#include "fw_cli.h"
+
+#define FW_PARAMS	"/sys/module/framewalk/parameters"
+
+struct fw_session {
+	const struct fw_record_opts *o;
+	struct tep_handle *tep;
+	struct tracefs_instance *inst;
+	int chain_id;
+	FILE *out;
+	struct fw_symtab syms;		/* stream: symbolize as events come */
+	size_t events;
+	unsigned long long stops[FW_STOP_NR + 1];
+};
+
+static volatile sig_atomic_t fw_interrupted;
+
+static void fw_on_signal(int sig)
+{
+	(void)sig;
+	fw_interrupted = 1;
+}
+
+static int fw_write_param(const char *name, const char *value)
+{
+	char path[128];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), FW_PARAMS "/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, value, strlen(value)) < 0)
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		fprintf(stderr, "framewalk: the module refused %s '%s': %s%s\n", name, value,
+			strerror(-ret), ret == -EINVAL ? " (the kernel log says which pattern)" : "");
+	return ret;
+}
+
+static void fw_read_param(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), FW_PARAMS "/%s", name);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Load framewalk.ko with the requested parameters, in one finit_module() call. */
+static int fw_load_module(const struct fw_record_opts *o)
+{
+	char params[2300];
+	int fd, ret = 0;
+
+	if (!o->filter) {
+		fprintf(stderr, "framewalk: loading the module needs a filter (-f)\n");
+		return -EINVAL;
+	}
+	snprintf(params, sizeof(params), "filter=%s notrace=%s depth=%d", o->filter,
+		 o->notrace ? o->notrace : "", o->depth >= 0 ? o->depth : 16);
+	fd = open(o->module, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || syscall(SYS_finit_module, fd, params, 0))
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		fprintf(stderr, "framewalk: cannot load %s: %s (the kernel log says why)\n",
+			o->module, strerror(-ret));
+	return ret;
+}
+
+static int fw_setup_module(const struct fw_record_opts *o)
+{
+	char depth[16];
+
+	if (access(FW_PARAMS "/filter", F_OK)) {
+		if (!o->module) {
+			fprintf(stderr, "framewalk: the framewalk module is not loaded: "
+				"insmod framewalk.ko filter=..., or pass -k PATH/framewalk.ko\n");
+			return -ENOENT;
+		}
+		return fw_load_module(o);
+	}
+	if (o->filter && fw_write_param("filter", o->filter))
+		return -EINVAL;
+	if (o->notrace && fw_write_param("notrace", o->notrace))
+		return -EINVAL;
+	snprintf(depth, sizeof(depth), "%d", o->depth);
+	if (o->depth >= 0 && fw_write_param("depth", depth))
+		return -EINVAL;
+	return 0;
+}
+
+static unsigned long long fw_field(struct tep_event *ev, struct tep_record *rec,
+				   const char *name)
+{
+	unsigned long long v = 0;
+
+	tep_get_field_val(NULL, ev, name, rec, &v, 0);
+	return v;
+}
+
+static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void *ctx)
+{
+	struct fw_session *s = ctx;
+	struct fw_event e = {};
+	int len = 0, word, i;
+	char *anc;
+
+	if (ev->id != s->chain_id)
+		return 0;
+	e.cpu = (unsigned int)cpu;
+	e.ts = rec->ts;
+	e.pid = tep_data_pid(s->tep, rec);
+	e.ip = fw_field(ev, rec, "ip");
+	e.parent = fw_field(ev, rec, "parent_ip");
+	e.stop = (unsigned int)fw_field(ev, rec, "stop");
+	anc = tep_get_field_raw(NULL, ev, "ancestors", rec, &len, 0);
+	word = tep_get_long_size(s->tep);
+	for (i = 0; anc && word > 0 && i < len / word && i < FW_MAX_ANC; i++)
+		e.anc[i] = tep_read_number(s->tep, anc + i * word, word);
+	e.nanc = (unsigned int)i;
+	if (s->o->stream)
+		fw_print_chain(s->out, &s->syms, &e, tep_data_comm_from_pid(s->tep, e.pid),
+			       s->o->frames);
+	else
+		fw_rec_write_event(s->out, &e);
+	s->events++;
+	s->stops[e.stop < FW_STOP_NR ? e.stop : FW_STOP_NR]++;
+	return 0;
+}
+
+static void fw_drain(struct fw_session *s)
+{
+	tracefs_iterate_raw_events(s->tep, s->inst, NULL, 0, fw_on_event, s);
+	fflush(s->out);
+}
+
+/* Events the ring buffer had to overwrite or refuse, over all CPUs. */
+static unsigned long long fw_dropped(struct fw_session *s)
+{
+	unsigned long long total = 0, v;
+	char path[64], *text, *p;
+	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		snprintf(path, sizeof(path), "per_cpu/cpu%ld/stats", cpu);
+		text = tracefs_instance_file_read(s->inst, path, NULL);
+		if (!text)
+			continue;
+		p = strstr(text, "overrun:");
+		if (p && sscanf(p, "overrun: %llu", &v) == 1)
+			total += v;
+		p = strstr(text, "dropped events:");
+		if (p && sscanf(p, "dropped events: %llu", &v) == 1)
+			total += v;
+		free(text);
+	}
+	return total;
+}
+
+static void fw_progress(struct fw_session *s, int final)
+{
+	unsigned int i;
+
+	if (!final && !isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "%sframewalk: %zu events, %llu dropped; stops:", final ? "" : "\r",
+		s->events, fw_dropped(s));
+	for (i = 0; i <= FW_STOP_NR; i++)
+		if (s->stops[i])
+			fprintf(stderr, " %s=%llu", fw_stop_name(i), s->stops[i]);
+	fprintf(stderr, final ? "\n" : "   ");
+}
+
+/* Comms of the recorded pids, from the kernel's saved_cmdlines. */
+static void fw_write_comms(struct fw_session *s)
+{
+	char *text = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
+	char comm[64], *line, *save = NULL;
+	int pid;
+
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%d %63s", &pid, comm) == 2)
+			fw_rec_write_comm(s->out, pid, comm);
+	free(text);
+}
+
+static int fw_load_syms(struct fw_symtab *t)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, "framewalk: cannot read /proc/kallsyms: %s\n", strerror(errno));
+		return -errno;
+	}
+	ret = fw_symtab_load_kallsyms(t, f);
+	fclose(f);
+	return ret;
+}
+
+static pid_t fw_spawn(char **cmd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "framewalk: cannot run %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		fprintf(stderr, "framewalk: fork: %s\n", strerror(errno));
+	return pid;
+}
+
+/* Drain until the command exits or a signal arrives; returns the command's status. */
+static int fw_run(struct fw_session *s, char **cmd)
+{
+	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	int status = 0, ticks = 0;
+	pid_t child = -1;
+
+	if (cmd) {
+		child = fw_spawn(cmd);
+		if (child < 0)
+			return 1;
+	}
+	while (!fw_interrupted) {
+		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+			child = -1;
+			break;
+		}
+		fw_drain(s);
+		if (!s->o->stream && ++ticks % 10 == 0)
+			fw_progress(s, 0);
+		nanosleep(&tick, NULL);
+	}
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int fw_record(const struct fw_record_opts *o)
+{
+	const char *systems[] = { "framewalk", NULL };
+	struct fw_session s = { .o = o };
+	char name[64], filter[1024], notrace[1024], depth[16];
+	struct sigaction sa = { .sa_handler = fw_on_signal };
+	struct tep_event *ev;
+	struct utsname uts;
+	int ret = 1, status;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "framewalk: %s needs root: it sets module parameters and "
+			"reads tracefs\n", o->stream ? "stream" : "record");
+		return 1;
+	}
+	if (!tracefs_tracing_dir()) {
+		fprintf(stderr, "framewalk: tracefs is not mounted: "
+			"mount -t tracefs nodev /sys/kernel/tracing\n");
+		return 1;
+	}
+	if (fw_setup_module(o))
+		return 1;
+	s.tep = tracefs_local_events_system(NULL, systems);
+	ev = s.tep ? tep_find_event_by_name(s.tep, "framewalk", "chain") : NULL;
+	if (!ev) {
+		fprintf(stderr, "framewalk: no framewalk:chain event in tracefs\n");
+		goto out;
+	}
+	s.chain_id = ev->id;
+	snprintf(name, sizeof(name), "framewalk-%d", (int)getpid());
+	s.inst = tracefs_instance_create(name);
+	/*
+	 * Our own reads of the buffers would be traced too when the filter
+	 * matches read paths, each drain making more to drain: leave this
+	 * process out (the command runs as a child and is traced).
+	 */
+	snprintf(depth, sizeof(depth), "%d", (int)getpid());
+	if (!s.inst || tracefs_instance_file_write(s.inst, "set_event_notrace_pid", depth) < 0 ||
+	    tracefs_event_enable(s.inst, "framewalk", "chain")) {
+		fprintf(stderr, "framewalk: cannot set up trace instance %s\n", name);
+		goto out;
+	}
+	if (o->stream) {
+		s.out = stdout;
+		if (fw_load_syms(&s.syms))
+			goto out;
+		tep_load_plugins(s.tep);
+	} else {
+		s.out = fopen(o->output, "w");
+		if (!s.out) {
+			fprintf(stderr, "framewalk: cannot write %s: %s\n", o->output,
+				strerror(errno));
+			goto out;
+		}
+		uname(&uts);
+		fw_read_param("filter", filter, sizeof(filter));
+		fw_read_param("notrace", notrace, sizeof(notrace));
+		fw_read_param("depth", depth, sizeof(depth));
+		fw_rec_write_header(s.out, uts.release, filter, notrace, (unsigned int)atoi(depth));
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	status = fw_run(&s, o->cmd);
+	tracefs_event_disable(s.inst, "framewalk", "chain");
+	fw_drain(&s);
+	if (!o->stream) {
+		fw_write_comms(&s);
+		if (fw_load_syms(&s.syms) == 0)
+			fw_rec_write_syms(s.out, &s.syms);
+		fw_rec_write_end(s.out, s.events, fw_dropped(&s));
+		if (fclose(s.out)) {
+			fprintf(stderr, "framewalk: writing %s: %s\n", o->output, strerror(errno));
+			s.out = NULL;
+			goto out;
+		}
+		s.out = NULL;
+		fprintf(stderr, "framewalk: wrote %s\n", o->output);
+	}
+	fw_progress(&s, 1);
+	ret = o->cmd ? status : 0;
+out:
+	if (s.out && s.out != stdout)
+		fclose(s.out);
+	if (s.inst) {
+		tracefs_instance_destroy(s.inst);
+		tracefs_instance_free(s.inst);
+	}
+	fw_symtab_free(&s.syms);
+	tep_free(s.tep);
+	return ret;
+}

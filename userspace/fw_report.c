@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_report.c - what the framewalk CLI prints from a recording: the chains,
+ * folded stacks for flame graphs, and the hottest caller -> callee edges.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/fw_walk.h"
+#include "fw_cli.h"
+
+/* Print one event's chain: one line, or one "=> frame" line per frame. */
+void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
+		    const char *comm, int frames)
+{
+	char buf[256];
+	unsigned int i;
+
+	fprintf(out, "%16s-%-6d [%03u] %6llu.%06llu: ", comm, e->pid, e->cpu,
+		e->ts / 1000000000ull, (e->ts / 1000) % 1000000);
+	fprintf(out, "%s", fw_symtab_format(syms, e->ip, 0, buf, sizeof(buf)));
+	if (frames) {
+		fprintf(out, " depth=%u stop=%s\n", e->nanc, fw_stop_name(e->stop));
+		fprintf(out, " => %s\n", fw_symtab_format(syms, e->parent, 1, buf, sizeof(buf)));
+		for (i = 0; i < e->nanc; i++)
+			fprintf(out, " => %s\n", fw_symtab_format(syms, e->anc[i], 1, buf, sizeof(buf)));
+		return;
+	}
+	fprintf(out, " <- %s", fw_symtab_format(syms, e->parent, 1, buf, sizeof(buf)));
+	for (i = 0; i < e->nanc; i++)
+		fprintf(out, " <- %s", fw_symtab_format(syms, e->anc[i], 1, buf, sizeof(buf)));
+	fprintf(out, "   [%s]\n", fw_stop_name(e->stop));
+}
+
+int fw_report(struct fw_recording *r, FILE *out, int frames)
+{
+	unsigned long long stops[FW_STOP_NR + 1] = {};
+	unsigned int i;
+	size_t n;
+
+	fprintf(out, "# framewalk recording: kernel %s, filter '%s', notrace '%s', depth %u\n",
+		r->kernel, r->filter, r->notrace, r->depth);
+	for (n = 0; n < r->nev; n++) {
+		fw_print_chain(out, &r->syms, &r->ev[n], fw_rec_comm(r, r->ev[n].pid), frames);
+		stops[r->ev[n].stop < FW_STOP_NR ? r->ev[n].stop : FW_STOP_NR]++;
+	}
+	fprintf(out, "# %zu events, %llu dropped; stops:", r->nev, r->dropped);
+	for (i = 0; i <= FW_STOP_NR; i++)
+		if (stops[i])
+			fprintf(out, " %s=%llu", fw_stop_name(i), stops[i]);
+	fprintf(out, "\n");
+	return 0;
+}
+
+/* The i-th frame from the child outward: child, parent, ancestors. */
+static unsigned long long fw_frame_at(const struct fw_event *e, unsigned int i)
+{
+	if (i == 0)
+		return e->ip;
+	if (i == 1)
+		return e->parent;
+	return e->anc[i - 2];
+}
+
+static int fw_str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct fw_count {
+	const char *key;
+	size_t count;
+};
+
+static int fw_count_cmp(const void *a, const void *b)
+{
+	const struct fw_count *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+/* Sort keys and collapse equal runs into counts; returns the number of distinct keys. */
+static size_t fw_count_keys(char **keys, size_t n, struct fw_count *out)
+{
+	size_t i, d = 0;
+
+	qsort(keys, n, sizeof(*keys), fw_str_cmp);
+	for (i = 0; i < n; i++) {
+		if (d && !strcmp(out[d - 1].key, keys[i])) {
+			out[d - 1].count++;
+			continue;
+		}
+		out[d].key = keys[i];
+		out[d].count = 1;
+		d++;
+	}
+	return d;
+}
+
+static void fw_free_keys(char **keys, size_t n)
+{
+	while (n)
+		free(keys[--n]);
+	free(keys);
+}
+
+/* "outermost;...;parent;child count" per distinct stack, for flamegraph.pl and inferno. */
+int fw_folded(struct fw_recording *r, FILE *out)
+{
+	char **keys = calloc(r->nev ? r->nev : 1, sizeof(*keys));
+	struct fw_count *counts = calloc(r->nev ? r->nev : 1, sizeof(*counts));
+	char buf[256];
+	size_t n, d, len;
+	int i;
+
+	if (!keys || !counts)
+		goto nomem;
+	for (n = 0; n < r->nev; n++) {
+		const struct fw_event *e = &r->ev[n];
+		char *s = NULL;
+
+		len = 0;
+		for (i = (int)e->nanc + 1; i >= 0; i--) {
+			const char *name = fw_symtab_format(&r->syms, fw_frame_at(e, i), 0,
+							    buf, sizeof(buf));
+			char *t = realloc(s, len + strlen(name) + 2);
+
+			if (!t) {
+				free(s);
+				goto nomem;
+			}
+			s = t;
+			len += sprintf(s + len, "%s%s", len ? ";" : "", name);
+		}
+		keys[n] = s;
+	}
+	d = fw_count_keys(keys, r->nev, counts);
+	for (n = 0; n < d; n++)
+		fprintf(out, "%s %zu\n", counts[n].key, counts[n].count);
+	fw_free_keys(keys, r->nev);
+	free(counts);
+	return 0;
+nomem:
+	fprintf(stderr, "framewalk: out of memory\n");
+	if (keys)
+		fw_free_keys(keys, r->nev);
+	free(counts);
+	return 1;
+}
+
+/* The caller -> callee pairs along every chain, most frequent first. */
+int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
+{
+	char callee[256], caller[256];
+	struct fw_count *counts;
+	size_t nkeys = 0, cap = 0, n, d;
+	char **keys = NULL;
+	unsigned int i;
+
+	for (n = 0; n < r->nev; n++)
+		cap += r->ev[n].nanc + 1;
+	keys = calloc(cap ? cap : 1, sizeof(*keys));
+	counts = calloc(cap ? cap : 1, sizeof(*counts));
+	if (!keys || !counts)
+		goto nomem;
+	for (n = 0; n < r->nev; n++) {
+		const struct fw_event *e = &r->ev[n];
+
+		for (i = 0; i <= e->nanc; i++) {
+			fw_symtab_format(&r->syms, fw_frame_at(e, i), 0, callee, sizeof(callee));
+			fw_symtab_format(&r->syms, fw_frame_at(e, i + 1), 0, caller, sizeof(caller));
+			keys[nkeys] = malloc(strlen(caller) + strlen(callee) + 5);
+			if (!keys[nkeys])
+				goto nomem;
+			sprintf(keys[nkeys++], "%s -> %s", caller, callee);
+		}
+	}
+	d = fw_count_keys(keys, nkeys, counts);
+	qsort(counts, d, sizeof(*counts), fw_count_cmp);
+	fprintf(out, "# %zu caller -> callee edges in %zu chains\n", nkeys, r->nev);
+	for (n = 0; n < d && n < limit; n++)
+		fprintf(out, "%8zu %6.2f%%  %s\n", counts[n].count,
+			100.0 * counts[n].count / (double)nkeys, counts[n].key);
+	fw_free_keys(keys, nkeys);
+	free(counts);
+	return 0;
+nomem:
+	fprintf(stderr, "framewalk: out of memory\n");
+	fw_free_keys(keys, nkeys);
+	free(counts);
+	return 1;
+}
