@@ -20,13 +20,19 @@ record() {
 	printf '%-4s  %s: %s\n' "$1" "$2" "$3"
 }
 
-# suite NAME LOG CMD...: run CMD, keep its KTAP output in LOG, record its results.
-# A command that fails without reporting any failed result is itself a failure.
-suite() {
-	local name=$1 log=$2 rc before
+# start NAME LOG CMD...: run CMD in the background, its KTAP output into LOG.
+start() {
+	local name=$1 log=$2
 	shift 2
-	"$@" >"$log" 2>&1
-	rc=$?
+	( "$@" >"$log" 2>&1; echo $? >"$log.rc" ) &
+	order+=("$name $log")
+}
+
+# collect NAME LOG: record the results of a finished suite. A command that
+# failed without reporting any failed result is itself a failure.
+collect() {
+	local name=$1 log=$2 rc before
+	rc=$(cat "$log.rc" 2>/dev/null || echo 255)
 	before=$(grep -c '^FAIL' "$results")
 	awk -v suite="$name" -f "$top/scripts/ktap-results.awk" "$log" |
 		while IFS=$'\t' read -r status rest; do
@@ -72,24 +78,34 @@ guest_selftests() {
 	return $rc
 }
 
-suite host-lib "$logs/host-lib.log" host_lib_tests
-suite host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
+# The guests idle much of the time (boot, timers, sleeps): run every suite at
+# once and report them in a fixed order when all are done.
+order=()
+start host-lib "$logs/host-lib.log" host_lib_tests
+start host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
 if [ -f "$top/analyzer/Makefile" ]; then
-	suite analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
+	start analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
 fi
-suite checkpatch "$logs/checkpatch.log" checkpatch_tests
+start checkpatch "$logs/checkpatch.log" checkpatch_tests
+start guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" "${kernels##* }"
+for k in $kernels; do
+	start "guest-$k" "$logs/guest-$k.log" guest_selftests "$k"
+done
+wait
+
+for entry in "${order[@]}"; do
+	collect $entry
+done
 for k in $kernels; do
 	if [ -f "$top/build/$k/ko/framewalk.ko" ]; then
 		record PASS "build-$k" "modules build against $k with W=1 and -Werror"
 	else
 		record FAIL "build-$k" "modules did not build against $k"
 	fi
-done
-suite guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" "${kernels##* }"
-for k in $kernels; do
-	suite "guest-$k" "$logs/guest-$k.log" guest_selftests "$k"
-	suite "userspace-$k" "$logs/userspace-$k.log" \
-		"$top/tests/userspace/e2e.sh" "$logs/guest-$k/files"
+	# Host side of the end-to-end test: what the guest recorded, read here.
+	"$top/tests/userspace/e2e.sh" "$logs/guest-$k/files" >"$logs/userspace-$k.log" 2>&1
+	echo $? >"$logs/userspace-$k.log.rc"
+	collect "userspace-$k" "$logs/userspace-$k.log"
 done
 
 passed=$(grep -c '^PASS' "$results")
