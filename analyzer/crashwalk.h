@@ -121,12 +121,22 @@ struct cw_srcline {
 	int line;
 };
 
+/* A function inlined at an address, innermost first; line is where execution is in it. */
+struct cw_inline {
+	const char *func;
+	struct cw_srcline src;
+};
+
+#define CW_MAX_INLINE	8
+
 struct cw_image *cw_image_open(const char *path, struct cw_error *err);
 void cw_image_close(struct cw_image *img);
 int cw_image_add_memory(struct cw_image *img, struct cw_mem *mem);
 const struct cw_symbol *cw_image_func(const struct cw_image *img, uint32_t addr);
 int cw_image_is_code(const struct cw_image *img, uint32_t addr);
 int cw_image_srcline(struct cw_image *img, uint32_t addr, struct cw_srcline *out);
+unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inline *out,
+			      unsigned int max, struct cw_srcline *outer);
 uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok);
 int cw_image_is_handler(const struct cw_image *img, uint32_t func_addr);
 
@@ -219,6 +229,8 @@ struct cw_frame {
 	const struct cw_symbol *func;
 	struct cw_srcline src;
 	int has_src;
+	struct cw_inline inl[CW_MAX_INLINE];	/* inlined calls at pc, innermost first */
+	unsigned int nr_inl;
 };
 
 #define CW_MAX_FRAMES	64

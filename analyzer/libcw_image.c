@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,23 +267,137 @@ int cw_image_is_code(const struct cw_image *img, uint32_t addr)
 	return lo == 0 || img->maps[lo - 1].kind == 't';
 }
 
+/*
+ * The line of addr as a debugger reports it: among the line-table rows at
+ * the highest address not above addr, the last that is a statement (GCC
+ * emits a function's opening line and first body line at the same address).
+ */
+static Dwarf_Line *best_line(Dwarf_Lines *lines, size_t n, Dwarf_Addr addr)
+{
+	Dwarf_Line *best = NULL;
+	Dwarf_Addr best_addr = 0;
+	int have = 0, best_stmt = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		bool end = false, stmt = false;
+		Dwarf_Addr a;
+
+		if (!l || dwarf_lineaddr(l, &a) || a > addr)
+			continue;
+		dwarf_lineendsequence(l, &end);
+		dwarf_linebeginstatement(l, &stmt);
+		if (have && a < best_addr)
+			continue;
+		if (end) {
+			/* addr lies past the end of this sequence, unless a later row covers it */
+			if (a <= addr && (!have || a >= best_addr)) {
+				best = NULL;
+				best_addr = a;
+				have = 1;
+			}
+			continue;
+		}
+		if (!have || a > best_addr || !best || stmt || !best_stmt) {
+			best = l;
+			best_addr = a;
+			best_stmt = stmt;
+			have = 1;
+		}
+	}
+	return best;
+}
+
 int cw_image_srcline(struct cw_image *img, uint32_t addr, struct cw_srcline *out)
 {
-	Dwfl_Line *line;
+	Dwfl_Module *mod = img->dwfl ? dwfl_addrmodule(img->dwfl, addr) : NULL;
+	Dwarf_Die *cu;
+	Dwarf_Lines *lines;
+	Dwarf_Line *line;
+	Dwarf_Addr bias = 0;
 	const char *file;
+	size_t n;
 	int lineno = 0;
 
-	if (!img->dwfl)
+	cu = mod ? dwfl_module_addrdie(mod, addr, &bias) : NULL;
+	if (!cu || dwarf_getsrclines(cu, &lines, &n))
 		return -1;
-	line = dwfl_getsrc(img->dwfl, addr);
-	if (!line)
+	line = best_line(lines, n, addr - bias);
+	if (!line || dwarf_lineno(line, &lineno) || lineno <= 0)
 		return -1;
-	file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-	if (!file || lineno <= 0)
+	file = dwarf_linesrc(line, NULL, NULL);
+	if (!file)
 		return -1;
 	out->file = file;
 	out->line = lineno;
 	return 0;
+}
+
+static const char *inline_call_file(Dwarf_Die *cu, Dwarf_Die *scope)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Files *files;
+	Dwarf_Word idx;
+	size_t nfiles;
+
+	if (!dwarf_attr(scope, DW_AT_call_file, &attr) || dwarf_formudata(&attr, &idx) ||
+	    dwarf_getsrcfiles(cu, &files, &nfiles) || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+static int inline_call_line(Dwarf_Die *scope)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word line;
+
+	if (!dwarf_attr(scope, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &line))
+		return 0;
+	return (int)line;
+}
+
+/*
+ * The inlined subroutines whose code holds addr, innermost first, from the
+ * DWARF scopes. out[0] is where execution is (the line table's answer); each
+ * outer one is at the call site of the one inside it, and *outer, the line in
+ * the real function, is the call site of the outermost. Returns the count.
+ */
+unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inline *out,
+			      unsigned int max, struct cw_srcline *outer)
+{
+	Dwfl_Module *mod = img->dwfl ? dwfl_addrmodule(img->dwfl, addr) : NULL;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr bias = 0;
+	struct cw_srcline here;
+	unsigned int n = 0;
+	int i, nscopes;
+
+	cu = mod ? dwfl_module_addrdie(mod, addr, &bias) : NULL;
+	if (!cu || cw_image_srcline(img, addr, &here))
+		return 0;
+	nscopes = dwarf_getscopes(cu, addr - bias, &scopes);
+	for (i = 0; i < nscopes && n < max; i++) {
+		Dwarf_Attribute attr;
+		const char *name;
+
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			break;
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
+		out[n].func = name ? name : "??";
+		out[n].src = here;
+		here.file = inline_call_file(cu, &scopes[i]);
+		here.line = inline_call_line(&scopes[i]);
+		if (!here.file)
+			here.file = out[n].src.file;
+		n++;
+	}
+	free(scopes);
+	if (n)
+		*outer = here;
+	return n;
 }
 
 uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libcw_report.c - the report: readable text, or JSON (schema in
- * Documentation/crashwalk.rst, "version" bumps on incompatible changes),
+ * Documentation/crashwalk.rst, "version" bumps on incompatible changes) on
+ * one line per dump, so a batch run over many dumps is a JSON-lines stream;
  * and the crash signature that groups dumps of the same crash.
  */
 #include <string.h>
@@ -54,17 +55,28 @@ static void json_str(FILE *out, const char *s)
 
 static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 {
-	fprintf(out, "%s\n    {\"index\": %u, \"pc\": %u, \"sp\": %u, \"function\": ", i ? "," : "",
+	unsigned int k;
+
+	fprintf(out, "%s{\"index\": %u, \"pc\": %u, \"sp\": %u, \"function\": ", i ? ", " : "",
 		i, f->pc, f->sp);
 	json_str(out, f->func ? f->func->name : NULL);
 	fprintf(out, ", \"offset\": %u, \"file\": ", f->func ? f->pc - f->func->addr : 0);
 	json_str(out, f->has_src ? f->src.file : NULL);
 	fprintf(out, ", \"line\": %d, \"method\": \"%s\", \"confidence\": %d, "
-		"\"exception\": %s, \"exc_return\": %u, \"indirect\": %s, \"tailcall\": %s}",
+		"\"exception\": %s, \"exc_return\": %u, \"indirect\": %s, \"tailcall\": %s",
 		f->has_src ? f->src.line : 0, cw_method_name(f->method), f->confidence,
 		f->flags & CW_FRAME_EXCEPTION ? "true" : "false", f->exc_return,
 		f->flags & CW_FRAME_INDIRECT ? "true" : "false",
 		f->flags & CW_FRAME_TAILCALL ? "true" : "false");
+	fputs(", \"inlined\": [", out);
+	for (k = 0; k < f->nr_inl; k++) {
+		fputs(k ? ", {\"function\": " : "{\"function\": ", out);
+		json_str(out, f->inl[k].func);
+		fputs(", \"file\": ", out);
+		json_str(out, f->inl[k].src.file);
+		fprintf(out, ", \"line\": %d}", f->inl[k].src.line);
+	}
+	fputs("]}", out);
 }
 
 static void report_json(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
@@ -72,10 +84,10 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 {
 	unsigned int i, first = 1;
 
-	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d,\n \"dump\": {\"path\": ",
+	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
 		CW_JSON_SCHEMA_VERSION);
 	json_str(out, d->path);
-	fprintf(out, ", \"format\": \"%s\", \"context\": \"%s\"},\n \"registers\": {",
+	fprintf(out, ", \"format\": \"%s\", \"context\": \"%s\"}, \"registers\": {",
 		cw_dump_format_name(d->format),
 		d->context == CW_CTX_HANDLER_ENTRY ? "handler-entry" : "pre-exception");
 	for (i = 0; i < CW_NR_REGS; i++) {
@@ -84,7 +96,7 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 		fprintf(out, "%s\"%s\": %u", first ? "" : ", ", reg_names[i], d->regs.r[i]);
 		first = 0;
 	}
-	fprintf(out, "},\n \"fault\": {\"class\": \"%s\", \"have_scb\": %s, \"cfsr\": %u, "
+	fprintf(out, "}, \"fault\": {\"class\": \"%s\", \"have_scb\": %s, \"cfsr\": %u, "
 		"\"hfsr\": %u, \"dfsr\": %u, \"mmfar\": %u, \"bfar\": %u, \"mmfar_valid\": %s, "
 		"\"bfar_valid\": %s, \"instruction\": ", f->cls, f->have_scb ? "true" : "false",
 		f->cfsr, f->hfsr, f->dfsr, f->mmfar, f->bfar,
@@ -95,17 +107,19 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 		fputs(i ? ", " : "", out);
 		json_str(out, f->lines[i]);
 	}
-	fprintf(out, "]},\n \"fault_frame\": %u,\n \"frames\": [", cw_fault_frame(d, bt));
+	fprintf(out, "]}, \"fault_frame\": %u, \"frames\": [", cw_fault_frame(d, bt));
 	for (i = 0; i < bt->nr; i++)
 		json_frame(out, &bt->frames[i], i);
-	fprintf(out, "\n ],\n \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
+	fprintf(out, "], \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
 	json_str(out, bt->stop_detail);
-	fprintf(out, "},\n \"signature\": \"%016llx\"}\n",
+	fprintf(out, "}, \"signature\": \"%016llx\"}\n",
 		(unsigned long long)signature(d, bt, f));
 }
 
 static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int color)
 {
+	unsigned int k;
+
 	if (f->flags & CW_FRAME_EXCEPTION)
 		fprintf(out, "   --- exception frame (EXC_RETURN 0x%08x) ---\n", f->exc_return);
 	fprintf(out, "#%-2u 0x%08x %s%s%s", i, f->pc, color ? "\033[1m" : "",
@@ -117,6 +131,9 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 	fprintf(out, "  [%s %d%%%s%s]\n", cw_method_name(f->method), f->confidence,
 		f->flags & CW_FRAME_INDIRECT ? ", indirect call" : "",
 		f->flags & CW_FRAME_TAILCALL ? ", via tail call" : "");
+	for (k = 0; k < f->nr_inl; k++)
+		fprintf(out, "      inlined: %s at %s:%d\n", f->inl[k].func,
+			f->inl[k].src.file ? f->inl[k].src.file : "??", f->inl[k].src.line);
 }
 
 static void report_text(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,

@@ -555,6 +555,8 @@ static void symbolize(const struct cw_target *t, struct cw_backtrace *bt)
 
 		f->func = cw_image_func(t->img, at);
 		f->has_src = !cw_image_srcline(t->img, at, &f->src);
+		if (f->has_src)
+			f->nr_inl = cw_image_inlines(t->img, at, f->inl, CW_MAX_INLINE, &f->src);
 	}
 }
 

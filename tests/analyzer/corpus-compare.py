@@ -4,11 +4,13 @@
 # flavour x method x dump format; KTAP lines; fails on a wrong fault site or a drop below baseline.
 """
 What is compared: GDB (with DWARF CFI, attached to QEMU at the fault) gives the oracle backtrace.
-Its real frames are kept; inline and tail-call frames GDB derives from DWARF are left out, because
-they have no frame on the stack for any unwinder to find. The oracle starts at the interrupted
-frame. crashwalk's frames start at its fault frame. A frame matches when the function is the
-same and, for callers, the return address too. The score of a case is the length of the matching
-prefix; a case is exact when the whole oracle matches.
+Its real frames are kept, each with the inline frames GDB shows inside it; tail-call frames GDB
+derives from DWARF call sites are left out, because they have no frame on the stack for any
+unwinder to find. The oracle starts at the interrupted frame, crashwalk's frames at its fault
+frame. A frame matches when the function is the same and, for callers, the return address too;
+with DWARF also the line and the inlined functions. The method "auto-nodwarf" runs on the
+firmware stripped of DWARF. The score of a case is the length of the matching prefix; a case is
+exact when the whole oracle matches.
 """
 import argparse
 import json
@@ -16,7 +18,7 @@ import os
 import subprocess
 import sys
 
-METHODS = ["auto", "prologue", "fp", "scan"]
+METHODS = ["auto", "prologue", "fp", "scan", "auto-nodwarf"]
 FORMATS = [("elf-core", "core.elf"), ("zephyr", "core.zephyr")]
 # Past this hand-written trampoline both GDB and crashwalk read the other stack: not comparable.
 STOP_AFTER = {"run_on_psp"}
@@ -31,22 +33,24 @@ def oracle(case_dir):
         if f["type"] == "exception":
             frames = frames[i + 1:]
             break
-    out, after_exc = [], False
+    out, inlined = [], []
     for f in frames:
-        if f["type"] == "exception":
-            after_exc = True
+        if f["type"] == "inline":
+            inlined.append(f["function"])
             continue
         if f["type"] != "normal":
             continue
-        out.append({"function": f["function"], "pc": f["pc"], "exact_pc": bool(out)})
-        after_exc = False
+        out.append({"function": f["function"], "pc": f["pc"], "line": f["line"],
+                    "inlined": inlined})
+        inlined = []
         if f["function"] in STOP_AFTER:
             break
-    return out, after_exc
+    return out
 
 
 def crashwalk(tool, elf, dump, method):
-    r = subprocess.run([tool, "--json", "--method", method, elf, dump], capture_output=True,
+    r = subprocess.run([tool, "--json", "--method", method.split("-")[0], elf, dump],
+                       capture_output=True,
                        text=True, timeout=60)
     if r.returncode != 0:
         return None, r.stderr.strip()
@@ -54,12 +58,16 @@ def crashwalk(tool, elf, dump, method):
     return j["frames"][j["fault_frame"]:], j["stop"]["reason"]
 
 
-def score(expect, got, first_pc_exact):
+def score(expect, got, first_pc_exact, dwarf):
     n = 0
     for i, e in enumerate(expect):
         if i >= len(got) or got[i]["function"] != e["function"]:
             break
         if (i > 0 or first_pc_exact) and got[i]["pc"] != e["pc"]:
+            break
+        if dwarf and (i > 0 or first_pc_exact) and got[i]["line"] != e["line"]:
+            break
+        if dwarf and [x["function"] for x in got[i]["inlined"]] != e["inlined"]:
             break
         n += 1
     return n
@@ -94,17 +102,19 @@ def main():
 
     groups = {}
     for core, fl, name, d in cases:
-        expect, _ = oracle(d)
+        expect = oracle(d)
         # At a breakpoint in the thread (PSP cases) GDB's frame 0 pc is not the faulting pc.
         first_pc_exact = name != "psp"
         for fmt, fname in FORMATS:
             for method in METHODS:
-                got, why = crashwalk(a.crashwalk, os.path.join(d, "..", "fw.elf"),
+                dwarf = not method.endswith("nodwarf")
+                elf = "fw.elf" if dwarf else "fw-nodwarf.elf"
+                got, why = crashwalk(a.crashwalk, os.path.join(d, "..", elf),
                                      os.path.join(d, fname), method)
                 g = groups.setdefault((core, fl, method, fmt),
                                       {"cases": 0, "exact": 0, "frames": 0, "expected": 0,
                                        "site_bad": []})
-                n = score(expect, got, first_pc_exact) if got is not None else 0
+                n = score(expect, got, first_pc_exact, dwarf) if got is not None else 0
                 g["cases"] += 1
                 g["expected"] += len(expect)
                 g["frames"] += n
@@ -113,12 +123,12 @@ def main():
                     g["site_bad"].append("%s (%s)" % (name, why))
 
     base = load_baseline(a.baseline)
-    print("# %-4s %-8s %-9s %-9s %7s %9s" % ("core", "flavour", "method", "format", "exact",
-                                           "frames"))
+    print("# %-4s %-8s %-12s %-9s %7s %9s" % ("core", "flavour", "method", "format", "exact",
+                                            "frames"))
     n, failed, lines = 0, 0, []
     for key in sorted(groups):
         g = groups[key]
-        print("# %-4s %-8s %-9s %-9s %3d/%-3d %4d/%-4d" % (key + (g["exact"], g["cases"],
+        print("# %-4s %-8s %-12s %-9s %3d/%-3d %4d/%-4d" % (key + (g["exact"], g["cases"],
                                                               g["frames"], g["expected"])))
     for key in sorted(groups):
         g = groups[key]

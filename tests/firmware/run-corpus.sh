@@ -34,7 +34,7 @@ core_cases() {
 	case $1 in
 	m0) echo "bus:1 undef:2 unaligned:4 invstate:5 isr:6 psp:7";;
 	m3) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7";;
-	m4f) echo "bus:1 div0:3 invstate:5 isr:6 psp:7 fpu:8";;
+	m4f) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 fpu:8";;
 	m33) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 fpu:8";;
 	esac
 }

@@ -2,8 +2,8 @@
 /*
  * cases.c - call chains that end in each kind of fault. The shapes are chosen
  * to trouble unwinders: recursion, calls through pointers, more arguments than
- * registers, large locals, a tail call, an inlined helper, floating point, an
- * interrupt handler and a thread on the process stack.
+ * registers, large locals, a tail call, inlined helpers (one on the call path),
+ * floating point, an interrupt handler and a thread on the process stack.
  */
 #include <stdint.h>
 #include "fw.h"
@@ -151,9 +151,15 @@ NOINLINE int recurse(int kind, int depth, int x)
 	return r + depth;
 }
 
+/* Inlined even at -O0, and it calls on: an inline frame with a return address inside. */
+static inline __attribute__((always_inline)) int enter_recursion(int kind, int x)
+{
+	return recurse(kind, 3, x) + 1;
+}
+
 NOINLINE int many_args(int kind, int a, int b, int c, int d, int e, int f, int g)
 {
-	int r = recurse(kind, 3, a + b + c + d + e + f + g);
+	int r = enter_recursion(kind, a + b + c + d + e + f + g);
 
 	sink = r;
 	return r * 2;
