@@ -15,6 +15,10 @@
 
 #define CW_JSON_SCHEMA_VERSION	1
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* An error that names the file, the byte offset and what is wrong with it. */
 struct cw_error {
 	char msg[512];

@@ -339,7 +339,8 @@ static int zephyr_block(struct cw_dump *d, size_t *offp, struct cw_error *err)
 	ver = le16(d->buf + off + 1);
 	n = le16(d->buf + off + 3);
 	if (!fits(d->len, off + 5, n))
-		return cw_fail(err, d->path, (long)off + 3, "block of %u bytes overruns the file", n);
+		return cw_fail(err, d->path, (long)off + 3, "block of %u bytes overruns the file",
+			       n);
 	if (id == 'A' && zephyr_arch(d, off + 5, ver, n, err))
 		return -1;
 	*offp = off + 5 + n;
@@ -392,7 +393,8 @@ static int parse_zephyr(struct cw_dump *d, struct cw_error *err)
 			return -1;
 	}
 	if (want_crc)
-		return cw_fail(err, d->path, (long)d->len, "header promises a CRC trailer, none found");
+		return cw_fail(err, d->path, (long)d->len,
+			       "header promises a CRC trailer, none found");
 	if (!cw_reg_ok(&d->regs, CW_PC))
 		return cw_fail(err, d->path, -1, "no arch block: no registers");
 	d->context = CW_CTX_PRE_EXCEPTION;
@@ -578,8 +580,8 @@ int cw_dump_load(struct cw_dump *d, const char *path, struct cw_error *err)
 			if (!nb) {
 				free(buf);
 				fclose(f);
-				return cw_fail(err, path, (long)len, "larger than %u MiB or out of memory",
-					       CW_DUMP_MAX >> 20);
+				return cw_fail(err, path, (long)len,
+					       "larger than %u MiB or out of memory", CW_DUMP_MAX >> 20);
 			}
 			buf = nb;
 		}

@@ -60,7 +60,7 @@ static const struct fault_bit hfsr_bits[] = {
 
 static void add_line(struct cw_fault *f, const char *name, const char *why)
 {
-	if (f->nr < sizeof(f->lines) / sizeof(f->lines[0]))
+	if (f->nr < ARRAY_SIZE(f->lines))
 		snprintf(f->lines[f->nr++], sizeof(f->lines[0]), "%s: %s", name, why);
 }
 
@@ -76,7 +76,7 @@ void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f)
 
 	f->nr = 0;
 	f->cls[0] = 0;
-	for (i = 0; i < sizeof(cfsr_bits) / sizeof(cfsr_bits[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cfsr_bits); i++)
 		if (cfsr & cfsr_bits[i].mask) {
 			add_line(f, cfsr_bits[i].name, cfsr_bits[i].why);
 			set_class(f, cfsr_bits[i].cls);
@@ -85,7 +85,7 @@ void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f)
 		add_line(f, "MMARVALID", "MMFAR holds the faulting data address");
 	if (cfsr & (1u << 15))
 		add_line(f, "BFARVALID", "BFAR holds the faulting data address");
-	for (i = 0; i < sizeof(hfsr_bits) / sizeof(hfsr_bits[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(hfsr_bits); i++)
 		if (hfsr & hfsr_bits[i].mask) {
 			add_line(f, hfsr_bits[i].name, hfsr_bits[i].why);
 			set_class(f, hfsr_bits[i].cls);

@@ -79,7 +79,7 @@ int cw_unwinder_parse(const char *s, enum cw_unwinder *out)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(tab); i++)
 		if (!strcmp(s, tab[i].name)) {
 			*out = tab[i].how;
 			return 0;
@@ -134,8 +134,8 @@ static int step_prologue(struct walk *w, const struct cw_symbol *fn, struct step
 		return 0;
 	}
 	if (!w->lr_live)
-		return stop(w, CW_STOP_NO_RETURN, "lr not saved by the prologue and not live at 0x%08x",
-			    w->regs.r[CW_PC]);
+		return stop(w, CW_STOP_NO_RETURN,
+			    "lr not saved by the prologue and not live at 0x%08x", w->regs.r[CW_PC]);
 	s->pc = w->regs.r[CW_LR];
 	s->method = CW_M_LR;
 	s->confidence = CONF_LR;
@@ -288,7 +288,8 @@ static int walk_fp_segment(struct walk *w, const struct cw_symbol *fn)
 	}
 	(void)fn;
 	if (why == FW_STOP_CHAIN_END)
-		return stop(w, CW_STOP_OUTERMOST, "frame-pointer chain ends (saved lr %#x)", 0), 0;
+		return stop(w, CW_STOP_OUTERMOST, "frame-pointer chain ends at a zero record%.0u",
+			    0), 0;
 	if (why == FW_STOP_DEPTH)
 		return stop(w, CW_STOP_DEPTH, "more than %u frames", CW_MAX_FRAMES), 0;
 	w->bt->stop = CW_STOP_FP_CHAIN;
@@ -377,7 +378,8 @@ static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 		if (cw_mem_read32(w->t->mem, a, &v))
 			break;
 		s->flags = 0;
-		if (handler && is_exc_return(v) && !cw_exc_return_decode(v, &er) && !er.fnc_return) {
+		if (handler && is_exc_return(v) && !cw_exc_return_decode(v, &er) &&
+		    !er.fnc_return) {
 			s->pc = v;
 			s->sp = a + 4;
 			s->confidence = CONF_SCAN_BL;
@@ -401,8 +403,8 @@ static int read_words(struct walk *w, uint32_t addr, uint32_t *out, unsigned int
 
 	for (i = 0; i < n; i++)
 		if (cw_mem_read32(w->t->mem, addr + 4 * i, &out[i]))
-			return stop(w, CW_STOP_READ, "exception frame word at 0x%08x not in the dump",
-				    addr + 4 * i);
+			return stop(w, CW_STOP_READ,
+				    "exception frame word at 0x%08x not in the dump", addr + 4 * i);
 	return 0;
 }
 
@@ -498,7 +500,8 @@ static int walk_one(struct walk *w)
 	/* Callers are looked up at return address - 1: a call may be a function's last insn. */
 	fn = cw_image_func(w->t->img, w->lr_live ? pc : pc - 1);
 	if (is_reset_handler(w, fn))
-		return stop(w, CW_STOP_OUTERMOST, "reached the reset handler at 0x%08x", fn->addr), 0;
+		return stop(w, CW_STOP_OUTERMOST, "reached the reset handler at 0x%08x",
+			    fn->addr), 0;
 	if (!fn && !w->lr_live)
 		return stop(w, CW_STOP_NO_SYMBOL, "pc 0x%08x is in no known function", pc), 0;
 	if (!fn) {
@@ -534,7 +537,7 @@ static int walk_one(struct walk *w)
 		if (s.restored & (1u << r))
 			cw_reg_set(&w->regs, (enum cw_reg)r, s.restore[r]);
 	if (w->how == CW_UNWIND_SCAN)
-		w->regs.valid &= ~0xFF0u;	/* a scan does not know the callee-saved registers */
+		w->regs.valid &= ~0xFF0u;	/* a scan does not know r4-r11 */
 	cw_reg_set(&w->regs, CW_PC, s.pc & ~1u);
 	cw_reg_set(&w->regs, CW_SP, s.sp);
 	w->regs.valid &= ~(1u << CW_LR);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* cw_test.h - helpers for crashwalk unit tests: build dumps byte by byte, as their specs lay them out. */
+/* cw_test.h - helpers for crashwalk unit tests: build dumps byte by byte as their specs say. */
 #ifndef CW_TEST_H
 #define CW_TEST_H
 

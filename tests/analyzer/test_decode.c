@@ -25,7 +25,7 @@ static void bl_decode(void)
 	unsigned int i;
 	uint32_t t;
 
-	for (i = 0; i < sizeof(bl_vectors) / sizeof(bl_vectors[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bl_vectors); i++) {
 		t = 0;
 		KTAP_EXPECT(cw_thumb_bl_decode(bl_vectors[i].hw1, bl_vectors[i].hw2,
 					       bl_vectors[i].addr, &t) &&

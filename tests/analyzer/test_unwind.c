@@ -10,7 +10,7 @@
 #ifndef BUNDLED_DIR
 #define BUNDLED_DIR "../tests/firmware/bundled"
 #endif
-#define ELF	BUNDLED_DIR "/m3-O2-fp-isr.elf"
+#define ELF	BUNDLED_DIR "/demo.elf"
 
 /*
  * GDB 13 attached to QEMU at the fault handler's entry (tests/firmware/oracle.py),
@@ -60,13 +60,14 @@ static void check_against_gdb(const char *dump_path, unsigned int skip)
 		free(bt);
 		return;
 	}
-	for (m = 0; m < sizeof(how) / sizeof(how[0]); m++) {
+	for (m = 0; m < ARRAY_SIZE(how); m++) {
 		struct cw_target t = { &d.mem, img };
 
 		cw_unwind(&t, &d, how[m], bt);
-		for (i = skip, f = 0; i < sizeof(gdb_frames) / sizeof(gdb_frames[0]); i++) {
+		for (i = skip, f = 0; i < ARRAY_SIZE(gdb_frames); i++) {
 			if (!gdb_frames[i].func) {
-				KTAP_EXPECT(f < bt->nr && (bt->frames[f].flags & CW_FRAME_EXCEPTION),
+				KTAP_EXPECT(f < bt->nr &&
+					    (bt->frames[f].flags & CW_FRAME_EXCEPTION),
 					    "method %u: no exception frame at #%u", m, f);
 				continue;
 			}
@@ -88,12 +89,12 @@ static void check_against_gdb(const char *dump_path, unsigned int skip)
 
 static void bundled_elf_core(void)
 {
-	check_against_gdb(BUNDLED_DIR "/m3-O2-fp-isr.core", 0);
+	check_against_gdb(BUNDLED_DIR "/demo.core", 0);
 }
 
 static void bundled_zephyr(void)
 {
-	check_against_gdb(BUNDLED_DIR "/m3-O2-fp-isr.zephyr", 2);
+	check_against_gdb(BUNDLED_DIR "/demo.zephyr", 2);
 }
 
 static void bundled_fault(void)
@@ -104,7 +105,7 @@ static void bundled_fault(void)
 	struct cw_dump d;
 	struct cw_target t;
 
-	if (load(&img, &d, BUNDLED_DIR "/m3-O2-fp-isr.core")) {
+	if (load(&img, &d, BUNDLED_DIR "/demo.core")) {
 		KTAP_EXPECT(0, "cannot load");
 		free(bt);
 		return;
@@ -134,7 +135,7 @@ static void corrupted_stacks(void)
 	const struct cw_region *stack;
 	uint8_t *saved;
 
-	if (load(&img, &d, BUNDLED_DIR "/m3-O2-fp-isr.core")) {
+	if (load(&img, &d, BUNDLED_DIR "/demo.core")) {
 		KTAP_EXPECT(0, "cannot load");
 		free(bt);
 		return;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# oracle.py - GDB script: print the backtrace GDB computes at the stop as JSON, the corpus's expected answer.
+# oracle.py - GDB script: the backtrace GDB computes at the stop, as JSON: the corpus's answer.
 import json
 import gdb
 

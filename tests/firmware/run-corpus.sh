@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# run-corpus.sh - build the crash corpus, crash each case under QEMU, keep GDB's backtrace and the dumps.
+# run-corpus.sh - build the crash corpus, crash each case under QEMU, keep GDB's answer and the dumps.
 #
 # Usage: run-corpus.sh [OUTDIR]   (default: <repo>/.cache/corpus)
 # Each core x flavour is built once into OUTDIR/<key>/<core>-<flavour>/, where <key> hashes the
@@ -47,8 +47,8 @@ flavour_cflags() {
 	esac
 }
 
-key=$( (cat "$src"/* "$0" "$here/oracle.py"; arm-none-eabi-gcc --version; qemu-system-arm --version) |
-	sha256sum | cut -c1-16)
+key=$( (cat "$src"/* "$0" "$here/oracle.py"; arm-none-eabi-gcc --version;
+	qemu-system-arm --version) | sha256sum | cut -c1-16)
 base=$out/$key
 mkdir -p "$base"
 # Corpora of older sources are dead weight: keep only this key.

@@ -187,7 +187,8 @@ NOINLINE int run_case(int kind)
 	const struct step *volatile s = &steps[0];
 
 #if !FW_V6M
-	SCB_CCR |= (1u << 4) | (1u << 3);	/* DIV_0_TRP, UNALIGN_TRP; v6-M always traps unaligned */
+	/* DIV_0_TRP, UNALIGN_TRP; v6-M always traps unaligned accesses */
+	SCB_CCR |= (1u << 4) | (1u << 3);
 #endif
 	if (kind == CASE_ISR) {
 		pendsv_kind = CASE_BUS;
