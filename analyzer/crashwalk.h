@@ -90,6 +90,7 @@ enum cw_dump_format {
 enum cw_reg_context {
 	CW_CTX_HANDLER_ENTRY,
 	CW_CTX_PRE_EXCEPTION,
+	CW_CTX_MEMORY_ONLY,	/* no registers (remoteproc): cw_find_exception_frame() */
 };
 
 struct cw_dump {
@@ -252,6 +253,7 @@ struct cw_target {
 };
 
 unsigned int cw_fault_frame(const struct cw_dump *dump, const struct cw_backtrace *bt);
+int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *dump, uint32_t *at);
 int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unwinder how,
 	      struct cw_backtrace *bt);
 const char *cw_method_name(enum cw_method m);

@@ -250,8 +250,11 @@ static int parse_elf_core(struct cw_dump *d, struct cw_error *err)
 	for (i = 0; i < phnum; i++)
 		if (elf_core_phdr(d, phoff + 32 * i, err))
 			return -1;
-	if (!cw_reg_ok(&d->regs, CW_PC))
-		return cw_fail(err, d->path, -1, "no NT_PRSTATUS note: no registers");
+	/* A remoteproc coredump carries memory only: registers must be found in it. */
+	if (!cw_reg_ok(&d->regs, CW_PC)) {
+		d->context = CW_CTX_MEMORY_ONLY;
+		return 0;
+	}
 	/* A core written at the fault handler's entry has EXC_RETURN in LR. */
 	d->context = (d->regs.r[CW_LR] >> 24) == 0xff ? CW_CTX_HANDLER_ENTRY
 						       : CW_CTX_PRE_EXCEPTION;

@@ -89,7 +89,8 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 	json_str(out, d->path);
 	fprintf(out, ", \"format\": \"%s\", \"context\": \"%s\"}, \"registers\": {",
 		cw_dump_format_name(d->format),
-		d->context == CW_CTX_HANDLER_ENTRY ? "handler-entry" : "pre-exception");
+		d->context == CW_CTX_HANDLER_ENTRY ? "handler-entry" :
+		d->context == CW_CTX_MEMORY_ONLY ? "memory-only" : "pre-exception");
 	for (i = 0; i < CW_NR_REGS; i++) {
 		if (!cw_reg_ok(&d->regs, (enum cw_reg)i))
 			continue;

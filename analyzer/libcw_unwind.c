@@ -26,6 +26,7 @@
 #define CONF_LR		60
 #define CONF_SCAN_TAIL	50
 #define CONF_SCAN_BLX	35
+#define CONF_FOUND_FRAME	50	/* registers from an exception frame found by search */
 
 struct walk {
 	const struct cw_target *t;
@@ -574,11 +575,71 @@ int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unw
 		return -1;
 	}
 	w.regs.r[CW_PC] &= ~1u;
-	push_frame(&w, w.regs.r[CW_PC], w.regs.r[CW_SP], CW_M_REGS, CONF_REGS, 0);
+	if (dump->context == CW_CTX_MEMORY_ONLY)
+		push_frame(&w, w.regs.r[CW_PC], w.regs.r[CW_SP], CW_M_EXCEPTION, CONF_FOUND_FRAME,
+			   CW_FRAME_EXCEPTION);
+	else
+		push_frame(&w, w.regs.r[CW_PC], w.regs.r[CW_SP], CW_M_REGS, CONF_REGS, 0);
 	while (walk_one(&w))
 		;
 	symbolize(t, bt);
 	return 0;
+}
+
+/* Could these 8 words be a basic exception frame: r0-r3, r12, lr, pc, xPSR? */
+static int plausible_frame(const struct cw_target *t, const uint32_t *f)
+{
+	uint32_t lr = f[5], pc = f[6], xpsr = f[7], target;
+	const struct cw_symbol *fn = cw_image_func(t->img, pc);
+	struct cw_exc_return er;
+
+	/* xPSR bits 23:21 are reserved (bit 20 is v8-M SFPA); the stacked pc is halfword aligned. */
+	if ((xpsr & 0x00E00000u) || (pc & 1) || !fn || !cw_image_is_code(t->img, pc))
+		return 0;
+	/* T = 0 only at a function entry: INVSTATE from a call through an even pointer. */
+	if (!(xpsr & (1u << 24)) && pc != fn->addr)
+		return 0;
+	if (lr == LR_RESET_VALUE || (is_exc_return(lr) && !cw_exc_return_decode(lr, &er)))
+		return 1;
+	return (lr & 1) && cw_image_is_code(t->img, lr & ~1u) &&
+	       cw_thumb_call_before(t->mem, lr, &target) != CW_CALL_NONE;
+}
+
+/*
+ * A dump without registers: take the lowest plausible exception frame in
+ * the dump's memory (the innermost one on a descending stack). A handler
+ * pushes its EXC_RETURN right below the frame; when it is there it says
+ * whether the frame is an extended one, else a basic frame is assumed.
+ */
+int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32_t *at)
+{
+	static const enum cw_reg order[8] = {
+		CW_R0, CW_R1, CW_R2, CW_R3, CW_R12, CW_LR, CW_PC, CW_XPSR
+	};
+	unsigned int i, k;
+
+	for (i = 0; i < d->mem.nr; i++) {
+		const struct cw_region *r = &d->mem.regions[i];
+		uint32_t a, f[8], below;
+		struct cw_exc_return er = { 0 };
+
+		if (strcmp(r->origin, "dump") || r->addr >= 0xE0000000u)
+			continue;
+		for (a = r->addr; a + 32 <= r->addr + r->size && a + 32 > a; a += 4) {
+			for (k = 0; k < 8; k++)
+				cw_mem_read32(t->mem, a + 4 * k, &f[k]);
+			if (!plausible_frame(t, f))
+				continue;
+			if (cw_mem_read32(t->mem, a - 4, &below) || cw_exc_return_decode(below, &er))
+				cw_exc_return_decode(0xFFFFFFF9u, &er);
+			for (k = 0; k < 8; k++)
+				cw_reg_set(&d->regs, order[k], f[k]);
+			cw_reg_set(&d->regs, CW_SP, a + cw_exc_frame_size(&er, f[7], 0));
+			*at = a;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 /*
@@ -589,7 +650,7 @@ unsigned int cw_fault_frame(const struct cw_dump *dump, const struct cw_backtrac
 {
 	unsigned int i;
 
-	if (dump->context == CW_CTX_PRE_EXCEPTION)
+	if (dump->context != CW_CTX_HANDLER_ENTRY)
 		return 0;
 	for (i = 0; i < bt->nr; i++)
 		if (bt->frames[i].flags & CW_FRAME_EXCEPTION)

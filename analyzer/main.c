@@ -39,6 +39,19 @@ static int analyze(struct cw_image *img, const char *path, enum cw_unwinder how,
 		return 1;
 	}
 	t = (struct cw_target){ .mem = &d.mem, .img = img };
+	if (d.context == CW_CTX_MEMORY_ONLY) {
+		uint32_t at;
+
+		if (cw_find_exception_frame(&t, &d, &at)) {
+			fprintf(stderr, "crashwalk: %s: no registers and no exception frame in memory\n",
+				path);
+			free(bt);
+			cw_dump_free(&d);
+			return 1;
+		}
+		fprintf(stderr, "crashwalk: %s: no registers; using the exception frame at 0x%08x\n",
+			path, at);
+	}
 	cw_unwind(&t, &d, how, bt);
 	ff = cw_fault_frame(&d, bt);
 	cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);

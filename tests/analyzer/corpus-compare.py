@@ -15,11 +15,14 @@ exact when the whole oracle matches.
 import argparse
 import json
 import os
+import struct
 import subprocess
 import sys
+import tempfile
 
 METHODS = ["auto", "prologue", "fp", "scan", "auto-nodwarf"]
-FORMATS = [("elf-core", "core.elf"), ("zephyr", "core.zephyr")]
+# "remoteproc" is core.elf without its notes: memory only, as Linux remoteproc writes it.
+FORMATS = [("elf-core", "core.elf"), ("zephyr", "core.zephyr"), ("remoteproc", "core.elf")]
 # Past this hand-written trampoline both GDB and crashwalk read the other stack: not comparable.
 STOP_AFTER = {"run_on_psp"}
 
@@ -56,6 +59,19 @@ def crashwalk(tool, elf, dump, method):
         return None, r.stderr.strip()
     j = json.loads(r.stdout)
     return j["frames"][j["fault_frame"]:], j["stop"]["reason"]
+
+
+def memory_only(core, out):
+    """Copy an ELF core with its PT_NOTE segments turned into PT_NULL."""
+    b = bytearray(open(core, "rb").read())
+    phoff, = struct.unpack_from("<I", b, 28)
+    phnum, = struct.unpack_from("<H", b, 44)
+    for i in range(phnum):
+        if struct.unpack_from("<I", b, phoff + 32 * i)[0] == 4:
+            struct.pack_into("<I", b, phoff + 32 * i, 0)
+    with open(out, "wb") as fh:
+        fh.write(b)
+    return out
 
 
 def score(expect, got, first_pc_exact, dwarf):
@@ -101,6 +117,7 @@ def main():
         return 1
 
     groups = {}
+    tmp = tempfile.TemporaryDirectory(prefix="crashwalk-corpus-")
     for core, fl, name, d in cases:
         expect = oracle(d)
         # At a breakpoint in the thread (PSP cases) GDB's frame 0 pc is not the faulting pc.
@@ -109,8 +126,10 @@ def main():
             for method in METHODS:
                 dwarf = not method.endswith("nodwarf")
                 elf = "fw.elf" if dwarf else "fw-nodwarf.elf"
-                got, why = crashwalk(a.crashwalk, os.path.join(d, "..", elf),
-                                     os.path.join(d, fname), method)
+                dump = os.path.join(d, fname)
+                if fmt == "remoteproc":
+                    dump = memory_only(dump, os.path.join(tmp.name, "rp.elf"))
+                got, why = crashwalk(a.crashwalk, os.path.join(d, "..", elf), dump, method)
                 g = groups.setdefault((core, fl, method, fmt),
                                       {"cases": 0, "exact": 0, "frames": 0, "expected": 0,
                                        "site_bad": []})
