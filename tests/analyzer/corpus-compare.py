@@ -51,14 +51,15 @@ def oracle(case_dir):
     return out
 
 
-def crashwalk(tool, elf, dump, method):
-    r = subprocess.run([tool, "--json", "--method", method.split("-")[0], elf, dump],
-                       capture_output=True,
-                       text=True, timeout=60)
-    if r.returncode != 0:
-        return None, r.stderr.strip()
-    j = json.loads(r.stdout)
-    return j["frames"][j["fault_frame"]:], j["stop"]["reason"]
+def crashwalk(tool, elf, dumps, method):
+    """One run over many dumps (JSON lines): {dump path: (frames from the fault on, why)}."""
+    r = subprocess.run([tool, "--json", "--method", method.split("-")[0], elf] + dumps,
+                       capture_output=True, text=True, timeout=300)
+    out = {d: (None, r.stderr.strip() or "no output") for d in dumps}
+    for line in r.stdout.splitlines():
+        j = json.loads(line)
+        out[j["dump"]["path"]] = (j["frames"][j["fault_frame"]:], j["stop"]["reason"])
+    return out
 
 
 def memory_only(core, out):
@@ -118,28 +119,37 @@ def main():
 
     groups = {}
     tmp = tempfile.TemporaryDirectory(prefix="crashwalk-corpus-")
+    builds = {}
     for core, fl, name, d in cases:
-        expect = oracle(d)
-        # At a breakpoint in the thread (PSP cases) GDB's frame 0 pc is not the faulting pc.
-        first_pc_exact = name != "psp"
+        builds.setdefault((core, fl), []).append((name, d))
+    for (core, fl), members in builds.items():
+        fwdir = os.path.dirname(members[0][1])
         for fmt, fname in FORMATS:
-            for method in METHODS:
-                dwarf = not method.endswith("nodwarf")
-                elf = "fw.elf" if dwarf else "fw-nodwarf.elf"
+            dumps = []
+            for name, d in members:
                 dump = os.path.join(d, fname)
                 if fmt == "remoteproc":
-                    dump = memory_only(dump, os.path.join(tmp.name, "rp.elf"))
-                got, why = crashwalk(a.crashwalk, os.path.join(d, "..", elf), dump, method)
+                    dump = memory_only(dump, os.path.join(tmp.name, "%s-%s-%s.elf" %
+                                                          (core, fl, name)))
+                dumps.append(dump)
+            for method in METHODS:
+                dwarf = not method.endswith("nodwarf")
+                elf = os.path.join(fwdir, "fw.elf" if dwarf else "fw-nodwarf.elf")
+                results = crashwalk(a.crashwalk, elf, dumps, method)
                 g = groups.setdefault((core, fl, method, fmt),
                                       {"cases": 0, "exact": 0, "frames": 0, "expected": 0,
                                        "site_bad": []})
-                n = score(expect, got, first_pc_exact, dwarf) if got is not None else 0
-                g["cases"] += 1
-                g["expected"] += len(expect)
-                g["frames"] += n
-                g["exact"] += n == len(expect)
-                if n == 0:
-                    g["site_bad"].append("%s (%s)" % (name, why))
+                for (name, d), dump in zip(members, dumps):
+                    expect = oracle(d)
+                    got, why = results[dump]
+                    # At a breakpoint in the thread (PSP) GDB's frame 0 pc is not the fault's.
+                    n = score(expect, got, name != "psp", dwarf) if got is not None else 0
+                    g["cases"] += 1
+                    g["expected"] += len(expect)
+                    g["frames"] += n
+                    g["exact"] += n == len(expect)
+                    if n == 0:
+                        g["site_bad"].append("%s (%s)" % (name, why))
 
     base = load_baseline(a.baseline)
     print("# %-4s %-8s %-12s %-9s %7s %9s" % ("core", "flavour", "method", "format", "exact",
