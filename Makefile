@@ -3,6 +3,7 @@
 #   make          build the modules for every kernel in KERNELS and the host tools
 #   make check    every test, ending with "N passed, N failed"
 #   make demo     the tour: the module in an arm64 guest, then a Cortex-M crash
+#   make stress   the module stress test at full size on each kernel (about 10 minutes)
 #   make deps     install packages and fetch the guest kernels (make does it when needed)
 #   make install  plugin_framewalk.so into ~/.local/lib/traceevent/plugins, framewalk into /usr/local
 KERNELS ?= 6.1 6.12
@@ -35,9 +36,13 @@ check: all
 demo: all
 	@scripts/demo.sh
 
+# The module stress test at full size (200 load/unload cycles, 60 rewrites) on each kernel.
+stress: all
+	@FW_STRESS_CYCLES=200 FW_STRESS_REWRITES=60 scripts/check.sh --guest-only
+
 clean:
 	rm -rf build
 	@$(MAKE) -s -C userspace clean
 	@if [ -f analyzer/Makefile ]; then $(MAKE) -s -C analyzer clean; fi
 
-.PHONY: all deps deps-quick modules guest-bin host install check demo clean
+.PHONY: all deps deps-quick modules guest-bin host install check demo stress clean

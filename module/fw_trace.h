@@ -34,6 +34,7 @@ TRACE_DEFINE_ENUM(FW_STOP_OFF_STACK);
 TRACE_DEFINE_ENUM(FW_STOP_NOT_INCREASING);
 TRACE_DEFINE_ENUM(FW_STOP_READ_FAULT);
 TRACE_DEFINE_ENUM(FW_STOP_TRAMPOLINE);
+TRACE_DEFINE_ENUM(FW_STOP_NO_RECORD);
 
 #define fw_show_stop(stop)						\
 	__print_symbolic(stop,						\
@@ -43,7 +44,8 @@ TRACE_DEFINE_ENUM(FW_STOP_TRAMPOLINE);
 			 { FW_STOP_OFF_STACK,	   "off_stack" },	\
 			 { FW_STOP_NOT_INCREASING, "not_increasing" },	\
 			 { FW_STOP_READ_FAULT,	   "read_fault" },	\
-			 { FW_STOP_TRAMPOLINE,	   "trampoline" })
+			 { FW_STOP_TRAMPOLINE,	   "trampoline" },	\
+			 { FW_STOP_NO_RECORD,	   "no_record" })
 
 /*
  * One event per hit of a filtered function: the function (child), where it

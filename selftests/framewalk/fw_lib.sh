@@ -107,3 +107,17 @@ fw_trace_to_match() {
 fw_read_file() {
 	dd if="${1:-/proc/version}" of=/dev/null bs=32 2>/dev/null
 }
+
+# Print the inconsistencies of the stats file (per-CPU sums against totals,
+# stop reasons against events, events against hits); nothing when consistent.
+fw_stats_inconsistencies() {
+	awk '
+	/^cpu/ { split($1, k, "."); name = substr($1, length(k[1]) + 2); per[name] += $2; next }
+	{ tot[$1] = $2 }
+	/^stop\./ { stops += $2 }
+	END {
+		for (n in tot) if (tot[n] != per[n]) print n ": total " tot[n] " per-CPU sum " per[n]
+		if (stops != tot["events"]) print "stop reasons " stops " events " tot["events"]
+		if (tot["events"] > tot["hits"]) print "more events than hits"
+	}' "$FW_STATS"
+}

@@ -274,6 +274,45 @@ static void walk_thumb32(void)
 	KTAP_EXPECT(n == 2 && stop == FW_STOP_MISALIGNED, "n=%u stop=%s", n, fw_stop_name(stop));
 }
 
+/* GCC's Thumb r7 points 8 bytes below its {r7, lr} record; record_at finds it. */
+static fw_u64 record_above(void *ctx, fw_u64 fp, fw_u64 ret)
+{
+	(void)ctx;
+	if (ret == 0x300)	/* the function returning to 0x300 keeps no record */
+		return 0;
+	return fp + 8;
+}
+
+static void walk_record_at(void)
+{
+	struct fw_stack_range msp = { 0x20000000, 0x20001000 };
+	struct fw_walk_cfg cfg = {
+		.word_size = 4, .fp_off = 0, .lr_off = 4, .align = 4,
+		.stacks = &msp, .nr_stacks = 1,
+	};
+	struct fw_walk_ops tops = {
+		.read = mem_read, .fixup_ret = clear_thumb, .record_at = record_above,
+	};
+	struct fw_frame f[8];
+	enum fw_stop stop;
+	unsigned int n;
+
+	memset(&m, 0, sizeof(m));
+	m.base = 0x20000000;
+	/* fp 0x...f00 -> record at f08: {r7 = 0x...f20, lr = 0x211} */
+	put(&m, 0x20000f08, 0x20000f20, 4);
+	put(&m, 0x20000f0c, 0x00000211, 4);
+	/* fp 0x...f20 -> record at f28: {r7 = 0x...f40, lr = 0x301} */
+	put(&m, 0x20000f28, 0x20000f40, 4);
+	put(&m, 0x20000f2c, 0x00000301, 4);
+	n = fw_walk(&cfg, &tops, &m, 0x20000f00, f, 8, &stop);
+	KTAP_EXPECT(n == 2 && stop == FW_STOP_NO_RECORD, "n=%u stop=%s", n, fw_stop_name(stop));
+	KTAP_EXPECT(f[0].record == 0x20000f08 && f[1].record == 0x20000f28,
+		    "records %llx %llx", (unsigned long long)f[0].record,
+		    (unsigned long long)f[1].record);
+	KTAP_EXPECT(f[0].ret == 0x210 && f[1].ret == 0x300, "rets");
+}
+
 static void stop_names(void)
 {
 	unsigned int i;
@@ -296,6 +335,7 @@ int main(void)
 	KTAP_RUN(walk_stack_transition);
 	KTAP_RUN(walk_trampoline);
 	KTAP_RUN(walk_thumb32);
+	KTAP_RUN(walk_record_at);
 	KTAP_RUN(stop_names);
 	return ktap_finish();
 }

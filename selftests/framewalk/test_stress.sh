@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: 200 load/unload cycles and parameter rewrites while traced functions run hot on both CPUs, in task, softirq and hard-IRQ context and across sleeps; rmmod with tracing active; no kernel warning, statistics consistent
+# requires: framewalk.ko, tracefs, debugfs
+. "$(dirname "$0")/fw_lib.sh"
+fw_require_root
+# make check runs fewer (each cycle costs about 2 s under qemu's TCG); make stress the full set.
+CYCLES=${FW_STRESS_CYCLES:-200}
+REWRITES=${FW_STRESS_REWRITES:-60}
+# vfs_read in tasks, run_timer_softirq in softirq, hrtimer_interrupt in hard IRQ,
+# do_nanosleep sleeps inside the traced call.
+FUNCS=vfs_read,run_timer_softirq,hrtimer_interrupt,do_nanosleep
+ktap_plan 4
+fw_unload_all
+fw_trace_reset
+fw_dmesg_mark
+P=/sys/module/framewalk/parameters
+
+load_pids=
+for cpu in 0 1; do
+	( while :; do fw_read_file; usleep 500; done ) &
+	load_pids="$load_pids $!"
+done
+
+loaded=0
+for i in $(seq "$CYCLES"); do
+	insmod "$FW_KO_DIR/framewalk.ko" filter=$FUNCS depth=$((i % 65)) instance=fw_stress ||
+		break
+	# Every few cycles let events flow before the unload.
+	[ $((i % 10)) = 0 ] && usleep 20000
+	rmmod framewalk || break
+	loaded=$i
+done
+ktap_note "$loaded of $CYCLES load/unload cycles"
+ktap_expect "all cycles completed" "$loaded" = "$CYCLES"
+ktap_case_end "$CYCLES load/unload cycles under load, events on"
+
+insmod "$FW_KO_DIR/framewalk.ko" filter=$FUNCS depth=16 instance=fw_stress ||
+	ktap_fail "insmod failed"
+refused=0
+for i in $(seq "$REWRITES"); do
+	case $((i % 4)) in
+	0) echo "vfs_read,do_nanosleep" >$P/filter || refused=$((refused + 1)) ;;
+	1) echo $FUNCS >$P/filter || refused=$((refused + 1)) ;;
+	2) echo "run_timer_softirq" >$P/notrace || refused=$((refused + 1)) ;;
+	3) echo "" >$P/notrace || refused=$((refused + 1)) ;;
+	esac
+	echo $((i % 65)) >$P/depth || refused=$((refused + 1))
+	echo fw_no_such_function >$P/filter 2>/dev/null && refused=$((refused + 100))
+done
+ktap_expect "every good write accepted, every bad one refused" "$refused" = 0
+ktap_expect "events flowed" "$(fw_stat events)" -gt 0
+ktap_case_end "filter, notrace and depth rewritten under load"
+
+kill $load_pids
+wait 2>/dev/null
+usleep 100000
+bad=$(fw_stats_inconsistencies)
+echo "$bad" | sed 's/^/# /'
+grep -E '^(hits|events|recursion|rcu_off|stop\.)' "$FW_STATS" | tr '\n' ' ' | sed 's/^/# /'
+echo
+ktap_expect "statistics consistent after the storm" -z "$bad"
+ktap_expect "softirq and hard-IRQ functions were hit" "$(fw_stat hits)" -gt 0
+ktap_case_end "statistics stay consistent"
+
+# Unload while the event is on and the functions are hot.
+( while :; do fw_read_file; done ) &
+hot=$!
+usleep 50000
+rmmod framewalk || ktap_fail "rmmod under load failed"
+kill $hot
+wait 2>/dev/null
+rmdir "$TRACEFS/instances/fw_stress"
+trouble=$(fw_dmesg_trouble)
+ktap_expect "no kernel warnings: $trouble" -z "$trouble"
+ktap_case_end "rmmod with tracing active; dmesg clean"
+ktap_exit
