@@ -261,6 +261,32 @@ static int parse_elf_core(struct cw_dump *d, struct cw_error *err)
 	return 0;
 }
 
+/*
+ * A memory range as both firmware formats store it: skip bytes of block
+ * header, u32 start, u32 end (exclusive), then end - start bytes. Advances *offp.
+ */
+static int add_range(struct cw_dump *d, size_t *offp, unsigned int skip, const char *what,
+		     struct cw_error *err)
+{
+	size_t off = *offp, data = off + skip + 8;
+	uint32_t start, end;
+
+	if (!fits(d->len, off, skip + 8))
+		return cw_fail(err, d->path, (long)off, "%s header truncated", what);
+	start = le32(d->buf + off + skip);
+	end = le32(d->buf + off + skip + 4);
+	if (end < start)
+		return cw_fail(err, d->path, (long)(off + skip + 4),
+			       "%s end 0x%08x below start 0x%08x", what, end, start);
+	if (!fits(d->len, data, end - start))
+		return cw_fail(err, d->path, (long)off, "%s 0x%08x-0x%08x overruns the file", what,
+			       start, end);
+	if (cw_mem_add(&d->mem, start, end - start, d->buf + data, "dump"))
+		return cw_fail(err, d->path, (long)off, "too many %ss", what);
+	*offp = data + (end - start);
+	return 0;
+}
+
 /* ---- Zephyr coredump ---- */
 
 #define ZEPHYR_HDR_SIZE		12
@@ -310,24 +336,8 @@ static int zephyr_block(struct cw_dump *d, size_t *offp, struct cw_error *err)
 	uint8_t id = d->buf[off];
 	uint16_t ver, n;
 
-	if (id == 'M') {
-		uint32_t start, end;
-
-		if (!fits(d->len, off, 11))
-			return cw_fail(err, d->path, (long)off, "memory block header truncated");
-		start = le32(d->buf + off + 3);
-		end = le32(d->buf + off + 7);
-		if (end < start)
-			return cw_fail(err, d->path, (long)off + 7,
-				       "memory block end 0x%08x below start 0x%08x", end, start);
-		if (!fits(d->len, off + 11, end - start))
-			return cw_fail(err, d->path, (long)off,
-				       "memory block 0x%08x-0x%08x overruns the file", start, end);
-		if (cw_mem_add(&d->mem, start, end - start, d->buf + off + 11, "dump"))
-			return cw_fail(err, d->path, (long)off, "too many memory blocks");
-		*offp = off + 11 + (end - start);
-		return 0;
-	}
+	if (id == 'M')	/* {id, u16 version, start, end} + bytes */
+		return add_range(d, offp, 3, "memory block", err);
 	if (id == 'F') {
 		/* Per-CPU header; the arch block that follows is parsed on its own. */
 		if (!fits(d->len, off, 13))
@@ -505,23 +515,10 @@ static int parse_crashcatcher(struct cw_dump *d, struct cw_error *err)
 		off += 33 * 4;
 	}
 	while (off < d->len) {
-		uint32_t start, end;
-
-		if (d->len - off >= 4 && le32(d->buf + off) == CC_TRAILER && d->len - off == 4)
+		if (d->len - off == 4 && le32(d->buf + off) == CC_TRAILER)
 			break;
-		if (!fits(d->len, off, 8))
-			return cw_fail(err, d->path, (long)off, "region header truncated");
-		start = le32(d->buf + off);
-		end = le32(d->buf + off + 4);
-		if (end < start)
-			return cw_fail(err, d->path, (long)off + 4,
-				       "region end 0x%08x below start 0x%08x", end, start);
-		if (!fits(d->len, off + 8, end - start))
-			return cw_fail(err, d->path, (long)off,
-				       "region 0x%08x-0x%08x overruns the file", start, end);
-		if (cw_mem_add(&d->mem, start, end - start, d->buf + off + 8, "dump"))
-			return cw_fail(err, d->path, (long)off, "too many regions");
-		off += 8 + (end - start);
+		if (add_range(d, &off, 0, "region", err))
+			return -1;
 	}
 	d->context = CW_CTX_PRE_EXCEPTION;
 	return 0;

@@ -5,6 +5,7 @@
  * prologue analysis, the r7 frame-record chain (lib/fw_walk.h, shared with
  * framewalk.ko) and a stack scan checked against the call graph.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,10 +89,15 @@ int cw_unwinder_parse(const char *s, enum cw_unwinder *out)
 	return -1;
 }
 
-static int stop(struct walk *w, enum cw_stop why, const char *fmt, uint32_t arg)
+static int __attribute__((format(printf, 3, 4)))
+stop(struct walk *w, enum cw_stop why, const char *fmt, ...)
 {
+	va_list ap;
+
 	w->bt->stop = why;
-	snprintf(w->bt->stop_detail, sizeof(w->bt->stop_detail), fmt, arg);
+	va_start(ap, fmt);
+	vsnprintf(w->bt->stop_detail, sizeof(w->bt->stop_detail), fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -256,7 +262,7 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
  * Walk r7 records until the chain ends or hands over to an exception frame.
  * Returns 1 when the walk goes on from w->regs, 0 when it ended.
  */
-static int walk_fp_segment(struct walk *w, const struct cw_symbol *fn)
+static int walk_fp_segment(struct walk *w)
 {
 	const struct cw_region *stack = cw_mem_find(w->t->mem, w->regs.r[CW_SP]);
 	struct fw_frame out[CW_MAX_FRAMES];
@@ -287,16 +293,11 @@ static int walk_fp_segment(struct walk *w, const struct cw_symbol *fn)
 			break;
 		push_frame(w, ret, cfa, CW_M_FP, CONF_FP, 0);
 	}
-	(void)fn;
 	if (why == FW_STOP_CHAIN_END)
-		return stop(w, CW_STOP_OUTERMOST, "frame-pointer chain ends at a zero record%.0u",
-			    0), 0;
+		return stop(w, CW_STOP_OUTERMOST, "frame-pointer chain ends at a zero record"), 0;
 	if (why == FW_STOP_DEPTH)
-		return stop(w, CW_STOP_DEPTH, "more than %u frames", CW_MAX_FRAMES), 0;
-	w->bt->stop = CW_STOP_FP_CHAIN;
-	snprintf(w->bt->stop_detail, sizeof(w->bt->stop_detail), "fp walk stopped: %s",
-		 fw_stop_name(why));
-	return 0;
+		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES), 0;
+	return stop(w, CW_STOP_FP_CHAIN, "fp walk stopped: %s", fw_stop_name(why)), 0;
 }
 
 /* ---- stack scan, each candidate checked against the call graph ---- */
@@ -454,7 +455,7 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 	w->regs.r[CW_PC] &= ~1u;
 	w->lr_live = 1;
 	if (w->bt->nr >= CW_MAX_FRAMES)
-		return stop(w, CW_STOP_DEPTH, "more than %u frames", CW_MAX_FRAMES);
+		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES);
 	push_frame(w, w->regs.r[CW_PC], base + size, CW_M_EXCEPTION, CONF_EXCEPTION,
 		   CW_FRAME_EXCEPTION);
 	w->bt->frames[w->bt->nr - 1].exc_return = exc_return;
@@ -497,7 +498,7 @@ static int walk_one(struct walk *w)
 	int err;
 
 	if (w->bt->nr >= CW_MAX_FRAMES)
-		return stop(w, CW_STOP_DEPTH, "more than %u frames", CW_MAX_FRAMES), 0;
+		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES), 0;
 	/* Callers are looked up at return address - 1: a call may be a function's last insn. */
 	fn = cw_image_func(w->t->img, w->lr_live ? pc : pc - 1);
 	if (is_reset_handler(w, fn))
@@ -514,7 +515,7 @@ static int walk_one(struct walk *w)
 		err = 0;
 	} else if (w->how == CW_UNWIND_FP) {
 		if (fn && cw_reg_ok(&w->regs, CW_R7) && !fp_record_offset(w, pc, &(int32_t){ 0 }))
-			return walk_fp_segment(w, fn);
+			return walk_fp_segment(w);
 		err = fp_leaf_step(w, fn, &s);
 	} else if (w->how == CW_UNWIND_SCAN) {
 		err = step_scan(w, fn, &s);
@@ -528,7 +529,7 @@ static int walk_one(struct walk *w)
 	if (is_exc_return(s.pc))
 		return walk_exception(w, s.pc, s.sp) == 0;
 	if (!s.pc)
-		return stop(w, CW_STOP_OUTERMOST, "return address is 0", 0), 0;
+		return stop(w, CW_STOP_OUTERMOST, "return address is 0"), 0;
 	if (!cw_image_is_code(w->t->img, s.pc & ~1u))
 		return stop(w, CW_STOP_BAD_PC, "return address 0x%08x is not code", s.pc), 0;
 	if (s.sp < sp || (s.sp == sp && !w->lr_live))
@@ -571,7 +572,7 @@ int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unw
 
 	memset(bt, 0, sizeof(*bt));
 	if (!cw_reg_ok(&w.regs, CW_PC) || !cw_reg_ok(&w.regs, CW_SP)) {
-		stop(&w, CW_STOP_READ, "dump has no pc or sp", 0);
+		stop(&w, CW_STOP_READ, "dump has no pc or sp");
 		return -1;
 	}
 	w.regs.r[CW_PC] &= ~1u;

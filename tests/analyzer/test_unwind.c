@@ -125,6 +125,73 @@ static void bundled_fault(void)
 	free(bt);
 }
 
+/*
+ * The bundled core with its notes turned into PT_NULL is what Linux remoteproc
+ * writes: memory only. The registers must come from the exception frame that
+ * the search finds, and the walk from there must still agree with GDB.
+ */
+static struct cw_image *reload_without_notes(struct cw_dump *d)
+{
+	uint8_t *copy = malloc(d->len);
+	struct cw_image *img;
+	struct cw_error err;
+	size_t len = d->len;
+	uint32_t phoff, i;
+
+	memcpy(copy, d->buf, len);
+	phoff = copy[28] | copy[29] << 8;
+	for (i = 0; i < (uint32_t)(copy[44] | copy[45] << 8); i++)
+		if (copy[phoff + 32 * i] == 4)	/* PT_NOTE -> PT_NULL */
+			copy[phoff + 32 * i] = 0;
+	cw_dump_free(d);
+	img = cw_image_open(ELF, &err);
+	if (!img || cw_dump_parse(d, "memory-only", copy, len, &err) ||
+	    cw_image_add_memory(img, &d->mem)) {
+		printf("# %s\n", err.msg);
+		cw_image_close(img);
+		return NULL;
+	}
+	return img;
+}
+
+static void bundled_memory_only(void)
+{
+	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
+	struct cw_image *img;
+	struct cw_dump d;
+	struct cw_target t;
+	uint32_t at = 0, i;
+	unsigned int f = 0;
+
+	if (load(&img, &d, BUNDLED_DIR "/demo.core")) {
+		KTAP_EXPECT(0, "cannot load");
+		free(bt);
+		return;
+	}
+	cw_image_close(img);
+	img = reload_without_notes(&d);
+	KTAP_EXPECT(img != NULL, "cannot reload");
+	if (!img) {
+		free(bt);
+		return;
+	}
+	KTAP_EXPECT(d.context == CW_CTX_MEMORY_ONLY, "context %d", d.context);
+	t = (struct cw_target){ &d.mem, img };
+	KTAP_EXPECT(cw_find_exception_frame(&t, &d, &at) == 0, "no frame found");
+	cw_unwind(&t, &d, CW_UNWIND_AUTO, bt);
+	for (i = 2; i < ARRAY_SIZE(gdb_frames); i++) {
+		if (!gdb_frames[i].func)
+			continue;
+		KTAP_EXPECT(f < bt->nr && bt->frames[f].pc == gdb_frames[i].pc,
+			    "frame #%u: want 0x%x, got 0x%x", f, gdb_frames[i].pc,
+			    f < bt->nr ? bt->frames[f].pc : 0);
+		f++;
+	}
+	cw_dump_free(&d);
+	cw_image_close(img);
+	free(bt);
+}
+
 /* Corrupt the stack words at random: each method must still end, in bounds, with a reason. */
 static void corrupted_stacks(void)
 {
@@ -172,6 +239,7 @@ int main(void)
 	KTAP_RUN(bundled_elf_core);
 	KTAP_RUN(bundled_zephyr);
 	KTAP_RUN(bundled_fault);
+	KTAP_RUN(bundled_memory_only);
 	KTAP_RUN(corrupted_stacks);
 	return ktap_finish();
 }
