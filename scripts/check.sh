@@ -24,7 +24,8 @@ record() {
 start() {
 	local name=$1 log=$2
 	shift 2
-	( "$@" >"$log" 2>&1; echo $? >"$log.rc" ) &
+	( s=$(date +%s); "$@" >"$log" 2>&1; echo $? >"$log.rc"
+	  echo "# $name took $(($(date +%s) - s))s" >>"$log" ) &
 	order+=("$name $log")
 }
 
@@ -72,8 +73,8 @@ guest_selftests() {
 	local k=$1 tests
 	tests=$(make -s -C "$top/selftests/framewalk" list)
 	"$top/scripts/guest.sh" -q -k "$k" -t 900 -o "$logs/guest-$k" -- \
-		"cd /fw/selftests/framewalk && FW_STRESS_CYCLES=${FW_STRESS_CYCLES:-40} \
-		FW_STRESS_REWRITES=${FW_STRESS_REWRITES:-12} sh ktap_runner.sh $tests"
+		"cd /fw/selftests/framewalk && FW_STRESS_CYCLES=${FW_STRESS_CYCLES:-20} \
+		FW_STRESS_REWRITES=${FW_STRESS_REWRITES:-8} sh ktap_runner.sh $tests"
 	local rc=$?
 	cat "$logs/guest-$k/console.log"
 	return $rc
