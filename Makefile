@@ -3,6 +3,7 @@
 #   make          build the modules for every kernel in KERNELS and the host tools
 #   make check    every test, ending with "N passed, N failed"
 #   make demo     the tour: the module in an arm64 guest, then a Cortex-M crash
+#   make bench    cost per traced call against the kernel's tracers, table + JSON
 #   make stress   the module stress test at full size on each kernel (about 10 minutes)
 #   make deps     install packages and fetch the guest kernels (make does it when needed)
 #   make install  plugin_framewalk.so into ~/.local/lib/traceevent/plugins, framewalk into /usr/local
@@ -36,6 +37,9 @@ check: all
 demo: all
 	@scripts/demo.sh
 
+bench: all
+	@scripts/bench.sh
+
 # The module stress test at full size (200 load/unload cycles, 60 rewrites) on each kernel.
 stress: all
 	@FW_STRESS_CYCLES=200 FW_STRESS_REWRITES=60 scripts/check.sh --guest-only
@@ -45,4 +49,4 @@ clean:
 	@$(MAKE) -s -C userspace clean
 	@if [ -f analyzer/Makefile ]; then $(MAKE) -s -C analyzer clean; fi
 
-.PHONY: all deps deps-quick modules guest-bin host install check demo stress clean
+.PHONY: all deps deps-quick modules guest-bin host install check demo bench stress clean

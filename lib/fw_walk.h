@@ -135,10 +135,11 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 	unsigned int rec_size, n = 0, cur_stack = 0;
 	fw_u64 prev = 0, last_ret = 0;
 	int have_prev = 0;
-	fw_u8 buf[16];
+	fw_u64 words[2];	/* the record, word-aligned for readers that load words */
+	fw_u8 *buf = (fw_u8 *)words;
 
 	rec_size = (cfg->fp_off > cfg->lr_off ? cfg->fp_off : cfg->lr_off) + cfg->word_size;
-	if (rec_size > sizeof(buf)) {
+	if (rec_size > sizeof(words)) {
 		*stop = FW_STOP_READ_FAULT;
 		return 0;
 	}

@@ -84,9 +84,25 @@ static unsigned int fw_depth = 16;
  */
 static char *fw_instance = "";
 
+/*
+ * The walker reads only records it has placed on the current task or IRQ
+ * stack, which are mapped kernel memory: an inline exception-table load is
+ * enough, and a stray fault still just ends the walk (read_fault). This is
+ * the load copy_from_kernel_nofault() makes, without its call, its
+ * pagefault_disable() (kernel addresses never sleep in the fault handler)
+ * and its byte loop, once per frame on the hot path.
+ */
 static int fw_read(void *ctx, fw_u64 addr, void *buf, unsigned int size)
 {
-	return copy_from_kernel_nofault(buf, (const void *)(unsigned long)addr, size) ? 1 : 0;
+	const u64 *src = (const u64 *)(unsigned long)addr;
+	u64 *dst = buf;
+	unsigned int i;
+
+	for (i = 0; i < size / sizeof(u64); i++)
+		__get_kernel_nofault(&dst[i], &src[i], u64, fault);
+	return 0;
+fault:
+	return 1;
 }
 
 static fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)

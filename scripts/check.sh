@@ -52,7 +52,8 @@ host_lib_tests() {
 checkpatch_tests() {
 	local f n=0 bad=0 cp=$top/.cache/checkpatch/scripts/checkpatch.pl
 	local files
-	files=$(cd "$top" && ls module/*.[ch] lib/*.h selftests/framewalk/test_modules/*.[ch])
+	files=$(cd "$top" && ls module/*.[ch] lib/*.h selftests/framewalk/test_modules/*.[ch] \
+		bench/*.[ch])
 	echo "KTAP version 1"
 	for f in $files; do
 		n=$((n + 1))
