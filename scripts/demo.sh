@@ -31,6 +31,14 @@ cp $T/trace /fw/out/trace.txt
 grep -i " t " /proc/kallsyms >/fw/out/kallsyms
 echo "# /sys/kernel/debug/framewalk/stats"
 grep -v ^cpu /sys/kernel/debug/framewalk/stats
+rmmod framewalk
+echo "# trace-cmd record -e framewalk:chain (Debian arm64 trace-cmd), the known chain from a timer"
+insmod /fw/ko/framewalk.ko filter=fw_test_leaf depth=12
+trace-cmd record -q -e framewalk:chain -o /fw/out/trace.dat \
+	sh -c "echo timer >/sys/kernel/debug/framewalk_test/trigger" >/dev/null 2>&1
+echo "# framewalk record -f vfs_read,vfs_write,do_sys_openat2 -d 24 -- sh -c ..."
+framewalk record -f vfs_read,vfs_write,do_sys_openat2 -d 24 -o /fw/out/demo.rec -- \
+	sh -c "for i in 1 2 3 4 5; do ls / >/dev/null; echo \$i >/tmp/x; done"
 '
 sort "$out/guest/files/kallsyms" >"$out/kallsyms.sorted"
 banner "the same events as call chains (symbolized on the host)"
@@ -38,6 +46,16 @@ for f in vfs_read do_sys_openat2 fw_test_leaf; do
 	grep -m1 " chain: $f " "$out/guest/files/trace.txt" |
 		awk -f "$top/scripts/fw-chains.awk" "$out/kallsyms.sorted" -
 done
+
+banner "trace-cmd report on the host, with plugin_framewalk"
+TRACEEVENT_PLUGIN_DIR=$top/build/host/plugins trace-cmd report -i "$out/guest/files/trace.dat" \
+	2>/dev/null | grep -v '^cpus=' | head -14
+
+banner "framewalk top / folded on the host, from the guest's recording"
+"$top/build/host/framewalk" top -n 8 "$out/guest/files/demo.rec"
+echo
+"$top/build/host/framewalk" folded "$out/guest/files/demo.rec" | sort -k2 -n -r | head -4 |
+	cut -c1-160
 
 crash_elf=$top/tests/firmware/bundled/demo.elf
 crash_dump=$top/tests/firmware/bundled/demo.core

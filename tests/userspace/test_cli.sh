@@ -111,6 +111,10 @@ check "an unknown command" "$got" "framewalk: unknown command"
 got=$("$fw" record -d 99 2>&1 | head -1)
 check "a depth out of range" "$got" "framewalk: -d takes a depth from 0 to 64"
 
+got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$fw" record -f vfs_read 2>&1)
+check "record refuses to run without root, saying why" "$got" \
+	"framewalk: record needs root: it sets module parameters and reads tracefs"
+
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]
