@@ -7,6 +7,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "crashwalk.h"
@@ -300,6 +301,20 @@ static int walk_fp_segment(struct walk *w)
 	return stop(w, CW_STOP_FP_CHAIN, "fp walk stopped: %s", fw_stop_name(why)), 0;
 }
 
+/*
+ * A dump without r7 (found exception frame, Zephyr v1): once the prologue has
+ * run "add r7, sp, #imm", r7 is a fixed distance from sp.
+ */
+static void fp_recover_r7(struct walk *w, const struct cw_symbol *fn)
+{
+	struct cw_prologue p;
+
+	if (cw_reg_ok(&w->regs, CW_R7) ||
+	    cw_prologue_analyze(w->t->mem, fn->addr, w->regs.r[CW_PC], &p) || !p.fp_set)
+		return;
+	cw_reg_set(&w->regs, CW_R7, w->regs.r[CW_SP] - (uint32_t)p.sp_off + (uint32_t)p.fp_off);
+}
+
 /* ---- stack scan, each candidate checked against the call graph ---- */
 
 /* Does the function at fn_addr leave through a B/B.W to target (tail call or veneer)? */
@@ -514,7 +529,8 @@ static int walk_one(struct walk *w)
 		s.confidence = CONF_LR;
 		err = 0;
 	} else if (w->how == CW_UNWIND_FP) {
-		if (fn && cw_reg_ok(&w->regs, CW_R7) && !fp_record_offset(w, pc, &(int32_t){ 0 }))
+		fp_recover_r7(w, fn);
+		if (cw_reg_ok(&w->regs, CW_R7) && !fp_record_offset(w, pc, &(int32_t){ 0 }))
 			return walk_fp_segment(w);
 		err = fp_leaf_step(w, fn, &s);
 	} else if (w->how == CW_UNWIND_SCAN) {
@@ -606,11 +622,24 @@ static int plausible_frame(const struct cw_target *t, const uint32_t *f)
 	       cw_thumb_call_before(t->mem, lr, &target) != CW_CALL_NONE;
 }
 
+/* How far prologue analysis gets from these registers: a test of a guessed sp. */
+static unsigned int trial_depth(const struct cw_target *t, const struct cw_dump *d)
+{
+	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
+	unsigned int n = 0;
+
+	if (bt && !cw_unwind(t, d, CW_UNWIND_PROLOGUE, bt))
+		n = bt->nr;
+	free(bt);
+	return n;
+}
+
 /*
  * A dump without registers: take the lowest plausible exception frame in
  * the dump's memory (the innermost one on a descending stack). A handler
  * pushes its EXC_RETURN right below the frame; when it is there it says
- * whether the frame is an extended one, else a basic frame is assumed.
+ * whether the frame is an extended (FPU) one. Else both sizes are tried and
+ * the one from which prologue analysis gets further wins, basic on a tie.
  */
 int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32_t *at)
 {
@@ -623,6 +652,7 @@ int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32
 		const struct cw_region *r = &d->mem.regions[i];
 		uint32_t a, f[8], below;
 		struct cw_exc_return er = { 0 };
+		unsigned int ext;
 
 		if (strcmp(r->origin, "dump") || r->addr >= 0xE0000000u)
 			continue;
@@ -631,12 +661,23 @@ int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32
 				cw_mem_read32(t->mem, a + 4 * k, &f[k]);
 			if (!plausible_frame(t, f))
 				continue;
-			if (cw_mem_read32(t->mem, a - 4, &below) || cw_exc_return_decode(below, &er))
-				cw_exc_return_decode(0xFFFFFFF9u, &er);
 			for (k = 0; k < 8; k++)
 				cw_reg_set(&d->regs, order[k], f[k]);
-			cw_reg_set(&d->regs, CW_SP, a + cw_exc_frame_size(&er, f[7], 0));
 			*at = a;
+			if (!cw_mem_read32(t->mem, a - 4, &below) &&
+			    !cw_exc_return_decode(below, &er) && !er.fnc_return) {
+				cw_reg_set(&d->regs, CW_SP, a + cw_exc_frame_size(&er, f[7], 0));
+				return 0;
+			}
+			cw_exc_return_decode(0xFFFFFFE9u, &er);
+			cw_reg_set(&d->regs, CW_SP, a + cw_exc_frame_size(&er, f[7], 0));
+			ext = trial_depth(t, d);
+			cw_exc_return_decode(0xFFFFFFF9u, &er);
+			cw_reg_set(&d->regs, CW_SP, a + cw_exc_frame_size(&er, f[7], 0));
+			if (ext > trial_depth(t, d)) {
+				cw_exc_return_decode(0xFFFFFFE9u, &er);
+				cw_reg_set(&d->regs, CW_SP, a + cw_exc_frame_size(&er, f[7], 0));
+			}
 			return 0;
 		}
 	}

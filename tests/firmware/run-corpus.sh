@@ -38,12 +38,17 @@ core_cases() {
 	m33) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 fpu:8";;
 	esac
 }
-flavours=${CORPUS_FLAVOURS:-"O0-fp O0-nofp Os-fp Os-nofp O2-fp O2-nofp"}
+# -O level, frame pointer or not, and "-uw" for ARM EHABI unwind tables (.ARM.exidx/.extab).
+flavours=${CORPUS_FLAVOURS:-"O0-fp O0-nofp Os-fp Os-nofp O2-fp O2-nofp Os-fp-uw O2-nofp-uw"}
 flavour_cflags() {
 	o=${1%%-*}
-	case ${1#*-} in
-	fp) echo "-$o -fno-omit-frame-pointer";;
-	nofp) echo "-$o -fomit-frame-pointer";;
+	case $1 in
+	*-nofp*) echo "-$o -fomit-frame-pointer";;
+	*) echo "-$o -fno-omit-frame-pointer";;
+	esac
+	case $1 in
+	*-uw) echo "-funwind-tables";;
+	*) echo "-fno-unwind-tables -fno-asynchronous-unwind-tables";;
 	esac
 }
 

@@ -54,6 +54,19 @@ void *memcpy(void *d, const void *s, unsigned int n)
 	return d;
 }
 
+/*
+ * -funwind-tables makes every function refer to the EHABI personality
+ * routines of libgcc; nothing here unwinds at run time, so they only abort.
+ */
+void abort(void)
+{
+	semihost_exit(1);
+}
+
+void __aeabi_unwind_cpp_pr0(void) __attribute__((alias("abort")));
+void __aeabi_unwind_cpp_pr1(void) __attribute__((alias("abort")));
+void __aeabi_unwind_cpp_pr2(void) __attribute__((alias("abort")));
+
 void reset_handler(void)
 {
 	uint32_t *s = __data_load, *d = __data_start;
