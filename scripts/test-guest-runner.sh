@@ -4,25 +4,14 @@
 # console, the guest's exit status comes through, a hung guest is killed at
 # the timeout, a panic is reported as one.
 set -u
+. "$(cd "$(dirname "$0")" && pwd)/../tests/ktap.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
 series=${1:-6.12}
 out=$top/build/check/runner
 mkdir -p "$out"
-n=0
-failed=0
 
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
-}
 
 echo "KTAP version 1"
-echo "1..4"
 
 # 1 MiB of random bytes and its hash, both computed in the guest.
 "$top/scripts/guest.sh" -q -k "$series" -t 60 -o "$out/export" -- \
@@ -32,13 +21,13 @@ want=$(cat "$out/export/files/blob.sha256" 2>/dev/null)
 got=$(sha256sum <"$out/export/files/blob" 2>/dev/null | cut -c1-64)
 echo "# exit $rc, guest sha256 $want, host sha256 $got"
 [ "$rc" = 0 ] && [ -n "$want" ] && [ "$want" = "$got" ]
-result $? "a 1 MiB file written in the guest arrives on the host byte for byte"
+ktap_result $? "a 1 MiB file written in the guest arrives on the host byte for byte"
 
 "$top/scripts/guest.sh" -q -k "$series" -t 60 -o "$out/status" -- 'exit 7'
 rc=$?
 echo "# exit $rc"
 [ "$rc" = 7 ]
-result $? "the guest command's exit status is the runner's"
+ktap_result $? "the guest command's exit status is the runner's"
 
 start=$(date +%s)
 "$top/scripts/guest.sh" -q -k "$series" -t 12 -o "$out/hang" -- 'sleep 600' 2>/dev/null
@@ -46,13 +35,12 @@ rc=$?
 took=$(($(date +%s) - start))
 echo "# exit $rc after ${took}s"
 [ "$rc" = 124 ] && [ "$took" -lt 40 ]
-result $? "a hung guest is killed at the timeout (status 124)"
+ktap_result $? "a hung guest is killed at the timeout (status 124)"
 
 "$top/scripts/guest.sh" -q -k "$series" -t 60 -o "$out/panic" -- 'echo c >/proc/sysrq-trigger' 2>/dev/null
 rc=$?
 echo "# exit $rc"
 [ "$rc" = 125 ] && grep -q "Kernel panic" "$out/panic/console.log"
-result $? "a kernel panic is reported (status 125), not taken for success"
+ktap_result $? "a kernel panic is reported (status 125), not taken for success"
 
-echo "# $((n - failed)) passed, $failed failed"
-[ "$failed" = 0 ]
+ktap_done

@@ -6,44 +6,33 @@
 # must both show the test module's known chain, run from a write and a timer.
 # usage: e2e.sh GUEST_FILES_DIR
 set -u
+. "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 files=${1:?usage: e2e.sh GUEST_FILES_DIR}
-n=0
-failed=0
 write_chain='fw_test_leaf <- fw_test_l5+0x[0-9a-f]* <- fw_test_l4+0x[0-9a-f]* <- fw_test_l3+0x[0-9a-f]* <- fw_test_l2+0x[0-9a-f]* <- fw_test_l1+0x[0-9a-f]* <- fw_test_trigger_write+0x'
 timer_chain='fw_test_leaf <- fw_test_l5+0x[0-9a-f]* <- fw_test_l4+0x[0-9a-f]* <- fw_test_l3+0x[0-9a-f]* <- fw_test_l2+0x[0-9a-f]* <- fw_test_l1+0x[0-9a-f]* <- fw_test_timer_fn+0x'
 
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
-}
 
 echo "KTAP version 1"
 report=$(TRACEEVENT_PLUGIN_DIR=$top/build/host/plugins trace-cmd report -O framewalk:oneline=1 \
 	-i "$files/trace.dat" 2>&1)
 echo "$report" | grep fw_test_leaf | cut -c1-220 | sed 's/^/# /'
 echo "$report" | grep -q "$write_chain"
-result $? "trace-cmd report with the plugin: the write chain, symbolized"
+ktap_result $? "trace-cmd report with the plugin: the write chain, symbolized"
 echo "$report" | grep -q "$timer_chain"
-result $? "trace-cmd report with the plugin: the hard-IRQ timer chain, symbolized"
+ktap_result $? "trace-cmd report with the plugin: the hard-IRQ timer chain, symbolized"
 frames=$(TRACEEVENT_PLUGIN_DIR=$top/build/host/plugins trace-cmd report -i "$files/trace.dat" 2>&1)
 echo "$frames" | grep -A2 'fw_test_leaf depth=' | head -3 | sed 's/^/# /'
 echo "$frames" | grep -A1 'fw_test_leaf depth=' | grep -q '^ => fw_test_l5+0x'
-result $? "trace-cmd report with the plugin: one => line per frame by default"
+ktap_result $? "trace-cmd report with the plugin: one => line per frame by default"
 
 report=$("$top/build/host/framewalk" report "$files/fw.rec" 2>&1)
 echo "$report" | grep -q "$write_chain" && echo "$report" | grep -q "$timer_chain"
-result $? "framewalk report on the host reads the guest's recording"
+ktap_result $? "framewalk report on the host reads the guest's recording"
 folded=$("$top/build/host/framewalk" folded "$files/fw.rec" 2>&1)
 echo "$folded" | sed 's/^/# /' | cut -c1-200
 echo "$folded" | grep -q ';fw_test_trigger_write;fw_test_l1;fw_test_l2;fw_test_l3;fw_test_l4;fw_test_l5;fw_test_leaf 1$'
-result $? "framewalk folded: the write chain, outermost first"
+ktap_result $? "framewalk folded: the write chain, outermost first"
 "$top/build/host/framewalk" top "$files/fw.rec" | grep -q ' 2 .*fw_test_l5 -> fw_test_leaf$'
-result $? "framewalk top: fw_test_l5 -> fw_test_leaf twice"
-echo "1..$n"
-[ "$failed" = 0 ]
+ktap_result $? "framewalk top: fw_test_l5 -> fw_test_leaf twice"
+ktap_done

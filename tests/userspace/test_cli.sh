@@ -4,22 +4,18 @@
 # recording whose expected output is worked out by hand, and of its errors on
 # malformed files (KTAP). Runs the ASan/UBSan build.
 set -u
+. "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
 fw=${FW_CLI:-$(cd "$(dirname "$0")/../.." && pwd)/build/host/framewalk-asan}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
+# check DESCRIPTION GOT EXPECTED
 check() {
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n $1"
-	else
+	if [ "$2" != "$3" ]; then
 		echo "# expected: $(printf '%s' "$3" | head -5 | tr '\n' '|')"
 		echo "# got:      $(printf '%s' "$2" | head -5 | tr '\n' '|')"
-		echo "not ok $n $1"
-		failed=$((failed + 1))
 	fi
+	[ "$2" = "$3" ]
+	ktap_result $? "$1"
 }
 
 # Three calls: two identical chains child <- parentfn+0x10 <- grand+0x20 <- great+0x30,
@@ -115,6 +111,4 @@ got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$fw" record -f vfs_rea
 check "record refuses to run without root, saying why" "$got" \
 	"framewalk: record needs root: it sets module parameters and reads tracefs"
 
-echo "1..$n"
-echo "# $((n - failed)) passed, $failed failed"
-[ "$failed" = 0 ]
+ktap_done
