@@ -588,6 +588,13 @@ int cw_dump_load(struct cw_dump *d, const char *path, struct cw_error *err)
 		n = fread(buf + len, 1, cap - len, f);
 		len += n;
 	} while (n);
+	if (ferror(f)) {
+		int e = errno;
+
+		free(buf);
+		fclose(f);
+		return cw_fail(err, path, (long)len, "%s", strerror(e));
+	}
 	fclose(f);
 	return cw_dump_parse(d, path, buf, len, err);
 }

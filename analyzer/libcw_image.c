@@ -177,7 +177,12 @@ struct cw_image *cw_image_open(const char *path, struct cw_error *err)
 			goto fail;
 		}
 	}
-	if (!img->have_vectors && img->nr_exec) {
+	if (eh.e_type == ET_CORE || !img->nr_exec) {
+		cw_fail(err, path, 16, "not a firmware image: %s",
+			eh.e_type == ET_CORE ? "it is a core file" : "no executable section");
+		goto fail;
+	}
+	if (!img->have_vectors) {
 		img->vectors = img->exec[0].addr;
 		img->have_vectors = 1;
 	}
