@@ -102,9 +102,10 @@ stop(struct walk *w, enum cw_stop why, const char *fmt, ...)
 	return -1;
 }
 
+/* EXC_RETURN, or FNC_RETURN (a Secure function called from Non-secure returns through it). */
 static int is_exc_return(uint32_t v)
 {
-	return (v >> 24) == 0xFF;
+	return (v >> 24) == 0xFF || (v & 0xFFFFFFFEu) == 0xFEFFFFFEu;
 }
 
 static void push_frame(struct walk *w, uint32_t pc, uint32_t sp, enum cw_method m, int conf,

@@ -192,6 +192,114 @@ static void bundled_memory_only(void)
 	free(bt);
 }
 
+/* ---- the exception model on hand-built stacks, code from the bundled firmware ---- */
+
+#define SYN_SP		0x20003000u
+#define SYN_PSP		0x20001c00u
+#define FAULT_BUS_PC	0x618u		/* inside fault_bus */
+#define RET_DO_FAULT	0x6ffu		/* after "bl fault_bus" in do_fault, Thumb bit set */
+
+/*
+ * A CrashCatcher dump whose registers are those at hardfault_entry's first
+ * instruction: lr = exc_return, the frame the hardware pushed at frame_at.
+ */
+static void syn_dump(struct tbuf *t, uint32_t exc_return, uint32_t frame_at, uint32_t xpsr,
+		     int additional, uint32_t sig)
+{
+	uint32_t i;
+
+	memset(t, 0, sizeof(*t));
+	tb_bytes(t, "cC\3\0", 4);
+	tb_u32(t, 0);
+	for (i = 0; i < 13; i++)
+		tb_u32(t, i == 7 ? 0 : 0x100 + i);
+	tb_u32(t, SYN_SP);		/* sp */
+	tb_u32(t, exc_return);		/* lr */
+	tb_u32(t, 0x40);		/* pc: hardfault_entry */
+	tb_u32(t, 0x01000003);		/* xpsr: HardFault */
+	tb_u32(t, SYN_SP);		/* msp */
+	tb_u32(t, SYN_PSP);		/* psp */
+	tb_u32(t, 3);
+	tb_u32(t, frame_at);
+	tb_u32(t, frame_at + 0x100);
+	if (additional) {
+		tb_u32(t, sig);		/* integrity signature */
+		tb_u32(t, 0);
+		for (i = 0; i < 8; i++)
+			tb_u32(t, 0x4000 + i);	/* r4-r11 */
+	}
+	tb_u32(t, 1); tb_u32(t, 2); tb_u32(t, 3); tb_u32(t, 4); tb_u32(t, 12);
+	tb_u32(t, RET_DO_FAULT);
+	tb_u32(t, FAULT_BUS_PC);
+	tb_u32(t, xpsr);
+	while (t->n < 8 + 4 * 20 + 8 + 0x100)
+		tb_u32(t, 0);
+}
+
+static int syn_unwind(struct tbuf *t, struct cw_backtrace *bt, struct cw_dump *d)
+{
+	struct cw_image *img;
+	struct cw_error err;
+	struct cw_target tg;
+
+	img = cw_image_open(ELF, &err);
+	if (!img || tb_parse(t, t->n, d, &err) || cw_image_add_memory(img, &d->mem)) {
+		printf("# %s\n", err.msg);
+		cw_image_close(img);
+		return -1;
+	}
+	tg = (struct cw_target){ &d->mem, img };
+	cw_unwind(&tg, d, CW_UNWIND_PROLOGUE, bt);
+	cw_dump_free(d);
+	cw_image_close(img);
+	return 0;
+}
+
+static void exception_frames(void)
+{
+	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
+	struct tbuf *t = calloc(1, sizeof(*t));
+	struct cw_dump d;
+
+	/* MSP, basic frame, xPSR bit 9: the interrupted sp is 4 bytes further up. */
+	syn_dump(t, 0xFFFFFFF9, SYN_SP, 0x01000200, 0, 0);
+	KTAP_EXPECT(!syn_unwind(t, bt, &d) && bt->nr >= 2, "no frames");
+	KTAP_EXPECT(bt->frames[1].pc == FAULT_BUS_PC && bt->frames[1].sp == SYN_SP + 0x24 &&
+		    (bt->frames[1].flags & CW_FRAME_EXCEPTION), "realign: pc 0x%x sp 0x%x",
+		    bt->frames[1].pc, bt->frames[1].sp);
+	KTAP_EXPECT(bt->nr >= 3 && bt->frames[2].pc == (RET_DO_FAULT & ~1u), "caller 0x%x",
+		    bt->nr >= 3 ? bt->frames[2].pc : 0);
+
+	/* PSP: the frame is on the process stack, not at the handler's sp. */
+	syn_dump(t, 0xFFFFFFFD, SYN_PSP, 0x01000000, 0, 0);
+	KTAP_EXPECT(!syn_unwind(t, bt, &d) && bt->nr >= 2 && bt->frames[1].sp == SYN_PSP + 0x20,
+		    "psp frame sp 0x%x", bt->frames[1].sp);
+
+	/* Extended frame (FType = 0): 0x68 bytes. */
+	syn_dump(t, 0xFFFFFFE9, SYN_SP, 0x01000000, 0, 0);
+	KTAP_EXPECT(!syn_unwind(t, bt, &d) && bt->frames[1].sp == SYN_SP + 0x68, "ext sp 0x%x",
+		    bt->frames[1].sp);
+
+	/* v8-M DCRS = 0: additional state context below the frame, r4-r11 from it. */
+	syn_dump(t, 0xFFFFFFD9, SYN_SP, 0x01000000, 1, 0xFEFA125B);
+	KTAP_EXPECT(!syn_unwind(t, bt, &d) && bt->nr >= 2 && bt->frames[1].pc == FAULT_BUS_PC &&
+		    bt->frames[1].sp == SYN_SP + 0x28 + 0x20, "dcrs: pc 0x%x sp 0x%x",
+		    bt->frames[1].pc, bt->frames[1].sp);
+	syn_dump(t, 0xFFFFFFD9, SYN_SP, 0x01000000, 1, 0x12345678);
+	KTAP_EXPECT(!syn_unwind(t, bt, &d) && bt->nr == 1 && bt->stop == CW_STOP_BAD_PC &&
+		    strstr(bt->stop_detail, "integrity"), "bad signature accepted: %s",
+		    bt->stop_detail);
+
+	/* FNC_RETURN ends the walk with a reason, and so does an invalid EXC_RETURN. */
+	syn_dump(t, 0xFEFFFFFF, SYN_SP, 0x01000000, 0, 0);
+	KTAP_EXPECT(!syn_unwind(t, bt, &d) && bt->stop == CW_STOP_BAD_PC &&
+		    strstr(bt->stop_detail, "FNC_RETURN"), "%s", bt->stop_detail);
+	syn_dump(t, 0xFFFFFFF5, SYN_SP, 0x01000000, 0, 0);
+	KTAP_EXPECT(!syn_unwind(t, bt, &d) && bt->stop == CW_STOP_BAD_PC, "%s", bt->stop_detail);
+	free(t);
+	free(bt);
+}
+
 /* Corrupt the stack words at random: each method must still end, in bounds, with a reason. */
 static void corrupted_stacks(void)
 {
@@ -240,6 +348,7 @@ int main(void)
 	KTAP_RUN(bundled_zephyr);
 	KTAP_RUN(bundled_fault);
 	KTAP_RUN(bundled_memory_only);
+	KTAP_RUN(exception_frames);
 	KTAP_RUN(corrupted_stacks);
 	return ktap_finish();
 }
