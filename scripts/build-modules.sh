@@ -18,7 +18,8 @@ rsync -a -c --delete --exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' --exclu
 	--exclude 'modules.order' --exclude 'Module.symvers' --exclude '.tmp*' \
 	--include '/Kbuild' --include '/lib/***' --include '/module/***' \
 	--include '/selftests/' --include '/selftests/framewalk/' \
-	--include '/selftests/framewalk/test_modules/***' --exclude '*' \
+	--include '/selftests/framewalk/test_modules/***' --include '/bench/' \
+	--include '/bench/Kbuild' --include '/bench/*.[ch]' --exclude '*' \
 	"$top/" "$out/src/"
 make -s -C "$kdir" M="$out/src" ARCH=arm64 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-} \
 	KCFLAGS="-Werror" W=1 modules
