@@ -103,6 +103,7 @@ struct cw_dump {
 	size_t len;
 	struct cw_mem mem;
 	unsigned int has_fp;	/* CrashCatcher: s0-s31 and fpscr present */
+	const char *warning;	/* the dump is readable but its writer reported a problem */
 };
 
 int cw_dump_parse(struct cw_dump *dump, const char *path, const uint8_t *buf, size_t len,

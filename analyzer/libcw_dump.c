@@ -492,7 +492,7 @@ static int decode_zephyr_log(struct cw_dump *d, struct cw_error *err)
 
 #define CC_REGS_WORDS		20	/* r0-r12 sp lr pc xpsr msp psp exceptionPSR */
 #define CC_FLAG_FP		0x1
-#define CC_TRAILER		0xACCE55EDu
+#define CC_TRAILER		0xACCE55EDu	/* written when CrashCatcher's own stack overflowed */
 
 static int parse_crashcatcher(struct cw_dump *d, struct cw_error *err)
 {
@@ -515,8 +515,11 @@ static int parse_crashcatcher(struct cw_dump *d, struct cw_error *err)
 		off += 33 * 4;
 	}
 	while (off < d->len) {
-		if (d->len - off == 4 && le32(d->buf + off) == CC_TRAILER)
+		if (d->len - off == 4 && le32(d->buf + off) == CC_TRAILER) {
+			d->warning = "the dump writer's stack overflowed (0xACCE55ED): "
+				     "memory may be corrupt";
 			break;
+		}
 		if (add_range(d, &off, 0, "region", err))
 			return -1;
 	}

@@ -87,10 +87,12 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
 		CW_JSON_SCHEMA_VERSION);
 	json_str(out, d->path);
-	fprintf(out, ", \"format\": \"%s\", \"context\": \"%s\"}, \"registers\": {",
+	fprintf(out, ", \"format\": \"%s\", \"context\": \"%s\", \"warning\": ",
 		cw_dump_format_name(d->format),
 		d->context == CW_CTX_HANDLER_ENTRY ? "handler-entry" :
 		d->context == CW_CTX_MEMORY_ONLY ? "memory-only" : "pre-exception");
+	json_str(out, d->warning);
+	fputs("}, \"registers\": {", out);
 	for (i = 0; i < CW_NR_REGS; i++) {
 		if (!cw_reg_ok(&d->regs, (enum cw_reg)i))
 			continue;
@@ -144,6 +146,8 @@ static void report_text(FILE *out, const struct cw_dump *d, const struct cw_back
 	unsigned int i, ff = cw_fault_frame(d, bt);
 
 	fprintf(out, "crashwalk: %s (%s)\n", d->path, cw_dump_format_name(d->format));
+	if (d->warning)
+		fprintf(out, "warning: %s\n", d->warning);
 	fprintf(out, "fault: %s", f->cls);
 	if (ff < bt->nr)
 		fprintf(out, " at 0x%08x%s%s", bt->frames[ff].pc, bt->frames[ff].func ? " in " : "",

@@ -316,9 +316,10 @@ static void crashcatcher(void)
 	KTAP_EXPECT(d.format == CW_FMT_CRASHCATCHER && d.has_fp, "format/fp");
 	KTAP_EXPECT(d.regs.r[CW_PC] == 0x400 && d.regs.r[CW_PSP] == RAM + 0x20, "pc/psp");
 	KTAP_EXPECT(cw_mem_read32(&d.mem, RAM + 12, &v) == 0 && v == 0xCC000003, "mem 0x%x", v);
+	KTAP_EXPECT(d.warning && strstr(d.warning, "overflowed"), "trailer not reported");
 	cw_dump_free(&d);
 	build_cc(t, 0, 0);
-	KTAP_EXPECT(tb_parse(t, t->n, &d, &err) == 0, "%s", err.msg);
+	KTAP_EXPECT(tb_parse(t, t->n, &d, &err) == 0 && !d.warning, "%s", err.msg);
 	cw_dump_free(&d);
 	build_cc(t, 1, 0);
 	expect_error(t, 100, NULL, "FP registers truncated");
