@@ -275,6 +275,12 @@ struct cw_fault {
 void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f);
 void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);
 
+/* ---- watching a directory for new dumps ---- */
+
+typedef int (*cw_watch_fn)(void *ctx, const char *path);
+
+int cw_watch_dir(const char *dir, cw_watch_fn fn, void *ctx);
+
 /* ---- report ---- */
 
 struct cw_report_opts {

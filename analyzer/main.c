@@ -3,6 +3,7 @@
  * main.c - crashwalk command line: options, then one report per dump; the
  * library does the work.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +13,9 @@
 static void usage(FILE *out)
 {
 	fputs("usage: crashwalk [--json] [--method auto|prologue|fp|scan] FIRMWARE.elf DUMP...\n"
+	      "       crashwalk [--json] [--method M] --watch DIR FIRMWARE.elf\n"
 	      "Unwind and explain Cortex-M crash dumps (ELF core, Zephyr coredump or #CD: log,\n"
-	      "CrashCatcher). See crashwalk(1).\n", out);
+	      "CrashCatcher, remoteproc ELF). See crashwalk(1).\n", out);
 }
 
 static int analyze(struct cw_image *img, const char *path, enum cw_unwinder how,
@@ -61,21 +63,39 @@ static int analyze(struct cw_image *img, const char *path, enum cw_unwinder how,
 	return 0;
 }
 
+struct watch_ctx {
+	struct cw_image *img;
+	enum cw_unwinder how;
+	const struct cw_report_opts *o;
+};
+
+/* A dump that cannot be read is reported and the watch goes on. */
+static int watch_one(void *p, const char *path)
+{
+	struct watch_ctx *w = p;
+
+	analyze(w->img, path, w->how, w->o);
+	fflush(stdout);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "method", required_argument, NULL, 'm' },
+		{ "watch", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cw_report_opts o = { 0 };
 	enum cw_unwinder how = CW_UNWIND_AUTO;
 	struct cw_error err = { { 0 } };
+	const char *watch = NULL;
 	struct cw_image *img;
 	int c, i, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "jm:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jm:w:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o.json = 1;
@@ -86,6 +106,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'w':
+			watch = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -94,7 +117,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind < 2) {
+	if (argc - optind < (watch ? 1 : 2)) {
 		usage(stderr);
 		return 2;
 	}
@@ -105,6 +128,14 @@ int main(int argc, char **argv)
 	}
 	for (i = optind + 1; i < argc; i++)
 		rc |= analyze(img, argv[i], how, &o);
+	if (watch) {
+		struct watch_ctx w = { img, how, &o };
+
+		if (cw_watch_dir(watch, watch_one, &w)) {
+			fprintf(stderr, "crashwalk: %s: cannot watch: %s\n", watch, strerror(errno));
+			rc = 1;
+		}
+	}
 	cw_image_close(img);
 	return rc;
 }

@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# test-watch.sh - crashwalk --watch DIR: dumps moved or written into DIR are analyzed as they
+# arrive, a bad one does not stop the watch, and one crash in two formats gets one signature.
+# Usage: test-watch.sh CRASHWALK BUNDLED_DIR
+set -u
+cw=$1
+b=$2
+tmp=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+n=0
+fails=0
+ok() {	# condition-status name
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fails=$((fails + 1)); fi
+}
+
+echo "KTAP version 1"
+echo "# suite: crashwalk-watch"
+mkdir "$tmp/in"
+"$cw" --json --watch "$tmp/in" "$b/demo.elf" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 0.5
+cp "$b/demo.core" "$tmp/in/.a.part" && mv "$tmp/in/.a.part" "$tmp/in/a.core"
+printf 'not a dump' >"$tmp/in/c.bin"
+cp "$b/demo.zephyr" "$tmp/in/b.zephyr"
+i=0
+while [ "$(wc -l <"$tmp/out")" -lt 2 ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -0 "$pid" 2>/dev/null
+alive=$?
+
+grep -q '"path": "[^"]*/a.core"' "$tmp/out"
+ok $? "watch_moved_in_dump_analyzed"
+grep -q '"path": "[^"]*/b.zephyr"' "$tmp/out"
+ok $? "watch_written_dump_analyzed"
+grep -q 'c.bin: offset 0' "$tmp/err" && [ "$alive" -eq 0 ]
+ok $? "watch_survives_bad_dump"
+[ "$(grep -o '"signature": "[0-9a-f]*"' "$tmp/out" | sort -u | wc -l)" -eq 1 ]
+ok $? "watch_same_crash_same_signature"
+! grep -q '\.a\.part' "$tmp/out" "$tmp/err"
+ok $? "watch_skips_hidden_partial_files"
+echo "1..$n"
+echo "# $((n - fails)) passed, $fails failed"
+[ $fails -eq 0 ]
