@@ -279,7 +279,7 @@ void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);
 
 typedef int (*cw_watch_fn)(void *ctx, const char *path);
 
-int cw_watch_dir(const char *dir, cw_watch_fn fn, void *ctx);
+int cw_watch_dir(const char *dir, const char *keep, cw_watch_fn fn, void *ctx);
 
 /* ---- report ---- */
 

@@ -13,7 +13,7 @@
 static void usage(FILE *out)
 {
 	fputs("usage: crashwalk [--json] [--method auto|prologue|fp|scan] FIRMWARE.elf DUMP...\n"
-	      "       crashwalk [--json] [--method M] --watch DIR FIRMWARE.elf\n"
+	      "       crashwalk [--json] [--method M] --watch DIR [--keep DIR] FIRMWARE.elf\n"
 	      "Unwind and explain Cortex-M crash dumps (ELF core, Zephyr coredump or #CD: log,\n"
 	      "CrashCatcher, remoteproc ELF). See crashwalk(1).\n", out);
 }
@@ -85,17 +85,18 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "method", required_argument, NULL, 'm' },
 		{ "watch", required_argument, NULL, 'w' },
+		{ "keep", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cw_report_opts o = { 0 };
 	enum cw_unwinder how = CW_UNWIND_AUTO;
 	struct cw_error err = { { 0 } };
-	const char *watch = NULL;
+	const char *watch = NULL, *keep = ".";
 	struct cw_image *img;
 	int c, i, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "jm:w:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jm:w:k:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o.json = 1;
@@ -108,6 +109,9 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			watch = optarg;
+			break;
+		case 'k':
+			keep = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -131,7 +135,7 @@ int main(int argc, char **argv)
 	if (watch) {
 		struct watch_ctx w = { img, how, &o };
 
-		if (cw_watch_dir(watch, watch_one, &w)) {
+		if (cw_watch_dir(watch, keep, watch_one, &w)) {
 			fprintf(stderr, "crashwalk: %s: cannot watch: %s\n", watch, strerror(errno));
 			rc = 1;
 		}

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # test-watch.sh - crashwalk --watch DIR: dumps moved or written into DIR are analyzed as they
-# arrive, a bad one does not stop the watch, and one crash in two formats gets one signature.
+# arrive, a bad one does not stop the watch, one crash in two formats gets one signature, and a
+# devcoredump-like devcdN/data entry is copied to --keep, released by a write, analyzed once.
 # Usage: test-watch.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -17,18 +18,21 @@ ok() {	# condition-status name
 
 echo "KTAP version 1"
 echo "# suite: crashwalk-watch"
-mkdir "$tmp/in"
-"$cw" --json --watch "$tmp/in" "$b/demo.elf" >"$tmp/out" 2>"$tmp/err" &
+mkdir "$tmp/in" "$tmp/keep" "$tmp/stage" "$tmp/stage/devcd7"
+"$cw" --json --watch "$tmp/in" --keep "$tmp/keep" "$b/demo.elf" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 sleep 0.5
 cp "$b/demo.core" "$tmp/in/.a.part" && mv "$tmp/in/.a.part" "$tmp/in/a.core"
 printf 'not a dump' >"$tmp/in/c.bin"
 cp "$b/demo.zephyr" "$tmp/in/b.zephyr"
+cp "$b/demo.core" "$tmp/stage/devcd7/data"
+mv "$tmp/stage/devcd7" "$tmp/in/devcd7"
 i=0
-while [ "$(wc -l <"$tmp/out")" -lt 2 ] && [ $i -lt 50 ]; do
+while [ "$(wc -l <"$tmp/out")" -lt 3 ] && [ $i -lt 50 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
+sleep 1.5	# one periodic rescan: the released entry must not be taken again
 kill -0 "$pid" 2>/dev/null
 alive=$?
 
@@ -42,6 +46,12 @@ ok $? "watch_survives_bad_dump"
 ok $? "watch_same_crash_same_signature"
 ! grep -q '\.a\.part' "$tmp/out" "$tmp/err"
 ok $? "watch_skips_hidden_partial_files"
+cmp -s "$b/demo.core" "$tmp/keep/devcd7-0.core" && [ "$(ls "$tmp/keep" | wc -l)" -eq 1 ]
+ok $? "watch_devcoredump_copied_once"
+[ "$(head -c 1 "$tmp/in/devcd7/data")" = 1 ]
+ok $? "watch_devcoredump_released"
+grep -q '"path": "[^"]*/keep/devcd7-0.core"' "$tmp/out"
+ok $? "watch_devcoredump_analyzed"
 echo "1..$n"
 echo "# $((n - fails)) passed, $fails failed"
 [ $fails -eq 0 ]
