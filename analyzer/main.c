@@ -18,6 +18,21 @@ static void usage(FILE *out)
 	      "CrashCatcher, remoteproc ELF). See crashwalk(1).\n", out);
 }
 
+/* A dump without registers: start from the innermost exception frame in its memory. */
+static int find_registers(const struct cw_target *t, struct cw_dump *d, const char *path)
+{
+	uint32_t at;
+
+	if (cw_find_exception_frame(t, d, &at)) {
+		fprintf(stderr, "crashwalk: %s: no registers and no exception frame in memory\n",
+			path);
+		return -1;
+	}
+	fprintf(stderr, "crashwalk: %s: no registers; using the exception frame at 0x%08x\n",
+		path, at);
+	return 0;
+}
+
 static int analyze(struct cw_image *img, const char *path, enum cw_unwinder how,
 		   const struct cw_report_opts *o)
 {
@@ -27,40 +42,33 @@ static int analyze(struct cw_image *img, const char *path, enum cw_unwinder how,
 	struct cw_fault f;
 	struct cw_dump d;
 	unsigned int ff;
+	int rc = 1;
 
+	bt = calloc(1, sizeof(*bt));
+	if (!bt) {
+		fprintf(stderr, "crashwalk: %s: out of memory\n", path);
+		return 1;
+	}
 	if (cw_dump_load(&d, path, &err)) {
 		fprintf(stderr, "crashwalk: %s\n", err.msg);
-		cw_dump_free(&d);
-		return 1;
+		goto out;
 	}
-	bt = calloc(1, sizeof(*bt));
-	if (!bt || cw_image_add_memory(img, &d.mem)) {
+	if (cw_image_add_memory(img, &d.mem)) {
 		fprintf(stderr, "crashwalk: %s: out of memory\n", path);
-		free(bt);
-		cw_dump_free(&d);
-		return 1;
+		goto out;
 	}
 	t = (struct cw_target){ .mem = &d.mem, .img = img };
-	if (d.context == CW_CTX_MEMORY_ONLY) {
-		uint32_t at;
-
-		if (cw_find_exception_frame(&t, &d, &at)) {
-			fprintf(stderr, "crashwalk: %s: no registers and no exception frame in memory\n",
-				path);
-			free(bt);
-			cw_dump_free(&d);
-			return 1;
-		}
-		fprintf(stderr, "crashwalk: %s: no registers; using the exception frame at 0x%08x\n",
-			path, at);
-	}
+	if (d.context == CW_CTX_MEMORY_ONLY && find_registers(&t, &d, path))
+		goto out;
 	cw_unwind(&t, &d, how, bt);
 	ff = cw_fault_frame(&d, bt);
 	cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);
 	cw_report(stdout, o, &d, bt, &f);
-	free(bt);
+	rc = 0;
+out:
 	cw_dump_free(&d);
-	return 0;
+	free(bt);
+	return rc;
 }
 
 struct watch_ctx {
