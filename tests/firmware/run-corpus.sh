@@ -60,7 +60,7 @@ mkdir -p "$base"
 find "$out" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
 
 # A TCP port of our own: other QEMU instances may hold the default 1234.
-port=$((20000 + $$ % 20000))
+port=${CORPUS_PORT:-$((20000 + $$ % 20000))}
 
 run_case() {	# case-dir machine case-number breakpoint
 	cdir=$1
@@ -80,7 +80,7 @@ run_case() {	# case-dir machine case-number breakpoint
 		-ex "delete" -ex "continue" >gdb.log 2>&1 || true
 	  wait ) || true
 	if [ ! -s "$cdir/oracle.json" ] || [ ! -s "$cdir/core.zephyr" ]; then
-		echo "run-corpus: $cdir: no oracle or no dump (see gdb.log, qemu.log there)" >&2
+		echo "run-corpus: $cdir: no oracle or no dump on port $port (see gdb.log, qemu.log)" >&2
 		return 1
 	fi
 }
@@ -104,7 +104,16 @@ for core in $cores; do
 				bp=hardfault_entry
 				[ "$name" = psp ] && bp=fault_undef
 				mkdir -p "$d/$name"
-				run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" "$bp" || status=1
+				# A port another program took makes a run fail: retry on others.
+				tries=0
+				until run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" "$bp"; do
+					tries=$((tries + 1))
+					port=$((port + 1))
+					if [ $tries -ge 3 ]; then
+						status=1
+						break
+					fi
+				done
 			done
 			[ $status -eq 0 ] && touch "$d/.done"
 		fi
