@@ -144,6 +144,7 @@ int cw_image_srcline(struct cw_image *img, uint32_t addr, struct cw_srcline *out
 unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inline *out,
 			      unsigned int max, struct cw_srcline *outer);
 uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok);
+int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr);
 int cw_image_is_handler(const struct cw_image *img, uint32_t func_addr);
 
 /* ---- Thumb decoding ---- */
@@ -255,6 +256,8 @@ struct cw_target {
 
 unsigned int cw_fault_frame(const struct cw_dump *dump, const struct cw_backtrace *bt);
 int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *dump, uint32_t *at);
+int cw_regs_from_record(const struct cw_target *t, struct cw_dump *dump, const char *spec,
+			struct cw_error *err);
 int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unwinder how,
 	      struct cw_backtrace *bt);
 const char *cw_method_name(enum cw_method m);

@@ -28,6 +28,7 @@ struct cw_image {
 	const char *path;
 	int fd;
 	Elf *elf;
+	Elf_Scn *symtab;
 	Dwfl *dwfl;
 	struct cw_symbol *syms;
 	unsigned int nr_syms;
@@ -87,6 +88,7 @@ static int image_symbols(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t i, n;
 
+	img->symtab = scn;
 	if (!data || !sh->sh_entsize)
 		return -1;
 	n = sh->sh_size / sh->sh_entsize;
@@ -403,6 +405,32 @@ unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inl
 	if (n)
 		*outer = here;
 	return n;
+}
+
+/* Address of the symbol called name (any type: a crash record is data). */
+int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr)
+{
+	Elf_Data *data;
+	GElf_Shdr sh;
+	size_t i, n;
+
+	if (!img->symtab || !gelf_getshdr(img->symtab, &sh) || !sh.sh_entsize)
+		return -1;
+	data = elf_getdata(img->symtab, NULL);
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; data && i < n; i++) {
+		const char *s;
+		GElf_Sym sym;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		s = elf_strptr(img->elf, sh.sh_link, sym.st_name);
+		if (s && !strcmp(s, name) && sym.st_shndx != SHN_UNDEF) {
+			*addr = (uint32_t)sym.st_value;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok)

@@ -685,6 +685,72 @@ int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32
 	return -1;
 }
 
+static int reg_by_name(const char *name, size_t len)
+{
+	static const char *const names[CW_NR_REGS] = {
+		"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
+		"sp", "lr", "pc", "xpsr", "msp", "psp", "control",
+	};
+	int i;
+
+	if (len == 1 && name[0] == '-')
+		return CW_NR_REGS;	/* a word to skip */
+	for (i = 0; i < CW_NR_REGS; i++)
+		if (strlen(names[i]) == len && !strncmp(names[i], name, len))
+			return i;
+	return -1;
+}
+
+/*
+ * Registers from a crash record the firmware saved in RAM: spec is
+ * "SYMBOL:reg,reg,..." naming the 32-bit words at SYMBOL in order ("-"
+ * skips one). A record saved at the fault handler's entry holds EXC_RETURN
+ * in lr and no pc: the walk then starts in the HardFault handler on MSP.
+ */
+int cw_regs_from_record(const struct cw_target *t, struct cw_dump *d, const char *spec,
+			struct cw_error *err)
+{
+	const char *colon = strchr(spec, ':'), *p;
+	uint32_t addr, v;
+	char sym[128];
+	int ok, r;
+
+	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(sym))
+		return cw_fail(err, spec, -1, "--regs wants SYMBOL:reg,reg,...");
+	memcpy(sym, spec, colon - spec);
+	sym[colon - spec] = 0;
+	if (cw_image_lookup(t->img, sym, &addr))
+		return cw_fail(err, spec, -1, "no symbol '%s' in the firmware", sym);
+	for (p = colon + 1; *p; addr += 4) {
+		size_t len = strcspn(p, ",");
+
+		r = reg_by_name(p, len);
+		if (r < 0)
+			return cw_fail(err, spec, (long)(p - spec), "unknown register '%.*s'",
+				       (int)len, p);
+		if (r < CW_NR_REGS) {
+			if (cw_mem_read32(t->mem, addr, &v))
+				return cw_fail(err, d->path, -1, "crash record word at 0x%08x "
+					       "is not in the dump", addr);
+			cw_reg_set(&d->regs, (enum cw_reg)r, v);
+		}
+		p += len + (p[len] == ',');
+	}
+	if (!cw_reg_ok(&d->regs, CW_PC) && cw_reg_ok(&d->regs, CW_LR) &&
+	    is_exc_return(d->regs.r[CW_LR])) {
+		cw_reg_set(&d->regs, CW_PC, cw_image_vector(t->img, 3, &ok) & ~1u);
+		if (!ok)
+			return cw_fail(err, spec, -1, "no vector table for the HardFault handler");
+	}
+	if (!cw_reg_ok(&d->regs, CW_SP) && cw_reg_ok(&d->regs, CW_MSP))
+		cw_reg_set(&d->regs, CW_SP, d->regs.r[CW_MSP]);
+	if (!cw_reg_ok(&d->regs, CW_PC) || !cw_reg_ok(&d->regs, CW_SP))
+		return cw_fail(err, spec, -1, "the record gives neither pc nor EXC_RETURN and sp");
+	d->context = is_exc_return(d->regs.r[CW_LR]) ? CW_CTX_HANDLER_ENTRY
+						     : CW_CTX_PRE_EXCEPTION;
+	return 0;
+}
+
 /*
  * The frame the fault interrupted: frame 0 when the dump holds the
  * interrupted registers, else the first frame popped from an exception frame.

@@ -12,7 +12,8 @@
 
 static void usage(FILE *out)
 {
-	fputs("usage: crashwalk [--json] [--method auto|prologue|fp|scan] FIRMWARE.elf DUMP...\n"
+	fputs("usage: crashwalk [--json] [--method auto|prologue|fp|scan] [--regs SYM:LAYOUT]\n"
+	      "                 FIRMWARE.elf DUMP...\n"
 	      "       crashwalk [--json] [--method M] --watch DIR [--keep DIR] FIRMWARE.elf\n"
 	      "Unwind and explain Cortex-M crash dumps (ELF core, Zephyr coredump or #CD: log,\n"
 	      "CrashCatcher, remoteproc ELF). See crashwalk(1).\n", out);
@@ -33,8 +34,13 @@ static int find_registers(const struct cw_target *t, struct cw_dump *d, const ch
 	return 0;
 }
 
-static int analyze(struct cw_image *img, const char *path, enum cw_unwinder how,
-		   const struct cw_report_opts *o)
+struct options {
+	enum cw_unwinder how;
+	struct cw_report_opts report;
+	const char *regs;	/* --regs SYMBOL:LAYOUT for dumps without registers */
+};
+
+static int analyze(struct cw_image *img, const char *path, const struct options *opt)
 {
 	struct cw_error err = { { 0 } };
 	struct cw_backtrace *bt;
@@ -58,12 +64,17 @@ static int analyze(struct cw_image *img, const char *path, enum cw_unwinder how,
 		goto out;
 	}
 	t = (struct cw_target){ .mem = &d.mem, .img = img };
+	if (d.context == CW_CTX_MEMORY_ONLY && opt->regs &&
+	    cw_regs_from_record(&t, &d, opt->regs, &err)) {
+		fprintf(stderr, "crashwalk: %s\n", err.msg);
+		goto out;
+	}
 	if (d.context == CW_CTX_MEMORY_ONLY && find_registers(&t, &d, path))
 		goto out;
-	cw_unwind(&t, &d, how, bt);
+	cw_unwind(&t, &d, opt->how, bt);
 	ff = cw_fault_frame(&d, bt);
 	cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);
-	cw_report(stdout, o, &d, bt, &f);
+	cw_report(stdout, &opt->report, &d, bt, &f);
 	rc = 0;
 out:
 	cw_dump_free(&d);
@@ -73,8 +84,7 @@ out:
 
 struct watch_ctx {
 	struct cw_image *img;
-	enum cw_unwinder how;
-	const struct cw_report_opts *o;
+	const struct options *opt;
 };
 
 /* A dump that cannot be read is reported and the watch goes on. */
@@ -82,7 +92,7 @@ static int watch_one(void *p, const char *path)
 {
 	struct watch_ctx *w = p;
 
-	analyze(w->img, path, w->how, w->o);
+	analyze(w->img, path, w->opt);
 	fflush(stdout);
 	return 0;
 }
@@ -94,23 +104,23 @@ int main(int argc, char **argv)
 		{ "method", required_argument, NULL, 'm' },
 		{ "watch", required_argument, NULL, 'w' },
 		{ "keep", required_argument, NULL, 'k' },
+		{ "regs", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cw_report_opts o = { 0 };
-	enum cw_unwinder how = CW_UNWIND_AUTO;
+	struct options opt = { .how = CW_UNWIND_AUTO };
 	struct cw_error err = { { 0 } };
 	const char *watch = NULL, *keep = ".";
 	struct cw_image *img;
 	int c, i, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "jm:w:k:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jm:w:k:r:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			o.json = 1;
+			opt.report.json = 1;
 			break;
 		case 'm':
-			if (cw_unwinder_parse(optarg, &how)) {
+			if (cw_unwinder_parse(optarg, &opt.how)) {
 				fprintf(stderr, "crashwalk: unknown method '%s'\n", optarg);
 				return 2;
 			}
@@ -120,6 +130,9 @@ int main(int argc, char **argv)
 			break;
 		case 'k':
 			keep = optarg;
+			break;
+		case 'r':
+			opt.regs = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -139,9 +152,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = optind + 1; i < argc; i++)
-		rc |= analyze(img, argv[i], how, &o);
+		rc |= analyze(img, argv[i], &opt);
 	if (watch) {
-		struct watch_ctx w = { img, how, &o };
+		struct watch_ctx w = { img, &opt };
 
 		if (cw_watch_dir(watch, keep, watch_one, &w)) {
 			fprintf(stderr, "crashwalk: %s: cannot watch: %s\n", watch, strerror(errno));

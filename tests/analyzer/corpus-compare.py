@@ -21,8 +21,11 @@ import sys
 import tempfile
 
 METHODS = ["auto", "prologue", "fp", "scan", "auto-nodwarf"]
-# "remoteproc" is core.elf without its notes: memory only, as Linux remoteproc writes it.
-FORMATS = [("elf-core", "core.elf"), ("zephyr", "core.zephyr"), ("remoteproc", "core.elf")]
+# "remoteproc" is core.elf without its notes: memory only, as Linux remoteproc writes it;
+# "rproc-record" is the same with the registers taken from the firmware's crash record.
+RECORD = "crash_entry:r4,r5,r6,r7,r8,r9,r10,r11,msp,psp,control,lr"
+FORMATS = [("elf-core", "core.elf", []), ("zephyr", "core.zephyr", []),
+           ("remoteproc", "core.elf", []), ("rproc-record", "core.elf", ["--regs", RECORD])]
 # Past this hand-written trampoline both GDB and crashwalk read the other stack: not comparable.
 STOP_AFTER = {"run_on_psp"}
 
@@ -51,10 +54,10 @@ def oracle(case_dir):
     return out
 
 
-def crashwalk(tool, elf, dumps, method):
+def crashwalk(tool, elf, dumps, method, extra):
     """One run over many dumps (JSON lines): {dump path: (frames from the fault on, why)}."""
-    r = subprocess.run([tool, "--json", "--method", method.split("-")[0], elf] + dumps,
-                       capture_output=True, text=True, timeout=300)
+    cmd = [tool, "--json", "--method", method.split("-")[0]] + extra + [elf] + dumps
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     out = {d: (None, r.stderr.strip() or "no output") for d in dumps}
     for line in r.stdout.splitlines():
         j = json.loads(line)
@@ -124,18 +127,18 @@ def main():
         builds.setdefault((core, fl), []).append((name, d))
     for (core, fl), members in builds.items():
         fwdir = os.path.dirname(members[0][1])
-        for fmt, fname in FORMATS:
+        for fmt, fname, extra in FORMATS:
             dumps = []
             for name, d in members:
                 dump = os.path.join(d, fname)
-                if fmt == "remoteproc":
+                if fmt.startswith("r"):
                     dump = memory_only(dump, os.path.join(tmp.name, "%s-%s-%s.elf" %
                                                           (core, fl, name)))
                 dumps.append(dump)
             for method in METHODS:
                 dwarf = not method.endswith("nodwarf")
                 elf = os.path.join(fwdir, "fw.elf" if dwarf else "fw-nodwarf.elf")
-                results = crashwalk(a.crashwalk, elf, dumps, method)
+                results = crashwalk(a.crashwalk, elf, dumps, method, extra)
                 g = groups.setdefault((core, fl, method, fmt),
                                       {"cases": 0, "exact": 0, "frames": 0, "expected": 0,
                                        "site_bad": []})
@@ -152,12 +155,12 @@ def main():
                         g["site_bad"].append("%s (%s)" % (name, why))
 
     base = load_baseline(a.baseline)
-    print("# %-4s %-8s %-12s %-9s %7s %9s" % ("core", "flavour", "method", "format", "exact",
-                                            "frames"))
+    print("# %-4s %-10s %-12s %-12s %7s %9s" % ("core", "flavour", "method", "format",
+                                               "exact", "frames"))
     n, failed, lines = 0, 0, []
     for key in sorted(groups):
         g = groups[key]
-        print("# %-4s %-8s %-12s %-9s %3d/%-3d %4d/%-4d" % (key + (g["exact"], g["cases"],
+        print("# %-4s %-10s %-12s %-12s %3d/%-3d %4d/%-4d" % (key + (g["exact"], g["cases"],
                                                               g["frames"], g["expected"])))
     for key in sorted(groups):
         g = groups[key]

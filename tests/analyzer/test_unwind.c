@@ -21,10 +21,10 @@ static const struct {
 	uint32_t pc;
 	const char *func;
 } gdb_frames[] = {
-	{ 0x040, "hardfault_entry" }, { 0, NULL }, { 0x618, "fault_bus" },
-	{ 0x6fe, "do_fault" }, { 0x740, "big_locals" }, { 0x766, "recurse" },
-	{ 0x778, "recurse" }, { 0x7f4, "pendsv_handler" }, { 0, NULL },
-	{ 0x85e, "run_case" }, { 0x894, "main" }, { 0x1e4, "reset_handler" },
+	{ 0x040, "hardfault_entry" }, { 0, NULL }, { 0x624, "fault_bus" },
+	{ 0x70a, "do_fault" }, { 0x74c, "big_locals" }, { 0x772, "recurse" },
+	{ 0x784, "recurse" }, { 0x800, "pendsv_handler" }, { 0, NULL },
+	{ 0x86a, "run_case" }, { 0x8a0, "main" }, { 0x1f0, "reset_handler" },
 };
 
 static int load(struct cw_image **img, struct cw_dump *d, const char *path)
@@ -154,7 +154,7 @@ static struct cw_image *reload_without_notes(struct cw_dump *d)
 	return img;
 }
 
-static void bundled_memory_only(void)
+static void memory_only(const char *record)
 {
 	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
 	struct cw_image *img;
@@ -177,11 +177,22 @@ static void bundled_memory_only(void)
 	}
 	KTAP_EXPECT(d.context == CW_CTX_MEMORY_ONLY, "context %d", d.context);
 	t = (struct cw_target){ &d.mem, img };
-	KTAP_EXPECT(cw_find_exception_frame(&t, &d, &at) == 0, "no frame found");
+	if (record) {
+		struct cw_error err;
+
+		KTAP_EXPECT(!cw_regs_from_record(&t, &d, record, &err), "%s", err.msg);
+	} else {
+		KTAP_EXPECT(cw_find_exception_frame(&t, &d, &at) == 0, "no frame found");
+	}
 	cw_unwind(&t, &d, CW_UNWIND_AUTO, bt);
-	for (i = 2; i < ARRAY_SIZE(gdb_frames); i++) {
-		if (!gdb_frames[i].func)
+	for (i = record ? 0 : 2; i < ARRAY_SIZE(gdb_frames); i++) {
+		if (!gdb_frames[i].func) {
+			if (record)
+				KTAP_EXPECT(f < bt->nr &&
+					    (bt->frames[f].flags & CW_FRAME_EXCEPTION),
+					    "no exception frame at #%u", f);
 			continue;
+		}
 		KTAP_EXPECT(f < bt->nr && bt->frames[f].pc == gdb_frames[i].pc,
 			    "frame #%u: want 0x%x, got 0x%x", f, gdb_frames[i].pc,
 			    f < bt->nr ? bt->frames[f].pc : 0);
@@ -192,12 +203,23 @@ static void bundled_memory_only(void)
 	free(bt);
 }
 
+static void bundled_memory_only(void)
+{
+	memory_only(NULL);
+}
+
+/* The firmware's own crash record (struct crash_entry in tests/firmware/src/crash.c). */
+static void bundled_crash_record(void)
+{
+	memory_only("crash_entry:r4,r5,r6,r7,r8,r9,r10,r11,msp,psp,control,lr");
+}
+
 /* ---- the exception model on hand-built stacks, code from the bundled firmware ---- */
 
 #define SYN_SP		0x20003000u
 #define SYN_PSP		0x20001c00u
-#define FAULT_BUS_PC	0x618u		/* inside fault_bus */
-#define RET_DO_FAULT	0x6ffu		/* after "bl fault_bus" in do_fault, Thumb bit set */
+#define FAULT_BUS_PC	0x624u		/* inside fault_bus */
+#define RET_DO_FAULT	0x70bu		/* after "bl fault_bus" in do_fault, Thumb bit set */
 
 /*
  * A CrashCatcher dump whose registers are those at hardfault_entry's first
@@ -348,6 +370,7 @@ int main(void)
 	KTAP_RUN(bundled_zephyr);
 	KTAP_RUN(bundled_fault);
 	KTAP_RUN(bundled_memory_only);
+	KTAP_RUN(bundled_crash_record);
 	KTAP_RUN(exception_frames);
 	KTAP_RUN(corrupted_stacks);
 	return ktap_finish();
