@@ -77,4 +77,6 @@ BEGIN {
 	printf "  }\n}\n" > json
 }' | tee "$out/bench.txt"
 echo
-echo "written: $out/bench.txt, $out/bench.json"
+"$top/scripts/bench-analyzer.sh"
+echo
+echo "written: $out/bench.txt, $out/bench.json, $out/analyzer.txt, $out/analyzer.json"

@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench, host half: crashwalk's time per dump against gdb-multiarch (and
+# eu-stack, where it can read the dump) on the same ELF cores in the same run:
+# the Cortex-M crash corpus and a generated 50 000-function firmware with
+# DWARF. Cold = one process per dump, ELF and DWARF loading included; batch =
+# one process for many dumps. Prints a table, writes build/bench/analyzer.json.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/bench
+cw=$top/analyzer/build/crashwalk
+gdb="gdb-multiarch -batch -nx -ex set\ backtrace\ past-main\ on"
+mkdir -p "$out"
+
+[ -x "$cw" ] || { echo "bench-analyzer: build crashwalk first (make)" >&2; exit 1; }
+mapfile -t dumps < <(find "$top/.cache/corpus" -name core.elf 2>/dev/null | sort)
+if [ "${#dumps[@]}" = 0 ]; then
+	echo "bench-analyzer: no crash corpus in .cache/corpus: building it (make -C analyzer check)" >&2
+	make -s -C "$top/analyzer" check >/dev/null 2>&1 || true
+	mapfile -t dumps < <(find "$top/.cache/corpus" -name core.elf | sort)
+fi
+big=$top/.cache/bench/bigfw
+python3 "$top/bench/bigfw.py" "$big" >&2
+
+now() { date +%s%N; }
+# ms ELAPSED_NS COUNT: milliseconds per item, two decimals.
+ms() { awk -v ns="$1" -v n="$2" 'BEGIN { printf "%.2f", ns / n / 1e6 }'; }
+
+elf_of() { echo "$(dirname "$(dirname "$1")")/fw.elf"; }
+
+# Corpus, cold: one process per dump.
+t=$(now)
+for d in "${dumps[@]}"; do "$cw" "$(elf_of "$d")" "$d" >/dev/null 2>&1 || true; done
+cw_cold=$(($(now) - t))
+t=$(now)
+for d in "${dumps[@]}"; do eval "$gdb" -ex bt '"$(elf_of "$d")"' '"$d"' >/dev/null 2>&1 || true; done
+gdb_cold=$(($(now) - t))
+
+# Corpus, batch: one process per firmware, all of its dumps.
+mapfile -t fws < <(for d in "${dumps[@]}"; do elf_of "$d"; done | sort -u)
+t=$(now)
+for fw in "${fws[@]}"; do
+	"$cw" "$fw" $(dirname "$fw")/*/core.elf >/dev/null 2>&1 || true
+done
+cw_batch=$(($(now) - t))
+t=$(now)
+for fw in "${fws[@]}"; do
+	args=()
+	for d in "$(dirname "$fw")"/*/core.elf; do args+=(-ex "core-file $d" -ex bt); done
+	eval "$gdb" '"${args[@]}"' '"$fw"' >/dev/null 2>&1 || true
+done
+gdb_batch=$(($(now) - t))
+
+# The large firmware: cold runs, and one process for REPEAT copies of its dump.
+REPEAT=50
+COLD=5
+t=$(now)
+for i in $(seq $COLD); do "$cw" "$big/big.elf" "$big/big.core" >/dev/null; done
+cw_big_cold=$(($(now) - t))
+t=$(now)
+for i in $(seq $COLD); do eval "$gdb" -ex bt '"$big/big.elf"' '"$big/big.core"' >/dev/null 2>&1; done
+gdb_big_cold=$(($(now) - t))
+t=$(now)
+"$cw" "$big/big.elf" $(for i in $(seq $REPEAT); do echo "$big/big.core"; done) >/dev/null
+cw_big_batch=$(($(now) - t))
+args=()
+for i in $(seq $REPEAT); do args+=(-ex "core-file $big/big.core" -ex bt); done
+t=$(now)
+eval "$gdb" '"${args[@]}"' '"$big/big.elf"' >/dev/null 2>&1
+gdb_big_batch=$(($(now) - t))
+cw_rss=$(/usr/bin/time -f %M "$cw" "$big/big.elf" "$big/big.core" 2>&1 >/dev/null | tail -1)
+gdb_rss=$(eval /usr/bin/time -f %M "$gdb" -ex bt '"$big/big.elf"' '"$big/big.core"' 2>&1 >/dev/null | tail -1)
+if eu=$(eu-stack --core "$big/big.core" -e "$big/big.elf" 2>&1); then
+	eu_status="reads them"
+else
+	eu_status="cannot read bare-metal ARM cores ($(echo "$eu" | head -1))"
+fi
+
+n=${#dumps[@]}
+nbig=$(arm-none-eabi-nm "$big/big.elf" | grep -c ' [tT] ')
+code=$(arm-none-eabi-size -A "$big/big.elf" | awk '$1 == ".text" { print $2 }')
+{
+	echo "crashwalk against gdb-multiarch on the same ELF cores (ms per dump; lower is better)"
+	printf '%-44s %10s %10s %8s\n' "input" "crashwalk" "gdb" "gdb/cw"
+	row() { printf '%-44s %10s %10s %8s\n' "$1" "$2" "$3" \
+		"$(awk -v a="$3" -v b="$2" 'BEGIN { printf "%.1fx", a / b }')"; }
+	row "corpus, $n dumps, cold" "$(ms $cw_cold $n)" "$(ms $gdb_cold $n)"
+	row "corpus, $n dumps, batch per firmware" "$(ms $cw_batch $n)" "$(ms $gdb_batch $n)"
+	row "$nbig symbols, $code B code, cold" "$(ms $cw_big_cold $COLD)" "$(ms $gdb_big_cold $COLD)"
+	row "same, batch of $REPEAT dumps" "$(ms $cw_big_batch $REPEAT)" "$(ms $gdb_big_batch $REPEAT)"
+	echo "batch throughput: crashwalk $(awk -v ns=$cw_big_batch -v n=$REPEAT 'BEGIN { printf "%.0f", n / (ns / 1e9) }') dumps/s on the large firmware, $(awk -v ns=$cw_batch -v n=$n 'BEGIN { printf "%.0f", n / (ns / 1e9) }') on the corpus"
+	echo "peak RSS on the large firmware: crashwalk $cw_rss KB, gdb $gdb_rss KB"
+	echo "eu-stack: $eu_status"
+	echo "target (issue: >= 100x faster than gdb per dump in batch mode): $(awk -v a=$gdb_big_batch -v b=$cw_big_batch 'BEGIN { r = a / b; printf "%.1fx on the large firmware, %s", r, (r >= 100 ? "met" : "not met") }')"
+} | tee "$out/analyzer.txt"
+cat >"$out/analyzer.json" <<JSON
+{
+  "unit": "ms per dump",
+  "corpus": {"dumps": $n, "crashwalk_cold": $(ms $cw_cold $n), "gdb_cold": $(ms $gdb_cold $n),
+             "crashwalk_batch": $(ms $cw_batch $n), "gdb_batch": $(ms $gdb_batch $n)},
+  "large_firmware": {"symbols": $nbig, "code_bytes": $code,
+             "crashwalk_cold": $(ms $cw_big_cold $COLD), "gdb_cold": $(ms $gdb_big_cold $COLD),
+             "crashwalk_batch": $(ms $cw_big_batch $REPEAT), "gdb_batch": $(ms $gdb_big_batch $REPEAT),
+             "crashwalk_peak_rss_kb": $cw_rss, "gdb_peak_rss_kb": $gdb_rss},
+  "eu_stack": "$eu_status"
+}
+JSON
