@@ -5,7 +5,9 @@
  * (task context) or from a hard-IRQ hrtimer. The leaf saves the kernel's own
  * stack_trace_save() of the same moment, the oracle the tests compare with.
  *
- * debugfs framewalk_test/trigger: write "write" or "timer" to run the chain.
+ * debugfs framewalk_test/trigger: write "write" or "timer" to run the chain, or
+ * "misaligned", "off_stack" or "cycle" to call fw_test_target with the frame
+ * pointer aimed at a broken frame record of that kind.
  * debugfs framewalk_test/oracle: the last leaf's stack, "0xADDR SYMBOL+OFF/SIZE" a line.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -63,6 +65,44 @@ static noinline __noclone int fw_test_l1(int x)
 	return fw_test_l2(x) + 1;
 }
 
+static noinline __noclone int fw_test_target(int x)
+{
+	return x + 1;
+}
+
+/*
+ * Call fw_test_target with x29 pointing at a fake frame record, as if its
+ * caller had built that record: the walk from the call site must read it and
+ * stop for the reason its saved frame pointer gives. x29 is restored after.
+ */
+static noinline __noclone int fw_test_bad_chain(const char *kind)
+{
+	unsigned long rec[4] __aligned(16);
+	unsigned long ret;
+
+	rec[1] = (unsigned long)__builtin_return_address(0);
+	if (!strcmp(kind, "misaligned"))
+		rec[0] = (unsigned long)&rec[2] + 4;
+	else if (!strcmp(kind, "off_stack"))
+		rec[0] = (unsigned long)fw_test_target & ~15UL;
+	else if (!strcmp(kind, "cycle"))
+		rec[0] = (unsigned long)&rec[0];
+	else
+		return -EINVAL;
+	asm volatile("mov x19, x29\n\t"
+		     "mov x29, %[rec]\n\t"
+		     "mov x0, #41\n\t"
+		     "blr %[fn]\n\t"
+		     "mov x29, x19\n\t"
+		     "mov %[ret], x0"
+		     : [ret] "=r" (ret)
+		     : [rec] "r" (rec), [fn] "r" (fw_test_target)
+		     : "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",
+		       "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x30",
+		       "cc", "memory");
+	return ret == 42 ? 0 : -EIO;
+}
+
 static enum hrtimer_restart fw_test_timer_fn(struct hrtimer *t)
 {
 	if (fw_test_l1(0) != 6)
@@ -87,7 +127,7 @@ static ssize_t fw_test_trigger_write(struct file *file, const char __user *ubuf,
 		hrtimer_start(&fw_test_timer, ns_to_ktime(1000), HRTIMER_MODE_REL_HARD);
 		if (!wait_for_completion_timeout(&fw_test_timer_done, HZ))
 			return -ETIMEDOUT;
-	} else {
+	} else if (fw_test_bad_chain(cmd)) {
 		return -EINVAL;
 	}
 	return len;

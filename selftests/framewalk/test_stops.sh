@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: in the kernel, a frame record whose saved frame pointer is misaligned, off the stack, or points back at itself ends the walk with that stop reason after the one good frame, and nothing crashes
+# requires: framewalk.ko, fw_test_chain.ko, tracefs, debugfs
+. "$(dirname "$0")/fw_lib.sh"
+fw_require_root
+ktap_plan 4
+fw_unload_all
+fw_trace_reset
+fw_dmesg_mark
+T=$DEBUGFS/framewalk_test
+
+insmod "$FW_KO_DIR/fw_test_chain.ko" || ktap_fail "insmod fw_test_chain.ko failed"
+insmod "$FW_KO_DIR/framewalk.ko" filter=fw_test_target depth=16 || ktap_fail "insmod failed"
+
+# expect_stop KIND STOP: the fake record's saved fp of KIND ends the walk with STOP.
+expect_stop() {
+	fw_trace_reset
+	echo 1 >"$TRACEFS/events/framewalk/chain/enable"
+	echo "$1" >"$T/trigger" || ktap_fail "trigger $1 failed"
+	echo 0 >"$TRACEFS/events/framewalk/chain/enable"
+	line=$(grep -m1 ' chain: fw_test_target ' "$TRACEFS/trace")
+	ktap_note "$line"
+	ktap_expect "one frame, then stop=$2" -n "$(echo "$line" | grep "depth=1 stop=$2 ")"
+	ktap_expect "the frame is the fake record's return address" \
+		-n "$(echo "$line" | grep '<- fw_test_bad_chain+0x')"
+	ktap_case_end "$1 saved frame pointer: stop=$2"
+}
+
+expect_stop misaligned misaligned
+expect_stop off_stack off_stack
+expect_stop cycle not_increasing
+fw_unload_all
+trouble=$(fw_dmesg_trouble)
+ktap_expect "no kernel warnings: $trouble" -z "$trouble"
+ktap_case_end "no kernel warnings"
+ktap_exit
