@@ -269,6 +269,8 @@ int cw_unwinder_parse(const char *s, enum cw_unwinder *out);
 struct cw_fault {
 	int have_scb;
 	uint32_t cfsr, hfsr, dfsr, mmfar, bfar, afsr, shcsr;
+	int have_sfsr;		/* v8-M SAU registers were in the dump */
+	uint32_t sfsr, sfar;
 	char lines[16][160];
 	unsigned int nr;
 	char insn[224];		/* the faulting instruction, disassembled */
@@ -277,6 +279,7 @@ struct cw_fault {
 
 void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f);
 void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);
+void cw_fault_explain_secure(uint32_t sfsr, struct cw_fault *f);
 
 /* ---- watching a directory for new dumps ---- */
 

@@ -17,6 +17,8 @@
 #define SCB_MMFAR	0xE000ED34u
 #define SCB_BFAR	0xE000ED38u
 #define SCB_AFSR	0xE000ED3Cu
+#define SAU_SFSR	0xE000EDE4u	/* v8-M Security Extension */
+#define SAU_SFAR	0xE000EDE8u
 
 struct fault_bit {
 	uint32_t mask;
@@ -50,6 +52,21 @@ static const struct fault_bit cfsr_bits[] = {
 	{ 1u << 24, "UNALIGNED", "unaligned access with CCR.UNALIGN_TRP set", "unaligned" },
 	{ 1u << 25, "DIVBYZERO", "integer division by zero with CCR.DIV_0_TRP set",
 	  "divide-by-zero" },
+};
+
+static const struct fault_bit sfsr_bits[] = {
+	{ 1u << 0, "INVEP", "Non-secure code entered Secure code not at an SG entry point",
+	  "secure-entry" },
+	{ 1u << 1, "INVIS", "bad integrity signature when returning to Secure state",
+	  "secure-integrity" },
+	{ 1u << 2, "INVER", "exception return with an EXC_RETURN invalid for the state",
+	  "secure-return" },
+	{ 1u << 3, "AUVIOL", "Non-secure access to a Secure address", "secure-access" },
+	{ 1u << 4, "INVTRAN", "branch to Non-secure code without BLXNS/BXNS",
+	  "secure-transition" },
+	{ 1u << 5, "LSPERR", "SAU violation during lazy FP state preservation", "stacking" },
+	{ 1u << 7, "LSERR", "error while stacking or unstacking across security states",
+	  "stacking" },
 };
 
 static const struct fault_bit hfsr_bits[] = {
@@ -91,6 +108,23 @@ void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f)
 			set_class(f, hfsr_bits[i].cls);
 		}
 	set_class(f, "hardfault");
+}
+
+/* SecureFault status, added to what CFSR and HFSR said. */
+void cw_fault_explain_secure(uint32_t sfsr, struct cw_fault *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sfsr_bits); i++)
+		if (sfsr & sfsr_bits[i].mask) {
+			add_line(f, sfsr_bits[i].name, sfsr_bits[i].why);
+			/* The SecureFault cause is sharper than an escalation. */
+			if (!strcmp(f->cls, "hardfault"))
+				f->cls[0] = 0;
+			set_class(f, sfsr_bits[i].cls);
+		}
+	if (sfsr & (1u << 6))
+		add_line(f, "SFARVALID", "SFAR holds the faulting address");
 }
 
 static void disassemble(const struct cw_mem *mem, uint32_t pc, struct cw_fault *f)
@@ -136,6 +170,11 @@ void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, str
 		scb_read(mem, SCB_AFSR, &f->afsr);
 		scb_read(mem, SCB_SHCSR, &f->shcsr);
 		cw_fault_explain(f->cfsr, f->hfsr, f);
+		f->have_sfsr = !scb_read(mem, SAU_SFSR, &f->sfsr);
+		if (f->have_sfsr) {
+			scb_read(mem, SAU_SFAR, &f->sfar);
+			cw_fault_explain_secure(f->sfsr, f);
+		}
 	} else if (!scb_read(mem, SCB_CPUID, &cpuid) && ((cpuid >> 16) & 0xF) == 0xC) {
 		/* CPUID.ARCHITECTURE 0xC: ARMv6-M, where every fault is a bare HardFault. */
 		snprintf(f->cls, sizeof(f->cls), "hardfault");

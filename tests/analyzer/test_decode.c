@@ -204,6 +204,11 @@ static void fault_bits(void)
 	KTAP_EXPECT(!strcmp(f.cls, "vector-table"), "%s", f.cls);
 	cw_fault_explain(0, 0, &f);
 	KTAP_EXPECT(!strcmp(f.cls, "hardfault") && f.nr == 0, "%s", f.cls);
+	/* v8-M SecureFault escalated: SFSR names the cause, SFARVALID the address. */
+	cw_fault_explain(0, 0x40000000, &f);
+	cw_fault_explain_secure(0x48, &f);
+	KTAP_EXPECT(!strcmp(f.cls, "secure-access") && has_line(&f, "AUVIOL") &&
+		    has_line(&f, "SFARVALID") && has_line(&f, "FORCED"), "%s", f.cls);
 }
 
 /* ---- the shared walker's record_at hook, as crashwalk uses it for GCC's r7 ---- */
