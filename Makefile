@@ -4,6 +4,7 @@
 #   make check    every test, ending with "N passed, N failed"
 #   make demo     the tour: the module in an arm64 guest, then a Cortex-M crash
 #   make bench    cost per traced call against the kernel's tracers, table + JSON
+#   make fuzz     crashwalk's fuzz harnesses, FUZZ_SECONDS (60) each
 #   make stress   the module stress test at full size on each kernel (about 10 minutes)
 #   make deps     install packages and fetch the guest kernels (make does it when needed)
 #   make install  plugin_framewalk.so into ~/.local/lib/traceevent/plugins, framewalk into /usr/local
@@ -40,6 +41,11 @@ demo: all
 bench: all
 	@scripts/bench.sh
 
+# crashwalk's libFuzzer harnesses, FUZZ_SECONDS each (make check runs 10).
+FUZZ_SECONDS ?= 60
+fuzz: deps-quick
+	@tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 # The module stress test at full size (200 load/unload cycles, 60 rewrites) on each kernel.
 stress: all
 	@FW_STRESS_CYCLES=200 FW_STRESS_REWRITES=60 scripts/check.sh --guest-only
@@ -49,4 +55,4 @@ clean:
 	@$(MAKE) -s -C userspace clean
 	@if [ -f analyzer/Makefile ]; then $(MAKE) -s -C analyzer clean; fi
 
-.PHONY: all deps deps-quick modules guest-bin host install check demo bench stress clean
+.PHONY: all deps deps-quick modules guest-bin host install check demo bench fuzz stress clean

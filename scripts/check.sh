@@ -92,6 +92,7 @@ if [ -z "$guest_only" ]; then
 	if [ -f "$top/analyzer/Makefile" ]; then
 		start analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
 	fi
+	start fuzz "$logs/fuzz.log" "$top/tests/fuzz/run.sh" 10
 	start checkpatch "$logs/checkpatch.log" checkpatch_tests
 	start guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" "${kernels##* }"
 fi

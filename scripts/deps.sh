@@ -15,7 +15,7 @@ HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm 
 	gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi gdb-multiarch libelf-dev
 	libdw-dev elfutils libtraceevent-dev libtracefs-dev trace-cmd libcapstone-dev clang
 	libclang-rt-14-dev llvm bc flex bison kmod xz-utils zstd python3 pkg-config rsync
-	linux-source-6.12 libtracecmd-dev"
+	linux-source-6.12 libtracecmd-dev zlib1g-dev time"
 
 log() { echo "deps: $*" >&2; }
 die() { echo "deps: error: $*" >&2; exit 1; }

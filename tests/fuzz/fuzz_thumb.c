@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_thumb.c - libFuzzer harness: Thumb decoding on arbitrary code bytes:
+ * the BL/BLX call check the stack scan makes at every return address, branch
+ * targets, prologue pseudo-execution from every halfword, and EXC_RETURN
+ * decoding of every word.
+ */
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "crashwalk.h"
+
+#define FUZZ_BASE	0x00000100u
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct cw_mem mem = { 0 };
+	struct cw_exc_return er;
+	struct cw_prologue p;
+	uint32_t a, target, v;
+	unsigned int len;
+
+	if (size < 4 || size > 4096)
+		return 0;
+	if (cw_mem_add(&mem, FUZZ_BASE, (uint32_t)size, data, "fuzz"))
+		return 0;
+	for (a = FUZZ_BASE; a < FUZZ_BASE + size; a += 2) {
+		cw_thumb_call_before(&mem, a | 1, &target);
+		cw_thumb_b_target(&mem, a, &target, &len);
+		cw_prologue_analyze(&mem, FUZZ_BASE, a, &p);
+	}
+	for (a = 0; a + 4 <= size; a += 4) {
+		memcpy(&v, data + a, 4);
+		if (cw_exc_return_decode(v, &er) == 0)
+			cw_exc_frame_size(&er, v, (int)(v & 1));
+	}
+	cw_mem_free(&mem);
+	return 0;
+}

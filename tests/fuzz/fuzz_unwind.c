@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_unwind.c - libFuzzer harness: a dump parsed from arbitrary bytes,
+ * unwound against the bundled firmware by every method (exception model,
+ * prologue pseudo-execution, frame-pointer walk, stack scan), its fault
+ * decoded and reported: whatever registers and memory the input claims.
+ */
+#include <stdint.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crashwalk.h"
+
+static struct cw_image *fuzz_img;
+static FILE *fuzz_null;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	struct cw_error err = { { 0 } };
+
+	(void)argc;
+	(void)argv;
+	fuzz_img = cw_image_open(BUNDLED_DIR "/demo.elf", &err);
+	fuzz_null = fopen("/dev/null", "w");
+	if (!fuzz_img || !fuzz_null) {
+		fprintf(stderr, "fuzz_unwind: %s\n", err.msg);
+		abort();
+	}
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const enum cw_unwinder methods[] = {
+		CW_UNWIND_AUTO, CW_UNWIND_PROLOGUE, CW_UNWIND_FP, CW_UNWIND_SCAN,
+	};
+	struct cw_report_opts ropts = { 0 };
+	struct cw_error err = { { 0 } };
+	struct cw_backtrace *bt;
+	struct cw_target t;
+	struct cw_fault f;
+	struct cw_dump d;
+	unsigned int i, ff;
+	uint8_t *buf;
+	uint32_t at;
+
+	/* The reader owns its buffer, as cw_dump_load() hands it a file's. */
+	buf = malloc(size ? size : 1);
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	if (cw_dump_parse(&d, "fuzz", buf, size, &err)) {
+		cw_dump_free(&d);
+		return 0;
+	}
+	bt = calloc(1, sizeof(*bt));
+	if (!bt || cw_image_add_memory(fuzz_img, &d.mem))
+		goto out;
+	t = (struct cw_target){ .mem = &d.mem, .img = fuzz_img };
+	if (d.context == CW_CTX_MEMORY_ONLY)
+		cw_find_exception_frame(&t, &d, &at);
+	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
+		cw_unwind(&t, &d, methods[i], bt);
+		ff = cw_fault_frame(&d, bt);
+		cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);
+		ropts.json = (int)(i & 1);
+		cw_report(fuzz_null, &ropts, &d, bt, &f);
+	}
+out:
+	free(bt);
+	cw_dump_free(&d);
+	return 0;
+}
