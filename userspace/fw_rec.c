@@ -11,17 +11,30 @@
 
 #include "fw_rec.h"
 
+/*
+ * The doubling array v with room for its element n: v itself, or v moved;
+ * NULL when out of memory, v then left as it was.
+ */
+static void *fw_grow(void *v, size_t *cap, size_t n, size_t elem, size_t first)
+{
+	size_t want = *cap ? *cap * 2 : first;
+	void *p;
+
+	if (n < *cap)
+		return v;
+	p = realloc(v, want * elem);
+	if (p)
+		*cap = want;
+	return p;
+}
+
 int fw_symtab_add(struct fw_symtab *t, unsigned long long addr, const char *name)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 4096;
-		struct fw_sym *v = realloc(t->v, cap * sizeof(*v));
+	struct fw_sym *v = fw_grow(t->v, &t->cap, t->n, sizeof(*v), 4096);
 
-		if (!v)
-			return -ENOMEM;
-		t->v = v;
-		t->cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	t->v = v;
 	t->v[t->n].addr = addr;
 	t->v[t->n].name = strdup(name);
 	if (!t->v[t->n].name)
@@ -179,15 +192,11 @@ static const char *fw_rec_parse_event(char *p, struct fw_event *e)
 
 static int fw_rec_add_event(struct fw_recording *r, const struct fw_event *e)
 {
-	if (r->nev == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 1024;
-		struct fw_event *v = realloc(r->ev, cap * sizeof(*v));
+	struct fw_event *v = fw_grow(r->ev, &r->cap, r->nev, sizeof(*v), 1024);
 
-		if (!v)
-			return -ENOMEM;
-		r->ev = v;
-		r->cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	r->ev = v;
 	r->ev[r->nev++] = *e;
 	return 0;
 }

@@ -74,6 +74,16 @@ fw_trace_reset() {
 	echo 1 >"$TRACEFS/tracing_on"
 }
 
+# Start a test of N cases from a clean state: root, nothing loaded, tracing off
+# and empty, dmesg marked.
+fw_test_begin() {
+	fw_require_root
+	ktap_plan "$1"
+	fw_unload_all
+	fw_trace_reset
+	fw_dmesg_mark
+}
+
 fw_stat() {
 	awk -v k="$1" '$1 == k { print $2 }' "$FW_STATS"
 }

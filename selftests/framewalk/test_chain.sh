@@ -3,11 +3,7 @@
 # description: a known 6-level noinline chain, run from a file write (task) and from an hrtimer (hard IRQ), is reconstructed exactly and equals the kernel's stack_trace_save() of the same moment
 # requires: framewalk.ko, fw_test_chain.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_require_root
-ktap_plan 4
-fw_unload_all
-fw_trace_reset
-fw_dmesg_mark
+fw_test_begin 4
 T=$DEBUGFS/framewalk_test
 
 insmod "$FW_KO_DIR/fw_test_chain.ko" || ktap_fail "insmod fw_test_chain.ko failed"

@@ -3,11 +3,7 @@
 # description: framewalk.ko loads with a filter on a real kernel function, counts its hits, writes chain events and unloads cleanly
 # requires: framewalk.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_require_root
-ktap_plan 4
-fw_unload_all
-fw_trace_reset
-fw_dmesg_mark
+fw_test_begin 4
 
 insmod "$FW_KO_DIR/framewalk.ko" filter=ksys_read || ktap_fail "insmod framewalk.ko filter=ksys_read failed"
 ktap_expect "framewalk listed in /proc/modules" -n "$(grep '^framewalk ' /proc/modules)"

@@ -1,13 +1,10 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # description: on real kernel functions (vfs_read, do_sys_openat2, vfs_write, and hrtimer_interrupt on the IRQ stack) every chain equals the kernel unwinder's trace of the same call, frame for frame, at full depth and at depth 4
 # requires: framewalk.ko, fw_oracle.ko, tracefs, debugfs
-# SPDX-License-Identifier: GPL-2.0
 . "$(dirname "$0")/fw_lib.sh"
-fw_require_root
 FUNCS="vfs_read do_sys_openat2 vfs_write hrtimer_interrupt"
-ktap_plan 9
-fw_unload_all
-fw_dmesg_mark
+fw_test_begin 9
 list=$(echo $FUNCS | tr ' ' ,)
 
 workload() {

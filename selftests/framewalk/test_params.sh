@@ -3,10 +3,7 @@
 # description: filter, notrace and depth are validated at load and at run time; a refused change leaves the previous setting in force
 # requires: framewalk.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_require_root
-ktap_plan 8
-fw_unload_all
-fw_trace_reset
+fw_test_begin 8
 P=/sys/module/framewalk/parameters
 
 # insmod ARGS...: expect a refusal and exactly one framewalk error line containing $want.

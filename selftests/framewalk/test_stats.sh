@@ -3,10 +3,7 @@
 # description: per-CPU statistics add up (per-CPU lines sum to the totals, stop reasons sum to events) and reset to zero
 # requires: framewalk.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_require_root
-ktap_plan 3
-fw_unload_all
-fw_trace_reset
+fw_test_begin 3
 
 insmod "$FW_KO_DIR/framewalk.ko" filter=vfs_read,vfs_write depth=4 || ktap_fail "insmod failed"
 echo 1 >"$TRACEFS/events/framewalk/chain/enable"

@@ -3,11 +3,7 @@
 # description: in the kernel, a frame record whose saved frame pointer is misaligned, off the stack, or points back at itself ends the walk with that stop reason after the one good frame, and nothing crashes
 # requires: framewalk.ko, fw_test_chain.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_require_root
-ktap_plan 4
-fw_unload_all
-fw_trace_reset
-fw_dmesg_mark
+fw_test_begin 4
 T=$DEBUGFS/framewalk_test
 
 insmod "$FW_KO_DIR/fw_test_chain.ko" || ktap_fail "insmod fw_test_chain.ko failed"

@@ -3,17 +3,13 @@
 # description: 200 load/unload cycles and parameter rewrites while traced functions run hot on both CPUs, in task, softirq and hard-IRQ context and across sleeps; rmmod with tracing active; no kernel warning, statistics consistent
 # requires: framewalk.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_require_root
 # make check runs fewer (each cycle costs about 2 s under qemu's TCG); make stress the full set.
 CYCLES=${FW_STRESS_CYCLES:-200}
 REWRITES=${FW_STRESS_REWRITES:-60}
 # vfs_read in tasks, run_timer_softirq in softirq, hrtimer_interrupt in hard IRQ,
 # do_nanosleep sleeps inside the traced call.
 FUNCS=vfs_read,run_timer_softirq,hrtimer_interrupt,do_nanosleep
-ktap_plan 4
-fw_unload_all
-fw_trace_reset
-fw_dmesg_mark
+fw_test_begin 4
 P=/sys/module/framewalk/parameters
 
 load_pids=

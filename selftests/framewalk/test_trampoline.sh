@@ -3,11 +3,7 @@
 # description: return trampolines in the chain: under the function graph tracer the real return address is recovered where the kernel exposes the graph return stack (6.1) and the walk stops at return_to_handler elsewhere; a kretprobe's trampoline always ends the walk, marked
 # requires: framewalk.ko, tracefs, debugfs, function_graph tracer, kprobe_events
 . "$(dirname "$0")/fw_lib.sh"
-fw_require_root
-ktap_plan 3
-fw_unload_all
-fw_trace_reset
-fw_dmesg_mark
+fw_test_begin 3
 
 ksym() {
 	awk -v s="$1" '$3 == s { print $1; exit }' /proc/kallsyms | sed 's/^0*//'

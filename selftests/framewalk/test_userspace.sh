@@ -3,10 +3,7 @@
 # description: trace-cmd records framewalk events; the framewalk CLI records, reports and streams them and fails clearly without the module; the recordings go back to the host for trace-cmd report with the plugin
 # requires: framewalk.ko, fw_test_chain.ko, trace-cmd, framewalk (CLI), tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_require_root
-ktap_plan 5
-fw_unload_all
-fw_trace_reset
+fw_test_begin 5
 OUT=${FW_OUT:-/fw/out}
 mkdir -p "$OUT"
 TRIGGER="echo write >$DEBUGFS/framewalk_test/trigger; echo timer >$DEBUGFS/framewalk_test/trigger"
