@@ -278,7 +278,7 @@ int fw_record(const struct fw_record_opts *o)
 {
 	const char *systems[] = { "framewalk", NULL };
 	struct fw_session s = { .o = o };
-	char name[64], filter[1024], notrace[1024], depth[16];
+	char name[64], pid[16], filter[1024], notrace[1024], depth[16];
 	struct sigaction sa = { .sa_handler = fw_on_signal };
 	struct tep_event *ev;
 	struct utsname uts;
@@ -310,8 +310,8 @@ int fw_record(const struct fw_record_opts *o)
 	 * matches read paths, each drain making more to drain: leave this
 	 * process out (the command runs as a child and is traced).
 	 */
-	snprintf(depth, sizeof(depth), "%d", (int)getpid());
-	if (!s.inst || tracefs_instance_file_write(s.inst, "set_event_notrace_pid", depth) < 0 ||
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (!s.inst || tracefs_instance_file_write(s.inst, "set_event_notrace_pid", pid) < 0 ||
 	    tracefs_event_enable(s.inst, "framewalk", "chain")) {
 		fprintf(stderr, "framewalk: cannot set up trace instance %s\n", name);
 		goto out;
