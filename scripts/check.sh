@@ -93,6 +93,7 @@ if [ -z "$guest_only" ]; then
 		start analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
 	fi
 	start fuzz "$logs/fuzz.log" "$top/tests/fuzz/run.sh" 10
+	start hostile "$logs/hostile.log" "$top/tests/hostile/run.sh"
 	start checkpatch "$logs/checkpatch.log" checkpatch_tests
 	start guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" "${kernels##* }"
 fi
