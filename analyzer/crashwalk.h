@@ -146,6 +146,7 @@ unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inl
 uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok);
 int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr);
 int cw_image_is_handler(const struct cw_image *img, uint32_t func_addr);
+int cw_image_exidx(const struct cw_image *img, uint32_t *addr, uint32_t *size);
 
 /* ---- Thumb decoding ---- */
 
@@ -173,6 +174,34 @@ struct cw_prologue {
 int cw_prologue_analyze(const struct cw_mem *mem, uint32_t func, uint32_t pc,
 			struct cw_prologue *out);
 
+/* ---- ARM EHABI unwind tables (.ARM.exidx, .ARM.extab) ---- */
+
+enum cw_ehabi_status {
+	CW_EHABI_OK,
+	CW_EHABI_NO_ENTRY,	/* no exidx entry at or below the address */
+	CW_EHABI_CANTUNWIND,	/* the entry is EXIDX_CANTUNWIND */
+	CW_EHABI_REFUSE,	/* opcode 0x80 0x00: the table refuses to unwind */
+	CW_EHABI_SPARE,		/* a spare or reserved opcode */
+	CW_EHABI_TABLE,		/* table unreadable, truncated or malformed */
+	CW_EHABI_PERSONALITY,	/* a compact personality index other than 0, 1, 2 */
+	CW_EHABI_STACK,		/* a pop reads outside the dump and the image */
+	CW_EHABI_REG,		/* the opcodes need a register whose value is unknown */
+	CW_EHABI_NR
+};
+
+/* What a step used: the entry, the function start it names, the registers popped. */
+struct cw_ehabi {
+	uint32_t func;
+	uint32_t entry;
+	uint32_t popped;	/* bit n: rN was restored from the stack */
+};
+
+enum cw_ehabi_status cw_ehabi_find(const struct cw_mem *mem, uint32_t tab, uint32_t size,
+				   uint32_t addr, uint32_t *func, uint32_t *entry);
+enum cw_ehabi_status cw_ehabi_step(const struct cw_mem *mem, uint32_t tab, uint32_t size,
+				   uint32_t addr, struct cw_regs *regs, struct cw_ehabi *info);
+const char *cw_ehabi_status_name(enum cw_ehabi_status s);
+
 /* ---- exception model ---- */
 
 struct cw_exc_return {
@@ -199,14 +228,16 @@ enum cw_method {
 	CW_M_FP,		/* r7 frame record, via lib/fw_walk.h */
 	CW_M_LR,		/* the link register of a leaf */
 	CW_M_SCAN,		/* stack scan, return address checked against the call graph */
+	CW_M_EHABI,		/* ARM EHABI unwind opcodes from .ARM.exidx/.ARM.extab */
 	CW_M_NR
 };
 
 enum cw_unwinder {
-	CW_UNWIND_AUTO,		/* prologue analysis, stack scan when it cannot go on */
+	CW_UNWIND_AUTO,		/* EHABI, else prologue analysis, stack scan when it cannot go on */
 	CW_UNWIND_PROLOGUE,
 	CW_UNWIND_FP,
 	CW_UNWIND_SCAN,
+	CW_UNWIND_EHABI,	/* EHABI; prologue analysis only for code without an entry */
 };
 
 enum cw_stop {
@@ -225,6 +256,7 @@ enum cw_stop {
 #define CW_FRAME_EXCEPTION	0x1	/* this frame was interrupted by an exception */
 #define CW_FRAME_INDIRECT	0x2	/* found at a BLX register call */
 #define CW_FRAME_TAILCALL	0x4	/* the call graph needed a tail call to agree */
+#define CW_FRAME_CROSSCHECKED	0x8	/* EHABI and prologue analysis found the same caller */
 
 struct cw_frame {
 	uint32_t pc;

@@ -39,6 +39,7 @@ struct cw_image {
 	struct cw_mem mem;		/* all loadable sections */
 	uint32_t vectors;
 	int have_vectors;
+	uint32_t exidx, exidx_size;	/* .ARM.exidx, when the firmware has unwind tables */
 };
 
 static int sym_cmp(const void *a, const void *b)
@@ -119,6 +120,10 @@ static int image_section(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 		return image_symbols(img, scn, sh);
 	if (!(sh->sh_flags & SHF_ALLOC) || sh->sh_type == SHT_NOBITS || !sh->sh_size)
 		return 0;
+	if (sh->sh_type == SHT_ARM_EXIDX) {
+		img->exidx = (uint32_t)sh->sh_addr;
+		img->exidx_size = (uint32_t)sh->sh_size;
+	}
 	data = elf_rawdata(scn, NULL);
 	if (!data || data->d_size < sh->sh_size)
 		return -1;
@@ -222,6 +227,16 @@ int cw_image_add_memory(struct cw_image *img, struct cw_mem *mem)
 		if (cw_mem_add(mem, r->addr, r->size, r->data, r->origin))
 			return -1;
 	}
+	return 0;
+}
+
+/* Where .ARM.exidx is: its words are read through the image's memory like code. */
+int cw_image_exidx(const struct cw_image *img, uint32_t *addr, uint32_t *size)
+{
+	if (!img || !img->exidx_size)
+		return -1;
+	*addr = img->exidx;
+	*size = img->exidx_size;
 	return 0;
 }
 

@@ -63,11 +63,13 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 	fprintf(out, ", \"offset\": %u, \"file\": ", f->func ? f->pc - f->func->addr : 0);
 	json_str(out, f->has_src ? f->src.file : NULL);
 	fprintf(out, ", \"line\": %d, \"method\": \"%s\", \"confidence\": %d, "
-		"\"exception\": %s, \"exc_return\": %u, \"indirect\": %s, \"tailcall\": %s",
+		"\"exception\": %s, \"exc_return\": %u, \"indirect\": %s, \"tailcall\": %s, "
+		"\"cross_checked\": %s",
 		f->has_src ? f->src.line : 0, cw_method_name(f->method), f->confidence,
 		f->flags & CW_FRAME_EXCEPTION ? "true" : "false", f->exc_return,
 		f->flags & CW_FRAME_INDIRECT ? "true" : "false",
-		f->flags & CW_FRAME_TAILCALL ? "true" : "false");
+		f->flags & CW_FRAME_TAILCALL ? "true" : "false",
+		f->flags & CW_FRAME_CROSSCHECKED ? "true" : "false");
 	fputs(", \"inlined\": [", out);
 	for (k = 0; k < f->nr_inl; k++) {
 		fputs(k ? ", {\"function\": " : "{\"function\": ", out);
@@ -133,9 +135,10 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 		fprintf(out, "+0x%x", f->pc - f->func->addr);
 	if (f->has_src)
 		fprintf(out, " at %s:%d", f->src.file, f->src.line);
-	fprintf(out, "  [%s %d%%%s%s]\n", cw_method_name(f->method), f->confidence,
+	fprintf(out, "  [%s %d%%%s%s%s]\n", cw_method_name(f->method), f->confidence,
 		f->flags & CW_FRAME_INDIRECT ? ", indirect call" : "",
-		f->flags & CW_FRAME_TAILCALL ? ", via tail call" : "");
+		f->flags & CW_FRAME_TAILCALL ? ", via tail call" : "",
+		f->flags & CW_FRAME_CROSSCHECKED ? ", cross-checked" : "");
 	for (k = 0; k < f->nr_inl; k++)
 		fprintf(out, "      inlined: %s at %s:%d\n", f->inl[k].func,
 			f->inl[k].src.file ? f->inl[k].src.file : "??", f->inl[k].src.line);

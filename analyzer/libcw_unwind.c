@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libcw_unwind.c - the unwinder engine: from the dump's registers to frames,
- * through hardware exception frames, with one of three ways to find a caller:
- * prologue analysis, the r7 frame-record chain (lib/fw_walk.h, shared with
- * framewalk.ko) and a stack scan checked against the call graph.
+ * through hardware exception frames, with one of four ways to find a caller:
+ * ARM EHABI unwind tables (libcw_ehabi.c), prologue analysis, the r7
+ * frame-record chain (lib/fw_walk.h, shared with framewalk.ko) and a stack
+ * scan checked against the call graph.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,8 @@
 /* Confidence of a frame, by how it was found. */
 #define CONF_REGS	100
 #define CONF_EXCEPTION	95
+#define CONF_EHABI_CHECKED	95	/* the tables and prologue analysis agree */
+#define CONF_EHABI	90
 #define CONF_PROLOGUE	85
 #define CONF_FP		85
 #define CONF_SCAN_BL	75
@@ -55,7 +58,7 @@ const char *cw_method_name(enum cw_method m)
 	static const char *const names[CW_M_NR] = {
 		[CW_M_REGS] = "registers", [CW_M_EXCEPTION] = "exception",
 		[CW_M_PROLOGUE] = "prologue", [CW_M_FP] = "fp", [CW_M_LR] = "lr",
-		[CW_M_SCAN] = "scan",
+		[CW_M_SCAN] = "scan", [CW_M_EHABI] = "ehabi",
 	};
 
 	return m < CW_M_NR ? names[m] : "unknown";
@@ -78,7 +81,7 @@ int cw_unwinder_parse(const char *s, enum cw_unwinder *out)
 {
 	static const struct { const char *name; enum cw_unwinder how; } tab[] = {
 		{ "auto", CW_UNWIND_AUTO }, { "prologue", CW_UNWIND_PROLOGUE },
-		{ "fp", CW_UNWIND_FP }, { "scan", CW_UNWIND_SCAN },
+		{ "fp", CW_UNWIND_FP }, { "scan", CW_UNWIND_SCAN }, { "ehabi", CW_UNWIND_EHABI },
 	};
 	unsigned int i;
 
@@ -148,6 +151,50 @@ static int step_prologue(struct walk *w, const struct cw_symbol *fn, struct step
 	s->pc = w->regs.r[CW_LR];
 	s->method = CW_M_LR;
 	s->confidence = CONF_LR;
+	return 0;
+}
+
+/* ---- ARM EHABI unwind tables ---- */
+
+static void fp_recover_r7(struct walk *w, const struct cw_symbol *fn);
+
+/*
+ * Returns 0 with s filled, 1 when the function has no usable entry (none,
+ * CANTUNWIND, or the nearest entry is an earlier function's), -1 on a stop.
+ */
+static int step_ehabi(struct walk *w, const struct cw_symbol *fn, struct step *s)
+{
+	uint32_t pc = w->regs.r[CW_PC], tab, size, r;
+	/* A caller's pc is a return address: the call may be its function's last insn. */
+	uint32_t at = w->lr_live ? pc : pc - 1;
+	struct cw_regs regs = w->regs;
+	enum cw_ehabi_status st;
+	struct cw_ehabi info;
+
+	if (cw_image_exidx(w->t->img, &tab, &size))
+		return 1;
+	st = cw_ehabi_step(w->t->mem, tab, size, at, &regs, &info);
+	if (st == CW_EHABI_REG && !cw_reg_ok(&w->regs, CW_R7)) {
+		/* "vsp = r7" in a dump without r7: the prologue says where r7 points. */
+		fp_recover_r7(w, fn);
+		regs = w->regs;
+		st = cw_ehabi_step(w->t->mem, tab, size, at, &regs, &info);
+	}
+	if (st == CW_EHABI_NO_ENTRY || st == CW_EHABI_CANTUNWIND || info.func < fn->addr)
+		return 1;
+	if (st)
+		return stop(w, st == CW_EHABI_STACK ? CW_STOP_READ : CW_STOP_NO_RETURN,
+			    "EHABI entry at 0x%08x for 0x%08x: %s", info.entry, pc,
+			    cw_ehabi_status_name(st));
+	s->pc = regs.r[CW_PC];
+	s->sp = regs.r[CW_SP];
+	for (r = 0; r < 12; r++)
+		if (info.popped & (1u << r)) {
+			s->restore[r] = regs.r[r];
+			s->restored |= 1u << r;
+		}
+	s->method = CW_M_EHABI;
+	s->confidence = CONF_EHABI;
 	return 0;
 }
 
@@ -480,15 +527,56 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 
 /* ---- the engine ---- */
 
-static int step_auto(struct walk *w, const struct cw_symbol *fn, struct step *s)
+/* A return address the walk can believe: an EXC_RETURN, or code right after a call. */
+static int plausible_return(const struct walk *w, uint32_t pc)
 {
 	uint32_t target;
+
+	return is_exc_return(pc) ||
+	       (cw_image_is_code(w->t->img, pc & ~1u) &&
+		cw_thumb_call_before(w->t->mem, pc, &target) != CW_CALL_NONE);
+}
+
+/*
+ * The tables, checked by prologue analysis where it finds a caller too; the
+ * frame says whether both agreed. Tables describe a function's body, so in a
+ * frame interrupted inside its prologue or epilogue they are wrong: there, on
+ * disagreement, prologue analysis (which followed the code up to the pc) wins.
+ * Returns like step_ehabi().
+ */
+static int step_ehabi_checked(struct walk *w, const struct cw_symbol *fn, struct step *s)
+{
+	struct step p = { 0 };
+	int e = step_ehabi(w, fn, s), pe;
+
+	if (e > 0)
+		return 1;
+	pe = step_prologue(w, fn, &p);
+	w->bt->stop_detail[0] = 0;
+	if (!e && !pe && p.pc == s->pc && p.sp == s->sp) {
+		s->flags |= CW_FRAME_CROSSCHECKED;
+		s->confidence = CONF_EHABI_CHECKED;
+		return 0;
+	}
+	if (w->lr_live && !pe && plausible_return(w, p.pc) && (e || p.pc != s->pc ||
+							       p.sp != s->sp)) {
+		*s = p;
+		return 0;
+	}
+	if (e)
+		return step_ehabi(w, fn, s);	/* again, for its stop reason */
+	return 0;
+}
+
+static int step_auto(struct walk *w, const struct cw_symbol *fn, struct step *s)
+{
 	struct cw_backtrace *bt = w->bt;
 
-	if (!step_prologue(w, fn, s) &&
-	    (is_exc_return(s->pc) ||
-	     (cw_image_is_code(w->t->img, s->pc & ~1u) &&
-	      cw_thumb_call_before(w->t->mem, s->pc, &target) != CW_CALL_NONE)))
+	if (!step_ehabi_checked(w, fn, s) && plausible_return(w, s->pc))
+		return 0;
+	*s = (struct step){ 0 };
+	bt->stop_detail[0] = 0;
+	if (!step_prologue(w, fn, s) && plausible_return(w, s->pc))
 		return 0;
 	/* The prologue's answer is no return address: let the call graph decide. */
 	*s = (struct step){ 0 };
@@ -538,6 +626,11 @@ static int walk_one(struct walk *w)
 		err = step_scan(w, fn, &s);
 	} else if (w->how == CW_UNWIND_PROLOGUE) {
 		err = step_prologue(w, fn, &s);
+	} else if (w->how == CW_UNWIND_EHABI) {
+		/* Hand-written code (handlers, startup) has no entry: read its prologue. */
+		err = step_ehabi_checked(w, fn, &s);
+		if (err > 0)
+			err = step_prologue(w, fn, &s);
 	} else {
 		err = step_auto(w, fn, &s);
 	}

@@ -12,7 +12,7 @@
 
 static void usage(FILE *out)
 {
-	fputs("usage: crashwalk [--json] [--method auto|prologue|fp|scan] [--regs SYM:LAYOUT]\n"
+	fputs("usage: crashwalk [--json] [--method auto|ehabi|prologue|fp|scan] [--regs SYM:LAYOUT]\n"
 	      "                 FIRMWARE.elf DUMP...\n"
 	      "       crashwalk [--json] [--method M] --watch DIR [--keep DIR] FIRMWARE.elf\n"
 	      "Unwind and explain Cortex-M crash dumps (ELF core, Zephyr coredump or #CD: log,\n"

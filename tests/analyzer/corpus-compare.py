@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-METHODS = ["auto", "prologue", "fp", "scan", "auto-nodwarf"]
+METHODS = ["auto", "ehabi", "prologue", "fp", "scan", "auto-nodwarf"]
 # "remoteproc" is core.elf without its notes: memory only, as Linux remoteproc writes it;
 # "rproc-record" is the same with the registers taken from the firmware's crash record.
 RECORD = "crash_entry:r4,r5,r6,r7,r8,r9,r10,r11,msp,psp,control,lr"

@@ -352,7 +352,7 @@ static void corrupted_stacks(void)
 				memcpy(w + off, &(uint32_t){ (uint32_t)rand_r(&seed) *
 							     (k & 1 ? 1u : 0x10001u) }, 4);
 		}
-		cw_unwind(&t, &d, (enum cw_unwinder)(i % 4), bt);
+		cw_unwind(&t, &d, (enum cw_unwinder)(i % 5), bt);
 		if (bt->nr == 0 || bt->nr > CW_MAX_FRAMES || bt->stop >= CW_STOP_NR)
 			bad++;
 	}
