@@ -24,6 +24,17 @@ seed() {
 		find "$top/.cache/corpus" -name 'core.*' 2>/dev/null | head -64 |
 			while read -r f; do cp "$f" "$dir/$(echo "$f" | md5sum | cut -c1-16)"; done
 		;;
+	ehabi)
+		# Real tables and a real stack: the corpus's unwind-table builds.
+		find "$top/.cache/corpus" -path '*-uw/fw.elf' 2>/dev/null | head -8 |
+			while read -r f; do
+				arm-none-eabi-objcopy -O binary -j .ARM.exidx "$f" "$dir/x" 2>/dev/null &&
+					{ printf '\x40\x00\x00\x00\x00\x00\x00\x00'; cat "$dir/x" "$dir/x"; } \
+					>"$dir/$(echo "$f" | md5sum | cut -c1-16)"
+				rm -f "$dir/x"
+			done
+		printf '\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xb0\xb0\xb0\x80' >"$dir/inline"
+		;;
 	thumb)
 		arm-none-eabi-objcopy -O binary -j .text "$top/tests/firmware/bundled/demo.elf" "$dir/text"
 		split -b 1024 "$dir/text" "$dir/chunk-"
@@ -34,7 +45,7 @@ seed() {
 }
 
 echo "KTAP version 1"
-for name in dump unwind thumb; do
+for name in dump unwind thumb ehabi; do
 	fuzzer=$out/fuzz_$name
 	reg=$here/regressions/$name
 	if [ -d "$reg" ] && [ -n "$(ls -A "$reg")" ]; then
