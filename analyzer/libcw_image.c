@@ -294,38 +294,53 @@ int cw_image_is_code(const struct cw_image *img, uint32_t addr)
  * the highest address not above addr, the last that is a statement (GCC
  * emits a function's opening line and first body line at the same address).
  */
+static int line_addr_at(Dwarf_Lines *lines, size_t i, Dwarf_Addr *a)
+{
+	Dwarf_Line *l = dwarf_onesrcline(lines, i);
+
+	return !l || dwarf_lineaddr(l, a) ? -1 : 0;
+}
+
+/*
+ * libdw hands the rows over sorted by address, so only the rows at the
+ * greatest address not above addr can win: bisect to them, then apply the
+ * rule above to those alone. A scan of the whole table per lookup cost 70% of
+ * a batch run on a firmware of 50 000 functions.
+ */
 static Dwarf_Line *best_line(Dwarf_Lines *lines, size_t n, Dwarf_Addr addr)
 {
 	Dwarf_Line *best = NULL;
-	Dwarf_Addr best_addr = 0;
-	int have = 0, best_stmt = 0;
-	size_t i;
+	Dwarf_Addr a, top;
+	size_t lo = 0, hi = n, first, i;
+	int best_stmt = 0;
 
-	for (i = 0; i < n; i++) {
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (line_addr_at(lines, mid, &a) == 0 && a <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || line_addr_at(lines, lo - 1, &top))
+		return NULL;
+	for (first = lo - 1; first > 0; first--)
+		if (line_addr_at(lines, first - 1, &a) || a != top)
+			break;
+	for (i = first; i < lo; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 		bool end = false, stmt = false;
-		Dwarf_Addr a;
 
-		if (!l || dwarf_lineaddr(l, &a) || a > addr)
-			continue;
 		dwarf_lineendsequence(l, &end);
 		dwarf_linebeginstatement(l, &stmt);
-		if (have && a < best_addr)
-			continue;
 		if (end) {
 			/* addr lies past the end of this sequence, unless a later row covers it */
-			if (a <= addr && (!have || a >= best_addr)) {
-				best = NULL;
-				best_addr = a;
-				have = 1;
-			}
+			best = NULL;
 			continue;
 		}
-		if (!have || a > best_addr || !best || stmt || !best_stmt) {
+		if (!best || stmt || !best_stmt) {
 			best = l;
-			best_addr = a;
 			best_stmt = stmt;
-			have = 1;
 		}
 	}
 	return best;
