@@ -311,6 +311,7 @@ struct cw_fault {
 
 void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f);
 void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);
+void cw_fault_explain_debug(uint32_t dfsr, struct cw_fault *f);
 void cw_fault_explain_secure(uint32_t sfsr, struct cw_fault *f);
 
 /* ---- watching a directory for new dumps ---- */

@@ -69,6 +69,18 @@ static const struct fault_bit sfsr_bits[] = {
 	  "stacking" },
 };
 
+/* ARMv7-M ARM B3.2.15: why the core entered debug state or took a debug event. */
+static const struct fault_bit dfsr_bits[] = {
+	{ 1u << 0, "HALTED", "halt request or single step from a debugger", "debug" },
+	{ 1u << 1, "BKPT",
+	  "BKPT instruction or breakpoint (with no debugger attached: an assert, or a "
+	  "semihosting call without a host)", "debug" },
+	{ 1u << 2, "DWTTRAP", "DWT watchpoint or trace event", "debug" },
+	{ 1u << 3, "VCATCH", "vector catch: the debugger asked to stop on this exception",
+	  "debug" },
+	{ 1u << 4, "EXTERNAL", "external debug request (EDBGRQ)", "debug" },
+};
+
 static const struct fault_bit hfsr_bits[] = {
 	{ 1u << 1, "VECTTBL", "bus fault reading the vector table", "vector-table" },
 	{ 1u << 30, "FORCED", "a configurable fault escalated to HardFault", NULL },
@@ -108,6 +120,20 @@ void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f)
 			set_class(f, hfsr_bits[i].cls);
 		}
 	set_class(f, "hardfault");
+}
+
+/* Debug events, added to what CFSR and HFSR said; HFSR.DEBUGEVT points here. */
+void cw_fault_explain_debug(uint32_t dfsr, struct cw_fault *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(dfsr_bits); i++)
+		if (dfsr & dfsr_bits[i].mask) {
+			add_line(f, dfsr_bits[i].name, dfsr_bits[i].why);
+			if (!strcmp(f->cls, "hardfault"))
+				f->cls[0] = 0;
+			set_class(f, dfsr_bits[i].cls);
+		}
 }
 
 /* SecureFault status, added to what CFSR and HFSR said. */
@@ -170,6 +196,7 @@ void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, str
 		scb_read(mem, SCB_AFSR, &f->afsr);
 		scb_read(mem, SCB_SHCSR, &f->shcsr);
 		cw_fault_explain(f->cfsr, f->hfsr, f);
+		cw_fault_explain_debug(f->dfsr, f);
 		f->have_sfsr = !scb_read(mem, SAU_SFSR, &f->sfsr);
 		if (f->have_sfsr) {
 			scb_read(mem, SAU_SFAR, &f->sfar);

@@ -204,6 +204,15 @@ static void fault_bits(void)
 	KTAP_EXPECT(!strcmp(f.cls, "vector-table"), "%s", f.cls);
 	cw_fault_explain(0, 0, &f);
 	KTAP_EXPECT(!strcmp(f.cls, "hardfault") && f.nr == 0, "%s", f.cls);
+	/* A BKPT with no debugger: HardFault with DEBUGEVT, DFSR.BKPT says why. */
+	cw_fault_explain(0, 0x80000000, &f);
+	cw_fault_explain_debug(0x00000002, &f);
+	KTAP_EXPECT(!strcmp(f.cls, "debug") && has_line(&f, "DEBUGEVT") && has_line(&f, "BKPT") &&
+		    !has_line(&f, "HALTED"), "%s", f.cls);
+	cw_fault_explain(0x00020000, 0x40000000, &f);
+	cw_fault_explain_debug(0, &f);
+	KTAP_EXPECT(!strcmp(f.cls, "invalid-state") && !has_line(&f, "BKPT"),
+		    "a clear DFSR adds nothing: %s", f.cls);
 	/* v8-M SecureFault escalated: SFSR names the cause, SFARVALID the address. */
 	cw_fault_explain(0, 0x40000000, &f);
 	cw_fault_explain_secure(0x48, &f);
