@@ -99,56 +99,47 @@ static void set_class(struct cw_fault *f, const char *cls)
 		snprintf(f->cls, sizeof(f->cls), "%s", cls);
 }
 
+/*
+ * Add a line for each bit of v that the table names. A sharper cause (debug
+ * event, SecureFault) replaces the generic "hardfault" class an escalation set.
+ */
+static void explain_bits(struct cw_fault *f, const struct fault_bit *bits, size_t n, uint32_t v,
+			 int sharper)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v & bits[i].mask) {
+			add_line(f, bits[i].name, bits[i].why);
+			if (sharper && !strcmp(f->cls, "hardfault"))
+				f->cls[0] = 0;
+			set_class(f, bits[i].cls);
+		}
+}
+
 void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f)
 {
-	unsigned int i;
-
 	f->nr = 0;
 	f->cls[0] = 0;
-	for (i = 0; i < ARRAY_SIZE(cfsr_bits); i++)
-		if (cfsr & cfsr_bits[i].mask) {
-			add_line(f, cfsr_bits[i].name, cfsr_bits[i].why);
-			set_class(f, cfsr_bits[i].cls);
-		}
+	explain_bits(f, cfsr_bits, ARRAY_SIZE(cfsr_bits), cfsr, 0);
 	if (cfsr & (1u << 7))
 		add_line(f, "MMARVALID", "MMFAR holds the faulting data address");
 	if (cfsr & (1u << 15))
 		add_line(f, "BFARVALID", "BFAR holds the faulting data address");
-	for (i = 0; i < ARRAY_SIZE(hfsr_bits); i++)
-		if (hfsr & hfsr_bits[i].mask) {
-			add_line(f, hfsr_bits[i].name, hfsr_bits[i].why);
-			set_class(f, hfsr_bits[i].cls);
-		}
+	explain_bits(f, hfsr_bits, ARRAY_SIZE(hfsr_bits), hfsr, 0);
 	set_class(f, "hardfault");
 }
 
 /* Debug events, added to what CFSR and HFSR said; HFSR.DEBUGEVT points here. */
 void cw_fault_explain_debug(uint32_t dfsr, struct cw_fault *f)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(dfsr_bits); i++)
-		if (dfsr & dfsr_bits[i].mask) {
-			add_line(f, dfsr_bits[i].name, dfsr_bits[i].why);
-			if (!strcmp(f->cls, "hardfault"))
-				f->cls[0] = 0;
-			set_class(f, dfsr_bits[i].cls);
-		}
+	explain_bits(f, dfsr_bits, ARRAY_SIZE(dfsr_bits), dfsr, 1);
 }
 
 /* SecureFault status, added to what CFSR and HFSR said. */
 void cw_fault_explain_secure(uint32_t sfsr, struct cw_fault *f)
 {
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(sfsr_bits); i++)
-		if (sfsr & sfsr_bits[i].mask) {
-			add_line(f, sfsr_bits[i].name, sfsr_bits[i].why);
-			/* The SecureFault cause is sharper than an escalation. */
-			if (!strcmp(f->cls, "hardfault"))
-				f->cls[0] = 0;
-			set_class(f, sfsr_bits[i].cls);
-		}
+	explain_bits(f, sfsr_bits, ARRAY_SIZE(sfsr_bits), sfsr, 1);
 	if (sfsr & (1u << 6))
 		add_line(f, "SFARVALID", "SFAR holds the faulting address");
 }
