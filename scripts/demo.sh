@@ -22,13 +22,13 @@ echo "# cat /sys/module/framewalk/parameters/{filter,depth}"
 cat /sys/module/framewalk/parameters/filter /sys/module/framewalk/parameters/depth
 echo 1 >$T/events/framewalk/chain/enable
 dd if=/proc/version of=/dev/null bs=64 2>/dev/null
-ls / >/dev/null
-echo timer >/sys/kernel/debug/framewalk_test/trigger
 echo 0 >$T/tracing_on
 echo "# head -3 $T/trace (the event as the kernel prints it)"
 grep " chain: " $T/trace | head -3
-cp $T/trace /fw/out/trace.txt
-grep -i " t " /proc/kallsyms >/fw/out/kallsyms
+echo 1 >$T/tracing_on
+echo 0 >$T/events/framewalk/chain/enable
+echo "# framewalk record, the same filter: a read, an open and the test chain from a timer"
+framewalk record -o /fw/out/chains.rec -- sh -c "dd if=/proc/version of=/dev/null bs=64 2>/dev/null; ls / >/dev/null; echo timer >/sys/kernel/debug/framewalk_test/trigger"
 echo "# /sys/kernel/debug/framewalk/stats"
 grep -v ^cpu /sys/kernel/debug/framewalk/stats
 rmmod framewalk
@@ -40,11 +40,9 @@ echo "# framewalk record -f vfs_read,vfs_write,do_sys_openat2 -d 24 -- sh -c ...
 framewalk record -f vfs_read,vfs_write,do_sys_openat2 -d 24 -o /fw/out/demo.rec -- \
 	sh -c "for i in 1 2 3 4 5; do ls / >/dev/null; echo \$i >/tmp/x; done"
 '
-sort "$out/guest/files/kallsyms" >"$out/kallsyms.sorted"
-banner "the same events as call chains (symbolized on the host)"
+banner "the same calls as chains: framewalk report on the host"
 for f in vfs_read do_sys_openat2 fw_test_leaf; do
-	grep -m1 " chain: $f " "$out/guest/files/trace.txt" |
-		awk -f "$top/scripts/fw-chains.awk" "$out/kallsyms.sorted" -
+	"$top/build/host/framewalk" report "$out/guest/files/chains.rec" | grep -m1 ": $f <- "
 done
 
 banner "trace-cmd report on the host, with plugin_framewalk"
