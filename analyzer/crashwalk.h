@@ -257,6 +257,8 @@ enum cw_stop {
 #define CW_FRAME_INDIRECT	0x2	/* found at a BLX register call */
 #define CW_FRAME_TAILCALL	0x4	/* the call graph needed a tail call to agree */
 #define CW_FRAME_CROSSCHECKED	0x8	/* EHABI and prologue analysis found the same caller */
+#define CW_FRAME_LOST		0x10	/* the exception frame was never stacked: pc unknown,
+					 * the function inferred from its caller's call */
 
 struct cw_frame {
 	uint32_t pc;
@@ -308,6 +310,10 @@ struct cw_fault {
 	char insn[224];		/* the faulting instruction, disassembled */
 	char cls[48];		/* short class for grouping: "bus-precise", "undefined", ... */
 };
+
+/* CFSR bits for a failed exception stacking: MSTKERR, STKERR, STKOF. */
+#define CW_CFSR_STACKING	((1u << 4) | (1u << 12) | (1u << 20))
+#define CW_SCB_CFSR		0xE000ED28u
 
 void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f);
 void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);

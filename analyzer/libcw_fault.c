@@ -31,7 +31,9 @@ static const struct fault_bit cfsr_bits[] = {
 	{ 1u << 0, "IACCVIOL", "instruction fetch from a region the MPU forbids", "mem-ifetch" },
 	{ 1u << 1, "DACCVIOL", "data access the MPU forbids", "mem-data" },
 	{ 1u << 3, "MUNSTKERR", "MPU fault while unstacking on exception return", "stacking" },
-	{ 1u << 4, "MSTKERR", "MPU fault while stacking on exception entry", "stacking" },
+	{ 1u << 4, "MSTKERR",
+	  "MPU fault while stacking on exception entry: stack overflow into a guard, or a bad sp",
+	  "stack-overflow" },
 	{ 1u << 5, "MLSPERR", "MPU fault during lazy FP state preservation", "stacking" },
 	{ 1u << 8, "IBUSERR", "bus error on instruction fetch (wild pc?)", "bus-ifetch" },
 	{ 1u << 9, "PRECISERR", "precise data bus error: the stacked pc is the culprit",
@@ -39,8 +41,9 @@ static const struct fault_bit cfsr_bits[] = {
 	{ 1u << 10, "IMPRECISERR",
 	  "imprecise data bus error: the stacked pc is PAST the culprit store", "bus-imprecise" },
 	{ 1u << 11, "UNSTKERR", "bus fault while unstacking on exception return", "stacking" },
-	{ 1u << 12, "STKERR", "bus fault while stacking on exception entry (stack overflow?)",
-	  "stacking" },
+	{ 1u << 12, "STKERR",
+	  "bus fault while stacking on exception entry: stack overflow off memory, or a bad sp",
+	  "stack-overflow" },
 	{ 1u << 13, "LSPERR", "bus fault during lazy FP state preservation", "stacking" },
 	{ 1u << 16, "UNDEFINSTR", "undefined instruction", "undefined-instruction" },
 	{ 1u << 17, "INVSTATE",
@@ -121,6 +124,9 @@ void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f)
 {
 	f->nr = 0;
 	f->cls[0] = 0;
+	/* A failed stacking is the crash's real story; the access that tripped it is a symptom. */
+	if (cfsr & CW_CFSR_STACKING)
+		set_class(f, "stack-overflow");
 	explain_bits(f, cfsr_bits, ARRAY_SIZE(cfsr_bits), cfsr, 0);
 	if (cfsr & (1u << 7))
 		add_line(f, "MMARVALID", "MMFAR holds the faulting data address");

@@ -70,6 +70,8 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 		f->flags & CW_FRAME_INDIRECT ? "true" : "false",
 		f->flags & CW_FRAME_TAILCALL ? "true" : "false",
 		f->flags & CW_FRAME_CROSSCHECKED ? "true" : "false");
+	if (f->flags & CW_FRAME_LOST)
+		fputs(", \"lost\": true", out);
 	fputs(", \"inlined\": [", out);
 	for (k = 0; k < f->nr_inl; k++) {
 		fputs(k ? ", {\"function\": " : "{\"function\": ", out);
@@ -129,6 +131,9 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 
 	if (f->flags & CW_FRAME_EXCEPTION)
 		fprintf(out, "   --- exception frame (EXC_RETURN 0x%08x) ---\n", f->exc_return);
+	if (f->flags & CW_FRAME_LOST)
+		fprintf(out, "   (the frame was never stacked: pc and lr lost; the function is the "
+			"target of the call below)\n");
 	fprintf(out, "#%-2u 0x%08x %s%s%s", i, f->pc, color ? "\033[1m" : "",
 		f->func ? f->func->name : "??", color ? "\033[0m" : "");
 	if (f->func)

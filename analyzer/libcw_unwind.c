@@ -32,6 +32,8 @@
 #define CONF_SCAN_TAIL	50
 #define CONF_SCAN_BLX	35
 #define CONF_FOUND_FRAME	50	/* registers from an exception frame found by search */
+#define CONF_LOST	30	/* a function named only by the call that entered it */
+#define XPSR_T		(1u << 24)
 
 struct walk {
 	const struct cw_target *t;
@@ -473,6 +475,65 @@ static int read_words(struct walk *w, uint32_t addr, uint32_t *out, unsigned int
 	return 0;
 }
 
+/*
+ * Was the innermost exception's frame never written? The fault status says
+ * stacking failed (MSTKERR, STKERR, STKOF) and what sits where the frame should
+ * be has no Thumb bit in its xPSR, which every stacked xPSR has.
+ */
+static int stacking_failed(const struct cw_mem *mem)
+{
+	uint32_t cfsr;
+
+	return !cw_mem_read32(mem, CW_SCB_CFSR, &cfsr) && (cfsr & CW_CFSR_STACKING);
+}
+
+static int frame_lost(const struct walk *w, const uint32_t *f)
+{
+	return w->bt->nr == 1 && stacking_failed(w->t->mem) && !(f[7] & XPSR_T);
+}
+
+/*
+ * A stack overflow destroys the state it happened in: the pc, lr and r0-r3
+ * of the interrupted code never reached memory. The stack above is intact,
+ * so the nearest return address that follows a BL names the function that
+ * was running (its target), and the walk goes on from that return address.
+ */
+static int walk_lost_frame(struct walk *w, uint32_t exc_return, uint32_t base,
+			   unsigned int flags)
+{
+	uint32_t a, v, target = 0;
+	enum cw_call_kind kind = CW_CALL_NONE;
+	unsigned int i;
+
+	for (i = 0, a = base; i < SCAN_WORDS; i++, a += 4) {
+		if (cw_mem_read32(w->t->mem, a, &v))
+			break;
+		if (!(v & 1) || !cw_image_is_code(w->t->img, v & ~1u))
+			continue;
+		kind = cw_thumb_call_before(w->t->mem, v, &target);
+		if (kind != CW_CALL_NONE)
+			break;
+	}
+	if (kind == CW_CALL_NONE)
+		return stop(w, CW_STOP_NO_RETURN,
+			    "exception frame at 0x%08x never stacked, no return address above it",
+			    base);
+	if (w->bt->nr + 2 > CW_MAX_FRAMES)
+		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES);
+	push_frame(w, kind == CW_CALL_BL ? target : 0, base, CW_M_SCAN, CONF_LOST,
+		   flags | CW_FRAME_LOST);
+	w->bt->frames[w->bt->nr - 1].exc_return = exc_return;
+	push_frame(w, v & ~1u, a + 4, CW_M_SCAN, CONF_SCAN_BL,
+		   kind == CW_CALL_BL ? 0 : CW_FRAME_INDIRECT);
+	/* Only the stack survived: no register of the lost frame is known. */
+	w->regs.valid &= ~((1u << CW_R0) | (1u << CW_R1) | (1u << CW_R2) | (1u << CW_R3) |
+			   (1u << CW_R12) | 0xFF0u | (1u << CW_LR));
+	cw_reg_set(&w->regs, CW_PC, v & ~1u);
+	cw_reg_set(&w->regs, CW_SP, a + 4);
+	w->lr_live = 0;
+	return 0;
+}
+
 /* The interrupted context: pop the frame the hardware pushed at exception entry. */
 static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_entry)
 {
@@ -511,6 +572,8 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 	}
 	if (read_words(w, base, f, 8))
 		return -1;
+	if (frame_lost(w, f))
+		return walk_lost_frame(w, exc_return, base, CW_FRAME_EXCEPTION);
 	for (i = 0; i < 8; i++)
 		cw_reg_set(&w->regs, order[i], f[i]);
 	size = cw_exc_frame_size(&er, f[7], 0);
@@ -686,6 +749,16 @@ int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unw
 		return -1;
 	}
 	w.regs.r[CW_PC] &= ~1u;
+	/* A writer that popped a frame which was never stacked hands over garbage pc and xPSR. */
+	if (dump->context == CW_CTX_PRE_EXCEPTION && stacking_failed(t->mem) &&
+	    (!cw_reg_ok(&w.regs, CW_XPSR) || !(w.regs.r[CW_XPSR] & XPSR_T)) &&
+	    !cw_image_is_code(t->img, w.regs.r[CW_PC])) {
+		if (!walk_lost_frame(&w, 0, w.regs.r[CW_SP], 0))
+			while (walk_one(&w))
+				;
+		symbolize(t, bt);
+		return 0;
+	}
 	if (dump->context == CW_CTX_MEMORY_ONLY)
 		push_frame(&w, w.regs.r[CW_PC], w.regs.r[CW_SP], CW_M_EXCEPTION, CONF_FOUND_FRAME,
 			   CW_FRAME_EXCEPTION);

@@ -22,8 +22,15 @@ static void usage(FILE *out)
 /* A dump without registers: start from the innermost exception frame in its memory. */
 static int find_registers(const struct cw_target *t, struct cw_dump *d, const char *path)
 {
-	uint32_t at;
+	uint32_t at, cfsr;
 
+	/* Any frame a search finds would be older than the crash: refuse rather than mislead. */
+	if (!cw_mem_read32(t->mem, CW_SCB_CFSR, &cfsr) && (cfsr & CW_CFSR_STACKING)) {
+		fprintf(stderr, "crashwalk: %s: no registers, and exception stacking failed "
+			"(CFSR 0x%08x): the crash's own frame was never written; give the "
+			"registers with --regs\n", path, cfsr);
+		return -1;
+	}
 	if (cw_find_exception_frame(t, d, &at)) {
 		fprintf(stderr, "crashwalk: %s: no registers and no exception frame in memory\n",
 			path);

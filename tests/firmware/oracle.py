@@ -7,7 +7,8 @@ TYPES = {gdb.NORMAL_FRAME: "normal", gdb.INLINE_FRAME: "inline", gdb.TAILCALL_FR
          gdb.SIGTRAMP_FRAME: "exception", gdb.ARCH_FRAME: "arch", gdb.DUMMY_FRAME: "dummy"}
 
 
-def oracle_frames(path):
+def capture():
+    """GDB's backtrace from the newest frame: frame list and why it ended."""
     out = []
     f = gdb.newest_frame()
     stop = "depth"
@@ -23,5 +24,28 @@ def oracle_frames(path):
         if older is None:
             stop = gdb.frame_stop_reason_string(f.unwind_stop_reason())
         f = older
+    return out, stop
+
+
+class LastEntry(gdb.Breakpoint):
+    """
+    Keeps the backtrace at the latest entry of a function and lets the target
+    run on. When a fault destroys the state it happened in (a stack overflow:
+    the exception frame cannot be stacked), the last entry of the function that
+    overflowed is the closest answer GDB can give.
+    """
+    last = None
+
+    def stop(self):
+        LastEntry.last = capture()
+        return False
+
+
+def track_entries(func):
+    LastEntry("*" + func, internal=True)
+
+
+def oracle_frames(path):
+    out, stop = LastEntry.last if LastEntry.last else capture()
     with open(path, "w") as fh:
         json.dump({"frames": out, "stop": stop}, fh, indent=1)

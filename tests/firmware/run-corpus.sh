@@ -5,7 +5,8 @@
 # Usage: run-corpus.sh [OUTDIR]   (default: <repo>/.cache/corpus)
 # Each core x flavour is built once into OUTDIR/<key>/<core>-<flavour>/, where <key> hashes the
 # sources, this script and the tool versions; a rerun with nothing changed only lists the cases.
-# Per case: oracle.json (GDB), core.elf and core.zephyr (written by the firmware's fault handler).
+# Per case: oracle.json and core-gdb.elf (GDB stopped at the fault), core.elf and core.zephyr
+# (written by the firmware's own fault handler over semihosting).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,14 +30,17 @@ core_cflags() {
 	m33) echo "-mcpu=cortex-m33 -mthumb -mfpu=fpv5-sp-d16 -mfloat-abi=hard";;
 	esac
 }
-# Case numbers are enum crash_kind in src/cases.c. v6-M has no divide instruction to trap.
+# Case numbers are enum crash_kind in src/cases.c. v6-M has no divide instruction to trap and
+# microbit's Cortex-M0 neither an MPU nor a stack limit register to catch an overflow.
+tick_cases="tick0:11 tick1:12 tick2:13 tick3:14 tick4:15 tick5:16 tick6:17 tick7:18"
 core_cases() {
 	case $1 in
-	m0) echo "bus:1 undef:2 unaligned:4 invstate:5 isr:6 psp:7";;
-	m3) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7";;
-	m4f) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 fpu:8";;
-	m33) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 fpu:8";;
+	m0) echo "bus:1 undef:2 unaligned:4 invstate:5 isr:6 psp:7 alloca:10";;
+	m3) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 overflow:9 alloca:10";;
+	m4f) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 fpu:8 overflow:9 alloca:10";;
+	m33) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 fpu:8 overflow:9 alloca:10";;
 	esac
+	echo "$tick_cases"
 }
 # -O level, frame pointer or not, and "-uw" for ARM EHABI unwind tables (.ARM.exidx/.extab).
 flavours=${CORPUS_FLAVOURS:-"O0-fp O0-nofp Os-fp Os-nofp O2-fp O2-nofp Os-fp-uw O2-nofp-uw"}
@@ -62,24 +66,32 @@ find "$out" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
 # A TCP port of our own: other QEMU instances may hold the default 1234.
 port=${CORPUS_PORT:-$((20000 + $$ % 20000))}
 
-run_case() {	# case-dir machine case-number breakpoint
+# -icount: the timer cases interrupt at the same instruction on every run.
+run_case() {	# case-dir machine case-number breakpoint [gdb-commands...]
 	cdir=$1
-	( cd "$cdir" && rm -f core.elf core.zephyr oracle.json &&
-	  timeout 15 qemu-system-arm -M "$2" -nographic -monitor none -serial none \
+	m=$2
+	nr=$3
+	bp=$4
+	shift 4
+	( cd "$cdir" && rm -f core.elf core.zephyr core-gdb.elf oracle.json &&
+	  timeout 15 qemu-system-arm -M "$m" -nographic -monitor none -serial none \
+		-icount shift=0,align=off,sleep=off \
 		-semihosting-config enable=on,target=native -kernel ../fw.elf \
 		-S -gdb tcp:127.0.0.1:$port >qemu.log 2>&1 &
 	  sleep 0.3
 	  cd "$cdir" && timeout 15 gdb-multiarch -batch -nx ../fw.elf \
-		-ex "set pagination off" -ex "set confirm off" \
+		-ex "set pagination off" -ex "set confirm off" -ex "set stack-cache off" \
 		-ex "set backtrace past-main on" \
 		-ex "target remote 127.0.0.1:$port" \
 		-ex "source $here/oracle.py" \
-		-ex "set var crash_case = $3" \
-		-ex "break *$4" -ex "continue" \
+		-ex "set var crash_case = $nr" "$@" \
+		-ex "break *$bp" -ex "continue" \
 		-ex "python oracle_frames('oracle.json')" \
+		-ex "gcore core-gdb.elf" \
 		-ex "delete" -ex "continue" >gdb.log 2>&1 || true
 	  wait ) || true
-	if [ ! -s "$cdir/oracle.json" ] || [ ! -s "$cdir/core.zephyr" ]; then
+	if [ ! -s "$cdir/oracle.json" ] || [ ! -s "$cdir/core.zephyr" ] ||
+	   [ ! -s "$cdir/core-gdb.elf" ]; then
 		echo "run-corpus: $cdir: no oracle or no dump on port $port (see gdb.log, qemu.log)" >&2
 		return 1
 	fi
@@ -103,10 +115,14 @@ for core in $cores; do
 				# GDB cannot see PSP through QEMU's stub: stop it in the thread instead.
 				bp=hardfault_entry
 				[ "$name" = psp ] && bp=fault_undef
+				# The overflow destroys its own state: GDB's answer is the last entry.
+				track=
+				[ "$name" = overflow ] && track="python track_entries('overflow')"
 				mkdir -p "$d/$name"
 				# A port another program took makes a run fail: retry on others.
 				tries=0
-				until run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" "$bp"; do
+				until run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" "$bp" \
+					${track:+-ex "$track"}; do
 					tries=$((tries + 1))
 					port=$((port + 1))
 					if [ $tries -ge 3 ]; then

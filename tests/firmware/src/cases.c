@@ -3,7 +3,10 @@
  * cases.c - call chains that end in each kind of fault. The shapes are chosen
  * to trouble unwinders: recursion, calls through pointers, more arguments than
  * registers, large locals, a tail call, inlined helpers (one on the call path),
- * floating point, an interrupt handler and a thread on the process stack.
+ * floating point, an interrupt handler and a thread on the process stack; a
+ * frame whose size is only known at run time; a thread that runs out of stack;
+ * and a timer interrupt that lands wherever the code happens to be, prologues
+ * and epilogues included (QEMU runs with -icount, so "wherever" repeats).
  */
 #include <stdint.h>
 #include "fw.h"
@@ -17,6 +20,10 @@ enum crash_kind {
 	CASE_ISR,		/* bus fault inside the PendSV handler */
 	CASE_PSP,		/* undefined instruction in a thread on the process stack */
 	CASE_FPU,		/* bus fault after FP use: an extended exception frame */
+	CASE_OVERFLOW,		/* a thread's recursion runs into its stack guard */
+	CASE_ALLOCA,		/* bus fault below a frame sized at run time (alloca) */
+	CASE_TICK,		/* SysTick interrupts busy code and its handler faults; */
+	CASE_TICK_LAST = CASE_TICK + 7,	/* each case number fires after a different count */
 };
 
 /* Set by the GDB oracle after load; reset leaves .noinit alone. 0 (plain runs) means CASE_BUS. */
@@ -25,11 +32,22 @@ volatile int sink;
 /* Unmapped on every board here; QEMU's nRF51 answers reads at 0xF0000000. */
 volatile uint32_t bad_address = FW_V6M ? 0x30000000u : 0xF0000000u;
 volatile int zero;
-static volatile uint32_t thread_stack_top;
-extern uint32_t __psp_stack_hi[];
+extern uint32_t __psp_stack_lo[], __psp_stack_hi[];
+/* Run-time values the compiler cannot fold: an alloca size and a recursion bound. */
+volatile int alloca_len = 100;
+volatile int overflow_limit = 1 << 30;
 
 #define SCB_ICSR	(*(volatile uint32_t *)0xE000ED04)
 #define SCB_CCR		(*(volatile uint32_t *)0xE000ED14)
+#define SYST_CSR	(*(volatile uint32_t *)0xE000E010)
+#define SYST_RVR	(*(volatile uint32_t *)0xE000E014)
+#define SYST_CVR	(*(volatile uint32_t *)0xE000E018)
+#define MPU_CTRL	(*(volatile uint32_t *)0xE000ED94)
+#define MPU_RNR		(*(volatile uint32_t *)0xE000ED98)
+#define MPU_RBAR	(*(volatile uint32_t *)0xE000ED9C)
+#define MPU_RASR	(*(volatile uint32_t *)0xE000EDA0)
+/* Below the process stack: what the overflow case runs into. */
+#define STACK_GUARD	256u
 
 static inline int mix(int a, int b)
 {
@@ -92,6 +110,49 @@ NOINLINE float fpu_work(float a, float b, int n)
 }
 #endif
 
+/*
+ * Unbounded in practice: the guard below the thread's stack stops it. The
+ * locals are written from the lowest address up, as a real buffer would be.
+ */
+NOINLINE int overflow(int depth)
+{
+	volatile int pad[12];
+	int i;
+
+	if (depth > overflow_limit)
+		return 0;
+	for (i = 0; i < 12; i++)
+		pad[i] = depth + i;
+	return overflow(depth + 1) + pad[3];
+}
+
+NOINLINE void overflow_thread(int kind)
+{
+	sink = overflow(kind);
+}
+
+/*
+ * The stack guard: on v8-M the PSPLIM register, else an MPU region no one may
+ * access just below the stack. Not inside it: QEMU checks a debugger's reads
+ * against the MPU at the start of each 1 KiB page, so a guard sharing a page
+ * with the stack would hide the stack from GDB.
+ */
+static void guard_process_stack(void)
+{
+#if defined(__ARM_ARCH_8M_MAIN__)
+	uint32_t lim = (uint32_t)__psp_stack_lo;
+
+	__asm__ volatile("msr psplim, %0" : : "r"(lim));
+#elif !FW_V6M
+	MPU_RNR = 0;
+	MPU_RBAR = (uint32_t)__psp_stack_lo - STACK_GUARD;
+	/* SIZE = log2(256) - 1, AP = 000 (no access), XN, enabled */
+	MPU_RASR = (1u << 28) | (7u << 1) | 1u;
+	MPU_CTRL = (1u << 2) | 1u;	/* PRIVDEFENA: the rest of the map as without an MPU */
+	__asm__ volatile("dsb\n isb" ::: "memory");
+#endif
+}
+
 NOINLINE int do_fault(int kind, int x)
 {
 	switch (kind) {
@@ -119,6 +180,19 @@ NOINLINE int do_fault(int kind, int x)
 		break;
 	}
 	return sink + 1;
+}
+
+/* Its frame size is known only at run time: sp moves by a register, not a constant. */
+NOINLINE int dyn_frame(int kind, int x)
+{
+	volatile char *buf = __builtin_alloca(alloca_len);
+	int i, r;
+
+	for (i = 0; i < alloca_len; i++)
+		buf[i] = (char)(x + i);
+	r = do_fault(kind == CASE_ALLOCA ? CASE_BUS : kind, buf[x & 63]);
+	sink = buf[1];
+	return r;
 }
 
 /* Its only call is in tail position: at -O2 its frame is gone from the stack. */
@@ -165,6 +239,50 @@ NOINLINE int many_args(int kind, int a, int b, int c, int d, int e, int f, int g
 	return r * 2;
 }
 
+/*
+ * Busy code for the timer cases: calls, returns, prologues and epilogues all
+ * the time, so an interrupt can land in any of them.
+ */
+NOINLINE int busy_leaf(int x)
+{
+	return x * 3 + 1;
+}
+
+NOINLINE int busy_mid(int x)
+{
+	volatile int v[3];
+
+	v[0] = x;
+	v[1] = busy_leaf(x);
+	v[2] = busy_leaf(v[1]);
+	return v[0] + v[2];
+}
+
+NOINLINE int busy_top(int x)
+{
+	int i, s = 0;
+
+	for (i = 0; i < 3; i++)
+		s += busy_mid(x + i);
+	return s;
+}
+
+void systick_handler(void)
+{
+	SYST_CSR = 0;
+	fault_bus(sink);
+}
+
+static NOINLINE void busy_forever(int kind)
+{
+	/* Cycles to the first tick: far apart, and odd so they fall on different instructions. */
+	SYST_RVR = 2000u + 97u * (uint32_t)(kind - CASE_TICK);
+	SYST_CVR = 0;
+	SYST_CSR = 7;	/* ENABLE, TICKINT, processor clock */
+	for (;;)
+		sink = busy_top(sink);
+}
+
 struct step {
 	int (*fn)(int kind, int a, int b, int c, int d, int e, int f, int g);
 };
@@ -200,6 +318,15 @@ NOINLINE int run_case(int kind)
 		run_on_psp(thread_entry, kind, __psp_stack_hi);
 		return sink;
 	}
+	if (kind == CASE_OVERFLOW) {
+		guard_process_stack();
+		run_on_psp(overflow_thread, 0, __psp_stack_hi);
+		return sink;
+	}
+	if (kind == CASE_ALLOCA)
+		return dyn_frame(kind, 5) + 1;
+	if (kind >= CASE_TICK && kind <= CASE_TICK_LAST)
+		busy_forever(kind);
 	return s->fn(kind, 11, 12, 13, 14, 15, 16, 17) + 1;
 }
 

@@ -303,8 +303,11 @@ void crash_handler(void)
 
 	/* Snapshot the fault registers first, then stop trapping our own unaligned stores. */
 	collect_regions();
-	if (!FW_V6M)
+	if (!FW_V6M) {
 		*(volatile uint32_t *)0xE000ED14 &= ~(1u << 3);
+		/* The dump includes the stack guard: no MPU region may stop it being read. */
+		*(volatile uint32_t *)0xE000ED94 = 0;
+	}
 
 	frame = (uint32_t *)((er & 4) ? crash_entry.psp : crash_entry.msp);
 	size = (er & 0x10) ? 0x20 : 0x68;

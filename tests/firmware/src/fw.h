@@ -16,5 +16,6 @@ void semihost_exit(int code);
 void crash_handler(void);
 void run_on_psp(void (*fn)(int), int arg, void *stack_top);
 void pendsv_handler(void);
+void systick_handler(void);
 
 #endif

@@ -19,7 +19,7 @@ vectors:
 	.word	hardfault_entry		/* DebugMonitor */
 	.word	0
 	.word	pendsv_handler
-	.word	hardfault_entry		/* SysTick */
+	.word	systick_handler
 
 	.text
 /*
