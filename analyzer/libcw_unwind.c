@@ -113,6 +113,16 @@ static int is_exc_return(uint32_t v)
 	return (v >> 24) == 0xFF || (v & 0xFFFFFFFEu) == 0xFEFFFFFEu;
 }
 
+/*
+ * Code precedes a return address, but need not follow it: a call to a
+ * function that never returns may be the last instruction before a literal
+ * pool or the next function.
+ */
+static int is_return_address(const struct walk *w, uint32_t ret)
+{
+	return cw_image_is_code(w->t->img, (ret & ~1u) - 2);
+}
+
 static void push_frame(struct walk *w, uint32_t pc, uint32_t sp, enum cw_method m, int conf,
 		       unsigned int flags)
 {
@@ -389,8 +399,7 @@ static int scan_candidate(const struct walk *w, uint32_t v, const struct cw_symb
 {
 	uint32_t target;
 
-	if (!(v & 1) || !cw_image_is_code(w->t->img, v & ~1u) ||
-	    !cw_image_is_code(w->t->img, (v & ~1u) - 2))
+	if (!(v & 1) || !is_return_address(w, v))
 		return 0;
 	switch (cw_thumb_call_before(w->t->mem, v, &target)) {
 	case CW_CALL_BL:
@@ -508,7 +517,7 @@ static int walk_lost_frame(struct walk *w, uint32_t exc_return, uint32_t base,
 	for (i = 0, a = base; i < SCAN_WORDS; i++, a += 4) {
 		if (cw_mem_read32(w->t->mem, a, &v))
 			break;
-		if (!(v & 1) || !cw_image_is_code(w->t->img, v & ~1u))
+		if (!(v & 1) || !is_return_address(w, v))
 			continue;
 		kind = cw_thumb_call_before(w->t->mem, v, &target);
 		if (kind != CW_CALL_NONE)
@@ -596,7 +605,7 @@ static int plausible_return(const struct walk *w, uint32_t pc)
 	uint32_t target;
 
 	return is_exc_return(pc) ||
-	       (cw_image_is_code(w->t->img, pc & ~1u) &&
+	       (is_return_address(w, pc) &&
 		cw_thumb_call_before(w->t->mem, pc, &target) != CW_CALL_NONE);
 }
 
@@ -703,7 +712,7 @@ static int walk_one(struct walk *w)
 		return walk_exception(w, s.pc, s.sp) == 0;
 	if (!s.pc)
 		return stop(w, CW_STOP_OUTERMOST, "return address is 0"), 0;
-	if (!cw_image_is_code(w->t->img, s.pc & ~1u))
+	if (!is_return_address(w, s.pc))
 		return stop(w, CW_STOP_BAD_PC, "return address 0x%08x is not code", s.pc), 0;
 	if (s.sp < sp || (s.sp == sp && !w->lr_live))
 		return stop(w, CW_STOP_NOT_INCREASING, "caller sp 0x%08x below this frame's", s.sp),
