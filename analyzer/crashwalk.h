@@ -259,6 +259,9 @@ enum cw_stop {
 #define CW_FRAME_CROSSCHECKED	0x8	/* EHABI and prologue analysis found the same caller */
 #define CW_FRAME_LOST		0x10	/* the exception frame was never stacked: pc unknown,
 					 * the function inferred from its caller's call */
+#define CW_FRAME_FP_STACKED	0x20	/* extended frame, s0-s15 and FPSCR written */
+#define CW_FRAME_FP_LAZY	0x40	/* extended frame, space reserved but FPCCR.LSPACT:
+					 * s0-s15 were still in the FPU at the crash */
 
 struct cw_frame {
 	uint32_t pc;
@@ -314,6 +317,8 @@ struct cw_fault {
 /* CFSR bits for a failed exception stacking: MSTKERR, STKERR, STKOF. */
 #define CW_CFSR_STACKING	((1u << 4) | (1u << 12) | (1u << 20))
 #define CW_SCB_CFSR		0xE000ED28u
+#define CW_FPCCR		0xE000EF34u
+#define CW_FPCAR		0xE000EF38u
 
 void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f);
 void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);

@@ -72,6 +72,9 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 		f->flags & CW_FRAME_CROSSCHECKED ? "true" : "false");
 	if (f->flags & CW_FRAME_LOST)
 		fputs(", \"lost\": true", out);
+	if (f->flags & (CW_FRAME_FP_LAZY | CW_FRAME_FP_STACKED))
+		fprintf(out, ", \"fp_state\": \"%s\"",
+			f->flags & CW_FRAME_FP_LAZY ? "lazy" : "stacked");
 	fputs(", \"inlined\": [", out);
 	for (k = 0; k < f->nr_inl; k++) {
 		fputs(k ? ", {\"function\": " : "{\"function\": ", out);
@@ -130,7 +133,9 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 	unsigned int k;
 
 	if (f->flags & CW_FRAME_EXCEPTION)
-		fprintf(out, "   --- exception frame (EXC_RETURN 0x%08x) ---\n", f->exc_return);
+		fprintf(out, "   --- exception frame (EXC_RETURN 0x%08x)%s ---\n", f->exc_return,
+			f->flags & CW_FRAME_FP_LAZY ? ", FP state lazy: s0-s15 never stacked" :
+			f->flags & CW_FRAME_FP_STACKED ? ", FP state stacked" : "");
 	if (f->flags & CW_FRAME_LOST)
 		fprintf(out, "   (the frame was never stacked: pc and lr lost; the function is the "
 			"target of the call below)\n");

@@ -543,6 +543,25 @@ static int walk_lost_frame(struct walk *w, uint32_t exc_return, uint32_t base,
 	return 0;
 }
 
+/*
+ * What an extended frame holds. With lazy preservation (FPCCR.ASPEN, LSPEN)
+ * the hardware only reserves the FP slots; while LSPACT is set and FPCAR
+ * points at those slots nothing was written there. FPCCR.TS says a Secure
+ * frame also carries s16-s31.
+ */
+static unsigned int fp_context(const struct walk *w, uint32_t base, int *ts)
+{
+	uint32_t fpccr, fpcar;
+
+	*ts = 0;
+	if (cw_mem_read32(w->t->mem, CW_FPCCR, &fpccr) || cw_mem_read32(w->t->mem, CW_FPCAR, &fpcar))
+		return CW_FRAME_FP_STACKED;
+	*ts = !!(fpccr & (1u << 26));
+	if ((fpccr & 0xC0000001u) == 0xC0000001u && (fpcar & ~7u) == base + 0x20)
+		return CW_FRAME_FP_LAZY;
+	return CW_FRAME_FP_STACKED;
+}
+
 /* The interrupted context: pop the frame the hardware pushed at exception entry. */
 static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_entry)
 {
@@ -551,7 +570,8 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 	};
 	struct cw_exc_return er;
 	uint32_t base, f[10], size;
-	unsigned int i;
+	unsigned int i, fp = 0;
+	int ts = 0;
 
 	if (exc_return == LR_RESET_VALUE)
 		return stop(w, CW_STOP_OUTERMOST, "lr holds its reset value 0x%08x", exc_return);
@@ -585,14 +605,16 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 		return walk_lost_frame(w, exc_return, base, CW_FRAME_EXCEPTION);
 	for (i = 0; i < 8; i++)
 		cw_reg_set(&w->regs, order[i], f[i]);
-	size = cw_exc_frame_size(&er, f[7], 0);
+	if (er.fp_frame)
+		fp = fp_context(w, base, &ts);
+	size = cw_exc_frame_size(&er, f[7], ts);
 	cw_reg_set(&w->regs, CW_SP, base + size);
 	w->regs.r[CW_PC] &= ~1u;
 	w->lr_live = 1;
 	if (w->bt->nr >= CW_MAX_FRAMES)
 		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES);
 	push_frame(w, w->regs.r[CW_PC], base + size, CW_M_EXCEPTION, CONF_EXCEPTION,
-		   CW_FRAME_EXCEPTION);
+		   CW_FRAME_EXCEPTION | fp);
 	w->bt->frames[w->bt->nr - 1].exc_return = exc_return;
 	return 0;
 }

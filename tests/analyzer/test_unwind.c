@@ -322,6 +322,63 @@ static void exception_frames(void)
 	free(bt);
 }
 
+/* A CrashCatcher memory region appended to a dump syn_dump() built. */
+static void syn_region(struct tbuf *t, uint32_t addr, const uint32_t *words, unsigned int n)
+{
+	unsigned int i;
+
+	tb_u32(t, addr);
+	tb_u32(t, addr + 4 * n);
+	for (i = 0; i < n; i++)
+		tb_u32(t, words[i]);
+}
+
+/*
+ * An extended frame whose FP slots lazy preservation never filled (FPCCR
+ * LSPACT with FPCAR at them), one it did fill, and a frame that a stack
+ * overflow kept from being written at all (MSTKERR, no Thumb bit in xPSR).
+ */
+static void lazy_and_lost_frames(void)
+{
+	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
+	struct tbuf *t = calloc(1, sizeof(*t));
+	uint32_t fp[2] = { 0xC0000001, SYN_SP + 0x20 }, mstkerr = 1u << 4;
+	const struct cw_symbol *fn;
+	struct cw_image *img;
+	struct cw_error err;
+	struct cw_dump d;
+
+	syn_dump(t, 0xFFFFFFE9, SYN_SP, 0x01000000, 0, 0);
+	syn_region(t, CW_FPCCR, fp, 2);
+	KTAP_EXPECT(!syn_unwind(t, bt, &d) && bt->nr >= 2 &&
+		    (bt->frames[1].flags & CW_FRAME_FP_LAZY) && bt->frames[1].sp == SYN_SP + 0x68,
+		    "lazy: flags 0x%x sp 0x%x", bt->frames[1].flags, bt->frames[1].sp);
+	fp[1] = SYN_SP + 0x100;
+	syn_dump(t, 0xFFFFFFE9, SYN_SP, 0x01000000, 0, 0);
+	syn_region(t, CW_FPCCR, fp, 2);
+	KTAP_EXPECT(!syn_unwind(t, bt, &d) && bt->nr >= 2 &&
+		    (bt->frames[1].flags & CW_FRAME_FP_STACKED), "stacked: flags 0x%x",
+		    bt->frames[1].flags);
+
+	img = cw_image_open(ELF, &err);
+	fn = img ? cw_image_func(img, FAULT_BUS_PC) : NULL;
+	KTAP_EXPECT(fn != NULL, "no function at 0x%x", FAULT_BUS_PC);
+	syn_dump(t, 0xFFFFFFF9, SYN_SP, 0 /* never written */, 0, 0);
+	syn_region(t, CW_SCB_CFSR, &mstkerr, 1);
+	KTAP_EXPECT(!syn_unwind(t, bt, &d) && bt->nr >= 3 && fn &&
+		    (bt->frames[1].flags & CW_FRAME_LOST) && bt->frames[1].pc == fn->addr &&
+		    bt->frames[2].pc == (RET_DO_FAULT & ~1u),
+		    "lost frame: flags 0x%x pc 0x%x, caller 0x%x", bt->frames[1].flags,
+		    bt->frames[1].pc, bt->nr >= 3 ? bt->frames[2].pc : 0);
+	/* The same frame without the fault status is taken at its word, and found wrong. */
+	syn_dump(t, 0xFFFFFFF9, SYN_SP, 0, 0, 0);
+	KTAP_EXPECT(!syn_unwind(t, bt, &d) && !(bt->frames[bt->nr - 1].flags & CW_FRAME_LOST),
+		    "lost without evidence");
+	cw_image_close(img);
+	free(t);
+	free(bt);
+}
+
 /* Corrupt the stack words at random: each method must still end, in bounds, with a reason. */
 static void corrupted_stacks(void)
 {
@@ -372,6 +429,7 @@ int main(void)
 	KTAP_RUN(bundled_memory_only);
 	KTAP_RUN(bundled_crash_record);
 	KTAP_RUN(exception_frames);
+	KTAP_RUN(lazy_and_lost_frames);
 	KTAP_RUN(corrupted_stacks);
 	return ktap_finish();
 }
