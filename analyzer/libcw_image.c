@@ -30,6 +30,13 @@ struct cw_funcrange {
 	Dwarf_Off die;
 };
 
+/* The functions of one compilation unit, sorted by address; built when first needed. */
+struct cw_cuindex {
+	Dwarf_Off cu;
+	struct cw_funcrange *funcs;
+	size_t nr, cap;
+};
+
 struct cw_image {
 	const char *path;
 	int fd;
@@ -46,11 +53,8 @@ struct cw_image {
 	uint32_t vectors;
 	int have_vectors;
 	uint32_t exidx, exidx_size;	/* .ARM.exidx, when the firmware has unwind tables */
-	struct cw_funcrange *funcs;	/* sorted by lo; built at the first inline lookup */
-	size_t nr_funcs, cap_funcs;
-	int funcs_built;
-	Dwarf *dwarf;
-	Dwarf_Addr bias;
+	struct cw_cuindex *cus;		/* units an inline lookup has needed so far */
+	size_t nr_cus;
 };
 
 static int sym_cmp(const void *a, const void *b)
@@ -148,16 +152,6 @@ static int image_section(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 	return 0;
 }
 
-static int first_module(Dwfl_Module *mod, void **user, const char *name, Dwarf_Addr start,
-			void *arg)
-{
-	(void)user;
-	(void)name;
-	(void)start;
-	*(Dwfl_Module **)arg = mod;
-	return DWARF_CB_ABORT;
-}
-
 static Dwfl *image_dwfl(const char *path)
 {
 	static const Dwfl_Callbacks cb = {
@@ -230,7 +224,9 @@ void cw_image_close(struct cw_image *img)
 	cw_mem_free(&img->mem);
 	free(img->syms);
 	free(img->maps);
-	free(img->funcs);
+	while (img->nr_cus--)
+		free(img->cus[img->nr_cus].funcs);
+	free(img->cus);
 	if (img->elf)
 		elf_end(img->elf);
 	if (img->fd >= 0)
@@ -425,68 +421,64 @@ static int funcrange_cmp(const void *a, const void *b)
 
 static int note_function(Dwarf_Die *fn, void *arg)
 {
-	struct cw_image *img = arg;
+	struct cw_cuindex *ix = arg;
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
 
 	while ((off = dwarf_ranges(fn, off, &base, &lo, &hi)) > 0) {
-		if (img->nr_funcs == img->cap_funcs) {
-			size_t cap = img->cap_funcs ? 2 * img->cap_funcs : 1024;
-			struct cw_funcrange *n = realloc(img->funcs, cap * sizeof(*n));
+		if (ix->nr == ix->cap) {
+			size_t cap = ix->cap ? 2 * ix->cap : 64;
+			struct cw_funcrange *n = realloc(ix->funcs, cap * sizeof(*n));
 
 			if (!n)
 				return DWARF_CB_ABORT;
-			img->funcs = n;
-			img->cap_funcs = cap;
+			ix->funcs = n;
+			ix->cap = cap;
 		}
-		img->funcs[img->nr_funcs++] = (struct cw_funcrange){ lo, hi, dwarf_dieoffset(fn) };
+		ix->funcs[ix->nr++] = (struct cw_funcrange){ lo, hi, dwarf_dieoffset(fn) };
 	}
 	return DWARF_CB_OK;
 }
 
 /*
- * One pass over every compilation unit's functions, once per image. Without
- * it each lookup asked libdw for the scopes at an address, which walks and
- * sorts the whole unit: 86% of a batch run on a firmware of 50 000 functions.
+ * The index of a unit's functions, built at its first lookup. Without it each
+ * lookup asked libdw for the scopes at an address, which walks and sorts the
+ * whole unit: 86% of a batch run on a firmware of 50 000 functions. Indexing
+ * every unit up front instead made a cold run of one dump 60% slower.
  */
-static void build_funcs(struct cw_image *img)
+static const struct cw_cuindex *cu_index(struct cw_image *img, Dwarf_Die *cu)
 {
-	Dwfl_Module *mod = NULL;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	struct cw_cuindex *ix, *n;
+	size_t i;
 
-	img->funcs_built = 1;
-	if (img->dwfl)
-		dwfl_getmodules(img->dwfl, first_module, &mod, 0);
-	img->dwarf = mod ? dwfl_module_getdwarf(mod, &img->bias) : NULL;
-	if (!img->dwarf)
-		return;
-	while (!dwarf_nextcu(img->dwarf, off, &next, &hsize, NULL, NULL, NULL)) {
-		Dwarf_Die cu;
-
-		if (dwarf_offdie(img->dwarf, off + hsize, &cu))
-			dwarf_getfuncs(&cu, note_function, img, 0);
-		off = next;
-	}
-	qsort(img->funcs, img->nr_funcs, sizeof(*img->funcs), funcrange_cmp);
+	for (i = 0; i < img->nr_cus; i++)
+		if (img->cus[i].cu == off)
+			return &img->cus[i];
+	n = realloc(img->cus, (img->nr_cus + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	img->cus = n;
+	ix = &img->cus[img->nr_cus++];
+	*ix = (struct cw_cuindex){ .cu = off };
+	dwarf_getfuncs(cu, note_function, ix, 0);
+	qsort(ix->funcs, ix->nr, sizeof(*ix->funcs), funcrange_cmp);
+	return ix;
 }
 
-static const struct cw_funcrange *find_func(struct cw_image *img, Dwarf_Addr pc)
+static const struct cw_funcrange *find_func(const struct cw_cuindex *ix, Dwarf_Addr pc)
 {
-	size_t lo = 0, hi;
+	size_t lo = 0, hi = ix->nr;
 
-	if (!img->funcs_built)
-		build_funcs(img);
-	hi = img->nr_funcs;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (img->funcs[mid].lo <= pc)
+		if (ix->funcs[mid].lo <= pc)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo && pc < img->funcs[lo - 1].hi ? &img->funcs[lo - 1] : NULL;
+	return lo && pc < ix->funcs[lo - 1].hi ? &ix->funcs[lo - 1] : NULL;
 }
 
 /* The inlined subroutines around pc inside die, outermost first. */
@@ -528,17 +520,22 @@ static unsigned int inline_chain(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *chain
 unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inline *out,
 			      unsigned int max, struct cw_srcline *outer)
 {
+	Dwfl_Module *mod = img->dwfl ? dwfl_addrmodule(img->dwfl, addr) : NULL;
+	Dwarf_Die chain[CW_MAX_INLINE], die, *cu;
 	const struct cw_funcrange *fr;
-	Dwarf_Die chain[CW_MAX_INLINE], die, cu;
+	const struct cw_cuindex *ix;
 	struct cw_srcline here;
+	Dwarf_Addr bias = 0;
 	unsigned int n = 0, k;
 
-	if (cw_image_srcline(img, addr, &here))
+	cu = mod ? dwfl_module_addrdie(mod, addr, &bias) : NULL;
+	if (!cu || cw_image_srcline(img, addr, &here))
 		return 0;
-	fr = find_func(img, addr - img->bias);
-	if (!fr || !dwarf_offdie(img->dwarf, fr->die, &die) || !dwarf_diecu(&die, &cu, NULL, NULL))
+	ix = cu_index(img, cu);
+	fr = ix ? find_func(ix, addr - bias) : NULL;
+	if (!fr || !dwarf_offdie(dwarf_cu_getdwarf(cu->cu), fr->die, &die))
 		return 0;
-	k = inline_chain(&die, addr - img->bias, chain, max < CW_MAX_INLINE ? max : CW_MAX_INLINE);
+	k = inline_chain(&die, addr - bias, chain, max < CW_MAX_INLINE ? max : CW_MAX_INLINE);
 	while (k--) {
 		Dwarf_Attribute attr;
 		const char *name;
@@ -546,7 +543,7 @@ unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inl
 		name = dwarf_formstring(dwarf_attr_integrate(&chain[k], DW_AT_name, &attr));
 		out[n].func = name ? name : "??";
 		out[n].src = here;
-		here.file = inline_call_file(&cu, &chain[k]);
+		here.file = inline_call_file(cu, &chain[k]);
 		here.line = inline_call_line(&chain[k]);
 		if (!here.file)
 			here.file = out[n].src.file;
