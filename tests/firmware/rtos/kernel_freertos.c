@@ -54,6 +54,7 @@ typedef struct tskTaskControlBlock {
 	UBaseType_t uxPriority;
 	StackType_t *pxStack;
 	char pcTaskName[configMAX_TASK_NAME_LEN];
+	StackType_t *pxEndOfStack;	/* configRECORD_STACK_HIGH_ADDRESS */
 	UBaseType_t uxTCBNumber;
 	UBaseType_t uxBasePriority;
 } tskTCB;
@@ -187,6 +188,7 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 	for (i = 0; i < configMAX_TASK_NAME_LEN - 1 && name[i]; i++)
 		t->pcTaskName[i] = name[i];
 	t->pxStack = stack;
+	t->pxEndOfStack = stack + words - 1;
 	t->uxPriority = t->uxBasePriority = prio;
 	t->uxTCBNumber = uxCurrentNumberOfTasks;
 	t->xStateListItem.pvOwner = t;
