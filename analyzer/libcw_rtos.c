@@ -336,6 +336,7 @@ static int pop_hw_frame(struct rtos_walk *w, struct cw_thread *th, uint32_t base
 		cw_reg_set(&th->regs, order[i], f[i]);
 	th->regs.r[CW_PC] &= ~1u;
 	cw_reg_set(&th->regs, CW_SP, base + size + ((f[7] & (1u << 9)) ? 4 : 0));
+	cw_reg_set(&th->regs, CW_PSP, base);	/* where the switch left the PSP */
 	th->exc_return = exc_return;
 	th->have_regs = 1;
 	return 0;
@@ -591,17 +592,17 @@ static int zep_layout(struct type_reader *tr, struct zep_layout *l)
 {
 	const struct field f[] = {
 		{ "z_kernel", "cpus", &l->current, 8, NULL, 0, 0, NULL },
-		{ "z_kernel", "threads", &l->threads, 36, NULL, 0, 0, NULL },
+		{ "z_kernel", "threads", &l->threads, 32, NULL, 0, 0, NULL },
 		{ "k_thread", "base.thread_state", &l->state, 13, NULL, 0, 0, NULL },
 		{ "k_thread", "base.prio", &l->prio, 14, NULL, 0, 0, NULL },
 		{ "k_thread", "callee_saved", &l->callee, 48, NULL, 0, 0, NULL },
 		{ "k_thread", "callee_saved.psp", &l->psp, 80, NULL, 0, 0, NULL },
-		{ "k_thread", "next_thread", &l->next, 108, NULL, 0, 0, NULL },
-		{ "k_thread", "name", &l->name, 112, &l->name_len, 32, 1, &l->have_name },
-		{ "k_thread", "stack_info.start", &l->stack_start, 144, NULL, 0, 1,
+		{ "k_thread", "next_thread", &l->next, 112, NULL, 0, 0, NULL },
+		{ "k_thread", "name", &l->name, 116, &l->name_len, 32, 1, &l->have_name },
+		{ "k_thread", "stack_info.start", &l->stack_start, 148, NULL, 0, 1,
 		  &l->have_stack },
-		{ "k_thread", "stack_info.size", &l->stack_size, 148, NULL, 0, 1, NULL },
-		{ "k_thread", "arch.mode_exc_return", &l->exc_return, 229, NULL, 0, 1,
+		{ "k_thread", "stack_info.size", &l->stack_size, 152, NULL, 0, 1, NULL },
+		{ "k_thread", "arch.mode_exc_return", &l->exc_return, 233, NULL, 0, 1,
 		  &l->have_exc_return },
 	};
 	int dwarf = read_fields(tr, f, ARRAY_SIZE(f));
@@ -743,20 +744,48 @@ static void stack_use(struct rtos_walk *w, struct cw_thread *th)
 		th->overflow |= CW_OVF_WATERMARK;
 }
 
+static void unwind_thread(struct rtos_walk *w, struct cw_thread *th);
+
+/* The fault frame ran in Handler mode: its EXC_RETURN says so, or the IPSR of its xPSR. */
+static int crash_in_handler(const struct rtos_walk *w, const struct cw_frame *f)
+{
+	const struct cw_regs *dr = &w->dump->regs;
+
+	if (f->flags & CW_FRAME_EXCEPTION)
+		return !is_thread_psp_return(f->exc_return);
+	return w->dump->context == CW_CTX_PRE_EXCEPTION && cw_reg_ok(dr, CW_XPSR) &&
+	       (dr->r[CW_XPSR] & 0x1FFu);
+}
+
 /*
  * The running thread's frames are the crash backtrace's: from the exception
  * that interrupted Thread mode on the process stack if there is one (the
  * fault, or the context switch that was running), else from the fault frame.
+ * When the crash backtrace does not get back to Thread mode but the context
+ * switch had saved the thread (a fault in the switch itself, such as a stack
+ * overflow hook), the saved context is the thread's state: it is used when
+ * its frame is where the dump's PSP points, or when the dump has no PSP.
  */
 static void current_frames(struct rtos_walk *w, struct cw_thread *th)
 {
 	const struct cw_backtrace *bt = w->bt;
-	unsigned int i, from = cw_fault_frame(w->dump, bt);
+	unsigned int i, from = cw_fault_frame(w->dump, bt), found = 0;
+	const struct cw_regs *dr = &w->dump->regs;
 
 	for (i = 0; i < bt->nr; i++)
 		if ((bt->frames[i].flags & CW_FRAME_EXCEPTION) &&
-		    is_thread_psp_return(bt->frames[i].exc_return))
+		    is_thread_psp_return(bt->frames[i].exc_return)) {
 			from = i;
+			found = 1;
+		}
+	if (!found && th->have_regs && bt->nr && crash_in_handler(w, &bt->frames[from]) &&
+	    (!cw_reg_ok(dr, CW_PSP) || dr->r[CW_PSP] == th->regs.r[CW_PSP])) {
+		if (!cw_reg_ok(dr, CW_PSP))
+			thread_problem(th, "frames from its saved context: the dump has no PSP to "
+				       "check it is current");
+		unwind_thread(w, th);
+		return;
+	}
 	th->bt.nr = 0;
 	for (i = from; i < bt->nr; i++)
 		th->bt.frames[th->bt.nr++] = bt->frames[i];
@@ -774,8 +803,6 @@ static void current_frames(struct rtos_walk *w, struct cw_thread *th)
 		th->exc_return = bt->frames[from].exc_return;
 	}
 	th->problem[0] = 0;
-	if (w->fault && (w->fault->cfsr & CFSR_STKOF))
-		th->overflow |= CW_OVF_PSPLIM;
 }
 
 static void unwind_thread(struct rtos_walk *w, struct cw_thread *th)
@@ -803,6 +830,8 @@ static void finish_thread(struct rtos_walk *w, struct cw_thread *th)
 	if (th->current) {
 		th->state = CW_TS_RUNNING;
 		current_frames(w, th);
+		if (w->fault && (w->fault->cfsr & CFSR_STKOF))
+			th->overflow |= CW_OVF_PSPLIM;
 	} else if (th->have_regs) {
 		unwind_thread(w, th);
 	}
