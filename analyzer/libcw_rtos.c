@@ -899,6 +899,7 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	out->kind = CW_RTOS_NONE;
 	if (kind == CW_RTOS_NONE)
 		return 0;
 	if (kind == CW_RTOS_AUTO) {
