@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CW_JSON_SCHEMA_VERSION	1
+#define CW_JSON_SCHEMA_VERSION	2
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -145,6 +145,8 @@ unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inl
 			      unsigned int max, struct cw_srcline *outer);
 uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok);
 int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr);
+int cw_image_object(const struct cw_image *img, const char *name, uint32_t *addr, uint32_t *size);
+struct Dwfl *cw_image_dwfl(const struct cw_image *img);
 int cw_image_is_handler(const struct cw_image *img, uint32_t func_addr);
 int cw_image_exidx(const struct cw_image *img, uint32_t *addr, uint32_t *size);
 
@@ -325,6 +327,71 @@ void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);
 void cw_fault_explain_debug(uint32_t dfsr, struct cw_fault *f);
 void cw_fault_explain_secure(uint32_t sfsr, struct cw_fault *f);
 
+/* ---- RTOS threads (libcw_rtos.c) ---- */
+
+enum cw_rtos_kind {
+	CW_RTOS_AUTO,		/* detect from the firmware's symbols */
+	CW_RTOS_NONE,
+	CW_RTOS_FREERTOS,
+	CW_RTOS_ZEPHYR,
+};
+
+enum cw_thread_state {
+	CW_TS_UNKNOWN,
+	CW_TS_RUNNING,		/* the thread the CPU was in (FreeRTOS pxCurrentTCB, Zephyr _current) */
+	CW_TS_READY,
+	CW_TS_DELAYED,		/* sleeping until a tick */
+	CW_TS_BLOCKED,		/* waiting on an event, with or without a timeout */
+	CW_TS_SUSPENDED,
+	CW_TS_DEAD,
+};
+
+/* Why a thread's stack is reported overflowed. */
+#define CW_OVF_SP_OUTSIDE	0x1	/* its sp is outside its stack */
+#define CW_OVF_WATERMARK	0x2	/* the fill pattern at the stack's low end is overwritten */
+#define CW_OVF_PSPLIM		0x4	/* the fault is a v8-M stack-limit (STKOF) fault in it */
+
+struct cw_thread {
+	char name[48];
+	uint32_t tcb;
+	enum cw_thread_state state;
+	int priority;
+	int current;
+	int have_stack;		/* stack_lo is known; stack_hi too when stack_size */
+	uint32_t stack_lo, stack_hi, stack_size;
+	int have_use;
+	uint32_t stack_untouched;	/* bytes of fill pattern left at the low end */
+	uint32_t overflow;	/* CW_OVF_* */
+	const char *layout;	/* how its registers were found: "ARM_CM4F", "callee_saved", ... */
+	int have_psplim;
+	uint32_t psplim, exc_return;
+	int have_regs;
+	struct cw_regs regs;	/* its registers when switched out, or at the fault */
+	char problem[160];	/* why it has no backtrace, or what looked wrong */
+	struct cw_backtrace bt;
+};
+
+#define CW_MAX_THREADS	64
+
+struct cw_rtos {
+	enum cw_rtos_kind kind;
+	int layout_dwarf;	/* struct layouts came from DWARF (else the documented defaults) */
+	struct cw_thread *threads;
+	unsigned int nr;
+	char warnings[8][160];	/* inconsistencies in the kernel's lists, one per line */
+	unsigned int nr_warnings;
+};
+
+int cw_rtos_parse(const char *s, enum cw_rtos_kind *out);
+const char *cw_rtos_name(enum cw_rtos_kind kind);
+const char *cw_thread_state_name(enum cw_thread_state s);
+int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
+		    const struct cw_backtrace *bt, const struct cw_fault *f, enum cw_rtos_kind kind,
+		    enum cw_unwinder how, struct cw_rtos *out);
+void cw_rtos_free(struct cw_rtos *r);
+void cw_rtos_report_text(FILE *out, const struct cw_rtos *r);
+void cw_rtos_report_json(FILE *out, const struct cw_rtos *r);
+
 /* ---- watching a directory for new dumps ---- */
 
 typedef int (*cw_watch_fn)(void *ctx, const char *path);
@@ -335,6 +402,7 @@ int cw_watch_dir(const char *dir, const char *keep, cw_watch_fn fn, void *ctx);
 
 struct cw_report_opts {
 	int json;
+	const struct cw_rtos *rtos;	/* threads to list after the backtrace, or NULL */
 };
 
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,

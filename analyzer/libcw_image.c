@@ -554,8 +554,8 @@ unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inl
 	return n;
 }
 
-/* Address of the symbol called name (any type: a crash record is data). */
-int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr)
+/* Address and size of the symbol called name (any type: a crash record is data). */
+int cw_image_object(const struct cw_image *img, const char *name, uint32_t *addr, uint32_t *size)
 {
 	Elf_Data *data;
 	GElf_Shdr sh;
@@ -574,10 +574,23 @@ int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr
 		s = elf_strptr(img->elf, sh.sh_link, sym.st_name);
 		if (s && !strcmp(s, name) && sym.st_shndx != SHN_UNDEF) {
 			*addr = (uint32_t)sym.st_value;
+			if (size)
+				*size = (uint32_t)sym.st_size;
 			return 0;
 		}
 	}
 	return -1;
+}
+
+int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr)
+{
+	return cw_image_object(img, name, addr, NULL);
+}
+
+/* The DWARF session, for readers of types (libcw_rtos.c); NULL without debug info. */
+Dwfl *cw_image_dwfl(const struct cw_image *img)
+{
+	return img->dwfl;
 }
 
 uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok)

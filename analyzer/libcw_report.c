@@ -87,7 +87,7 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 }
 
 static void report_json(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
-			const struct cw_fault *f)
+			const struct cw_fault *f, const struct cw_rtos *rtos)
 {
 	unsigned int i, first = 1;
 
@@ -124,7 +124,9 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 		json_frame(out, &bt->frames[i], i);
 	fprintf(out, "], \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
 	json_str(out, bt->stop_detail);
-	fprintf(out, "}, \"signature\": \"%016llx\"}\n",
+	fputs("}, ", out);
+	cw_rtos_report_json(out, rtos);
+	fprintf(out, ", \"signature\": \"%016llx\"}\n",
 		(unsigned long long)signature(d, bt, f));
 }
 
@@ -155,7 +157,7 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 }
 
 static void report_text(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
-			const struct cw_fault *f)
+			const struct cw_fault *f, const struct cw_rtos *rtos)
 {
 	int color = isatty(fileno(out));
 	unsigned int i, ff = cw_fault_frame(d, bt);
@@ -185,13 +187,14 @@ static void report_text(FILE *out, const struct cw_dump *d, const struct cw_back
 	fprintf(out, "stopped: %s%s%s\n", cw_stop_name(bt->stop), bt->stop_detail[0] ? ": " : "",
 		bt->stop_detail);
 	fprintf(out, "signature: %016llx\n", (unsigned long long)signature(d, bt, f));
+	cw_rtos_report_text(out, rtos);
 }
 
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,
 	       const struct cw_backtrace *bt, const struct cw_fault *f)
 {
 	if (o->json)
-		report_json(out, dump, bt, f);
+		report_json(out, dump, bt, f, o->rtos);
 	else
-		report_text(out, dump, bt, f);
+		report_text(out, dump, bt, f, o->rtos);
 }

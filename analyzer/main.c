@@ -13,7 +13,7 @@
 static void usage(FILE *out)
 {
 	fputs("usage: crashwalk [--json] [--method auto|ehabi|prologue|fp|scan] [--regs SYM:LAYOUT]\n"
-	      "                 FIRMWARE.elf DUMP...\n"
+	      "                 [--rtos auto|none|freertos|zephyr] FIRMWARE.elf DUMP...\n"
 	      "       crashwalk [--json] [--method M] --watch DIR [--keep DIR] FIRMWARE.elf\n"
 	      "Unwind and explain Cortex-M crash dumps (ELF core, Zephyr coredump or #CD: log,\n"
 	      "CrashCatcher, remoteproc ELF). See crashwalk(1).\n", out);
@@ -45,11 +45,14 @@ struct options {
 	enum cw_unwinder how;
 	struct cw_report_opts report;
 	const char *regs;	/* --regs SYMBOL:LAYOUT for dumps without registers */
+	enum cw_rtos_kind rtos;	/* whose threads to list after the crash backtrace */
 };
 
 static int analyze(struct cw_image *img, const char *path, const struct options *opt)
 {
 	struct cw_error err = { { 0 } };
+	struct cw_report_opts ropt = opt->report;
+	struct cw_rtos rtos = { 0 };
 	struct cw_backtrace *bt;
 	struct cw_target t;
 	struct cw_fault f;
@@ -81,9 +84,14 @@ static int analyze(struct cw_image *img, const char *path, const struct options 
 	cw_unwind(&t, &d, opt->how, bt);
 	ff = cw_fault_frame(&d, bt);
 	cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);
-	cw_report(stdout, &opt->report, &d, bt, &f);
+	if (cw_rtos_threads(&t, &d, bt, &f, opt->rtos, opt->how, &rtos))
+		fprintf(stderr, "crashwalk: %s: no %s kernel objects in the firmware\n", path,
+			cw_rtos_name(opt->rtos));
+	ropt.rtos = &rtos;
+	cw_report(stdout, &ropt, &d, bt, &f);
 	rc = 0;
 out:
+	cw_rtos_free(&rtos);
 	cw_dump_free(&d);
 	free(bt);
 	return rc;
@@ -112,6 +120,7 @@ int main(int argc, char **argv)
 		{ "watch", required_argument, NULL, 'w' },
 		{ "keep", required_argument, NULL, 'k' },
 		{ "regs", required_argument, NULL, 'r' },
+		{ "rtos", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -121,7 +130,7 @@ int main(int argc, char **argv)
 	struct cw_image *img;
 	int c, i, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "jm:w:k:r:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jm:w:k:r:R:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opt.report.json = 1;
@@ -140,6 +149,12 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			opt.regs = optarg;
+			break;
+		case 'R':
+			if (cw_rtos_parse(optarg, &opt.rtos)) {
+				fprintf(stderr, "crashwalk: unknown RTOS '%s'\n", optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			usage(stdout);

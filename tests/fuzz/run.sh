@@ -21,7 +21,7 @@ seed() {
 	case $name in
 	dump | unwind)
 		cp "$top"/tests/firmware/bundled/demo.core "$top"/tests/firmware/bundled/demo.zephyr "$dir/"
-		find "$top/.cache/corpus" -name 'core.*' 2>/dev/null | head -64 |
+		find "$top/.cache/rtos" "$top/.cache/corpus" -name 'core.*' 2>/dev/null | head -80 |
 			while read -r f; do cp "$f" "$dir/$(echo "$f" | md5sum | cut -c1-16)"; done
 		;;
 	ehabi)

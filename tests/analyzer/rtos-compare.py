@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# rtos-compare.py - crashwalk's per-thread backtraces against GDB's on the multi-thread firmware; KTAP.
+"""
+What is compared: tests/firmware/run-rtos.sh crashes the multi-thread firmware (FreeRTOS- and
+Zephyr-shaped kernels, per core) under QEMU, and rtos-oracle.py has GDB backtrace every thread
+from registers it reads itself. Here crashwalk --rtos lists the threads from the dump alone. Per
+case and dump format: every thread GDB knows must be listed (matched by TCB address), in the right
+state, and flagged overflowed exactly when it is the crasher of the "overflow" case. Frames are
+compared as corpus-compare.py does (function, return address, with DWARF the line and inlined
+functions), from frame 0 up to the thread's entry function: what lies above it is the task
+start-up, which neither side can know. A case fails on a missing or extra thread, a wrong
+state or overflow flag, or fewer matching frames than tests/analyzer/rtos-baseline.txt records.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+FORMATS = [("elf-core", "core.elf"), ("zephyr", "core.zephyr")]
+METHODS = ["auto", "auto-nodwarf"]
+# What the firmware's threads are doing when it crashes (rtos/app.c); the crasher is running.
+STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": {"ready"},
+          "waiter": {"blocked"}, "crasher": {"running"}}
+
+
+def base_name(f):
+    # GCC clones (foo.constprop.0) keep the source name in DWARF, which GDB shows.
+    return f.split(".")[0] if f else f
+
+
+def expected(thread):
+    out, inlined = [], []
+    for f in thread["frames"]:
+        if f["type"] == "inline":
+            inlined.append(f["function"])
+            continue
+        if f["type"] != "normal":
+            continue
+        out.append({"function": f["function"], "pc": f["pc"], "line": f["line"],
+                    "inlined": inlined})
+        inlined = []
+        if f["function"] == thread["entry"]:
+            break
+    return out
+
+
+def score(expect, got, dwarf):
+    n = 0
+    for i, e in enumerate(expect):
+        if i >= len(got) or base_name(got[i]["function"]) != e["function"]:
+            break
+        if got[i]["pc"] != e["pc"]:
+            break
+        if dwarf and got[i]["line"] != e["line"]:
+            break
+        if dwarf and [base_name(x["function"]) for x in got[i]["inlined"]] != e["inlined"]:
+            break
+        n += 1
+    return n
+
+
+def run_crashwalk(tool, elf, dump, kernel):
+    r = subprocess.run([tool, "--json", "--rtos", kernel, elf, dump], capture_output=True,
+                       text=True, timeout=120)
+    if r.returncode != 0 or not r.stdout.strip():
+        return None, r.stderr.strip() or "no output (exit %d)" % r.returncode
+    return json.loads(r.stdout.splitlines()[0]), None
+
+
+def check_case(tool, core, kernel, case, d, fmt, fname, method):
+    """Problems (strings), frames matched, frames expected, threads exact, threads."""
+    with open(os.path.join(d, "oracle.json")) as fh:
+        oracle = json.load(fh)
+    dwarf = not method.endswith("nodwarf")
+    elf = os.path.join(os.path.dirname(d), "fw.elf" if dwarf else "fw-nodwarf.elf")
+    j, err = run_crashwalk(tool, elf, os.path.join(d, fname), kernel)
+    if j is None:
+        return ["crashwalk failed: " + err], 0, 0, 0, len(oracle["threads"])
+    problems = []
+    got = {t["tcb"]: t for t in j.get("threads", [])}
+    if j.get("rtos") != kernel:
+        problems.append("rtos is %r, not %s" % (j.get("rtos"), kernel))
+    extra = set(got) - {t["tcb"] for t in oracle["threads"]}
+    if extra:
+        problems.append("threads GDB does not know: " + ", ".join("0x%x" % x for x in extra))
+    frames = want = exact = 0
+    for t in oracle["threads"]:
+        name = t["name"]
+        exp = expected(t)
+        want += len(exp)
+        g = got.get(t["tcb"])
+        if g is None:
+            problems.append("%s (0x%x) not listed" % (name, t["tcb"]))
+            continue
+        if g["name"] != name:
+            problems.append("%s listed as %r" % (name, g["name"]))
+        if g["state"] not in STATES.get(name, {g["state"]}):
+            problems.append("%s is %s, expected %s" % (name, g["state"],
+                                                        "/".join(STATES[name])))
+        should_overflow = case == "overflow" and name == "crasher"
+        if g["stack"]["overflow"] != should_overflow:
+            problems.append("%s overflow flag %s (%s)" % (name, g["stack"]["overflow"],
+                                                          g["stack"]["overflow_reasons"]))
+        n = score(exp, g["frames"], dwarf)
+        frames += n
+        exact += n == len(exp)
+        if n < len(exp):
+            at = g["frames"][n] if n < len(g["frames"]) else None
+            print("#   %s %s %s %s %s: %s matches %d/%d frames; GDB has %s@0x%x, crashwalk %s" %
+                  (core, kernel, case, fmt, method, name, n, len(exp), exp[n]["function"],
+                   exp[n]["pc"], "%s@0x%x" % (at["function"], at["pc"]) if at else
+                   "nothing (%s)" % g["frames"] and g.get("problem")))
+    return problems, frames, want, exact, len(oracle["threads"])
+
+
+def load_baseline(path):
+    base = {}
+    if path and os.path.exists(path):
+        with open(path) as fh:
+            for line in fh:
+                if line.strip() and not line.startswith("#"):
+                    *key, frames = line.split()
+                    base[tuple(key)] = int(frames)
+    return base
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--crashwalk", required=True)
+    ap.add_argument("--rtos-script", required=True)
+    ap.add_argument("--baseline")
+    ap.add_argument("--update-baseline", action="store_true")
+    a = ap.parse_args()
+
+    print("KTAP version 1\n# suite: crashwalk-rtos")
+    r = subprocess.run([a.rtos_script], capture_output=True, text=True, timeout=900)
+    cases = [line.split() for line in r.stdout.splitlines() if line.strip()]
+    if r.returncode != 0 or not cases:
+        print("# rtos firmware build failed:\n# " + r.stderr.replace("\n", "\n# "))
+        print("not ok 1 rtos-build\n1..1")
+        return 1
+    base = load_baseline(a.baseline)
+    n = failed = 0
+    lines, summary = [], []
+    for core, kernel, case, d in cases:
+        for fmt, fname in FORMATS:
+            for method in METHODS:
+                key = (core, kernel, case, fmt, method)
+                problems, frames, want, exact, nthreads = check_case(
+                    a.crashwalk, core, kernel, case, d, fmt, fname, method)
+                if key in base and frames < base[key]:
+                    problems.append("frames %d below baseline %d" % (frames, base[key]))
+                summary.append("# %-4s %-8s %-8s %-8s %-12s threads %d/%d exact, frames %d/%d"
+                               % (key + (exact, nthreads, frames, want)))
+                n += 1
+                for p in problems:
+                    print("# " + p)
+                failed += bool(problems)
+                print("%sok %d rtos %s" % ("not " if problems else "", n, " ".join(key)))
+                lines.append("%s %d\n" % (" ".join(key), frames))
+    for s in summary:
+        print(s)
+    print("1..%d\n# %d passed, %d failed" % (n, n - failed, failed))
+    if a.update_baseline and a.baseline:
+        with open(a.baseline, "w") as fh:
+            fh.write("# SPDX-License-Identifier: GPL-2.0\n"
+                     "# rtos-baseline.txt - floor of thread frames matching GDB per core kernel "
+                     "case format method; written by rtos-compare.py --update-baseline\n")
+            fh.writelines(lines)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_rtos.c - RTOS awareness on the bundled multi-thread dumps (FreeRTOS on
+ * Cortex-M4F, Zephyr on Cortex-M33), then on copies whose kernel structures
+ * are broken or rewritten by hand: cyclic lists, garbage TCB and stack
+ * pointers, an overwritten watermark, and a v8-M saved context with PSPLIM,
+ * EXC_RETURN and s16-s31 built word by word as FreeRTOS's ARM_CM33 port
+ * stores it.
+ */
+#include "cw_test.h"
+
+#define FRT_ELF		BUNDLED_DIR "/rtos-m4f-freertos.elf"
+#define FRT_CORE	BUNDLED_DIR "/rtos-m4f-freertos.core"
+#define ZEP_ELF		BUNDLED_DIR "/rtos-m33-zephyr.elf"
+#define ZEP_CORE	BUNDLED_DIR "/rtos-m33-zephyr.core"
+
+/* FreeRTOS TCB and list item offsets of this firmware (and FreeRTOS's defaults). */
+#define TCB_TOP		0
+#define TCB_STATE_ITEM	4
+#define ITEM_NEXT	4
+#define ITEM_OWNER	12
+#define LIST_END	8
+#define ZEP_NEXT_THREAD	112
+
+struct session {
+	struct cw_image *img;
+	struct cw_dump d;
+	struct cw_target t;
+	struct cw_backtrace bt;
+	struct cw_fault f;
+	struct cw_rtos r;
+};
+
+static int open_session(struct session *s, const char *elf, const char *core)
+{
+	struct cw_error err = { { 0 } };
+
+	memset(s, 0, sizeof(*s));
+	s->img = cw_image_open(elf, &err);
+	if (!s->img || cw_dump_load(&s->d, core, &err) || cw_image_add_memory(s->img, &s->d.mem)) {
+		printf("# %s\n", err.msg);
+		if (s->img)
+			cw_image_close(s->img);
+		return -1;
+	}
+	s->t = (struct cw_target){ .mem = &s->d.mem, .img = s->img };
+	return 0;
+}
+
+/* Unwind the crash and list the threads, as main.c does. */
+static int run(struct session *s, enum cw_rtos_kind kind)
+{
+	cw_rtos_free(&s->r);
+	cw_unwind(&s->t, &s->d, CW_UNWIND_AUTO, &s->bt);
+	cw_fault_decode(&s->d.mem, s->bt.nr ? s->bt.frames[cw_fault_frame(&s->d, &s->bt)].pc : 0,
+			s->bt.nr > 0, &s->f);
+	return cw_rtos_threads(&s->t, &s->d, &s->bt, &s->f, kind, CW_UNWIND_AUTO, &s->r);
+}
+
+static void close_session(struct session *s)
+{
+	cw_rtos_free(&s->r);
+	cw_dump_free(&s->d);
+	cw_image_close(s->img);
+}
+
+/* Overwrite a word of the dump's memory (the dump owns its buffer). */
+static void poke32(struct session *s, uint32_t addr, uint32_t v)
+{
+	const struct cw_region *r = cw_mem_find(&s->d.mem, addr);
+
+	KTAP_EXPECT(r && addr + 4 <= r->addr + r->size, "0x%08x in the dump", addr);
+	if (r && addr + 4 <= r->addr + r->size)
+		memcpy((uint8_t *)r->data + (addr - r->addr), &v, 4);
+}
+
+static uint32_t peek32(struct session *s, uint32_t addr)
+{
+	uint32_t v = 0;
+
+	cw_mem_read32(&s->d.mem, addr, &v);
+	return v;
+}
+
+static const struct cw_thread *thread(const struct cw_rtos *r, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr; i++)
+		if (!strcmp(r->threads[i].name, name))
+			return &r->threads[i];
+	printf("# no thread %s\n", name);
+	return NULL;
+}
+
+static int has_warning(const struct cw_rtos *r, const char *what)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_warnings; i++)
+		if (strstr(r->warnings[i], what))
+			return 1;
+	return 0;
+}
+
+static const char *fn(const struct cw_thread *th, unsigned int i)
+{
+	return i < th->bt.nr && th->bt.frames[i].func ? th->bt.frames[i].func->name : "";
+}
+
+static void freertos_threads(void)
+{
+	static const char *const chain[] = { "sensor_settle", "sensor_filter", "sensor_read",
+					     "sensor_task" };
+	const struct cw_thread *th;
+	struct session s;
+	unsigned int i;
+
+	if (open_session(&s, FRT_ELF, FRT_CORE)) {
+		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+		return;
+	}
+	KTAP_EXPECT(!run(&s, CW_RTOS_AUTO), "threads found");
+	KTAP_EXPECT(s.r.kind == CW_RTOS_FREERTOS, "detected %s", cw_rtos_name(s.r.kind));
+	KTAP_EXPECT(s.r.nr == 6, "%u threads", s.r.nr);
+	KTAP_EXPECT(s.r.layout_dwarf, "layout from DWARF");
+	KTAP_EXPECT(s.r.nr_warnings == 0, "%s", s.r.nr_warnings ? s.r.warnings[0] : "");
+	th = thread(&s.r, "sensor");
+	KTAP_EXPECT(th && th->state == CW_TS_DELAYED, "sensor delayed");
+	for (i = 0; th && i < ARRAY_SIZE(chain); i++)
+		KTAP_EXPECT(!strcmp(fn(th, i + 1), chain[i]), "sensor #%u %s is %s", i + 1,
+			    fn(th, i + 1), chain[i]);
+	th = thread(&s.r, "fpu");
+	KTAP_EXPECT(th && th->layout && !strcmp(th->layout, "ARM_CM4F"), "fpu layout");
+	KTAP_EXPECT(th && th->exc_return == 0xFFFFFFEDu, "fpu EXC_RETURN 0x%08x",
+		    th ? th->exc_return : 0);
+	KTAP_EXPECT(th && !strncmp(fn(th, 0), "fpu_", 4), "fpu frame 0 in %s", th ? fn(th, 0) : "");
+	th = thread(&s.r, "waiter");
+	KTAP_EXPECT(th && th->state == CW_TS_BLOCKED, "waiter blocked");
+	th = thread(&s.r, "crasher");
+	KTAP_EXPECT(th && th->current && th->state == CW_TS_RUNNING, "crasher running");
+	KTAP_EXPECT(th && !strcmp(fn(th, 0), "crasher_store"), "crasher #0 %s",
+		    th ? fn(th, 0) : "");
+	for (i = 0; i < s.r.nr; i++)
+		KTAP_EXPECT(!s.r.threads[i].overflow && s.r.threads[i].have_use,
+			    "%s: overflow 0x%x", s.r.threads[i].name, s.r.threads[i].overflow);
+	KTAP_EXPECT(!run(&s, CW_RTOS_NONE) && s.r.kind == CW_RTOS_NONE && !s.r.nr, "--rtos none");
+	KTAP_EXPECT(run(&s, CW_RTOS_ZEPHYR) == -1, "no Zephyr kernel in a FreeRTOS firmware");
+	close_session(&s);
+}
+
+/* The delayed list loops on its only item: the walk must stop and say where. */
+static void freertos_cyclic_list(void)
+{
+	struct session s;
+	uint32_t list, item;
+
+	if (open_session(&s, FRT_ELF, FRT_CORE)) {
+		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+		return;
+	}
+	KTAP_EXPECT(!cw_image_lookup(s.img, "xDelayedTaskList1", &list), "list symbol");
+	item = peek32(&s, list + LIST_END + ITEM_NEXT);
+	poke32(&s, item + ITEM_NEXT, item);
+	run(&s, CW_RTOS_FREERTOS);
+	KTAP_EXPECT(has_warning(&s.r, "is cyclic at item"), "cycle reported");
+	KTAP_EXPECT(thread(&s.r, "sensor") != NULL, "the item before the cycle is listed");
+	close_session(&s);
+}
+
+/* A wild TCB pointer and a wild pxTopOfStack: named, no backtrace, no crash. */
+static void freertos_garbage_pointers(void)
+{
+	const struct cw_thread *th;
+	struct session s;
+	uint32_t list, item;
+	unsigned int i;
+
+	if (open_session(&s, FRT_ELF, FRT_CORE)) {
+		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+		return;
+	}
+	run(&s, CW_RTOS_FREERTOS);
+	th = thread(&s.r, "waiter");
+	if (!th) {
+		close_session(&s);
+		return;
+	}
+	poke32(&s, th->tcb + TCB_TOP, 0xDEADBEE0u);
+	KTAP_EXPECT(!cw_image_lookup(s.img, "xDelayedTaskList1", &list), "list symbol");
+	item = peek32(&s, list + LIST_END + ITEM_NEXT);
+	poke32(&s, item + ITEM_OWNER, 0x12345678u);
+	run(&s, CW_RTOS_FREERTOS);
+	th = thread(&s.r, "waiter");
+	KTAP_EXPECT(th && th->bt.nr == 0 && strstr(th->problem, "0xdeadbee0"), "waiter: %s",
+		    th ? th->problem : "");
+	for (i = 0, th = NULL; i < s.r.nr; i++)
+		if (s.r.threads[i].tcb == 0x12345678u)
+			th = &s.r.threads[i];
+	KTAP_EXPECT(th && strstr(th->problem, "0x12345678") && th->bt.nr == 0, "wild TCB: %s",
+		    th ? th->problem : "not listed");
+	close_session(&s);
+}
+
+/*
+ * FreeRTOS ARM_CM33 with the FPU, from pxTopOfStack up: PSPLIM, EXC_RETURN,
+ * r4-r11, s16-s31, then an extended hardware frame; written into the idle
+ * thread's stack and read back.
+ */
+static void freertos_cm33_fp_context(void)
+{
+	const struct cw_thread *th;
+	struct session s;
+	uint32_t top, base, pc, i;
+
+	if (open_session(&s, FRT_ELF, FRT_CORE)) {
+		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+		return;
+	}
+	run(&s, CW_RTOS_FREERTOS);
+	th = thread(&s.r, "IDLE");
+	KTAP_EXPECT(!cw_image_lookup(s.img, "idle_task", &pc), "idle_task symbol");
+	pc &= ~1u;	/* a Thumb function symbol has bit 0 set */
+	if (!th) {
+		close_session(&s);
+		return;
+	}
+	top = th->stack_lo + 0x100;
+	poke32(&s, top, th->stack_lo);				/* PSPLIM */
+	poke32(&s, top + 4, 0xFFFFFFEDu);			/* EXC_RETURN: FP frame */
+	for (i = 0; i < 8; i++)
+		poke32(&s, top + 8 + 4 * i, 0x40 + i);		/* r4-r11 */
+	for (i = 0; i < 16; i++)
+		poke32(&s, top + 40 + 4 * i, 0x3f800000u);	/* s16-s31 */
+	base = top + 40 + 64;
+	for (i = 0; i < 26; i++)
+		poke32(&s, base + 4 * i, 0x10 + i);		/* r0.., s0-s15, FPSCR */
+	poke32(&s, base + 20, 0);				/* lr */
+	poke32(&s, base + 24, pc | 1);
+	poke32(&s, base + 28, 0x01000000u);			/* xPSR */
+	poke32(&s, th->tcb + TCB_TOP, top);
+	run(&s, CW_RTOS_FREERTOS);
+	th = thread(&s.r, "IDLE");
+	KTAP_EXPECT(th && th->layout && !strcmp(th->layout, "ARM_CM33"), "layout %s",
+		    th && th->layout ? th->layout : "none");
+	KTAP_EXPECT(th && th->have_psplim && th->psplim == th->stack_lo, "PSPLIM");
+	KTAP_EXPECT(th && th->regs.r[CW_R4] == 0x40 && th->regs.r[CW_R11] == 0x47, "r4-r11");
+	KTAP_EXPECT(th && th->regs.r[CW_R0] == 0x10 && th->regs.r[CW_PC] == pc, "frame");
+	KTAP_EXPECT(th && th->regs.r[CW_SP] == base + 0x68, "sp 0x%08x past the extended frame",
+		    th ? th->regs.r[CW_SP] : 0);
+	KTAP_EXPECT(th && !th->overflow, "no overflow");
+	close_session(&s);
+}
+
+/* A context saved below the stack, and a stack whose low end lost its fill pattern. */
+static void freertos_overflow(void)
+{
+	const struct cw_thread *th;
+	struct session s;
+	uint32_t top, pc, i, lo;
+
+	if (open_session(&s, FRT_ELF, FRT_CORE)) {
+		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+		return;
+	}
+	run(&s, CW_RTOS_FREERTOS);
+	KTAP_EXPECT(!cw_image_lookup(s.img, "idle_task", &pc), "idle_task symbol");
+	th = thread(&s.r, "IDLE");
+	if (!th || !thread(&s.r, "worker")) {
+		close_session(&s);
+		return;
+	}
+	/* ARM_CM3 shape: r4-r11, then a basic frame; 0x80 bytes below the stack. */
+	top = th->stack_lo - 0x80;
+	for (i = 0; i < 16; i++)
+		poke32(&s, top + 4 * i, i);
+	poke32(&s, top + 32 + 24, pc | 1);
+	poke32(&s, top + 32 + 28, 0x01000000u);
+	poke32(&s, th->tcb + TCB_TOP, top);
+	lo = thread(&s.r, "worker")->stack_lo;
+	for (i = 0; i < 4; i++)
+		poke32(&s, lo + 4 * i, 0);
+	run(&s, CW_RTOS_FREERTOS);
+	th = thread(&s.r, "IDLE");
+	KTAP_EXPECT(th && th->layout && !strcmp(th->layout, "ARM_CM3"), "layout %s",
+		    th && th->layout ? th->layout : "none");
+	KTAP_EXPECT(th && (th->overflow & CW_OVF_SP_OUTSIDE), "sp below the stack flagged");
+	th = thread(&s.r, "worker");
+	KTAP_EXPECT(th && th->overflow == CW_OVF_WATERMARK, "worker watermark: 0x%x",
+		    th ? th->overflow : 0);
+	close_session(&s);
+}
+
+static void zephyr_threads(void)
+{
+	const struct cw_thread *th;
+	struct session s;
+	uint32_t kernel, first;
+
+	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
+		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+		return;
+	}
+	KTAP_EXPECT(!run(&s, CW_RTOS_AUTO), "threads found");
+	KTAP_EXPECT(s.r.kind == CW_RTOS_ZEPHYR, "detected %s", cw_rtos_name(s.r.kind));
+	KTAP_EXPECT(s.r.nr == 6 && !s.r.nr_warnings, "%u threads", s.r.nr);
+	th = thread(&s.r, "crasher");
+	KTAP_EXPECT(th && th->current && (th->overflow & CW_OVF_PSPLIM), "STKOF in the crasher");
+	KTAP_EXPECT(th && !strcmp(fn(th, 0), "crasher_recurse"), "crasher #0 %s",
+		    th ? fn(th, 0) : "");
+	th = thread(&s.r, "fpu");
+	KTAP_EXPECT(th && !(th->exc_return & 0x10) && th->bt.nr >= 3, "fpu: FP frame, unwound");
+	th = thread(&s.r, "sensor");
+	KTAP_EXPECT(th && th->state == CW_TS_DELAYED && !strcmp(fn(th, 1), "sensor_settle"),
+		    "sensor delayed in sensor_settle");
+	/* The newest thread points at itself: the walk stops with a warning. */
+	KTAP_EXPECT(!cw_image_lookup(s.img, "_kernel", &kernel), "_kernel symbol");
+	first = peek32(&s, kernel + 32);
+	poke32(&s, first + ZEP_NEXT_THREAD, first);
+	run(&s, CW_RTOS_ZEPHYR);
+	KTAP_EXPECT(has_warning(&s.r, "cyclic") && s.r.nr == 1, "cycle: %u threads", s.r.nr);
+	close_session(&s);
+}
+
+static void parse_names(void)
+{
+	enum cw_rtos_kind k = CW_RTOS_NONE;
+
+	KTAP_EXPECT(!cw_rtos_parse("zephyr", &k) && k == CW_RTOS_ZEPHYR, "zephyr");
+	KTAP_EXPECT(!cw_rtos_parse("auto", &k) && k == CW_RTOS_AUTO, "auto");
+	KTAP_EXPECT(cw_rtos_parse("vxworks", &k) == -1, "unknown name refused");
+}
+
+int main(void)
+{
+	ktap_header("crashwalk-rtos-unit");
+	KTAP_RUN(freertos_threads);
+	KTAP_RUN(freertos_cyclic_list);
+	KTAP_RUN(freertos_garbage_pointers);
+	KTAP_RUN(freertos_cm33_fp_context);
+	KTAP_RUN(freertos_overflow);
+	KTAP_RUN(zephyr_threads);
+	KTAP_RUN(parse_names);
+	return ktap_finish();
+}

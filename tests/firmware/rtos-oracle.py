@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+# rtos-oracle.py - GDB script: GDB's backtrace of every thread of the multi-thread firmware, as JSON.
+#
+# GDB attached to QEMU sees only the CPU's registers, so this script finds each thread and its
+# saved registers itself, gives them to the CPU (QEMU's stub lets GDB write registers), asks GDB
+# for the backtrace and puts the registers back. It shares nothing with crashwalk's reading of
+# the kernel: the threads come from the firmware's rtos_registry (not the kernel's lists) and
+# the saved-context layouts are written out again here, from port.S's comment.
+#
+# Stop at crash_handler (crash_entry is filled): a thread that was running in thread mode when
+# the fault came is read from its exception frame on the process stack; every other thread,
+# including a running one whose context the switch had already saved, from its saved context.
+import json
+import gdb
+
+TYPES = {gdb.NORMAL_FRAME: "normal", gdb.INLINE_FRAME: "inline", gdb.TAILCALL_FRAME: "tailcall",
+         gdb.SIGTRAMP_FRAME: "exception", gdb.ARCH_FRAME: "arch", gdb.DUMMY_FRAME: "dummy"}
+REGS = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
+        "sp", "lr", "pc"]
+
+
+def u32(expr):
+    return int(gdb.parse_and_eval(expr)) & 0xFFFFFFFF
+
+
+def word(addr):
+    return u32("*(unsigned int *)0x%x" % addr)
+
+
+def backtrace(limit=64):
+    out = []
+    f = gdb.newest_frame()
+    stop = "depth"
+    while f is not None and len(out) < limit:
+        sal = f.find_sal()
+        out.append({"pc": f.pc(), "type": TYPES.get(f.type(), "other"), "function": f.name(),
+                    "file": sal.symtab.filename if sal.symtab else None, "line": sal.line})
+        try:
+            older = f.older()
+        except gdb.error as e:
+            stop = "error: %s" % e
+            break
+        if older is None:
+            stop = gdb.frame_stop_reason_string(f.unwind_stop_reason())
+        f = older
+    return out, stop
+
+
+def hw_frame(regs, base, exc_return):
+    """Pop the hardware exception frame at base into regs; the sp is the one before entry."""
+    for i, r in enumerate(["r0", "r1", "r2", "r3", "r12", "lr", "pc"]):
+        regs[r] = word(base + 4 * i)
+    xpsr = word(base + 28)
+    size = 0x20 if exc_return & 0x10 else 0x68
+    regs["sp"] = base + size + (4 if xpsr & (1 << 9) else 0)
+    regs["pc"] &= ~1
+
+
+def saved_context_freertos(tcb, port):
+    top = u32("((TCB_t *)0x%x)->pxTopOfStack" % tcb)
+    regs = {}
+    if port == "cm3":
+        callee, exc, base = top, 0xFFFFFFFD, top + 32
+    elif port == "cm4f":
+        callee, exc = top, word(top + 32)
+        base = top + 36 + (0 if exc & 0x10 else 64)
+    else:  # cm33, no TrustZone: PSPLIM, EXC_RETURN, r4-r11
+        callee, exc = top + 8, word(top + 4)
+        base = top + 40 + (0 if exc & 0x10 else 64)
+    for i in range(8):
+        regs["r%d" % (4 + i)] = word(callee + 4 * i)
+    hw_frame(regs, base, exc)
+    return regs
+
+
+def saved_context_zephyr(tcb):
+    t = "((struct k_thread *)0x%x)" % tcb
+    regs = {}
+    for i in range(8):
+        regs["r%d" % (4 + i)] = u32("%s->callee_saved.v%d" % (t, i + 1))
+    exc = 0xFFFFFF00 | u32("%s->arch.mode_exc_return" % t)
+    hw_frame(regs, u32("%s->callee_saved.psp" % t), exc)
+    return regs
+
+
+def live_context():
+    """The thread the fault interrupted in thread mode: its frame is on the process stack."""
+    regs = {}
+    for i in range(8):
+        regs["r%d" % (4 + i)] = u32("crash_entry.r4_r11[%d]" % i)
+    hw_frame(regs, u32("crash_entry.psp"), u32("crash_entry.exc_return"))
+    return regs
+
+
+def with_registers(regs, fn):
+    saved = {r: u32("$" + r) for r in REGS}
+    try:
+        for r in REGS:
+            if r in regs:
+                gdb.execute("set $%s = 0x%x" % (r, regs[r]), to_string=True)
+        return fn()
+    finally:
+        for r in REGS:
+            gdb.execute("set $%s = 0x%x" % (r, saved[r]), to_string=True)
+
+
+def rtos_oracle(path, kernel, port):
+    if kernel == "freertos":
+        current = u32("pxCurrentTCB")
+    else:
+        current = u32("_kernel.cpus[0].current")
+    exc_return = u32("crash_entry.exc_return")
+    in_thread = (exc_return & 0xC) == 0xC  # returns to thread mode on the process stack
+    threads = []
+    for i in range(u32("rtos_registry_n")):
+        e = "rtos_registry[%d]" % i
+        tcb = u32(e + ".tcb")
+        name = gdb.parse_and_eval(e + ".name").string()
+        entry = gdb.block_for_pc(u32(e + ".entry")).function.name
+        if tcb == current and in_thread:
+            regs, how = live_context(), "exception-frame"
+        elif kernel == "freertos":
+            regs, how = saved_context_freertos(tcb, port), "saved-context"
+        else:
+            regs, how = saved_context_zephyr(tcb), "saved-context"
+        frames, stop = with_registers(regs, backtrace)
+        threads.append({"name": name, "tcb": tcb, "entry": entry, "current": tcb == current,
+                        "from": how, "sp": regs["sp"], "frames": frames, "stop": stop})
+    with open(path, "w") as fh:
+        json.dump({"kernel": kernel, "port": port, "threads": threads}, fh, indent=1)

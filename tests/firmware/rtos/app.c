@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * app.c - the threads of the multi-thread crash firmware: each with its own
+ * call chain and its own way of being stopped (delayed, preempted, blocked,
+ * preempted with live FPU state), and one that crashes or overflows its stack.
+ */
+#include <stdint.h>
+#include "rtos.h"
+
+enum rtos_case {
+	CASE_FAULT = 1,		/* the crasher thread stores to an unmapped address */
+	CASE_OVERFLOW,		/* the crasher thread recurses off the end of its stack */
+};
+
+/* Set by the GDB oracle after load; reset leaves .noinit alone. 0 (plain runs) means a fault. */
+__attribute__((section(".noinit"))) volatile uint32_t crash_case;
+
+struct rtos_registry_entry rtos_registry[RTOS_MAX_TASKS];
+volatile uint32_t rtos_registry_n;
+
+volatile uint32_t sink;
+volatile uint32_t bad_address = 0xF0000000u;	/* unmapped on every board used */
+#ifdef __ARM_FP
+volatile float fsink = 1.5f;
+#endif
+
+#define STACK_WORDS	256
+#define CRASH_AFTER_TICKS	12
+
+/* A stack with a guard below it, so an overflow tramples nothing the dump needs. */
+struct stack_area {
+	uint32_t guard[RTOS_GUARD_WORDS];
+	uint32_t words[STACK_WORDS];
+} __attribute__((aligned(8)));
+
+static struct stack_area stacks[RTOS_MAX_TASKS];
+static unsigned int nr_stacks;
+
+void rtos_registry_add(const char *name, void *tcb, rtos_entry fn, uint32_t *lo, uint32_t *hi)
+{
+	struct rtos_registry_entry *e = &rtos_registry[rtos_registry_n++];
+
+	e->name = name;
+	e->tcb = tcb;
+	e->entry = fn;
+	e->stack_lo = lo;
+	e->stack_hi = hi;
+}
+
+/* A task function returned: a bug in the application. */
+void rtos_task_exit(void)
+{
+	__asm__ volatile(".inst.n 0xde01");	/* UDF #1 */
+	for (;;)
+		;
+}
+
+/* The kernel found a stack overflowed at a context switch: crash so the dump is written. */
+void rtos_stack_overflow(const char *name)
+{
+	sink = (uint32_t)name;
+	__asm__ volatile(".inst.n 0xde02");	/* UDF #2 */
+	for (;;)
+		;
+}
+
+/* ---- sensor: a deep chain that ends in a delay ---- */
+
+static NOINLINE uint32_t sensor_settle(uint32_t ch)
+{
+	rtos_delay(3 + (ch & 1));
+	return ch * 7 + sink;
+}
+
+static NOINLINE uint32_t sensor_filter(uint32_t ch, uint32_t prev)
+{
+	uint32_t v = sensor_settle(ch);
+
+	return (v + prev * 3) / 4;
+}
+
+static NOINLINE uint32_t sensor_read(uint32_t ch, uint32_t prev)
+{
+	uint32_t v = sensor_filter(ch, prev);
+
+	sink = v;
+	return v + 1;
+}
+
+static void sensor_task(void *arg)
+{
+	uint32_t ch = (uint32_t)arg, v = 0;
+
+	for (;;)
+		v = sensor_read(ch++, v);
+}
+
+/* ---- worker: integer work that only the tick interrupts ---- */
+
+static NOINLINE uint32_t worker_mix(uint32_t x, unsigned int rounds)
+{
+	while (rounds--) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+	}
+	return x;
+}
+
+static NOINLINE uint32_t worker_block(uint32_t seed)
+{
+	uint32_t a = worker_mix(seed, 5000);
+
+	return worker_mix(a + 1, 3000) ^ seed;
+}
+
+static void worker_task(void *arg)
+{
+	uint32_t x = (uint32_t)arg;
+
+	for (;;) {
+		x = worker_block(x);
+		sink = x;
+	}
+}
+
+#ifdef __ARM_FP
+/* ---- fpu: floating point work, preempted with live FP state (extended frames) ---- */
+
+static NOINLINE float fpu_poly(float x, unsigned int n)
+{
+	float acc = 0.25f;
+
+	while (n--)
+		acc = acc * x + 0.5f;
+	return acc;
+}
+
+static NOINLINE float fpu_integrate(float a, float b)
+{
+	float sum = 0.0f, x = a, h = (b - a) / 64.0f;
+	int i;
+
+	for (i = 0; i < 64; i++, x += h)
+		sum += fpu_poly(x, 100) * h;
+	return sum;
+}
+
+static void fpu_task(void *arg)
+{
+	(void)arg;
+	for (;;)
+		fsink = fpu_integrate(0.0f, fsink > 4.0f ? 0.5f : fsink + 0.75f);
+}
+#endif
+
+/* ---- waiter: blocked on an event that never comes ---- */
+
+static NOINLINE void waiter_wait(uint32_t id)
+{
+	sink = id;
+	rtos_block_forever();
+	sink = id + 1;
+}
+
+static NOINLINE void waiter_loop(uint32_t id)
+{
+	for (;;)
+		waiter_wait(id++);
+}
+
+static void waiter_task(void *arg)
+{
+	waiter_loop((uint32_t)arg);
+}
+
+/* ---- crasher: a fault, or a stack overflow, after the others have all run ---- */
+
+NOINLINE void crasher_store(volatile uint32_t *p, uint32_t v)
+{
+	*p = v;
+	sink = v;
+}
+
+static NOINLINE void crasher_apply(uint32_t v)
+{
+	crasher_store((volatile uint32_t *)bad_address, v * 2);
+	sink = v;
+}
+
+/*
+ * Each level takes 128 bytes of stack. v7-M has no stack limit register: the
+ * kernel checks the stack at each context switch, so each level yields. On
+ * v8-M, PSPLIM stops the push that crosses the limit.
+ */
+NOINLINE uint32_t crasher_recurse(uint32_t depth)
+{
+	volatile uint32_t buf[28];
+
+	if (depth > 100000)	/* never: the stack ends long before */
+		return 0;
+	buf[depth % 28] = depth;
+	if (!RTOS_V8M)
+		rtos_yield();
+	return crasher_recurse(depth + 1) + buf[(depth + 1) % 28];
+}
+
+static void crasher_task(void *arg)
+{
+	(void)arg;
+	while (rtos_ticks < CRASH_AFTER_TICKS)
+		rtos_delay(2);
+	if (crash_case == CASE_OVERFLOW)
+		sink = crasher_recurse(0);
+	crasher_apply(0x1234);
+	for (;;)
+		rtos_delay(100);
+}
+
+/* ---- idle ---- */
+
+static void idle_task(void *arg)
+{
+	(void)arg;
+	for (;;)
+		__asm__ volatile("wfi");
+}
+
+static uint32_t *stack_for(uint32_t *words)
+{
+	struct stack_area *s = &stacks[nr_stacks++];
+
+	*words = STACK_WORDS;
+	return s->words;
+}
+
+int main(void)
+{
+	uint32_t n;
+
+	rtos_create("IDLE", idle_task, 0, 0, stack_for(&n), n);
+	rtos_create("sensor", sensor_task, (void *)3, 2, stack_for(&n), n);
+	rtos_create("worker", worker_task, (void *)0x9e3779b9, 1, stack_for(&n), n);
+#ifdef __ARM_FP
+	rtos_create("fpu", fpu_task, 0, 1, stack_for(&n), n);
+#endif
+	rtos_create("waiter", waiter_task, (void *)40, 3, stack_for(&n), n);
+	rtos_create("crasher", crasher_task, 0, 2, stack_for(&n), n);
+	rtos_start();
+}

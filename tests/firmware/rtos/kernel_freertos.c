@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel_freertos.c - a small preemptive scheduler written for the test
+ * firmware, keeping its state in the shapes and under the names FreeRTOS
+ * uses (tasks.c, list.h), so a debugger that knows FreeRTOS reads it as
+ * FreeRTOS. Written from the documented data structures; no FreeRTOS code.
+ *
+ * Task states as FreeRTOS keeps them: running = pxCurrentTCB; ready = in
+ * pxReadyTasksLists[priority]; delayed = in *pxDelayedTaskList, ordered by
+ * wake tick; blocked without timeout = in xSuspendedTaskList with the event
+ * list item in an event list. The context switch (port.S) saves the task's
+ * registers on its own stack and pxTopOfStack, the TCB's first word, points
+ * at them.
+ */
+#include <stdint.h>
+#include "rtos.h"
+
+#define configMAX_PRIORITIES	5
+#define configMAX_TASK_NAME_LEN	16
+#define STACK_FILL	0xA5A5A5A5u	/* tskSTACK_FILL_BYTE, four times */
+
+typedef uint32_t TickType_t;
+typedef uint32_t StackType_t;
+typedef unsigned long UBaseType_t;
+
+struct xLIST;
+
+struct xLIST_ITEM {
+	volatile TickType_t xItemValue;
+	struct xLIST_ITEM *volatile pxNext;
+	struct xLIST_ITEM *volatile pxPrevious;
+	void *pvOwner;
+	struct xLIST *volatile pxContainer;
+};
+typedef struct xLIST_ITEM ListItem_t;
+
+struct xMINI_LIST_ITEM {
+	volatile TickType_t xItemValue;
+	struct xLIST_ITEM *volatile pxNext;
+	struct xLIST_ITEM *volatile pxPrevious;
+};
+typedef struct xMINI_LIST_ITEM MiniListItem_t;
+
+typedef struct xLIST {
+	volatile UBaseType_t uxNumberOfItems;
+	ListItem_t *volatile pxIndex;
+	MiniListItem_t xListEnd;
+} List_t;
+
+typedef struct tskTaskControlBlock {
+	volatile StackType_t *pxTopOfStack;
+	ListItem_t xStateListItem;
+	ListItem_t xEventListItem;
+	UBaseType_t uxPriority;
+	StackType_t *pxStack;
+	char pcTaskName[configMAX_TASK_NAME_LEN];
+	StackType_t *pxEndOfStack;	/* configRECORD_STACK_HIGH_ADDRESS */
+	UBaseType_t uxTCBNumber;
+	UBaseType_t uxBasePriority;
+} tskTCB;
+typedef tskTCB TCB_t;
+
+TCB_t *volatile pxCurrentTCB;
+List_t pxReadyTasksLists[configMAX_PRIORITIES];
+List_t xDelayedTaskList1;
+List_t xDelayedTaskList2;
+List_t *volatile pxDelayedTaskList;
+List_t *volatile pxOverflowDelayedTaskList;
+List_t xPendingReadyList;
+List_t xSuspendedTaskList;
+volatile UBaseType_t uxCurrentNumberOfTasks;
+volatile TickType_t xTickCount;
+volatile UBaseType_t uxTopReadyPriority;
+
+/* The event the waiter thread blocks on: nobody ever signals it. */
+List_t xNeverSignalled;
+
+static TCB_t tcbs[RTOS_MAX_TASKS];
+/* The context main() leaves behind when the first task starts; never resumed. */
+static TCB_t boot_tcb;
+static uint32_t boot_stack[64] __attribute__((aligned(8)));
+
+volatile uint32_t rtos_ticks;
+
+static void list_init(List_t *l)
+{
+	l->pxIndex = (ListItem_t *)&l->xListEnd;
+	l->xListEnd.xItemValue = 0xFFFFFFFFu;
+	l->xListEnd.pxNext = (ListItem_t *)&l->xListEnd;
+	l->xListEnd.pxPrevious = (ListItem_t *)&l->xListEnd;
+	l->uxNumberOfItems = 0;
+}
+
+/* At the end of the round-robin order: just before pxIndex. */
+static void list_insert_end(List_t *l, ListItem_t *it)
+{
+	ListItem_t *idx = l->pxIndex;
+
+	it->pxNext = idx;
+	it->pxPrevious = idx->pxPrevious;
+	idx->pxPrevious->pxNext = it;
+	idx->pxPrevious = it;
+	it->pxContainer = l;
+	l->uxNumberOfItems++;
+}
+
+/* Sorted by xItemValue (the wake tick for delayed lists). */
+static void list_insert_sorted(List_t *l, ListItem_t *it)
+{
+	ListItem_t *at = (ListItem_t *)&l->xListEnd;
+
+	while (at->pxNext != (ListItem_t *)&l->xListEnd && at->pxNext->xItemValue <= it->xItemValue)
+		at = at->pxNext;
+	it->pxNext = at->pxNext;
+	it->pxPrevious = at;
+	at->pxNext->pxPrevious = it;
+	at->pxNext = it;
+	it->pxContainer = l;
+	l->uxNumberOfItems++;
+}
+
+static void list_remove(ListItem_t *it)
+{
+	List_t *l = it->pxContainer;
+
+	it->pxNext->pxPrevious = it->pxPrevious;
+	it->pxPrevious->pxNext = it->pxNext;
+	if (l->pxIndex == it)
+		l->pxIndex = it->pxPrevious;
+	it->pxContainer = 0;
+	l->uxNumberOfItems--;
+}
+
+static void make_ready(TCB_t *t)
+{
+	list_insert_end(&pxReadyTasksLists[t->uxPriority], &t->xStateListItem);
+	if (t->uxPriority > uxTopReadyPriority)
+		uxTopReadyPriority = t->uxPriority;
+}
+
+/*
+ * The first context switch pops this as if the task had been interrupted
+ * right at its entry: the hardware frame, under it what port.S saves.
+ */
+static uint32_t *initial_context(uint32_t *top, uint32_t *limit, rtos_entry fn, void *arg)
+{
+	uint32_t *sp = (uint32_t *)((uint32_t)top & ~7u);
+	int i;
+
+	*--sp = 0x01000000u;			/* xPSR: Thumb */
+	*--sp = (uint32_t)fn | 1;		/* pc */
+	*--sp = (uint32_t)rtos_task_exit;	/* lr: a task must not return */
+	for (i = 0; i < 4; i++)
+		*--sp = 0;			/* r12, r3, r2, r1 */
+	*--sp = (uint32_t)arg;			/* r0 */
+#if defined(__ARM_FP) && !RTOS_V8M
+	*--sp = 0xFFFFFFFDu;			/* ARM_CM4F: EXC_RETURN above r4-r11 */
+#endif
+	for (i = 0; i < 8; i++)
+		*--sp = 0;			/* r11 .. r4 */
+#if RTOS_V8M
+	*--sp = 0xFFFFFFFDu;			/* ARM_CM33: PSPLIM, EXC_RETURN below r4-r11 */
+	*--sp = (uint32_t)limit;
+#endif
+	(void)limit;
+	return sp;
+}
+
+void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
+		 uint32_t *stack, uint32_t words)
+{
+	TCB_t *t = &tcbs[uxCurrentNumberOfTasks];
+	uint32_t i;
+
+	if (!uxCurrentNumberOfTasks) {
+		for (i = 0; i < configMAX_PRIORITIES; i++)
+			list_init(&pxReadyTasksLists[i]);
+		list_init(&xDelayedTaskList1);
+		list_init(&xDelayedTaskList2);
+		list_init(&xPendingReadyList);
+		list_init(&xSuspendedTaskList);
+		list_init(&xNeverSignalled);
+		pxDelayedTaskList = &xDelayedTaskList1;
+		pxOverflowDelayedTaskList = &xDelayedTaskList2;
+	}
+	for (i = 0; i < words; i++)
+		stack[i] = STACK_FILL;
+	for (i = 0; i < configMAX_TASK_NAME_LEN - 1 && name[i]; i++)
+		t->pcTaskName[i] = name[i];
+	t->pxStack = stack;
+	t->pxEndOfStack = stack + words - 1;
+	t->uxPriority = t->uxBasePriority = prio;
+	t->uxTCBNumber = uxCurrentNumberOfTasks;
+	t->xStateListItem.pvOwner = t;
+	t->xEventListItem.pvOwner = t;
+	t->xEventListItem.xItemValue = configMAX_PRIORITIES - prio;
+	t->pxTopOfStack = initial_context(stack + words, stack, fn, arg);
+	make_ready(t);
+	uxCurrentNumberOfTasks++;
+	rtos_registry_add(t->pcTaskName, t, fn, stack, stack + words);
+}
+
+/* configCHECK_FOR_STACK_OVERFLOW 2: the saved sp, then the last 16 bytes of fill. */
+static void check_stack(TCB_t *t)
+{
+	int i;
+
+	if ((uint32_t *)t->pxTopOfStack <= t->pxStack)
+		rtos_stack_overflow(t->pcTaskName);
+	for (i = 0; i < 4; i++)
+		if (t->pxStack[i] != STACK_FILL)
+			rtos_stack_overflow(t->pcTaskName);
+}
+
+/* Called by port.S with the outgoing task's context saved: pick the next. */
+void vTaskSwitchContext(void)
+{
+	List_t *l;
+
+	if (pxCurrentTCB != &boot_tcb)
+		check_stack(pxCurrentTCB);
+	while (!pxReadyTasksLists[uxTopReadyPriority].uxNumberOfItems)
+		uxTopReadyPriority--;
+	l = &pxReadyTasksLists[uxTopReadyPriority];
+	/* listGET_OWNER_OF_NEXT_ENTRY: round robin among equal priorities. */
+	l->pxIndex = l->pxIndex->pxNext;
+	if (l->pxIndex == (ListItem_t *)&l->xListEnd)
+		l->pxIndex = l->pxIndex->pxNext;
+	pxCurrentTCB = l->pxIndex->pvOwner;
+}
+
+void rtos_tick(void)
+{
+	List_t *l;
+
+	rtos_ticks = ++xTickCount;
+	if (!xTickCount) {
+		l = pxDelayedTaskList;
+		pxDelayedTaskList = pxOverflowDelayedTaskList;
+		pxOverflowDelayedTaskList = l;
+	}
+	l = pxDelayedTaskList;
+	while (l->uxNumberOfItems && l->xListEnd.pxNext->xItemValue <= xTickCount) {
+		TCB_t *t = l->xListEnd.pxNext->pvOwner;
+
+		list_remove(&t->xStateListItem);
+		make_ready(t);
+	}
+	rtos_pend_switch();	/* time slicing */
+}
+
+void rtos_delay(uint32_t ticks)
+{
+	TCB_t *t;
+
+	irq_off();
+	t = pxCurrentTCB;
+	list_remove(&t->xStateListItem);
+	t->xStateListItem.xItemValue = xTickCount + ticks;
+	list_insert_sorted(t->xStateListItem.xItemValue < xTickCount ? pxOverflowDelayedTaskList
+								      : pxDelayedTaskList,
+			   &t->xStateListItem);
+	irq_on();
+	rtos_pend_switch();
+}
+
+void rtos_yield(void)
+{
+	rtos_pend_switch();
+}
+
+void rtos_block_forever(void)
+{
+	TCB_t *t;
+
+	irq_off();
+	t = pxCurrentTCB;
+	list_remove(&t->xStateListItem);
+	list_insert_end(&xSuspendedTaskList, &t->xStateListItem);
+	list_insert_sorted(&xNeverSignalled, &t->xEventListItem);
+	irq_on();
+	rtos_pend_switch();
+}
+
+extern void port_start(uint32_t *psp);
+
+void rtos_start(void)
+{
+	pxCurrentTCB = &boot_tcb;
+	port_start(boot_stack + 64);
+	for (;;)
+		;
+}

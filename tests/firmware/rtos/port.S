@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * port.S - vectors, the fault entry that freezes the registers for crash.c,
+ * and the context switch in the shapes of the RTOS ports the analyzer reads.
+ *
+ * FreeRTOS-shaped kernel (kernel_freertos.c): the task's registers go on its
+ * own stack and the TCB's first word (pxTopOfStack) points at the lowest. From
+ * that address up, as the GCC ports of FreeRTOS store them:
+ *   ARM_CM3:   r4-r11, then the hardware frame
+ *   ARM_CM4F:  r4-r11, EXC_RETURN, [s16-s31 if EXC_RETURN bit 4 is 0], hardware frame
+ *   ARM_CM33 (non-secure, no TrustZone): PSPLIM, EXC_RETURN, r4-r11, [s16-s31], hardware frame
+ *              (the TrustZone build of the port has xSecureContext below PSPLIM)
+ * The hardware frame is the extended one (with s0-s15, FPSCR) when bit 4 is 0.
+ *
+ * Zephyr-shaped kernel (kernel_zephyr.c): r4-r11 and the PSP go to
+ * _current->callee_saved {v1-v8, psp}, the low byte of EXC_RETURN to
+ * _current->arch.mode_exc_return, s16-s31 (when bit 4 is 0) to
+ * _current->arch.preempt_float; the hardware frame stays on the task's stack.
+ */
+	.syntax unified
+	.thumb
+
+	.section .vectors, "a"
+	.global vectors
+vectors:
+	.word	__msp_stack_hi
+	.word	reset_handler
+	.word	hardfault_entry		/* NMI */
+	.word	hardfault_entry		/* HardFault */
+	.word	hardfault_entry		/* MemManage (disabled: escalates) */
+	.word	hardfault_entry		/* BusFault */
+	.word	hardfault_entry		/* UsageFault */
+	.word	hardfault_entry		/* SecureFault on v8-M */
+	.word	0, 0, 0
+	.word	hardfault_entry		/* SVCall */
+	.word	hardfault_entry		/* DebugMonitor */
+	.word	0
+	.word	pendsv_handler
+	.word	systick_handler
+
+	.text
+/* Entry of every fault: r4-r11, sp and lr are saved before anything touches them. */
+	.global	hardfault_entry
+	.type	hardfault_entry, %function
+	.thumb_func
+hardfault_entry:
+	.cfi_startproc
+	ldr	r0, =crash_entry
+	stmia	r0!, {r4-r11}
+	mrs	r1, msp
+	mrs	r2, psp
+	mrs	r3, control
+	str	r1, [r0, #0]
+	str	r2, [r0, #4]
+	str	r3, [r0, #8]
+	mov	r1, lr
+	str	r1, [r0, #12]
+	bl	crash_handler
+	b	.
+	.cfi_endproc
+	.size	hardfault_entry, . - hardfault_entry
+
+/* port_start(psp): thread mode moves to the process stack, then the first switch. */
+	.global	port_start
+	.type	port_start, %function
+	.thumb_func
+port_start:
+	msr	psp, r0
+	movs	r1, #2
+	msr	control, r1
+	isb
+	bl	board_start_tick
+	ldr	r0, =0xE000ED04
+	ldr	r1, =0x10000000
+	str	r1, [r0]
+	dsb
+	isb
+	cpsie	i
+1:	b	1b
+	.size	port_start, . - port_start
+
+#ifndef KERNEL_ZEPHYR
+
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+	.cfi_startproc
+	mrs	r0, psp
+	isb
+	ldr	r3, =pxCurrentTCB
+	ldr	r2, [r3]
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	it	eq
+	vstmdbeq r0!, {s16-s31}
+#endif
+#if defined(__ARM_ARCH_8M_MAIN__)
+	mrs	r1, psplim
+	mov	r3, lr
+	stmdb	r0!, {r1, r3-r11}
+#elif defined(__ARM_FP)
+	stmdb	r0!, {r4-r11, lr}
+#else
+	stmdb	r0!, {r4-r11}
+#endif
+	str	r0, [r2]
+	push	{r3, lr}
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset lr, 4
+	bl	vTaskSwitchContext
+	pop	{r3, lr}
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore lr
+	ldr	r3, =pxCurrentTCB
+	ldr	r1, [r3]
+	ldr	r0, [r1]
+#if defined(__ARM_ARCH_8M_MAIN__)
+	ldmia	r0!, {r1, r2, r4-r11}
+	msr	psplim, r1
+	mov	lr, r2
+#elif defined(__ARM_FP)
+	ldmia	r0!, {r4-r11, lr}
+#else
+	ldmia	r0!, {r4-r11}
+#endif
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	it	eq
+	vldmiaeq r0!, {s16-s31}
+#endif
+	msr	psp, r0
+	isb
+	bx	lr
+	.cfi_endproc
+	.size	pendsv_handler, . - pendsv_handler
+
+#else /* KERNEL_ZEPHYR */
+
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+	.cfi_startproc
+	push	{r0, lr}
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset lr, 4
+	bl	z_arm_current_callee_saved	/* r0 = &_current->callee_saved */
+	mrs	r12, psp
+	stmia	r0, {r4-r11, r12}
+#ifdef __ARM_FP
+	ldr	r1, [sp, #4]
+	tst	r1, #0x10
+	bne	1f
+	bl	z_arm_current_preempt_float	/* r0 = _current->arch.preempt_float */
+	vstmia	r0, {s16-s31}
+1:
+#endif
+	ldr	r0, [sp, #4]
+	bl	z_arm_swap		/* r0 = &next->callee_saved, r1 = its EXC_RETURN */
+	str	r1, [sp, #4]
+#ifdef __ARM_FP
+	tst	r1, #0x10
+	bne	2f
+	push	{r0, r1}
+	.cfi_adjust_cfa_offset 8
+	bl	z_arm_current_preempt_float
+	vldmia	r0, {s16-s31}
+	pop	{r0, r1}
+	.cfi_adjust_cfa_offset -8
+2:
+#endif
+	ldmia	r0, {r4-r11, r12}
+	msr	psp, r12
+	isb
+	pop	{r0, pc}
+	.cfi_endproc
+	.size	pendsv_handler, . - pendsv_handler
+
+#endif
+	.ltorg

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rtos.h - the test scheduler's API: the same for its FreeRTOS-shaped and its
+ * Zephyr-shaped kernel, so the application threads are written once.
+ */
+#ifndef RTOS_TEST_H
+#define RTOS_TEST_H
+
+#include <stdint.h>
+
+#define NOINLINE __attribute__((noinline))
+
+#if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8M_BASE__)
+#define RTOS_V8M 1
+#else
+#define RTOS_V8M 0
+#endif
+
+#define RTOS_MAX_TASKS	8
+#define RTOS_GUARD_WORDS	64	/* untouched space below each stack: overflow lands here */
+
+typedef void (*rtos_entry)(void *arg);
+
+/*
+ * Every task the application created, in creation order. Only the GDB oracle
+ * reads this: it finds the threads without walking the kernel's own lists, so
+ * it does not share crashwalk's reading of them.
+ */
+struct rtos_registry_entry {
+	const char *name;
+	void *tcb;
+	rtos_entry entry;
+	uint32_t *stack_lo, *stack_hi;
+};
+
+extern struct rtos_registry_entry rtos_registry[RTOS_MAX_TASKS];
+extern volatile uint32_t rtos_registry_n;
+extern volatile uint32_t rtos_ticks;
+
+void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
+		 uint32_t *stack, uint32_t words);
+void rtos_start(void) __attribute__((noreturn));
+void rtos_delay(uint32_t ticks);
+void rtos_yield(void);
+void rtos_block_forever(void);	/* wait on an event nobody signals */
+
+/* The kernel's half of the port: called by the context switch and the tick. */
+void rtos_tick(void);
+void rtos_registry_add(const char *name, void *tcb, rtos_entry fn, uint32_t *lo, uint32_t *hi);
+void rtos_stack_overflow(const char *name) __attribute__((noreturn));
+void rtos_task_exit(void) __attribute__((noreturn));
+
+#define SCB_ICSR	(*(volatile uint32_t *)0xE000ED04)
+#define ICSR_PENDSVSET	(1u << 28)
+
+static inline void rtos_pend_switch(void)
+{
+	SCB_ICSR = ICSR_PENDSVSET;
+	__asm__ volatile("dsb\n isb" ::: "memory");
+}
+
+static inline void irq_off(void)
+{
+	__asm__ volatile("cpsid i" ::: "memory");
+}
+
+static inline void irq_on(void)
+{
+	__asm__ volatile("cpsie i" ::: "memory");
+}
+
+#endif

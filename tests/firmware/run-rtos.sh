@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# run-rtos.sh - build the multi-thread firmware, crash each case under QEMU, keep GDB's per-thread answer.
+#
+# Usage: run-rtos.sh [OUTDIR]   (default: <repo>/.cache/rtos)
+# Each core x kernel shape is built once into OUTDIR/<key>/<core>-<kernel>/, where <key> hashes
+# rtos/, the fault handler it links from src/, this script, the oracle and the tool versions; a
+# rerun with nothing changed only lists the cases. Per case: oracle.json (GDB, every thread),
+# core.elf and core.zephyr (written by the firmware's fault handler, src/crash.c).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+out=${1:-$repo/.cache/rtos}
+src=$here/rtos
+
+cores=${RTOS_CORES:-"m3 m4f m33"}
+kernels=${RTOS_KERNELS:-"freertos zephyr"}
+core_machine() { case $1 in m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;; esac; }
+core_ldscript() { case $1 in m33) echo an505.ld;; *) echo mps2.ld;; esac; }
+# The FreeRTOS port whose context layout the build follows: the oracle reads it the same way.
+core_port() { case $1 in m3) echo cm3;; m4f) echo cm4f;; m33) echo cm33;; esac; }
+core_cflags() {
+	case $1 in
+	m3) echo "-mcpu=cortex-m3 -mthumb";;
+	m4f) echo "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard";;
+	m33) echo "-mcpu=cortex-m33 -mthumb -mfpu=fpv5-sp-d16 -mfloat-abi=hard";;
+	esac
+}
+kernel_cflags() { case $1 in zephyr) echo "-DKERNEL_ZEPHYR";; *) echo "";; esac; }
+# Case numbers are enum rtos_case in rtos/app.c.
+cases="fault:1 overflow:2"
+
+key=$( (cat "$src"/* "$here/src/crash.c" "$here/src/fw.h" "$0" "$here/rtos-oracle.py";
+	arm-none-eabi-gcc --version; qemu-system-arm --version) | sha256sum | cut -c1-16)
+base=$out/$key
+mkdir -p "$base"
+# Builds of older sources are dead weight: keep only this key.
+find "$out" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
+
+# A TCP port of our own: other QEMU instances may hold the default 1234.
+port=${RTOS_PORT:-$((20000 + ($$ + 7919) % 20000))}
+
+run_case() {	# case-dir machine case-number kernel fpport
+	cdir=$1
+	( cd "$cdir" && rm -f core.elf core.zephyr oracle.json &&
+	  timeout 20 qemu-system-arm -M "$2" -nographic -monitor none -serial none \
+		-semihosting-config enable=on,target=native -kernel ../fw.elf \
+		-S -gdb tcp:127.0.0.1:$port >qemu.log 2>&1 &
+	  sleep 0.3
+	  cd "$cdir" && timeout 20 gdb-multiarch -batch -nx ../fw.elf \
+		-ex "set pagination off" -ex "set confirm off" \
+		-ex "target remote 127.0.0.1:$port" \
+		-ex "source $here/rtos-oracle.py" \
+		-ex "set var crash_case = $3" \
+		-ex "break crash_handler" -ex "continue" \
+		-ex "python rtos_oracle('oracle.json', '$4', '$5')" \
+		-ex "delete" -ex "continue" >gdb.log 2>&1 || true
+	  wait ) || true
+	if [ ! -s "$cdir/oracle.json" ] || [ ! -s "$cdir/core.elf" ]; then
+		echo "run-rtos: $cdir: no oracle or no dump on port $port (see gdb.log, qemu.log)" >&2
+		return 1
+	fi
+}
+
+status=0
+for core in $cores; do
+	for k in $kernels; do
+		d=$base/$core-$k
+		if [ ! -f "$d/.done" ]; then
+			rm -rf "$d"
+			mkdir -p "$d"
+			# shellcheck disable=SC2046
+			arm-none-eabi-gcc $(core_cflags "$core") $(kernel_cflags "$k") \
+				-O2 -funwind-tables -g -ffreestanding -nostdlib -Wall -Wextra \
+				-I"$src" -L"$src" -T "$src/$(core_ldscript "$core")" \
+				"$src/port.S" "$src/app.c" "$src/board.c" "$src/kernel_$k.c" \
+				"$here/src/crash.c" -lgcc -o "$d/fw.elf"
+			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
+			for c in $cases; do
+				name=${c%%:*}
+				mkdir -p "$d/$name"
+				tries=0
+				until run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" "$k" \
+					"$(core_port "$core")"; do
+					tries=$((tries + 1))
+					port=$((port + 1))
+					if [ $tries -ge 3 ]; then
+						status=1
+						break
+					fi
+				done
+			done
+			[ $status -eq 0 ] && touch "$d/.done"
+		fi
+		for c in $cases; do
+			echo "$core $k ${c%%:*} $d/${c%%:*}"
+		done
+	done
+done
+exit $status
