@@ -60,4 +60,8 @@ crash_dump=$top/tests/firmware/bundled/demo.core
 if [ -x "$top/analyzer/build/crashwalk" ] && [ -f "$crash_elf" ] && [ -f "$crash_dump" ]; then
 	banner "crashwalk on a bundled Cortex-M crash"
 	"$top/analyzer/build/crashwalk" "$crash_elf" "$crash_dump"
+	# The kernel is recognised from its symbols: every thread, not only the one that crashed.
+	banner "crashwalk on a bundled FreeRTOS-shaped crash (Cortex-M4F): every thread"
+	"$top/analyzer/build/crashwalk" "$top/tests/firmware/bundled/rtos-m4f-freertos.elf" \
+		"$top/tests/firmware/bundled/rtos-m4f-freertos.core"
 fi
