@@ -93,6 +93,15 @@ enum cw_reg_context {
 	CW_CTX_MEMORY_ONLY,	/* no registers (remoteproc): cw_find_exception_frame() */
 };
 
+/* A writable section of the firmware the dump does not cover. */
+struct cw_gap {
+	const char *section;
+	uint32_t lo, hi;	/* [lo, hi) */
+	int initial;		/* the image's initial values stand in (.data), else unknown (.bss) */
+};
+
+#define CW_MAX_GAPS	8
+
 struct cw_dump {
 	const char *path;
 	enum cw_dump_format format;
@@ -104,6 +113,8 @@ struct cw_dump {
 	struct cw_mem mem;
 	unsigned int has_fp;	/* CrashCatcher: s0-s31 and fpscr present */
 	const char *warning;	/* the dump is readable but its writer reported a problem */
+	struct cw_gap gaps[CW_MAX_GAPS];	/* filled by cw_image_gaps() */
+	unsigned int nr_gaps;
 };
 
 int cw_dump_parse(struct cw_dump *dump, const char *path, const uint8_t *buf, size_t len,
@@ -138,6 +149,7 @@ struct cw_inline {
 struct cw_image *cw_image_open(const char *path, struct cw_error *err);
 void cw_image_close(struct cw_image *img);
 int cw_image_add_memory(struct cw_image *img, struct cw_mem *mem);
+void cw_image_gaps(const struct cw_image *img, struct cw_dump *dump);
 const struct cw_symbol *cw_image_func(const struct cw_image *img, uint32_t addr);
 int cw_image_is_code(const struct cw_image *img, uint32_t addr);
 int cw_image_srcline(struct cw_image *img, uint32_t addr, struct cw_srcline *out);

@@ -49,6 +49,12 @@ struct cw_image {
 	unsigned int nr_maps;
 	struct cw_region exec[16];	/* executable sections */
 	unsigned int nr_exec;
+	struct cw_wsec {
+		const char *name;
+		uint32_t addr, size;
+		int nobits;
+	} wsec[16];			/* writable sections: what a dump should cover */
+	unsigned int nr_wsec;
 	struct cw_mem mem;		/* all loadable sections */
 	uint32_t vectors;
 	int have_vectors;
@@ -131,8 +137,16 @@ static int image_section(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 {
 	Elf_Data *data;
 
+	size_t shstrndx;
+
 	if (sh->sh_type == SHT_SYMTAB)
 		return image_symbols(img, scn, sh);
+	if ((sh->sh_flags & (SHF_ALLOC | SHF_WRITE)) == (SHF_ALLOC | SHF_WRITE) && sh->sh_size &&
+	    img->nr_wsec < ARRAY_SIZE(img->wsec) && !elf_getshdrstrndx(img->elf, &shstrndx))
+		img->wsec[img->nr_wsec++] = (struct cw_wsec){
+			elf_strptr(img->elf, shstrndx, sh->sh_name), (uint32_t)sh->sh_addr,
+			(uint32_t)sh->sh_size, sh->sh_type == SHT_NOBITS
+		};
 	if (!(sh->sh_flags & SHF_ALLOC) || sh->sh_type == SHT_NOBITS || !sh->sh_size)
 		return 0;
 	if (sh->sh_type == SHT_ARM_EXIDX) {
@@ -246,6 +260,77 @@ int cw_image_add_memory(struct cw_image *img, struct cw_mem *mem)
 			return -1;
 	}
 	return 0;
+}
+
+/* The first byte at or after addr, below hi, that no region of the dump holds; hi if none. */
+static uint32_t first_missing(const struct cw_mem *mem, uint32_t addr, uint32_t hi)
+{
+	unsigned int i;
+	int moved = 1;
+
+	while (addr < hi && moved) {
+		moved = 0;
+		for (i = 0; i < mem->nr; i++) {
+			const struct cw_region *r = &mem->regions[i];
+
+			if (!strcmp(r->origin, "dump") && addr >= r->addr &&
+			    addr - r->addr < r->size) {
+				addr = r->size - (addr - r->addr) >= hi - addr ? hi :
+				       r->addr + r->size;
+				moved = 1;
+			}
+		}
+	}
+	return addr;
+}
+
+/* The first byte at or after addr, below hi, that the dump holds; hi if none. */
+static uint32_t first_present(const struct cw_mem *mem, uint32_t addr, uint32_t hi)
+{
+	uint32_t best = hi;
+	unsigned int i;
+
+	for (i = 0; i < mem->nr; i++) {
+		const struct cw_region *r = &mem->regions[i];
+
+		if (strcmp(r->origin, "dump") || !r->size)
+			continue;
+		if (addr >= r->addr && addr - r->addr < r->size)
+			return addr;
+		if (r->addr > addr && r->addr < best)
+			best = r->addr;
+	}
+	return best;
+}
+
+/*
+ * Which parts of the firmware's writable sections the dump lacks: their
+ * contents are unknown (.bss), or the image's initial values stand in for
+ * them (.data), which a running program has usually changed. Listed so a
+ * reader knows which answers rest on memory nobody saved.
+ */
+void cw_image_gaps(const struct cw_image *img, struct cw_dump *dump)
+{
+	unsigned int i;
+
+	dump->nr_gaps = 0;
+	for (i = 0; i < img->nr_wsec; i++) {
+		const struct cw_wsec *w = &img->wsec[i];
+		uint32_t end = w->addr + w->size < w->addr ? UINT32_MAX : w->addr + w->size;
+		uint32_t lo = w->addr, hi;
+
+		/* Each pass moves lo forward: at most one gap per dump region, plus one. */
+		while (lo < end && dump->nr_gaps < CW_MAX_GAPS) {
+			lo = first_missing(&dump->mem, lo, end);
+			if (lo >= end)
+				break;
+			hi = first_present(&dump->mem, lo, end);
+			dump->gaps[dump->nr_gaps++] = (struct cw_gap){
+				w->name ? w->name : "?", lo, hi, !w->nobits
+			};
+			lo = hi;
+		}
+	}
 }
 
 /* Where .ARM.exidx is: its words are read through the image's memory like code. */

@@ -99,7 +99,15 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 		d->context == CW_CTX_HANDLER_ENTRY ? "handler-entry" :
 		d->context == CW_CTX_MEMORY_ONLY ? "memory-only" : "pre-exception");
 	json_str(out, d->warning);
-	fputs("}, \"registers\": {", out);
+	fputs(", \"gaps\": [", out);
+	for (i = 0; i < d->nr_gaps; i++) {
+		fprintf(out, "%s{\"section\": ", i ? ", " : "");
+		json_str(out, d->gaps[i].section);
+		fprintf(out, ", \"start\": %u, \"end\": %u, \"contents\": \"%s\"}",
+			d->gaps[i].lo, d->gaps[i].hi,
+			d->gaps[i].initial ? "initial-values" : "unknown");
+	}
+	fputs("]}, \"registers\": {", out);
 	for (i = 0; i < CW_NR_REGS; i++) {
 		if (!cw_reg_ok(&d->regs, (enum cw_reg)i))
 			continue;
@@ -165,6 +173,11 @@ static void report_text(FILE *out, const struct cw_dump *d, const struct cw_back
 	fprintf(out, "crashwalk: %s (%s)\n", d->path, cw_dump_format_name(d->format));
 	if (d->warning)
 		fprintf(out, "warning: %s\n", d->warning);
+	for (i = 0; i < d->nr_gaps; i++)
+		fprintf(out, "gap: %s 0x%08x-0x%08x (%u bytes) not in the dump: %s\n",
+			d->gaps[i].section, d->gaps[i].lo, d->gaps[i].hi,
+			d->gaps[i].hi - d->gaps[i].lo,
+			d->gaps[i].initial ? "the image's initial values used" : "contents unknown");
 	fprintf(out, "fault: %s", f->cls);
 	if (ff < bt->nr)
 		fprintf(out, " at 0x%08x%s%s", bt->frames[ff].pc, bt->frames[ff].func ? " in " : "",

@@ -69,6 +69,7 @@ static int analyze(struct cw_image *img, const char *path, const struct options 
 		fprintf(stderr, "crashwalk: %s\n", err.msg);
 		goto out;
 	}
+	cw_image_gaps(img, &d);
 	if (cw_image_add_memory(img, &d.mem)) {
 		fprintf(stderr, "crashwalk: %s: out of memory\n", path);
 		goto out;

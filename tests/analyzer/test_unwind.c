@@ -379,6 +379,50 @@ static void lazy_and_lost_frames(void)
 	free(bt);
 }
 
+/*
+ * The bundled firmware's writable sections: .data 0x20000000+8, .noinit
+ * 0x20000008+4, .bss 0x20000010+0xbc. A dump of the stack alone lacks all of
+ * them; one that holds part of .bss leaves the rest as two gaps.
+ */
+static void memory_gaps(void)
+{
+	struct tbuf *t = calloc(1, sizeof(*t));
+	uint32_t words[4] = { 0 };
+	struct cw_image *img;
+	struct cw_error err;
+	struct cw_dump d;
+
+	img = cw_image_open(ELF, &err);
+	KTAP_EXPECT(img != NULL, "%s", err.msg);
+	syn_dump(t, 0xFFFFFFF9, SYN_SP, 0x01000000, 0, 0);
+	KTAP_EXPECT(img && !tb_parse(t, t->n, &d, &err), "%s", err.msg);
+	if (img) {
+		cw_image_gaps(img, &d);
+		KTAP_EXPECT(d.nr_gaps == 3 && !strcmp(d.gaps[0].section, ".data") &&
+			    d.gaps[0].initial && d.gaps[0].lo == 0x20000000 &&
+			    d.gaps[0].hi == 0x20000008 && !strcmp(d.gaps[2].section, ".bss") &&
+			    !d.gaps[2].initial && d.gaps[2].hi == 0x200000cc,
+			    "%u gaps, first %s 0x%x-0x%x", d.nr_gaps,
+			    d.nr_gaps ? d.gaps[0].section : "-", d.nr_gaps ? d.gaps[0].lo : 0,
+			    d.nr_gaps ? d.gaps[0].hi : 0);
+		cw_dump_free(&d);
+	}
+	syn_dump(t, 0xFFFFFFF9, SYN_SP, 0x01000000, 0, 0);
+	syn_region(t, 0x20000020, words, 4);
+	KTAP_EXPECT(img && !tb_parse(t, t->n, &d, &err), "%s", err.msg);
+	if (img) {
+		cw_image_gaps(img, &d);
+		KTAP_EXPECT(d.nr_gaps == 4 && d.gaps[2].lo == 0x20000010 &&
+			    d.gaps[2].hi == 0x20000020 && d.gaps[3].lo == 0x20000030 &&
+			    d.gaps[3].hi == 0x200000cc, "%u gaps, .bss split at 0x%x-0x%x",
+			    d.nr_gaps, d.nr_gaps > 2 ? d.gaps[2].hi : 0,
+			    d.nr_gaps > 3 ? d.gaps[3].lo : 0);
+		cw_dump_free(&d);
+	}
+	cw_image_close(img);
+	free(t);
+}
+
 /* Corrupt the stack words at random: each method must still end, in bounds, with a reason. */
 static void corrupted_stacks(void)
 {
@@ -430,6 +474,7 @@ int main(void)
 	KTAP_RUN(bundled_crash_record);
 	KTAP_RUN(exception_frames);
 	KTAP_RUN(lazy_and_lost_frames);
+	KTAP_RUN(memory_gaps);
 	KTAP_RUN(corrupted_stacks);
 	return ktap_finish();
 }
