@@ -54,7 +54,10 @@ void cw_mem_free(struct cw_mem *mem);
 enum cw_reg {
 	CW_R0, CW_R1, CW_R2, CW_R3, CW_R4, CW_R5, CW_R6, CW_R7,
 	CW_R8, CW_R9, CW_R10, CW_R11, CW_R12, CW_SP, CW_LR, CW_PC,
-	CW_XPSR, CW_MSP, CW_PSP, CW_CONTROL, CW_NR_REGS
+	CW_XPSR, CW_MSP, CW_PSP, CW_CONTROL,
+	/* With the v8-M Security Extension: both states' stack pointers (CRASHWALK note v2). */
+	CW_MSP_S, CW_PSP_S, CW_MSP_NS, CW_PSP_NS,
+	CW_NR_REGS
 };
 
 struct cw_regs {
@@ -276,6 +279,7 @@ enum cw_stop {
 #define CW_FRAME_FP_STACKED	0x20	/* extended frame, s0-s15 and FPSCR written */
 #define CW_FRAME_FP_LAZY	0x40	/* extended frame, space reserved but FPCCR.LSPACT:
 					 * s0-s15 were still in the FPU at the crash */
+#define CW_FRAME_FNC_RETURN	0x80	/* Secure code that called Non-secure code (BLXNS) */
 
 struct cw_frame {
 	uint32_t pc;

@@ -148,7 +148,8 @@ const char *cw_dump_format_name(enum cw_dump_format fmt)
 #define NT_PRSTATUS		1
 #define PRSTATUS_REGS_OFF	72
 #define PRSTATUS_MIN		148
-#define CW_NOTE_STACKS		1	/* "CRASHWALK" note: version, msp, psp, control */
+#define CW_NOTE_STACKS		1	/* "CRASHWALK" note: version, msp, psp, control
+					 * (version 2: + msp_s, psp_s, msp_ns, psp_ns) */
 
 static int elf_core_prstatus(struct cw_dump *d, const uint8_t *desc, uint32_t descsz, long off,
 			     struct cw_error *err)
@@ -167,12 +168,19 @@ static int elf_core_prstatus(struct cw_dump *d, const uint8_t *desc, uint32_t de
 static int elf_core_stacks(struct cw_dump *d, const uint8_t *desc, uint32_t descsz, long off,
 			   struct cw_error *err)
 {
-	if (descsz < 16 || le32(desc) != 1)
-		return cw_fail(err, d->path, off, "CRASHWALK note: size %u or version not 1",
-			       descsz);
+	uint32_t version = descsz >= 4 ? le32(desc) : 0;
+	int i;
+
+	if (descsz < 16 || version < 1 || version > 2 || (version == 2 && descsz < 32))
+		return cw_fail(err, d->path, off,
+			       "CRASHWALK note: size %u for version %u (1: 16 bytes, 2: 32)",
+			       descsz, version);
 	cw_reg_set(&d->regs, CW_MSP, le32(desc + 4));
 	cw_reg_set(&d->regs, CW_PSP, le32(desc + 8));
 	cw_reg_set(&d->regs, CW_CONTROL, le32(desc + 12));
+	/* Version 2, from a Secure handler on v8-M: MSP_S, PSP_S, MSP_NS, PSP_NS. */
+	for (i = 0; version == 2 && i < 4; i++)
+		cw_reg_set(&d->regs, (enum cw_reg)(CW_MSP_S + i), le32(desc + 16 + 4 * i));
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 static const char *const reg_names[CW_NR_REGS] = {
 	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
 	"sp", "lr", "pc", "xpsr", "msp", "psp", "control",
+	"msp_s", "psp_s", "msp_ns", "psp_ns",
 };
 
 /* FNV-1a over the fault class and the function names from the faulting frame out. */
@@ -72,6 +73,8 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 		f->flags & CW_FRAME_CROSSCHECKED ? "true" : "false");
 	if (f->flags & CW_FRAME_LOST)
 		fputs(", \"lost\": true", out);
+	if (f->flags & CW_FRAME_FNC_RETURN)
+		fputs(", \"secure_call\": true", out);
 	if (f->flags & (CW_FRAME_FP_LAZY | CW_FRAME_FP_STACKED))
 		fprintf(out, ", \"fp_state\": \"%s\"",
 			f->flags & CW_FRAME_FP_LAZY ? "lazy" : "stacked");
@@ -142,7 +145,10 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 {
 	unsigned int k;
 
-	if (f->flags & CW_FRAME_EXCEPTION)
+	if (f->flags & CW_FRAME_FNC_RETURN)
+		fprintf(out, "   --- Secure caller of Non-secure code (FNC_RETURN 0x%08x) ---\n",
+			f->exc_return);
+	else if (f->flags & CW_FRAME_EXCEPTION)
 		fprintf(out, "   --- exception frame (EXC_RETURN 0x%08x)%s ---\n", f->exc_return,
 			f->flags & CW_FRAME_FP_LAZY ? ", FP state lazy: s0-s15 never stacked" :
 			f->flags & CW_FRAME_FP_STACKED ? ", FP state stacked" : "");

@@ -42,6 +42,8 @@ struct walk {
 	struct cw_regs regs;	/* state of the frame being unwound */
 	int lr_live;		/* regs LR belongs to this frame (frame 0 or just interrupted) */
 	int psp_used;		/* the process stack was entered: PSP is spent */
+	int handler_state;	/* security state the innermost handler ran in: -1 unknown,
+				 * 0 Non-secure, 1 Secure; the dump's MSP/PSP are that state's */
 };
 
 /* What one step found: the caller's pc and sp, or a stop. */
@@ -562,6 +564,56 @@ static unsigned int fp_context(const struct walk *w, uint32_t base, int *ts)
 	return CW_FRAME_FP_STACKED;
 }
 
+/*
+ * A stack pointer of one security state. The dump's MSP and PSP belong to the
+ * state the innermost handler ran in; the other state's come from the banked
+ * registers a v8-M dump may add. Returns 0 and sets *sp, or -1 (a stop).
+ */
+static int banked_sp(struct walk *w, int secure, int psp, uint32_t *sp)
+{
+	enum cw_reg r;
+
+	if (w->handler_state < 0 || w->handler_state == secure)
+		r = psp ? CW_PSP : CW_MSP;
+	else if (secure)
+		r = psp ? CW_PSP_S : CW_MSP_S;
+	else
+		r = psp ? CW_PSP_NS : CW_MSP_NS;
+	if (!cw_reg_ok(&w->regs, r))
+		return stop(w, CW_STOP_NO_PSP, "the %s %s stack pointer is not in the dump",
+			    secure ? "Secure" : "Non-secure", psp ? "process" : "main");
+	*sp = w->regs.r[r];
+	return 0;
+}
+
+/*
+ * FNC_RETURN: this code is Non-secure and was called from Secure code with
+ * BLXNS, which pushed the return address and part of xPSR on the Secure stack
+ * it ran on (PSP_S when CONTROL_S.SPSEL, else MSP_S). Take them and go on in
+ * the Secure caller.
+ */
+static int walk_fnc_return(struct walk *w, uint32_t fnc_return)
+{
+	uint32_t sp, f[2];
+	int spsel = w->handler_state == 1 && cw_reg_ok(&w->regs, CW_CONTROL) &&
+		    (w->regs.r[CW_CONTROL] & 2);
+
+	if (banked_sp(w, 1, spsel, &sp) || read_words(w, sp, f, 2))
+		return -1;
+	if (!is_return_address(w, f[0] | 1))
+		return stop(w, CW_STOP_BAD_PC, "FNC_RETURN: return address 0x%08x at 0x%08x "
+			    "on the Secure stack is not code", f[0], sp);
+	if (w->bt->nr >= CW_MAX_FRAMES)
+		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES);
+	cw_reg_set(&w->regs, CW_PC, f[0] & ~1u);
+	cw_reg_set(&w->regs, CW_SP, sp + 8);
+	w->regs.valid &= ~(1u << CW_LR);
+	w->lr_live = 0;
+	push_frame(w, f[0] & ~1u, sp + 8, CW_M_EXCEPTION, CONF_EXCEPTION, CW_FRAME_FNC_RETURN);
+	w->bt->frames[w->bt->nr - 1].exc_return = fnc_return;
+	return 0;
+}
+
 /* The interrupted context: pop the frame the hardware pushed at exception entry. */
 static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_entry)
 {
@@ -578,10 +630,15 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 	if (cw_exc_return_decode(exc_return, &er))
 		return stop(w, CW_STOP_BAD_PC, "0x%08x is not a valid EXC_RETURN", exc_return);
 	if (er.fnc_return)
-		return stop(w, CW_STOP_BAD_PC, "FNC_RETURN 0x%08x: Secure call stacks not followed",
-			    exc_return);
+		return walk_fnc_return(w, exc_return);
+	if (w->handler_state < 0 && er.v8m)
+		w->handler_state = er.es;
 	base = sp_at_entry;
-	if (er.psp) {
+	if (er.v8m && w->handler_state >= 0 && er.secure != w->handler_state) {
+		/* Taken from the other security state: its frame is on that state's stack. */
+		if (banked_sp(w, er.secure, er.psp, &base))
+			return -1;
+	} else if (er.psp) {
 		if (!cw_reg_ok(&w->regs, CW_PSP) || w->psp_used)
 			return stop(w, CW_STOP_NO_PSP,
 				    "EXC_RETURN 0x%08x: frame on the process stack, PSP not in the dump",
@@ -772,7 +829,8 @@ static void symbolize(const struct cw_target *t, struct cw_backtrace *bt)
 int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unwinder how,
 	      struct cw_backtrace *bt)
 {
-	struct walk w = { .t = t, .bt = bt, .how = how, .regs = dump->regs, .lr_live = 1 };
+	struct walk w = { .t = t, .bt = bt, .how = how, .regs = dump->regs, .lr_live = 1,
+			  .handler_state = -1 };
 
 	memset(bt, 0, sizeof(*bt));
 	if (!cw_reg_ok(&w.regs, CW_PC) || !cw_reg_ok(&w.regs, CW_SP)) {

@@ -16,7 +16,7 @@ struct core_opts {
 	uint16_t machine;
 	uint16_t phnum_extra;		/* claim more program headers than there are */
 	uint32_t prstatus_size;
-	int with_stacks_note;
+	int with_stacks_note;		/* 1: version 1; 2: version 2, the v8-M banked sps too */
 	uint32_t load_size_extra;	/* claim a longer PT_LOAD than the file holds */
 };
 
@@ -25,7 +25,8 @@ static void build_core(struct tbuf *t, const struct core_opts *o)
 	uint32_t notes_off = 52 + 2 * 32, notes_size, load_off, i;
 	uint32_t prs = o->prstatus_size ? o->prstatus_size : 148;
 
-	notes_size = 12 + 8 + ((prs + 3) & ~3u) + (o->with_stacks_note ? 12 + 12 + 16 : 0);
+	notes_size = 12 + 8 + ((prs + 3) & ~3u) +
+		     (o->with_stacks_note ? 12 + 12 + (o->with_stacks_note == 2 ? 32 : 16) : 0);
 	load_off = notes_off + notes_size;
 	memset(t, 0, sizeof(*t));
 	tb_bytes(t, "\177ELF\1\1\1", 7);
@@ -60,9 +61,12 @@ static void build_core(struct tbuf *t, const struct core_opts *o)
 		t->n += ((prs + 3) & ~3u) - 144;
 	}
 	if (o->with_stacks_note) {
-		tb_u32(t, 10); tb_u32(t, 16); tb_u32(t, 1);
+		tb_u32(t, 10); tb_u32(t, o->with_stacks_note == 2 ? 32 : 16); tb_u32(t, 1);
 		tb_bytes(t, "CRASHWALK\0\0", 12);
-		tb_u32(t, 1); tb_u32(t, RAM + 0x100); tb_u32(t, RAM + 0x80); tb_u32(t, 2);
+		tb_u32(t, o->with_stacks_note); tb_u32(t, RAM + 0x100); tb_u32(t, RAM + 0x80);
+		tb_u32(t, 2);
+		for (i = 0; o->with_stacks_note == 2 && i < 4; i++)
+			tb_u32(t, RAM + 0x10 * i);	/* msp_s, psp_s, msp_ns, psp_ns */
 	}
 	for (i = 0; i < 16; i++)
 		tb_u32(t, 0xA0A00000 + i);
@@ -85,6 +89,16 @@ static void elf_core_valid(void)
 	KTAP_EXPECT(cw_reg_ok(&d.regs, CW_PSP) && d.regs.r[CW_PSP] == RAM + 0x80, "psp");
 	KTAP_EXPECT(cw_mem_read32(&d.mem, RAM + 8, &v) == 0 && v == 0xA0A00002, "mem 0x%x", v);
 	KTAP_EXPECT(cw_mem_read32(&d.mem, RAM + 64, &v) != 0, "read past the segment succeeded");
+	KTAP_EXPECT(!cw_reg_ok(&d.regs, CW_MSP_NS), "version 1 note gave banked sps");
+	cw_dump_free(&d);
+
+	/* Version 2 adds both security states' stack pointers. */
+	o.with_stacks_note = 2;
+	build_core(t, &o);
+	KTAP_EXPECT(tb_parse(t, t->n, &d, &err) == 0, "%s", err.msg);
+	KTAP_EXPECT(cw_reg_ok(&d.regs, CW_PSP_NS) && d.regs.r[CW_MSP_S] == RAM &&
+		    d.regs.r[CW_PSP_NS] == RAM + 0x30 && d.regs.r[CW_PSP] == RAM + 0x80,
+		    "v2 banked sps 0x%x 0x%x", d.regs.r[CW_MSP_S], d.regs.r[CW_PSP_NS]);
 	cw_dump_free(&d);
 	free(t);
 }

@@ -379,6 +379,69 @@ static void lazy_and_lost_frames(void)
 	free(bt);
 }
 
+/* syn_dump()'s frame starts after the header, 20 registers and the region's bounds. */
+#define SYN_FRAME_OFF	(8 + 4 * 20 + 8)
+
+static int syn_unwind_regs(struct tbuf *t, struct cw_backtrace *bt, const uint32_t *banked)
+{
+	struct cw_image *img;
+	struct cw_error err;
+	struct cw_target tg;
+	struct cw_dump d;
+	unsigned int i;
+
+	img = cw_image_open(ELF, &err);
+	if (!img || tb_parse(t, t->n, &d, &err) || cw_image_add_memory(img, &d.mem)) {
+		printf("# %s\n", err.msg);
+		cw_image_close(img);
+		return -1;
+	}
+	for (i = 0; banked && i < 4; i++)
+		cw_reg_set(&d.regs, (enum cw_reg)(CW_MSP_S + i), banked[i]);
+	tg = (struct cw_target){ &d.mem, img };
+	cw_unwind(&tg, &d, CW_UNWIND_PROLOGUE, bt);
+	cw_dump_free(&d);
+	cw_image_close(img);
+	return 0;
+}
+
+/*
+ * TrustZone: a Secure handler (EXC_RETURN.ES = 1) catches a fault of
+ * Non-secure thread code (S = 0), whose frame is on the Non-secure main stack,
+ * not on the handler's. That code was called from Secure code with BLXNS:
+ * its lr is FNC_RETURN and the Secure caller's return address is on the
+ * Secure main stack.
+ */
+static void trustzone_frames(void)
+{
+	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
+	struct tbuf *t = calloc(1, sizeof(*t));
+	uint32_t banked[4] = { SYN_SP, 0, SYN_PSP, 0 }, secure_call[2] = { RET_DO_FAULT, 0 };
+	const uint32_t ns_thread_msp = 0xFFFFFFB9;
+
+	syn_dump(t, ns_thread_msp, SYN_PSP, 0x01000000, 0, 0);
+	KTAP_EXPECT(!syn_unwind_regs(t, bt, banked) && bt->nr >= 2 &&
+		    bt->frames[1].pc == FAULT_BUS_PC && bt->frames[1].sp == SYN_PSP + 0x20,
+		    "Non-secure frame: pc 0x%x sp 0x%x (%s)", bt->frames[1].pc, bt->frames[1].sp,
+		    bt->stop_detail);
+	KTAP_EXPECT(!syn_unwind_regs(t, bt, NULL) && bt->nr == 1 && bt->stop == CW_STOP_NO_PSP &&
+		    strstr(bt->stop_detail, "Non-secure main"), "without MSP_NS: %s",
+		    bt->stop_detail);
+
+	/* lr = FNC_RETURN in the frame; the Secure caller's return address at MSP_S. */
+	syn_dump(t, ns_thread_msp, SYN_PSP, 0x01000000, 0, 0);
+	memcpy(t->b + SYN_FRAME_OFF + 0x14, &(uint32_t){ 0xFEFFFFFF }, 4);
+	syn_region(t, SYN_SP, secure_call, 2);
+	KTAP_EXPECT(!syn_unwind_regs(t, bt, banked) && bt->nr >= 3 &&
+		    (bt->frames[2].flags & CW_FRAME_FNC_RETURN) &&
+		    bt->frames[2].pc == (RET_DO_FAULT & ~1u) && bt->frames[2].sp == SYN_SP + 8,
+		    "Secure caller: %u frames, pc 0x%x flags 0x%x (%s)", bt->nr,
+		    bt->nr >= 3 ? bt->frames[2].pc : 0, bt->nr >= 3 ? bt->frames[2].flags : 0,
+		    bt->stop_detail);
+	free(t);
+	free(bt);
+}
+
 /*
  * The bundled firmware's writable sections: .data 0x20000000+8, .noinit
  * 0x20000008+4, .bss 0x20000010+0xbc. A dump of the stack alone lacks all of
@@ -475,6 +538,7 @@ int main(void)
 	KTAP_RUN(exception_frames);
 	KTAP_RUN(lazy_and_lost_frames);
 	KTAP_RUN(memory_gaps);
+	KTAP_RUN(trustzone_frames);
 	KTAP_RUN(corrupted_stacks);
 	return ktap_finish();
 }
