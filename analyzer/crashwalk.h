@@ -421,6 +421,9 @@ struct cw_report_opts {
 	const struct cw_rtos *rtos;	/* threads to list after the backtrace, or NULL */
 };
 
+/* s as a JSON string literal, or null. */
+void cw_json_str(FILE *out, const char *s);
+
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,
 	       const struct cw_backtrace *bt, const struct cw_fault *f);
 

@@ -36,7 +36,7 @@ static uint64_t signature(const struct cw_dump *d, const struct cw_backtrace *bt
 	return h;
 }
 
-static void json_str(FILE *out, const char *s)
+void cw_json_str(FILE *out, const char *s)
 {
 	if (!s) {
 		fputs("null", out);
@@ -60,9 +60,9 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 
 	fprintf(out, "%s{\"index\": %u, \"pc\": %u, \"sp\": %u, \"function\": ", i ? ", " : "",
 		i, f->pc, f->sp);
-	json_str(out, f->func ? f->func->name : NULL);
+	cw_json_str(out, f->func ? f->func->name : NULL);
 	fprintf(out, ", \"offset\": %u, \"file\": ", f->func ? f->pc - f->func->addr : 0);
-	json_str(out, f->has_src ? f->src.file : NULL);
+	cw_json_str(out, f->has_src ? f->src.file : NULL);
 	fprintf(out, ", \"line\": %d, \"method\": \"%s\", \"confidence\": %d, "
 		"\"exception\": %s, \"exc_return\": %u, \"indirect\": %s, \"tailcall\": %s, "
 		"\"cross_checked\": %s",
@@ -81,9 +81,9 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 	fputs(", \"inlined\": [", out);
 	for (k = 0; k < f->nr_inl; k++) {
 		fputs(k ? ", {\"function\": " : "{\"function\": ", out);
-		json_str(out, f->inl[k].func);
+		cw_json_str(out, f->inl[k].func);
 		fputs(", \"file\": ", out);
-		json_str(out, f->inl[k].src.file);
+		cw_json_str(out, f->inl[k].src.file);
 		fprintf(out, ", \"line\": %d}", f->inl[k].src.line);
 	}
 	fputs("]}", out);
@@ -96,16 +96,16 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 
 	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
 		CW_JSON_SCHEMA_VERSION);
-	json_str(out, d->path);
+	cw_json_str(out, d->path);
 	fprintf(out, ", \"format\": \"%s\", \"context\": \"%s\", \"warning\": ",
 		cw_dump_format_name(d->format),
 		d->context == CW_CTX_HANDLER_ENTRY ? "handler-entry" :
 		d->context == CW_CTX_MEMORY_ONLY ? "memory-only" : "pre-exception");
-	json_str(out, d->warning);
+	cw_json_str(out, d->warning);
 	fputs(", \"gaps\": [", out);
 	for (i = 0; i < d->nr_gaps; i++) {
 		fprintf(out, "%s{\"section\": ", i ? ", " : "");
-		json_str(out, d->gaps[i].section);
+		cw_json_str(out, d->gaps[i].section);
 		fprintf(out, ", \"start\": %u, \"end\": %u, \"contents\": \"%s\"}",
 			d->gaps[i].lo, d->gaps[i].hi,
 			d->gaps[i].initial ? "initial-values" : "unknown");
@@ -124,17 +124,17 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 		f->cfsr, f->hfsr, f->dfsr, f->mmfar, f->bfar,
 		f->cfsr & (1u << 7) ? "true" : "false", f->cfsr & (1u << 15) ? "true" : "false",
 		f->sfsr, f->sfar, f->sfsr & (1u << 6) ? "true" : "false");
-	json_str(out, f->insn[0] ? f->insn : NULL);
+	cw_json_str(out, f->insn[0] ? f->insn : NULL);
 	fputs(", \"explanation\": [", out);
 	for (i = 0; i < f->nr; i++) {
 		fputs(i ? ", " : "", out);
-		json_str(out, f->lines[i]);
+		cw_json_str(out, f->lines[i]);
 	}
 	fprintf(out, "]}, \"fault_frame\": %u, \"frames\": [", cw_fault_frame(d, bt));
 	for (i = 0; i < bt->nr; i++)
 		json_frame(out, &bt->frames[i], i);
 	fprintf(out, "], \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
-	json_str(out, bt->stop_detail);
+	cw_json_str(out, bt->stop_detail);
 	fputs("}, ", out);
 	cw_rtos_report_json(out, rtos);
 	fprintf(out, ", \"signature\": \"%016llx\"}\n",

@@ -990,24 +990,6 @@ void cw_rtos_report_text(FILE *out, const struct cw_rtos *r)
 	}
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void json_thread_frames(FILE *out, const struct cw_backtrace *bt)
 {
 	unsigned int k, j;
@@ -1018,22 +1000,22 @@ static void json_thread_frames(FILE *out, const struct cw_backtrace *bt)
 
 		fprintf(out, "%s{\"index\": %u, \"pc\": %u, \"sp\": %u, \"function\": ",
 			k ? ", " : "", k, f->pc, f->sp);
-		json_string(out, f->func ? f->func->name : NULL);
+		cw_json_str(out, f->func ? f->func->name : NULL);
 		fputs(", \"file\": ", out);
-		json_string(out, f->has_src ? f->src.file : NULL);
+		cw_json_str(out, f->has_src ? f->src.file : NULL);
 		fprintf(out, ", \"line\": %d, \"method\": \"%s\", \"confidence\": %d, "
 			"\"exception\": %s, \"inlined\": [", f->has_src ? f->src.line : 0,
 			cw_method_name(f->method), f->confidence,
 			f->flags & CW_FRAME_EXCEPTION ? "true" : "false");
 		for (j = 0; j < f->nr_inl; j++) {
 			fputs(j ? ", {\"function\": " : "{\"function\": ", out);
-			json_string(out, f->inl[j].func);
+			cw_json_str(out, f->inl[j].func);
 			fprintf(out, ", \"line\": %d}", f->inl[j].src.line);
 		}
 		fputs("]}", out);
 	}
 	fprintf(out, "], \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
-	json_string(out, bt->stop_detail);
+	cw_json_str(out, bt->stop_detail);
 	fputc('}', out);
 }
 
@@ -1047,11 +1029,11 @@ void cw_rtos_report_json(FILE *out, const struct cw_rtos *r)
 		const struct cw_thread *th = &r->threads[i];
 
 		fprintf(out, "%s{\"name\": ", i ? ", " : "");
-		json_string(out, th->name);
+		cw_json_str(out, th->name);
 		fprintf(out, ", \"tcb\": %u, \"state\": \"%s\", \"priority\": %d, \"current\": %s, "
 			"\"layout\": ", th->tcb, cw_thread_state_name(th->state), th->priority,
 			th->current ? "true" : "false");
-		json_string(out, th->layout);
+		cw_json_str(out, th->layout);
 		fprintf(out, ", \"exc_return\": %u, \"fp_frame\": %s, \"sp\": ", th->exc_return,
 			th->exc_return && !(th->exc_return & 0x10) ? "true" : "false");
 		if (th->have_regs)
@@ -1077,7 +1059,7 @@ void cw_rtos_report_json(FILE *out, const struct cw_rtos *r)
 			th->overflow & CW_OVF_WATERMARK ? "\"watermark-reached\"" : "",
 			(th->overflow & CW_OVF_WATERMARK) && (th->overflow & 4) ? ", " : "",
 			th->overflow & CW_OVF_PSPLIM ? "\"psplim\"" : "");
-		json_string(out, th->problem[0] ? th->problem : NULL);
+		cw_json_str(out, th->problem[0] ? th->problem : NULL);
 		fputs(", ", out);
 		json_thread_frames(out, &th->bt);
 		fputc('}', out);
@@ -1085,7 +1067,7 @@ void cw_rtos_report_json(FILE *out, const struct cw_rtos *r)
 	fputs("], \"rtos_warnings\": [", out);
 	for (i = 0; r && i < r->nr_warnings; i++) {
 		fputs(i ? ", " : "", out);
-		json_string(out, r->warnings[i]);
+		cw_json_str(out, r->warnings[i]);
 	}
 	fputc(']', out);
 }

@@ -11,10 +11,14 @@
 # the fault came is read from its exception frame on the process stack; every other thread,
 # including a running one whose context the switch had already saved, from its saved context.
 import json
+import os
+import sys
+
 import gdb
 
-TYPES = {gdb.NORMAL_FRAME: "normal", gdb.INLINE_FRAME: "inline", gdb.TAILCALL_FRAME: "tailcall",
-         gdb.SIGTRAMP_FRAME: "exception", gdb.ARCH_FRAME: "arch", gdb.DUMMY_FRAME: "dummy"}
+# The single-thread corpus's oracle takes GDB's backtrace the same way: share it.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oracle import capture as backtrace  # noqa: E402
 REGS = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
         "sp", "lr", "pc"]
 
@@ -25,25 +29,6 @@ def u32(expr):
 
 def word(addr):
     return u32("*(unsigned int *)0x%x" % addr)
-
-
-def backtrace(limit=64):
-    out = []
-    f = gdb.newest_frame()
-    stop = "depth"
-    while f is not None and len(out) < limit:
-        sal = f.find_sal()
-        out.append({"pc": f.pc(), "type": TYPES.get(f.type(), "other"), "function": f.name(),
-                    "file": sal.symtab.filename if sal.symtab else None, "line": sal.line})
-        try:
-            older = f.older()
-        except gdb.error as e:
-            stop = "error: %s" % e
-            break
-        if older is None:
-            stop = gdb.frame_stop_reason_string(f.unwind_stop_reason())
-        f = older
-    return out, stop
 
 
 def hw_frame(regs, base, exc_return):

@@ -31,7 +31,7 @@ kernel_cflags() { case $1 in zephyr) echo "-DKERNEL_ZEPHYR";; *) echo "";; esac;
 # Case numbers are enum rtos_case in rtos/app.c.
 cases="fault:1 overflow:2"
 
-key=$( (cat "$src"/* "$here/src/crash.c" "$here/src/fw.h" "$0" "$here/rtos-oracle.py";
+key=$( (cat "$src"/* "$here/src/crash.c" "$here/src/fw.h" "$0" "$here/rtos-oracle.py" "$here/oracle.py";
 	arm-none-eabi-gcc --version; qemu-system-arm --version) | sha256sum | cut -c1-16)
 base=$out/$key
 mkdir -p "$base"
