@@ -90,9 +90,11 @@ static char *fw_instance = "";
  * enough, and a stray fault still just ends the walk (read_fault). This is
  * the load copy_from_kernel_nofault() makes, without its call, its
  * pagefault_disable() (kernel addresses never sleep in the fault handler)
- * and its byte loop, once per frame on the hot path.
+ * and its byte loop, once per frame on the hot path. Inlined into the walk,
+ * as is the trampoline check: a call per frame cost a return-address
+ * signing pair (paciasp/autiasp) on top of the branch.
  */
-static int fw_read(void *ctx, fw_u64 addr, void *buf, unsigned int size)
+static __always_inline int fw_read(void *ctx, fw_u64 addr, void *buf, unsigned int size)
 {
 	const u64 *src = (const u64 *)(unsigned long)addr;
 	u64 *dst = buf;
@@ -117,7 +119,7 @@ static fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
  * (kretprobes, whose kretprobe_find_ret_addr is not exported, and the graph
  * tracer on 6.12) the walk keeps the trampoline as the last frame and stops.
  */
-static int fw_trampoline(void *ctx, fw_u64 record, fw_u64 *ret)
+static __always_inline int fw_trampoline(void *ctx, fw_u64 record, fw_u64 *ret)
 {
 	unsigned long real;
 
