@@ -165,6 +165,11 @@ struct Dwfl *cw_image_dwfl(const struct cw_image *img);
 int cw_image_is_handler(const struct cw_image *img, uint32_t func_addr);
 int cw_image_exidx(const struct cw_image *img, uint32_t *addr, uint32_t *size);
 
+struct Dwarf_CFI_s;	/* libdw's Dwarf_CFI */
+
+void cw_image_cfi(struct cw_image *img, struct Dwarf_CFI_s **debug_frame,
+		  struct Dwarf_CFI_s **eh_frame);
+
 /* ---- Thumb decoding ---- */
 
 enum cw_call_kind {
@@ -185,11 +190,26 @@ struct cw_prologue {
 	uint32_t saved;
 	int fp_set;		/* r7 = CFA + fp_off */
 	int32_t fp_off;
+	int sp_dynamic;		/* sp moved by an amount unknown here (alloca, VLA): use r7 */
 	unsigned int insns;	/* instructions decoded */
 };
 
 int cw_prologue_analyze(const struct cw_mem *mem, uint32_t func, uint32_t pc,
 			struct cw_prologue *out);
+
+/* What the code from a pc to its function's return does, relative to a register at the pc. */
+struct cw_epilogue {
+	int base;		/* CW_SP or CW_R7: the register the offsets below start from */
+	int32_t cfa_off;	/* the caller's sp = base + cfa_off */
+	int32_t slot[16];	/* rN (pc: the return address) reloaded from base + slot[N] */
+	uint32_t restored;
+	uint32_t clobbered;	/* registers written with values the analysis does not know */
+	int ret_lr;		/* returns through lr (BX lr, tail call): lr, or its slot */
+	unsigned int insns;
+};
+
+int cw_epilogue_analyze(const struct cw_mem *mem, uint32_t func, uint32_t end, uint32_t pc,
+			struct cw_epilogue *out);
 
 /* ---- ARM EHABI unwind tables (.ARM.exidx, .ARM.extab) ---- */
 
@@ -219,6 +239,29 @@ enum cw_ehabi_status cw_ehabi_step(const struct cw_mem *mem, uint32_t tab, uint3
 				   uint32_t addr, struct cw_regs *regs, struct cw_ehabi *info);
 const char *cw_ehabi_status_name(enum cw_ehabi_status s);
 
+/* ---- DWARF call frame information (.debug_frame, .eh_frame) ---- */
+
+enum cw_cfi_status {
+	CW_CFI_OK,
+	CW_CFI_NO_ENTRY,	/* no CFI section, or no FDE covers the address */
+	CW_CFI_TABLE,		/* libdw could not read the CFI, or a rule is malformed */
+	CW_CFI_EXPR,		/* a DWARF expression operation crashwalk does not evaluate */
+	CW_CFI_REG,		/* the CFA or return address needs a register whose value is unknown */
+	CW_CFI_READ,		/* a saved register lies outside the dump and the image */
+	CW_CFI_UNDEFINED,	/* the return address column is undefined: the outermost frame */
+	CW_CFI_NR
+};
+
+struct cw_cfi {
+	uint32_t start, end;	/* the address range the rules hold for */
+	int eh_frame;		/* found in .eh_frame (else .debug_frame) */
+	unsigned int bad_op;	/* with CW_CFI_EXPR: the DW_OP refused */
+};
+
+enum cw_cfi_status cw_cfi_step(struct cw_image *img, const struct cw_mem *mem, uint32_t addr,
+			       struct cw_regs *regs, struct cw_cfi *info);
+const char *cw_cfi_status_name(enum cw_cfi_status s);
+
 /* ---- exception model ---- */
 
 struct cw_exc_return {
@@ -241,20 +284,27 @@ uint32_t cw_exc_frame_size(const struct cw_exc_return *er, uint32_t xpsr, int la
 enum cw_method {
 	CW_M_REGS,		/* the dump's registers */
 	CW_M_EXCEPTION,		/* popped from a hardware exception frame */
-	CW_M_PROLOGUE,		/* prologue analysis from the function start to the pc */
+	CW_M_PROLOGUE,		/* pseudo-execution: the prologue from the function start to the pc */
 	CW_M_FP,		/* r7 frame record, via lib/fw_walk.h */
 	CW_M_LR,		/* the link register of a leaf */
 	CW_M_SCAN,		/* stack scan, return address checked against the call graph */
 	CW_M_EHABI,		/* ARM EHABI unwind opcodes from .ARM.exidx/.ARM.extab */
+	CW_M_CFI,		/* DWARF CFI from .debug_frame or .eh_frame */
+	CW_M_EPILOGUE,		/* pseudo-execution: from the pc forward through the epilogue */
 	CW_M_NR
 };
 
+/* The unwinders the engine tries for each frame, in this order. */
+#define CW_ENGINE_METHODS	((1u << CW_M_CFI) | (1u << CW_M_EHABI) | (1u << CW_M_PROLOGUE) | \
+				 (1u << CW_M_FP) | (1u << CW_M_SCAN))
+
 enum cw_unwinder {
-	CW_UNWIND_AUTO,		/* EHABI, else prologue analysis, stack scan when it cannot go on */
-	CW_UNWIND_PROLOGUE,
+	CW_UNWIND_AUTO,		/* the engine: CFI, EHABI, pseudo-execution, fp, scan, cross-checked */
+	CW_UNWIND_PROLOGUE,	/* pseudo-execution (epilogue forward, else prologue) alone */
 	CW_UNWIND_FP,
 	CW_UNWIND_SCAN,
-	CW_UNWIND_EHABI,	/* EHABI; prologue analysis only for code without an entry */
+	CW_UNWIND_EHABI,	/* EHABI; pseudo-execution only for code without an entry */
+	CW_UNWIND_CFI,		/* DWARF CFI; pseudo-execution only for code without CFI */
 };
 
 enum cw_stop {
@@ -273,7 +323,7 @@ enum cw_stop {
 #define CW_FRAME_EXCEPTION	0x1	/* this frame was interrupted by an exception */
 #define CW_FRAME_INDIRECT	0x2	/* found at a BLX register call */
 #define CW_FRAME_TAILCALL	0x4	/* the call graph needed a tail call to agree */
-#define CW_FRAME_CROSSCHECKED	0x8	/* EHABI and prologue analysis found the same caller */
+#define CW_FRAME_FALLBACK	0x8	/* --method cfi/ehabi: no table for this code, pseudo-executed */
 #define CW_FRAME_LOST		0x10	/* the exception frame was never stacked: pc unknown,
 					 * the function inferred from its caller's call */
 #define CW_FRAME_FP_STACKED	0x20	/* extended frame, s0-s15 and FPSCR written */
@@ -287,6 +337,15 @@ struct cw_frame {
 	enum cw_method method;
 	int confidence;		/* 0-100 */
 	unsigned int flags;
+	/*
+	 * How the engine found the caller of the frame below this one: bit
+	 * (1 << enum cw_method) of each unwinder that gave an answer, and of
+	 * the others split by whether their answer (caller pc and sp) agreed
+	 * with the one taken.
+	 */
+	unsigned int applied;
+	unsigned int agreed;
+	unsigned int disagreed;
 	uint32_t exc_return;	/* with CW_FRAME_EXCEPTION */
 	const struct cw_symbol *func;
 	struct cw_srcline src;

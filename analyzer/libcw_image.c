@@ -61,6 +61,9 @@ struct cw_image {
 	uint32_t exidx, exidx_size;	/* .ARM.exidx, when the firmware has unwind tables */
 	struct cw_cuindex *cus;		/* units an inline lookup has needed so far */
 	size_t nr_cus;
+	Dwarf *cfi_dwarf;		/* our own handle on .debug_frame, opened on first use */
+	Dwarf_CFI *debug_frame, *eh_frame;
+	int cfi_opened;
 };
 
 static int sym_cmp(const void *a, const void *b)
@@ -235,6 +238,10 @@ void cw_image_close(struct cw_image *img)
 		return;
 	if (img->dwfl)
 		dwfl_end(img->dwfl);
+	if (img->eh_frame)
+		dwarf_cfi_end(img->eh_frame);
+	if (img->cfi_dwarf)
+		dwarf_end(img->cfi_dwarf);
 	cw_mem_free(&img->mem);
 	free(img->syms);
 	free(img->maps);
@@ -341,6 +348,23 @@ int cw_image_exidx(const struct cw_image *img, uint32_t *addr, uint32_t *size)
 	*addr = img->exidx;
 	*size = img->exidx_size;
 	return 0;
+}
+
+/*
+ * The call frame information, read on first use: most runs of crashwalk on
+ * firmware without CFI never pay for it. Either may be NULL.
+ */
+void cw_image_cfi(struct cw_image *img, Dwarf_CFI **debug_frame, Dwarf_CFI **eh_frame)
+{
+	if (!img->cfi_opened) {
+		img->cfi_opened = 1;
+		img->cfi_dwarf = dwarf_begin_elf(img->elf, DWARF_C_READ, NULL);
+		if (img->cfi_dwarf)
+			img->debug_frame = dwarf_getcfi(img->cfi_dwarf);
+		img->eh_frame = dwarf_getcfi_elf(img->elf);
+	}
+	*debug_frame = img->debug_frame;
+	*eh_frame = img->eh_frame;
 }
 
 const struct cw_symbol *cw_image_func(const struct cw_image *img, uint32_t addr)

@@ -54,6 +54,23 @@ void cw_json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* The engine's unwinders in the order it tries them: how provenance lists them. */
+static const enum cw_method engine_order[] = {
+	CW_M_CFI, CW_M_EHABI, CW_M_PROLOGUE, CW_M_FP, CW_M_SCAN,
+};
+
+/* Print the names of the unwinders in mask, each after sep (after first for the first). */
+static void method_list(FILE *out, unsigned int mask, const char *first, const char *sep,
+			const char *quote)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < ARRAY_SIZE(engine_order); k++)
+		if (mask & (1u << engine_order[k]))
+			fprintf(out, "%s%s%s%s", n++ ? sep : first, quote,
+				cw_method_name(engine_order[k]), quote);
+}
+
 static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 {
 	unsigned int k;
@@ -65,12 +82,16 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 	cw_json_str(out, f->has_src ? f->src.file : NULL);
 	fprintf(out, ", \"line\": %d, \"method\": \"%s\", \"confidence\": %d, "
 		"\"exception\": %s, \"exc_return\": %u, \"indirect\": %s, \"tailcall\": %s, "
-		"\"cross_checked\": %s",
+		"\"fallback\": %s, \"agreed\": [",
 		f->has_src ? f->src.line : 0, cw_method_name(f->method), f->confidence,
 		f->flags & CW_FRAME_EXCEPTION ? "true" : "false", f->exc_return,
 		f->flags & CW_FRAME_INDIRECT ? "true" : "false",
 		f->flags & CW_FRAME_TAILCALL ? "true" : "false",
-		f->flags & CW_FRAME_CROSSCHECKED ? "true" : "false");
+		f->flags & CW_FRAME_FALLBACK ? "true" : "false");
+	method_list(out, f->agreed, "", ", ", "\"");
+	fputs("], \"disagreed\": [", out);
+	method_list(out, f->disagreed, "", ", ", "\"");
+	fputc(']', out);
 	if (f->flags & CW_FRAME_LOST)
 		fputs(", \"lost\": true", out);
 	if (f->flags & CW_FRAME_FNC_RETURN)
@@ -161,10 +182,13 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 		fprintf(out, "+0x%x", f->pc - f->func->addr);
 	if (f->has_src)
 		fprintf(out, " at %s:%d", f->src.file, f->src.line);
-	fprintf(out, "  [%s %d%%%s%s%s]\n", cw_method_name(f->method), f->confidence,
+	fprintf(out, "  [%s %d%%%s%s%s", cw_method_name(f->method), f->confidence,
 		f->flags & CW_FRAME_INDIRECT ? ", indirect call" : "",
 		f->flags & CW_FRAME_TAILCALL ? ", via tail call" : "",
-		f->flags & CW_FRAME_CROSSCHECKED ? ", cross-checked" : "");
+		f->flags & CW_FRAME_FALLBACK ? ", table does not apply here" : "");
+	method_list(out, f->agreed, ", agreed: ", " ", "");
+	method_list(out, f->disagreed, ", disagreed: ", " ", "");
+	fputs("]\n", out);
 	for (k = 0; k < f->nr_inl; k++)
 		fprintf(out, "      inlined: %s at %s:%d\n", f->inl[k].func,
 			f->inl[k].src.file ? f->inl[k].src.file : "??", f->inl[k].src.line);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libcw_unwind.c - the unwinder engine: from the dump's registers to frames,
- * through hardware exception frames, with one of four ways to find a caller:
- * ARM EHABI unwind tables (libcw_ehabi.c), prologue analysis, the r7
- * frame-record chain (lib/fw_walk.h, shared with framewalk.ko) and a stack
- * scan checked against the call graph.
+ * through hardware exception frames. Five ways find a caller: DWARF CFI
+ * (libcw_cfi.c), ARM EHABI unwind tables (libcw_ehabi.c), pseudo-execution of
+ * the prologue or epilogue (libcw_thumb.c), the r7 frame-record chain
+ * (lib/fw_walk.h, shared with framewalk.ko) and a stack scan checked against
+ * the call graph. The engine tries them in that order for every frame, takes
+ * the first plausible caller and records which of the others agreed.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,8 +25,9 @@
 /* Confidence of a frame, by how it was found. */
 #define CONF_REGS	100
 #define CONF_EXCEPTION	95
-#define CONF_EHABI_CHECKED	95	/* the tables and prologue analysis agree */
+#define CONF_CFI	90
 #define CONF_EHABI	90
+#define CONF_EPILOGUE	85
 #define CONF_PROLOGUE	85
 #define CONF_FP		85
 #define CONF_SCAN_BL	75
@@ -34,6 +37,10 @@
 #define CONF_FOUND_FRAME	50	/* registers from an exception frame found by search */
 #define CONF_LOST	30	/* a function named only by the call that entered it */
 #define XPSR_T		(1u << 24)
+#define CONF_AGREED	3	/* per other unwinder that found the same caller */
+#define CONF_DISAGREED	10	/* per other unwinder that found another */
+#define CONF_MAX_UNWOUND	99	/* only the dump's own registers are certain */
+#define CONF_MIN	5
 
 struct walk {
 	const struct cw_target *t;
@@ -55,6 +62,8 @@ struct step {
 	unsigned int flags;
 	uint32_t restore[16];	/* callee-saved registers recovered by the step */
 	uint32_t restored;
+	uint32_t lost;		/* r4-r11 the step knows were changed to unknown values */
+	unsigned int applied, agreed, disagreed;	/* as in struct cw_frame */
 };
 
 const char *cw_method_name(enum cw_method m)
@@ -62,7 +71,8 @@ const char *cw_method_name(enum cw_method m)
 	static const char *const names[CW_M_NR] = {
 		[CW_M_REGS] = "registers", [CW_M_EXCEPTION] = "exception",
 		[CW_M_PROLOGUE] = "prologue", [CW_M_FP] = "fp", [CW_M_LR] = "lr",
-		[CW_M_SCAN] = "scan", [CW_M_EHABI] = "ehabi",
+		[CW_M_SCAN] = "scan", [CW_M_EHABI] = "ehabi", [CW_M_CFI] = "cfi",
+		[CW_M_EPILOGUE] = "epilogue",
 	};
 
 	return m < CW_M_NR ? names[m] : "unknown";
@@ -86,6 +96,7 @@ int cw_unwinder_parse(const char *s, enum cw_unwinder *out)
 	static const struct { const char *name; enum cw_unwinder how; } tab[] = {
 		{ "auto", CW_UNWIND_AUTO }, { "prologue", CW_UNWIND_PROLOGUE },
 		{ "fp", CW_UNWIND_FP }, { "scan", CW_UNWIND_SCAN }, { "ehabi", CW_UNWIND_EHABI },
+		{ "cfi", CW_UNWIND_CFI },
 	};
 	unsigned int i;
 
@@ -146,6 +157,13 @@ static int step_prologue(struct walk *w, const struct cw_symbol *fn, struct step
 		return stop(w, CW_STOP_READ, "cannot read the code of the function at 0x%08x",
 			    fn->addr);
 	cfa = sp - (uint32_t)p.sp_off;
+	if (p.sp_dynamic) {
+		/* alloca or a VLA moved sp by a run-time amount: only r7 still knows the frame. */
+		if (!p.fp_set || !cw_reg_ok(&w->regs, CW_R7))
+			return stop(w, CW_STOP_NO_RETURN, "sp at 0x%08x moved by a run-time amount "
+				    "and no frame pointer says by how much", w->regs.r[CW_PC]);
+		cfa = w->regs.r[CW_R7] - (uint32_t)p.fp_off;
+	}
 	s->sp = cfa;
 	for (r = 4; r < 12; r++) {
 		if ((p.saved & (1u << r)) && !cw_mem_read32(mem, cfa + p.slot[r], &s->restore[r]))
@@ -168,9 +186,104 @@ static int step_prologue(struct walk *w, const struct cw_symbol *fn, struct step
 	return 0;
 }
 
-/* ---- ARM EHABI unwind tables ---- */
+/*
+ * The code from the pc to the return, simulated: exact wherever it gets
+ * there (in particular inside an epilogue, where part of the frame is gone
+ * and the prologue's model no longer holds). Returns 1 when the path to the
+ * return is not straight or not understood.
+ */
+static int step_epilogue(struct walk *w, const struct cw_symbol *fn, struct step *s)
+{
+	const struct cw_mem *mem = w->t->mem;
+	struct cw_epilogue e;
+	uint32_t base, r;
+
+	if (!fn->size ||
+	    cw_epilogue_analyze(mem, fn->addr, fn->addr + fn->size, w->regs.r[CW_PC], &e) ||
+	    !cw_reg_ok(&w->regs, (enum cw_reg)e.base))
+		return 1;
+	base = w->regs.r[e.base];
+	s->sp = base + (uint32_t)e.cfa_off;
+	if (e.restored & (1u << CW_PC)) {
+		if (cw_mem_read32(mem, base + (uint32_t)e.slot[CW_PC], &s->pc))
+			return 1;
+	} else if (e.restored & (1u << CW_LR)) {
+		if (cw_mem_read32(mem, base + (uint32_t)e.slot[CW_LR], &s->pc))
+			return 1;
+	} else if (w->lr_live && cw_reg_ok(&w->regs, CW_LR)) {
+		s->pc = w->regs.r[CW_LR];
+	} else {
+		return 1;
+	}
+	for (r = 4; r < 12; r++)
+		if ((e.restored & (1u << r)) &&
+		    !cw_mem_read32(mem, base + (uint32_t)e.slot[r], &s->restore[r]))
+			s->restored |= 1u << r;
+	s->lost = e.clobbered & ~s->restored & 0xFF0u;
+	s->method = CW_M_EPILOGUE;
+	s->confidence = CONF_EPILOGUE;
+	return 0;
+}
+
+/* Pseudo-execution: the epilogue forward from the pc when it leads to a return, else the prologue. */
+static int step_pseudo(struct walk *w, const struct cw_symbol *fn, struct step *s)
+{
+	if (!step_epilogue(w, fn, s))
+		return 0;
+	*s = (struct step){ 0 };
+	return step_prologue(w, fn, s);
+}
+
+/* ---- DWARF CFI ---- */
 
 static void fp_recover_r7(struct walk *w, const struct cw_symbol *fn);
+
+static int step_cfi(struct walk *w, const struct cw_symbol *fn, struct step *s)
+{
+	uint32_t pc = w->regs.r[CW_PC], r;
+	/* A caller's pc is a return address: the call may be its function's last insn. */
+	uint32_t at = w->lr_live ? pc : pc - 1;
+	struct cw_regs regs = w->regs;
+	enum cw_cfi_status st;
+	struct cw_cfi info;
+
+	st = cw_cfi_step(w->t->img, w->t->mem, at, &regs, &info);
+	if (st == CW_CFI_REG && !cw_reg_ok(&w->regs, CW_R7)) {
+		/* CFA = r7 + N in a dump without r7: the prologue says where r7 points. */
+		fp_recover_r7(w, fn);
+		regs = w->regs;
+		st = cw_cfi_step(w->t->img, w->t->mem, at, &regs, &info);
+	}
+	switch (st) {
+	case CW_CFI_OK:
+		break;
+	case CW_CFI_NO_ENTRY:
+		return 1;
+	case CW_CFI_UNDEFINED:
+		return stop(w, CW_STOP_OUTERMOST, "CFI for 0x%08x: return address undefined", pc);
+	case CW_CFI_EXPR:
+		return stop(w, CW_STOP_NO_RETURN,
+			    "CFI for 0x%08x uses DW_OP 0x%02x, which crashwalk does not evaluate",
+			    pc, info.bad_op);
+	default:
+		return stop(w, st == CW_CFI_READ ? CW_STOP_READ : CW_STOP_NO_RETURN,
+			    "CFI for 0x%08x (%s rules for 0x%08x-0x%08x): %s", pc,
+			    info.eh_frame ? ".eh_frame" : ".debug_frame", info.start, info.end,
+			    cw_cfi_status_name(st));
+	}
+	s->pc = regs.r[CW_PC];
+	s->sp = regs.r[CW_SP];
+	for (r = 4; r < 12; r++)
+		if (cw_reg_ok(&regs, (enum cw_reg)r)) {
+			s->restore[r] = regs.r[r];
+			s->restored |= 1u << r;
+		}
+	s->method = CW_M_CFI;
+	s->confidence = CONF_CFI;
+	return 0;
+}
+
+/* ---- ARM EHABI unwind tables ---- */
 
 /*
  * Returns 0 with s filled, 1 when the function has no usable entry (none,
@@ -316,6 +429,25 @@ static int fp_leaf_step(struct walk *w, const struct cw_symbol *fn, struct step 
 	if ((p.saved & (1u << CW_R7)) &&
 	    !cw_mem_read32(w->t->mem, s->sp + p.slot[CW_R7], &s->restore[CW_R7]))
 		s->restored |= 1u << CW_R7;
+	return 0;
+}
+
+/* The engine's fp step: one {r7, lr} record, or the leaf rules above. */
+static int step_fp(struct walk *w, const struct cw_symbol *fn, struct step *s)
+{
+	uint32_t rec;
+	int32_t off;
+
+	if (!cw_reg_ok(&w->regs, CW_R7) || fp_record_offset(w, w->regs.r[CW_PC], &off))
+		return fp_leaf_step(w, fn, s);
+	rec = w->regs.r[CW_R7] + (uint32_t)off;
+	if (cw_mem_read32(w->t->mem, rec, &s->restore[CW_R7]) ||
+	    cw_mem_read32(w->t->mem, rec + 4, &s->pc))
+		return stop(w, CW_STOP_READ, "frame record at 0x%08x not in the dump", rec);
+	s->restored = 1u << CW_R7;
+	s->sp = rec + 8;
+	s->method = CW_M_FP;
+	s->confidence = CONF_FP;
 	return 0;
 }
 
@@ -688,51 +820,166 @@ static int plausible_return(const struct walk *w, uint32_t pc)
 		cw_thumb_call_before(w->t->mem, pc, &target) != CW_CALL_NONE);
 }
 
-/*
- * The tables, checked by prologue analysis where it finds a caller too; the
- * frame says whether both agreed. Tables describe a function's body, so in a
- * frame interrupted inside its prologue or epilogue they are wrong: there, on
- * disagreement, prologue analysis (which followed the code up to the pc) wins.
- * Returns like step_ehabi().
- */
-static int step_ehabi_checked(struct walk *w, const struct cw_symbol *fn, struct step *s)
-{
-	struct step p = { 0 };
-	int e = step_ehabi(w, fn, s), pe;
+/* ---- the engine: every unwinder on every frame ---- */
 
-	if (e > 0)
-		return 1;
-	pe = step_prologue(w, fn, &p);
-	w->bt->stop_detail[0] = 0;
-	if (!e && !pe && p.pc == s->pc && p.sp == s->sp) {
-		s->flags |= CW_FRAME_CROSSCHECKED;
-		s->confidence = CONF_EHABI_CHECKED;
-		return 0;
+typedef int (*step_fn)(struct walk *w, const struct cw_symbol *fn, struct step *s);
+
+/* One unwinder's answer for a frame: 0 a caller, 1 not applicable, -1 a stop. */
+struct attempt {
+	int rc;
+	struct step s;
+	enum cw_stop why;
+	char detail[sizeof(((struct cw_backtrace *)0)->stop_detail)];
+};
+
+static void try_step(struct walk *w, const struct cw_symbol *fn, step_fn fn_step,
+		     struct attempt *a)
+{
+	struct cw_backtrace *bt = w->bt;
+
+	a->s = (struct step){ 0 };
+	bt->stop_detail[0] = 0;
+	a->rc = fn_step(w, fn, &a->s);
+	a->why = bt->stop;
+	memcpy(a->detail, bt->stop_detail, sizeof(a->detail));
+	bt->stop_detail[0] = 0;
+}
+
+static int same_caller(const struct step *a, const struct step *b)
+{
+	return (a->pc & ~1u) == (b->pc & ~1u) && a->sp == b->sp;
+}
+
+enum { E_CFI, E_EHABI, E_PSEUDO, E_FP, E_SCAN, E_NR };
+
+static const struct {
+	enum cw_method bit;
+	step_fn step;
+} engine[E_NR] = {
+	[E_CFI] = { CW_M_CFI, step_cfi }, [E_EHABI] = { CW_M_EHABI, step_ehabi },
+	[E_PSEUDO] = { CW_M_PROLOGUE, step_pseudo }, [E_FP] = { CW_M_FP, step_fp },
+	[E_SCAN] = { CW_M_SCAN, step_scan },
+};
+
+/*
+ * Which answer to take: the first plausible one in engine order. EHABI tables
+ * describe a function's body only, so in a frame the exception interrupted
+ * (which may sit in a prologue or an epilogue) pseudo-execution, which read
+ * the code around the pc, outranks them when the two differ.
+ */
+static int engine_choose(const struct walk *w, const struct attempt *at)
+{
+	const struct attempt *pe = &at[E_PSEUDO];
+	int i;
+
+	for (i = 0; i < E_NR; i++) {
+		if (at[i].rc || !plausible_return(w, at[i].s.pc))
+			continue;
+		if (i == E_EHABI && w->lr_live && !pe->rc && plausible_return(w, pe->s.pc) &&
+		    !same_caller(&at[i].s, &pe->s))
+			continue;
+		return i;
 	}
-	if (w->lr_live && !pe && plausible_return(w, p.pc) && (e || p.pc != s->pc ||
-							       p.sp != s->sp)) {
-		*s = p;
-		return 0;
-	}
-	if (e)
-		return step_ehabi(w, fn, s);	/* again, for its stop reason */
-	return 0;
+	/* No plausible caller: an implausible one still ends the walk with a reason. */
+	for (i = 0; i < E_NR; i++)
+		if (!at[i].rc)
+			return i;
+	return -1;
 }
 
 static int step_auto(struct walk *w, const struct cw_symbol *fn, struct step *s)
 {
-	struct cw_backtrace *bt = w->bt;
+	struct attempt at[E_NR];
+	int i, pick, n_agreed = 0, n_disagreed = 0;
 
-	if (!step_ehabi_checked(w, fn, s) && plausible_return(w, s->pc))
+	for (i = 0; i < E_NR; i++)
+		try_step(w, fn, engine[i].step, &at[i]);
+	pick = engine_choose(w, at);
+	if (pick < 0) {
+		/* Every unwinder stopped: the first that applied names the reason. */
+		for (i = 0; i < E_NR - 1 && at[i].rc > 0; i++)
+			;
+		w->bt->stop = at[i].why;
+		memcpy(w->bt->stop_detail, at[i].detail, sizeof(at[i].detail));
+		return -1;
+	}
+	*s = at[pick].s;
+	for (i = 0; i < E_NR; i++) {
+		if (at[i].rc)
+			continue;
+		s->applied |= 1u << engine[i].bit;
+		if (i == pick)
+			continue;
+		if (same_caller(&at[i].s, s)) {
+			s->agreed |= 1u << engine[i].bit;
+			n_agreed++;
+		} else {
+			s->disagreed |= 1u << engine[i].bit;
+			n_disagreed++;
+		}
+	}
+	s->confidence += CONF_AGREED * n_agreed - CONF_DISAGREED * n_disagreed;
+	if (s->confidence > CONF_MAX_UNWOUND)
+		s->confidence = CONF_MAX_UNWOUND;
+	if (s->confidence < CONF_MIN)
+		s->confidence = CONF_MIN;
+	return 0;
+}
+
+/*
+ * One unwinder alone. cfi and ehabi pseudo-execute code their tables do not
+ * cover; EHABI tables also hold only at call sites (the ABI promises nothing
+ * inside a prologue or an epilogue), so in a frame an exception interrupted
+ * pseudo-execution decides when the table fails or gives another caller.
+ * Either way the frame is flagged as a fallback, and the table's other
+ * answer is kept as disagreed.
+ */
+static int step_alone(struct walk *w, const struct cw_symbol *fn, struct step *s)
+{
+	struct attempt p;
+	int err;
+
+	switch (w->how) {
+	case CW_UNWIND_SCAN:
+		err = step_scan(w, fn, s);
+		s->applied = 1u << CW_M_SCAN;
+		return err;
+	case CW_UNWIND_PROLOGUE:
+		err = step_pseudo(w, fn, s);
+		s->applied = 1u << CW_M_PROLOGUE;
+		return err;
+	case CW_UNWIND_CFI:
+		err = step_cfi(w, fn, s);
+		s->applied = 1u << CW_M_CFI;
+		break;
+	default:
+		err = step_ehabi(w, fn, s);
+		s->applied = 1u << CW_M_EHABI;
+		if (err > 0 || !w->lr_live)
+			break;
+		try_step(w, fn, step_pseudo, &p);
+		if (p.rc || !plausible_return(w, p.s.pc) || (!err && same_caller(&p.s, s))) {
+			if (err)
+				step_ehabi(w, fn, s);	/* again, for its stop reason */
+			return err;
+		}
+		*s = p.s;
+		s->flags |= CW_FRAME_FALLBACK;
+		s->applied = 1u << CW_M_PROLOGUE;
+		if (!err) {
+			s->applied |= 1u << CW_M_EHABI;
+			s->disagreed = 1u << CW_M_EHABI;
+		}
 		return 0;
+	}
+	if (err <= 0)
+		return err;
+	/* Hand-written code (handlers, startup) has no table: read its code. */
 	*s = (struct step){ 0 };
-	bt->stop_detail[0] = 0;
-	if (!step_prologue(w, fn, s) && plausible_return(w, s->pc))
-		return 0;
-	/* The prologue's answer is no return address: let the call graph decide. */
-	*s = (struct step){ 0 };
-	bt->stop_detail[0] = 0;
-	return step_scan(w, fn, s);
+	err = step_pseudo(w, fn, s);
+	s->flags |= CW_FRAME_FALLBACK;
+	s->applied = 1u << CW_M_PROLOGUE;
+	return err;
 }
 
 static int is_reset_handler(const struct walk *w, const struct cw_symbol *fn)
@@ -773,20 +1020,18 @@ static int walk_one(struct walk *w)
 		if (cw_reg_ok(&w->regs, CW_R7) && !fp_record_offset(w, pc, &(int32_t){ 0 }))
 			return walk_fp_segment(w);
 		err = fp_leaf_step(w, fn, &s);
-	} else if (w->how == CW_UNWIND_SCAN) {
-		err = step_scan(w, fn, &s);
-	} else if (w->how == CW_UNWIND_PROLOGUE) {
-		err = step_prologue(w, fn, &s);
-	} else if (w->how == CW_UNWIND_EHABI) {
-		/* Hand-written code (handlers, startup) has no entry: read its prologue. */
-		err = step_ehabi_checked(w, fn, &s);
-		if (err > 0)
-			err = step_prologue(w, fn, &s);
-	} else {
+	} else if (w->how == CW_UNWIND_AUTO) {
 		err = step_auto(w, fn, &s);
+	} else {
+		err = step_alone(w, fn, &s);
 	}
 	if (err)
 		return 0;
+	/* The handler restored its callee-saved registers before the exception returned. */
+	w->regs.valid &= ~s.lost;
+	for (r = 4; r < 12; r++)
+		if (s.restored & (1u << r))
+			cw_reg_set(&w->regs, (enum cw_reg)r, s.restore[r]);
 	if (is_exc_return(s.pc))
 		return walk_exception(w, s.pc, s.sp) == 0;
 	if (!s.pc)
@@ -796,16 +1041,16 @@ static int walk_one(struct walk *w)
 	if (s.sp < sp || (s.sp == sp && !w->lr_live))
 		return stop(w, CW_STOP_NOT_INCREASING, "caller sp 0x%08x below this frame's", s.sp),
 		       0;
-	for (r = 4; r < 12; r++)
-		if (s.restored & (1u << r))
-			cw_reg_set(&w->regs, (enum cw_reg)r, s.restore[r]);
-	if (w->how == CW_UNWIND_SCAN)
+	if (w->how == CW_UNWIND_SCAN || s.method == CW_M_SCAN)
 		w->regs.valid &= ~0xFF0u;	/* a scan does not know r4-r11 */
 	cw_reg_set(&w->regs, CW_PC, s.pc & ~1u);
 	cw_reg_set(&w->regs, CW_SP, s.sp);
 	w->regs.valid &= ~(1u << CW_LR);
 	w->lr_live = 0;
 	push_frame(w, s.pc & ~1u, s.sp, s.method, s.confidence, s.flags);
+	w->bt->frames[w->bt->nr - 1].applied = s.applied;
+	w->bt->frames[w->bt->nr - 1].agreed = s.agreed;
+	w->bt->frames[w->bt->nr - 1].disagreed = s.disagreed;
 	return 1;
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 # corpus-compare.py - crashwalk against GDB on the QEMU crash corpus, frame by frame, per core x
-# flavour x method x dump format; KTAP lines; fails on a wrong fault site or a drop below baseline.
+# flavour x method x dump format; KTAP lines; fails on a wrong fault site, a drop below baseline or
+# a group under issue #7's bars.
 """
 What is compared: GDB (with DWARF CFI, attached to QEMU at the fault) gives the oracle backtrace.
 Its real frames are kept, each with the inline frames GDB shows inside it; tail-call frames GDB
@@ -11,6 +12,11 @@ frame. A frame matches when the function is the same and, for callers, the retur
 with DWARF also the line and the inlined functions. The method "auto-nodwarf" runs on the
 firmware stripped of DWARF. The score of a case is the length of the matching prefix; a case is
 exact when the whole oracle matches.
+
+The bars, per core x flavour x method over all dump formats:
+  frames >= 99% of GDB's wherever the firmware has tables: "auto" and "cfi" on every flavour (the
+  ELF has .debug_frame), "auto-nodwarf" and "ehabi" on the -uw flavours (.ARM.exidx);
+  cases exact >= 90% for "auto-nodwarf" on -Os/-O2 builds with neither frame pointer nor tables.
 """
 import argparse
 import json
@@ -20,7 +26,18 @@ import subprocess
 import sys
 import tempfile
 
-METHODS = ["auto", "ehabi", "prologue", "fp", "scan", "auto-nodwarf"]
+METHODS = ["auto", "cfi", "ehabi", "prologue", "fp", "scan", "auto-nodwarf"]
+FRAMES_BAR = 99.0
+EXACT_BAR = 90.0
+
+
+def bar_for(fl, method):
+    """(kind, percent) of the bar a core x flavour x method group must meet, or None."""
+    if method in ("auto", "cfi") or (fl.endswith("-uw") and method in ("auto-nodwarf", "ehabi")):
+        return ("frames", FRAMES_BAR)
+    if fl in ("Os-nofp", "O2-nofp") and method == "auto-nodwarf":
+        return ("exact", EXACT_BAR)
+    return None
 # "remoteproc" is core.elf without its notes: memory only, as Linux remoteproc writes it;
 # "rproc-record" is the same with the registers taken from the firmware's crash record.
 RECORD = "crash_entry:r4,r5,r6,r7,r8,r9,r10,r11,msp,psp,control,lr"
@@ -192,6 +209,32 @@ def main():
         failed += bool(problems)
         print("%sok %d corpus %s" % ("not " if problems else "", n, " ".join(key)))
         lines.append("%s %s %s %s %d\n" % (key + (g["frames"],)))
+    bars = {}
+    for (core, fl, method, fmt), g in groups.items():
+        b = bars.setdefault((core, fl, method), {"cases": 0, "exact": 0, "frames": 0,
+                                                 "expected": 0})
+        for k in b:
+            b[k] += g[k]
+    for (core, fl, method) in sorted(bars):
+        want = bar_for(fl, method)
+        if not want:
+            continue
+        b = bars[(core, fl, method)]
+        kind, floor = want
+        got = 100.0 * (b["frames"] / max(b["expected"], 1) if kind == "frames"
+                       else b["exact"] / max(b["cases"], 1))
+        ok = got >= floor
+        name = "cfi>=%g%%" % floor if kind == "frames" else "exact>=%g%%" % floor
+        print("# bar %s: %s %s %s %.1f%% %s" % (name, core, fl, method, got,
+                                                "ok" if ok else "FAILED"))
+        n += 1
+        failed += not ok
+        print("%sok %d bar %s %s %s %s" % ("" if ok else "not ", n, name, core, fl, method))
+    print("# per method, all cores, flavours and formats: frames matched/expected, cases exact")
+    for method in METHODS:
+        tot = [sum(g[k] for key, g in groups.items() if key[2] == method)
+               for k in ("frames", "expected", "exact", "cases")]
+        print("#   %-12s %6d/%-6d frames  %4d/%-4d cases" % tuple([method] + tot))
     print("1..%d\n# %d passed, %d failed" % (n, n - failed, failed))
     if a.update_baseline and a.baseline:
         with open(a.baseline, "w") as fh:

@@ -132,6 +132,167 @@ static void prologue(void)
 	cw_mem_free(&mem);
 }
 
+/* Load halfwords at 0x2000 + 2 * i (the test encodings come from GNU as, checked against A7.7). */
+static void put_code(const uint16_t *hw, unsigned int n)
+{
+	unsigned int i;
+
+	memset(flash, 0, sizeof(flash));
+	for (i = 0; i < n; i++)
+		put_hw(2 * i, hw[i]);
+}
+
+/* sp moved by a register: by the constant it holds, else only r7 can say where the frame is. */
+static void prologue_sp_by_register(void)
+{
+	static const uint16_t thumb1[] = {
+		0xb510,		/* push {r4, lr} */
+		0x4b01,		/* ldr r3, [pc, #4]: the literal at 0x2008 */
+		0x449d,		/* add sp, r3 */
+		0xbf00,
+		0xfbf8, 0xffff,	/* .word -1032 */
+	};
+	static const uint16_t thumb2[] = {
+		0xb580,		/* push {r7, lr} */
+		0xf241, 0x2334,	/* movw r3, #0x1234 */
+		0xebad, 0x0d03,	/* sub.w sp, sp, r3 */
+		0xaf00,		/* add r7, sp, #0 */
+		0xebad, 0x0d02,	/* sub.w sp, sp, r2: a VLA, r2 unknown */
+		0xbf00,
+	};
+	static const uint16_t mvn_pop[] = {
+		0xf06f, 0x0307,	/* mvn r3, #7: r3 = -8 */
+		0x449d,		/* add sp, r3 */
+		0xf85d, 0x4b04,	/* ldr.w r4, [sp], #4: an early return's pop, not this path's */
+		0x4695,		/* mov sp, r2: nothing says what r2 is */
+		0xbf00,
+	};
+	struct cw_mem mem = { 0 };
+	struct cw_prologue p;
+
+	cw_mem_add(&mem, 0x2000, sizeof(flash), flash, "image");
+	put_code(thumb1, ARRAY_SIZE(thumb1));
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x2006, &p) && !p.sp_dynamic &&
+		    p.sp_off == -8 - 1032, "literal: sp_off %d", p.sp_off);
+	KTAP_EXPECT(p.slot[4] == -8 && p.slot[14] == -4, "slots %d %d", p.slot[4], p.slot[14]);
+
+	put_code(thumb2, ARRAY_SIZE(thumb2));
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x200c, &p) && !p.sp_dynamic &&
+		    p.sp_off == -8 - 0x1234 && p.fp_set && p.fp_off == p.sp_off,
+		    "movw: sp_off %d fp_off %d", p.sp_off, p.fp_off);
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x2010, &p) && p.sp_dynamic &&
+		    p.fp_set && p.fp_off == -8 - 0x1234, "vla: dynamic %d fp_off %d",
+		    p.sp_dynamic, p.fp_off);
+
+	put_code(mvn_pop, ARRAY_SIZE(mvn_pop));
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x200a, &p) && !p.sp_dynamic &&
+		    p.sp_off == -8, "mvn, then a pop skipped: sp_off %d", p.sp_off);
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x200c, &p) && p.sp_dynamic,
+		    "mov sp, r2 not flagged");
+	cw_mem_free(&mem);
+}
+
+static int epilogue_at(const uint16_t *hw, unsigned int n, uint32_t pc, struct cw_epilogue *e)
+{
+	struct cw_mem mem = { 0 };
+	int r;
+
+	put_code(hw, n);
+	cw_mem_add(&mem, 0x2000, sizeof(flash), flash, "image");
+	r = cw_epilogue_analyze(&mem, 0x2000, 0x2000 + 2 * n, pc, e);
+	cw_mem_free(&mem);
+	return r;
+}
+
+/* From the pc forward to the return: offsets from sp (or r7) at the pc. */
+static void epilogue_forms(void)
+{
+	static const uint16_t t1[] = {
+		0x2000,		/* movs r0, #0: no stack effect */
+		0xb002,		/* add sp, #8 */
+		0xbd90,		/* pop {r4, r7, pc} */
+	};
+	static const uint16_t t2[] = {
+		0xecbd, 0x8b02,	/* vpop {d8} */
+		0xe8bd, 0x41f0,	/* pop.w {r4-r8, lr} */
+		0x4770,		/* bx lr */
+	};
+	static const uint16_t ldr_pc[] = {
+		0xf50d, 0x7d80,	/* add.w sp, sp, #256 */
+		0xf85d, 0xfb04,	/* ldr.w pc, [sp], #4 */
+	};
+	static const uint16_t fp[] = {
+		0x3710,		/* adds r7, #16 */
+		0x46bd,		/* mov sp, r7 */
+		0xbd80,		/* pop {r7, pc} */
+	};
+	static const uint16_t shared[] = {
+		0xe001,		/* b.n 0x2006: to the shared return */
+		0xd0fd,		/* beq: not on the path */
+		0xbf00,
+		0xbc10,		/* pop {r4} */
+		0x2401,		/* movs r4, #1: the popped value is gone again */
+		0x9901,		/* ldr r1, [sp, #4] */
+		0x4770,		/* bx lr */
+	};
+	static const uint16_t tail[] = {
+		0xb001,		/* add sp, #4 */
+		0xe7fc,		/* b.n 0x1ffe: outside the function, a tail call */
+	};
+	struct cw_epilogue e;
+
+	KTAP_EXPECT(!epilogue_at(t1, ARRAY_SIZE(t1), 0x2000, &e) && e.base == CW_SP &&
+		    e.cfa_off == 20 && e.slot[4] == 8 && e.slot[7] == 12 && e.slot[15] == 16 &&
+		    e.restored == 0x8090 && !e.ret_lr, "add sp; pop pc: cfa %d", e.cfa_off);
+	/* Inside the epilogue: the add already ran. */
+	KTAP_EXPECT(!epilogue_at(t1, ARRAY_SIZE(t1), 0x2004, &e) && e.cfa_off == 12 &&
+		    e.slot[15] == 8, "at the pop: cfa %d", e.cfa_off);
+	KTAP_EXPECT(!epilogue_at(t2, ARRAY_SIZE(t2), 0x2000, &e) && e.cfa_off == 32 &&
+		    e.slot[4] == 8 && e.slot[14] == 28 && e.ret_lr && !(e.restored & 0x8000),
+		    "vpop; pop.w; bx lr: cfa %d lr %d", e.cfa_off, e.slot[14]);
+	KTAP_EXPECT(!epilogue_at(ldr_pc, ARRAY_SIZE(ldr_pc), 0x2000, &e) && e.cfa_off == 0x104 &&
+		    e.slot[15] == 0x100, "ldr pc, [sp], #4: cfa %d", e.cfa_off);
+	KTAP_EXPECT(!epilogue_at(fp, ARRAY_SIZE(fp), 0x2000, &e) && e.base == CW_R7 &&
+		    e.cfa_off == 24 && e.slot[7] == 16 && e.slot[15] == 20,
+		    "mov sp, r7: base %d cfa %d", e.base, e.cfa_off);
+	KTAP_EXPECT(!epilogue_at(shared, ARRAY_SIZE(shared), 0x2000, &e) && e.cfa_off == 4 &&
+		    !(e.restored & 0x10) && (e.clobbered & 0x10) && e.slot[1] == 8 && e.ret_lr,
+		    "branch to a shared return: cfa %d", e.cfa_off);
+	KTAP_EXPECT(!epilogue_at(tail, ARRAY_SIZE(tail), 0x2000, &e) && e.cfa_off == 4 &&
+		    e.ret_lr, "tail call: cfa %d", e.cfa_off);
+}
+
+/* What pseudo-execution must refuse: conditions, calls, sp or lr from unknown values, loops. */
+static void epilogue_refusals(void)
+{
+	static const uint16_t cond[] = { 0xd000, 0xbd00 };		/* beq; pop {pc} */
+	static const uint16_t call[] = { 0xf7ff, 0xfffe, 0xbd00 };	/* bl; pop {pc} */
+	static const uint16_t sp_reg[] = { 0x4695, 0xbd00 };		/* mov sp, r2 */
+	static const uint16_t it[] = { 0xbf08, 0xbd00, 0x4770 };	/* it eq; popeq {pc} */
+	static const uint16_t lr[] = { 0x469e, 0x4770 };		/* mov lr, r3; bx lr */
+	static const uint16_t loop[] = { 0xe7fe };			/* b . */
+	static const uint16_t fp_late[] = { 0xbc10, 0x46bd, 0xbd80 };	/* pop; mov sp, r7 */
+	uint16_t nops[40];
+	struct cw_epilogue e;
+	unsigned int i;
+
+	KTAP_EXPECT(epilogue_at(cond, ARRAY_SIZE(cond), 0x2000, &e) < 0, "conditional branch");
+	KTAP_EXPECT(epilogue_at(call, ARRAY_SIZE(call), 0x2000, &e) < 0, "call");
+	KTAP_EXPECT(epilogue_at(sp_reg, ARRAY_SIZE(sp_reg), 0x2000, &e) < 0, "mov sp, r2");
+	KTAP_EXPECT(epilogue_at(it, ARRAY_SIZE(it), 0x2000, &e) < 0, "it block");
+	KTAP_EXPECT(epilogue_at(lr, ARRAY_SIZE(lr), 0x2000, &e) < 0, "lr overwritten");
+	KTAP_EXPECT(epilogue_at(loop, ARRAY_SIZE(loop), 0x2000, &e) < 0, "b . ends");
+	KTAP_EXPECT(epilogue_at(fp_late, ARRAY_SIZE(fp_late), 0x2000, &e) < 0,
+		    "sp from r7 after a pop");
+	for (i = 0; i < ARRAY_SIZE(nops); i++)
+		nops[i] = 0xbf00;
+	nops[ARRAY_SIZE(nops) - 1] = 0x4770;
+	KTAP_EXPECT(epilogue_at(nops, ARRAY_SIZE(nops), 0x2000, &e) < 0, "no bound on length");
+	/* Running off the function's end, or starting outside it. */
+	KTAP_EXPECT(epilogue_at(cond + 1, 0, 0x2000, &e) < 0, "empty function");
+	KTAP_EXPECT(epilogue_at(lr + 1, 1, 0x1ffe, &e) < 0, "pc below the function");
+}
+
 static void exc_return(void)
 {
 	struct cw_exc_return er;
@@ -286,6 +447,9 @@ int main(void)
 	KTAP_RUN(blx_not_bx);
 	KTAP_RUN(call_before);
 	KTAP_RUN(prologue);
+	KTAP_RUN(prologue_sp_by_register);
+	KTAP_RUN(epilogue_forms);
+	KTAP_RUN(epilogue_refusals);
 	KTAP_RUN(exc_return);
 	KTAP_RUN(frame_sizes);
 	KTAP_RUN(fault_bits);

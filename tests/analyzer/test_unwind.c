@@ -48,7 +48,8 @@ static int load(struct cw_image **img, struct cw_dump *d, const char *path)
 static void check_against_gdb(const char *dump_path, unsigned int skip)
 {
 	static const enum cw_unwinder how[] = {
-		CW_UNWIND_AUTO, CW_UNWIND_PROLOGUE, CW_UNWIND_FP, CW_UNWIND_SCAN
+		CW_UNWIND_AUTO, CW_UNWIND_PROLOGUE, CW_UNWIND_FP, CW_UNWIND_SCAN, CW_UNWIND_CFI,
+		CW_UNWIND_EHABI,
 	};
 	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
 	struct cw_image *img;
@@ -486,6 +487,74 @@ static void memory_gaps(void)
 	free(t);
 }
 
+/*
+ * The engine's provenance on the bundled crash. fault_bus's caller: GDB (and
+ * CFI, pseudo-execution, the r7 record) say big_locals' call to do_fault; the
+ * scan finds tail_hop's return address, which GDB leaves out, so it disagrees
+ * and costs confidence. Further up all four agree.
+ */
+static void provenance(void)
+{
+	const unsigned int cfi_pe_fp = (1u << CW_M_PROLOGUE) | (1u << CW_M_FP);
+	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
+	struct cw_report_opts o = { .json = 1 };
+	struct cw_image *img;
+	struct cw_fault f = { .cls = "x" };
+	struct cw_target t;
+	struct cw_dump d;
+	char *json = NULL;
+	size_t len = 0;
+	FILE *out;
+	unsigned int i;
+
+	if (load(&img, &d, BUNDLED_DIR "/demo.core")) {
+		KTAP_EXPECT(0, "cannot load");
+		free(bt);
+		return;
+	}
+	t = (struct cw_target){ &d.mem, img };
+	cw_unwind(&t, &d, CW_UNWIND_AUTO, bt);
+	KTAP_EXPECT(bt->nr > 3 && bt->frames[2].method == CW_M_CFI &&
+		    bt->frames[2].agreed == cfi_pe_fp &&
+		    bt->frames[2].disagreed == 1u << CW_M_SCAN &&
+		    bt->frames[2].confidence < bt->frames[3].confidence,
+		    "frame 2: method %d agreed 0x%x disagreed 0x%x conf %d", bt->frames[2].method,
+		    bt->frames[2].agreed, bt->frames[2].disagreed, bt->frames[2].confidence);
+	KTAP_EXPECT(bt->nr > 3 && bt->frames[3].agreed == (cfi_pe_fp | 1u << CW_M_SCAN) &&
+		    !bt->frames[3].disagreed && bt->frames[3].confidence == 99,
+		    "frame 3: agreed 0x%x conf %d", bt->frames[3].agreed,
+		    bt->frames[3].confidence);
+	out = open_memstream(&json, &len);
+	cw_report(out, &o, &d, bt, &f);
+	fclose(out);
+	KTAP_EXPECT(strstr(json, "\"version\": 2") &&
+		    strstr(json, "\"method\": \"cfi\"") &&
+		    strstr(json, "\"agreed\": [\"prologue\", \"fp\"], \"disagreed\": [\"scan\"]"),
+		    "json: %.300s", json);
+	free(json);
+
+	/* Alone, CFI has no rules for the hand-written handler: frame 0 falls back. */
+	cw_unwind(&t, &d, CW_UNWIND_CFI, bt);
+	for (i = 1; i < bt->nr; i++)
+		if (!(bt->frames[i].flags & CW_FRAME_EXCEPTION))
+			KTAP_EXPECT(bt->frames[i].method == CW_M_CFI && !bt->frames[i].agreed &&
+				    bt->frames[i].applied == 1u << CW_M_CFI,
+				    "cfi frame %u: method %d", i, bt->frames[i].method);
+	/* No .ARM.exidx in this firmware: every caller is a flagged fallback. */
+	cw_unwind(&t, &d, CW_UNWIND_EHABI, bt);
+	for (i = 1; i < bt->nr; i++)
+		if (!(bt->frames[i].flags & CW_FRAME_EXCEPTION))
+			KTAP_EXPECT((bt->frames[i].flags & CW_FRAME_FALLBACK) &&
+				    (bt->frames[i].method == CW_M_EPILOGUE ||
+				     bt->frames[i].method == CW_M_PROLOGUE ||
+				     bt->frames[i].method == CW_M_LR),
+				    "ehabi frame %u: flags 0x%x method %d", i, bt->frames[i].flags,
+				    bt->frames[i].method);
+	cw_dump_free(&d);
+	cw_image_close(img);
+	free(bt);
+}
+
 /* Corrupt the stack words at random: each method must still end, in bounds, with a reason. */
 static void corrupted_stacks(void)
 {
@@ -516,7 +585,7 @@ static void corrupted_stacks(void)
 				memcpy(w + off, &(uint32_t){ (uint32_t)rand_r(&seed) *
 							     (k & 1 ? 1u : 0x10001u) }, 4);
 		}
-		cw_unwind(&t, &d, (enum cw_unwinder)(i % 5), bt);
+		cw_unwind(&t, &d, (enum cw_unwinder)(i % 6), bt);
 		if (bt->nr == 0 || bt->nr > CW_MAX_FRAMES || bt->stop >= CW_STOP_NR)
 			bad++;
 	}
@@ -539,6 +608,7 @@ int main(void)
 	KTAP_RUN(lazy_and_lost_frames);
 	KTAP_RUN(memory_gaps);
 	KTAP_RUN(trustzone_frames);
+	KTAP_RUN(provenance);
 	KTAP_RUN(corrupted_stacks);
 	return ktap_finish();
 }

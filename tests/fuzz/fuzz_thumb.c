@@ -18,6 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cw_mem mem = { 0 };
 	struct cw_exc_return er;
 	struct cw_prologue p;
+	struct cw_epilogue e;
 	uint32_t a, target, v;
 	unsigned int len;
 
@@ -29,6 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cw_thumb_call_before(&mem, a | 1, &target);
 		cw_thumb_b_target(&mem, a, &target, &len);
 		cw_prologue_analyze(&mem, FUZZ_BASE, a, &p);
+		/* Branches may point anywhere: the function's end is past the input on purpose. */
+		cw_epilogue_analyze(&mem, FUZZ_BASE, FUZZ_BASE + (uint32_t)size + 64, a, &e);
 	}
 	for (a = 0; a + 4 <= size; a += 4) {
 		memcpy(&v, data + a, 4);

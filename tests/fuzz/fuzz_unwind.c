@@ -35,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum cw_unwinder methods[] = {
 		CW_UNWIND_AUTO, CW_UNWIND_PROLOGUE, CW_UNWIND_FP, CW_UNWIND_SCAN,
+		CW_UNWIND_CFI, CW_UNWIND_EHABI,
 	};
 	struct cw_report_opts ropts = { 0 };
 	struct cw_error err = { { 0 } };
