@@ -194,8 +194,8 @@ struct cw_prologue {
 	unsigned int insns;	/* instructions decoded */
 };
 
-int cw_prologue_analyze(const struct cw_mem *mem, uint32_t func, uint32_t pc,
-			struct cw_prologue *out);
+int cw_prologue_analyze(const struct cw_mem *mem, const struct cw_image *img, uint32_t func,
+			uint32_t pc, struct cw_prologue *out);
 
 /* What the code from a pc to its function's return does, relative to a register at the pc. */
 struct cw_epilogue {
@@ -208,8 +208,8 @@ struct cw_epilogue {
 	unsigned int insns;
 };
 
-int cw_epilogue_analyze(const struct cw_mem *mem, uint32_t func, uint32_t end, uint32_t pc,
-			struct cw_epilogue *out);
+int cw_epilogue_analyze(const struct cw_mem *mem, const struct cw_image *img, uint32_t func,
+			uint32_t end, uint32_t pc, struct cw_epilogue *out);
 
 /* ---- ARM EHABI unwind tables (.ARM.exidx, .ARM.extab) ---- */
 

@@ -242,18 +242,18 @@ static void prologue_push(struct cw_prologue *p, uint32_t regs)
 	}
 }
 
+/* Constants the prologue loads into registers. */
+struct consts {
+	uint32_t val[13];
+	uint32_t known;
+};
+
 /* r7 = sp + off: a frame pointer only if sp itself is known here. */
 static void prologue_fp(struct cw_prologue *p, int32_t off)
 {
 	p->fp_set = !p->sp_dynamic;
 	p->fp_off = p->sp_off + off;
 }
-
-/* Constants the prologue loads into low and high registers, for "sub sp, sp, rN". */
-struct consts {
-	uint32_t val[13];
-	uint32_t known;
-};
 
 static void const_set(struct consts *c, unsigned int r, uint32_t v)
 {
@@ -281,6 +281,22 @@ static void prologue_sp_reg(struct cw_prologue *p, const struct consts *c, unsig
 		p->sp_off += d;
 }
 
+/*
+ * Registers written by an instruction the prologue model does not follow: sp
+ * then moved by an unknown amount, constants are gone, r7 is no longer the
+ * frame pointer ("adds r7, #N" before "mov sp, r7").
+ */
+static void prologue_clobber(struct cw_prologue *p, struct consts *c, uint32_t wr)
+{
+	if (wr == ALL_REGS)
+		return;		/* branches and traps: stepped over, as conditional code is */
+	if (wr & REG(13))
+		p->sp_dynamic = 1;
+	if (wr & REG(7))
+		p->fp_set = 0;
+	c->known &= ~wr;
+}
+
 /* Returns 1 when the instruction ends the straight-line prologue path. */
 static int prologue_t16(const struct cw_mem *mem, uint32_t a, struct cw_prologue *p,
 			struct consts *c, uint16_t hw)
@@ -298,6 +314,12 @@ static int prologue_t16(const struct cw_mem *mem, uint32_t a, struct cw_prologue
 	} else if (hw == 0x466F) {			/* MOV r7, sp */
 		prologue_fp(p, 0);
 
+	} else if (hw == 0x46BD) {			/* MOV sp, r7 */
+		/* Back to a known sp, after alloca too. */
+		if (p->fp_set) {
+			p->sp_off = p->fp_off;
+			p->sp_dynamic = 0;
+		}
 	} else if ((hw & 0xFF87) == 0x4485) {		/* ADD sp, sp, rm */
 		prologue_sp_reg(p, c, (hw >> 3) & 0xF, 0);
 	} else if ((hw & 0xF800) == 0x2000) {		/* MOVS rd, #imm8 */
@@ -312,10 +334,7 @@ static int prologue_t16(const struct cw_mem *mem, uint32_t a, struct cw_prologue
 	} else {
 		uint32_t wr = t16_writes(hw);
 
-		if (wr != ALL_REGS && (wr & REG(13)))
-			p->sp_dynamic = 1;	/* sp from something not followed */
-		if (wr != ALL_REGS)
-			c->known &= ~wr;
+		prologue_clobber(p, c, wr);
 	}
 	return 0;
 }
@@ -323,7 +342,7 @@ static int prologue_t16(const struct cw_mem *mem, uint32_t a, struct cw_prologue
 static int prologue_t32(const struct cw_mem *mem, uint32_t a, struct cw_prologue *p,
 			struct consts *c, uint16_t hw1, uint16_t hw2)
 {
-	uint32_t v, rd = hw2 >> 8 & 0xF, wr;
+	uint32_t v, rd = hw2 >> 8 & 0xF;
 
 	if (hw1 == 0xE92D) {				/* PUSH.W / STMDB sp! */
 		prologue_push(p, hw2 & 0x5FFFu);
@@ -369,11 +388,7 @@ static int prologue_t32(const struct cw_mem *mem, uint32_t a, struct cw_prologue
 		   (hw1 == 0xF85D && hw2 == 0xFB04)) {		/* LDR pc, [sp], #4 */
 		return 1;
 	} else {
-		wr = t32_writes(hw1, hw2);
-		if (wr != ALL_REGS && (wr & REG(13)))
-			p->sp_dynamic = 1;
-		if (wr != ALL_REGS)
-			c->known &= ~wr;
+		prologue_clobber(p, c, t32_writes(hw1, hw2));
 	}
 	return 0;
 }
@@ -381,13 +396,24 @@ static int prologue_t32(const struct cw_mem *mem, uint32_t a, struct cw_prologue
 /*
  * Decode the straight line from the function start to pc, the way the code
  * reached pc on its first pass: conditional branches are stepped over, the
- * first unconditional branch or return ends the prologue.
+ * first unconditional branch or return ends the prologue. With img, data
+ * inside the function ($d: jump tables, literal pools) is skipped, not decoded.
  */
-int cw_prologue_analyze(const struct cw_mem *mem, uint32_t func, uint32_t pc,
-			struct cw_prologue *out)
+/* Does the instruction move sp back to r7, or write r7 once it is the frame pointer? */
+static int fp_teardown(const struct cw_prologue *p, uint16_t hw1, uint16_t hw2, int wide)
+{
+	uint32_t wr = wide ? t32_writes(hw1, hw2) : t16_writes(hw1);
+
+	return p->fp_set && ((!wide && hw1 == 0x46BD) || (wr != ALL_REGS && (wr & REG(7))));
+}
+
+int cw_prologue_analyze(const struct cw_mem *mem, const struct cw_image *img, uint32_t func,
+			uint32_t pc, struct cw_prologue *out)
 {
 	uint32_t a = func & ~1u;
 	struct consts c = { .known = 0 };
+	struct cw_prologue before;
+	int pending = 0;
 
 	*out = (struct cw_prologue){ 0 };
 	pc &= ~1u;
@@ -395,11 +421,20 @@ int cw_prologue_analyze(const struct cw_mem *mem, uint32_t func, uint32_t pc,
 		uint16_t hw1, hw2;
 		int end;
 
+		if (img && !cw_image_is_code(img, a)) {
+			a += 2;		/* a jump table or literal pool inside the function */
+			continue;
+		}
 		if (read16(mem, a, &hw1))
 			return -1;
+		hw2 = 0;
+		if (is_32bit(hw1) && read16(mem, a + 2, &hw2))
+			return -1;
+		if (!pending && fp_teardown(out, hw1, hw2, is_32bit(hw1))) {
+			before = *out;
+			pending = 1;
+		}
 		if (is_32bit(hw1)) {
-			if (read16(mem, a + 2, &hw2))
-				return -1;
 			end = prologue_t32(mem, a, out, &c, hw1, hw2);
 			a += 4;
 		} else {
@@ -407,8 +442,17 @@ int cw_prologue_analyze(const struct cw_mem *mem, uint32_t func, uint32_t pc,
 			a += 2;
 		}
 		out->insns++;
-		if (end)
-			break;
+		if (!end)
+			continue;
+		/*
+		 * A return before the pc: the pc is reached by a branch from before it, so
+		 * the frame-pointer teardown on the way to that return never happened there.
+		 */
+		if (pending) {
+			before.insns = out->insns;
+			*out = before;
+		}
+		break;
 	}
 	return 0;
 }
@@ -557,11 +601,12 @@ static int epi_t32(struct epi *s, uint16_t hw1, uint16_t hw2, uint32_t a, uint32
  * must be understood (what it does to sp, or which registers it writes),
  * conditional code and calls end the attempt, unconditional branches inside
  * [func, end) are followed a few times, and one that leaves the function is
- * a tail call, which returns through lr like BX lr. Returns 0 when a return
+ * a tail call, which returns through lr like BX lr. With img, literal pools
+ * ($d) are not code: reaching one ends the attempt. Returns 0 when a return
  * was reached.
  */
-int cw_epilogue_analyze(const struct cw_mem *mem, uint32_t func, uint32_t end, uint32_t pc,
-			struct cw_epilogue *out)
+int cw_epilogue_analyze(const struct cw_mem *mem, const struct cw_image *img, uint32_t func,
+			uint32_t end, uint32_t pc, struct cw_epilogue *out)
 {
 	struct epi s = { .e = out, .r7_ok = 1 };
 	uint32_t a = pc & ~1u, target = 0;
@@ -573,7 +618,8 @@ int cw_epilogue_analyze(const struct cw_mem *mem, uint32_t func, uint32_t end, u
 	while (out->insns < EPILOGUE_MAX_INSNS) {
 		uint16_t hw1, hw2;
 
-		if (a < func || a >= end || read16(mem, a, &hw1))
+		if (a < func || a >= end || (img && !cw_image_is_code(img, a)) ||
+		    read16(mem, a, &hw1))
 			return -1;
 		if (is_32bit(hw1)) {
 			if (a + 2 >= end || read16(mem, a + 2, &hw2))

@@ -153,7 +153,7 @@ static int step_prologue(struct walk *w, const struct cw_symbol *fn, struct step
 	uint32_t sp = w->regs.r[CW_SP], cfa, r;
 	struct cw_prologue p;
 
-	if (cw_prologue_analyze(mem, fn->addr, w->regs.r[CW_PC], &p))
+	if (cw_prologue_analyze(mem, w->t->img, fn->addr, w->regs.r[CW_PC], &p))
 		return stop(w, CW_STOP_READ, "cannot read the code of the function at 0x%08x",
 			    fn->addr);
 	cfa = sp - (uint32_t)p.sp_off;
@@ -199,7 +199,8 @@ static int step_epilogue(struct walk *w, const struct cw_symbol *fn, struct step
 	uint32_t base, r;
 
 	if (!fn->size ||
-	    cw_epilogue_analyze(mem, fn->addr, fn->addr + fn->size, w->regs.r[CW_PC], &e) ||
+	    cw_epilogue_analyze(mem, w->t->img, fn->addr, fn->addr + fn->size, w->regs.r[CW_PC],
+				&e) ||
 	    !cw_reg_ok(&w->regs, (enum cw_reg)e.base))
 		return 1;
 	base = w->regs.r[e.base];
@@ -365,7 +366,7 @@ static int fp_record_offset(struct walk *w, uint32_t pc, int32_t *off)
 	const struct cw_symbol *fn = cw_image_func(w->t->img, pc);
 	struct cw_prologue p;
 
-	if (!fn || cw_prologue_analyze(w->t->mem, fn->addr, pc, &p) || !p.fp_set)
+	if (!fn || cw_prologue_analyze(w->t->mem, w->t->img, fn->addr, pc, &p) || !p.fp_set)
 		return -1;
 	if ((p.saved & 0x4080u) != 0x4080u || p.slot[CW_LR] != p.slot[CW_R7] + 4)
 		return -1;
@@ -395,7 +396,7 @@ static int sets_fp_later(struct walk *w, const struct cw_symbol *fn)
 	uint32_t end = fn->addr + (fn->size && fn->size < PROLOGUE_MAX ? fn->size : PROLOGUE_MAX);
 	struct cw_prologue p;
 
-	return !cw_prologue_analyze(w->t->mem, fn->addr, end, &p) && p.fp_set;
+	return !cw_prologue_analyze(w->t->mem, w->t->img, fn->addr, end, &p) && p.fp_set;
 }
 
 /*
@@ -407,7 +408,7 @@ static int fp_leaf_step(struct walk *w, const struct cw_symbol *fn, struct step 
 {
 	struct cw_prologue p;
 
-	if (cw_prologue_analyze(w->t->mem, fn->addr, w->regs.r[CW_PC], &p))
+	if (cw_prologue_analyze(w->t->mem, w->t->img, fn->addr, w->regs.r[CW_PC], &p))
 		return stop(w, CW_STOP_READ, "cannot read code at 0x%08x", fn->addr);
 	s->sp = w->regs.r[CW_SP] - (uint32_t)p.sp_off;
 	if (p.saved & (1u << CW_LR)) {
@@ -504,7 +505,8 @@ static void fp_recover_r7(struct walk *w, const struct cw_symbol *fn)
 	struct cw_prologue p;
 
 	if (cw_reg_ok(&w->regs, CW_R7) ||
-	    cw_prologue_analyze(w->t->mem, fn->addr, w->regs.r[CW_PC], &p) || !p.fp_set)
+	    cw_prologue_analyze(w->t->mem, w->t->img, fn->addr, w->regs.r[CW_PC], &p) || !p.fp_set ||
+	    p.sp_dynamic)
 		return;
 	cw_reg_set(&w->regs, CW_R7, w->regs.r[CW_SP] - (uint32_t)p.sp_off + (uint32_t)p.fp_off);
 }
@@ -560,7 +562,7 @@ static int lr_pushed_before_pc(const struct walk *w, const struct cw_symbol *fn)
 {
 	struct cw_prologue p;
 
-	return !cw_prologue_analyze(w->t->mem, fn->addr, w->regs.r[CW_PC], &p) &&
+	return !cw_prologue_analyze(w->t->mem, w->t->img, fn->addr, w->regs.r[CW_PC], &p) &&
 	       (p.saved & (1u << CW_LR));
 }
 

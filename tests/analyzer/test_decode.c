@@ -93,12 +93,12 @@ static void prologue(void)
 	put_hw(2, 0xb084);
 	put_hw(4, 0xaf00);
 	put_hw(6, 0xbf00);
-	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x2006, &p), "read");
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x2006, &p), "read");
 	KTAP_EXPECT(p.sp_off == -24, "sp_off %d", p.sp_off);
 	KTAP_EXPECT(p.slot[7] == -8 && p.slot[14] == -4, "slots %d %d", p.slot[7], p.slot[14]);
 	KTAP_EXPECT(p.fp_set && p.fp_off == -24, "fp_off %d", p.fp_off);
 	/* Stopped inside the prologue: only the push has happened. */
-	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x2002, &p) && p.sp_off == -8 && !p.fp_set,
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x2002, &p) && p.sp_off == -8 && !p.fp_set,
 		    "partial %d", p.sp_off);
 
 	/* push.w {r4-r11, lr}; sub.w sp, #0x200; subw sp, #0x123; vpush {d8-d9}; add r7, sp, #8 */
@@ -113,7 +113,7 @@ static void prologue(void)
 	put_hw(16, 0xaf02);
 	put_hw(18, 0xbd00);	/* pop {pc}: the analysis ends here */
 	put_hw(20, 0xb082);	/* never reached */
-	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x2020, &p), "read");
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x2020, &p), "read");
 	KTAP_EXPECT(p.sp_off == -(36 + 0x200 + 0x123 + 16), "sp_off %d", p.sp_off);
 	KTAP_EXPECT(p.slot[4] == -36 && p.slot[11] == -8 && p.slot[14] == -4, "slots");
 	KTAP_EXPECT(p.fp_set && p.fp_off == p.sp_off + 8, "fp_off %d", p.fp_off);
@@ -124,11 +124,11 @@ static void prologue(void)
 	put_hw(4, 0xf50d);
 	put_hw(6, 0x7780);
 	put_hw(8, 0x466f);	/* mov r7, sp */
-	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x2008, &p) && p.slot[14] == -4 &&
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x2008, &p) && p.slot[14] == -4 &&
 		    p.fp_off == -4 + 256, "str/add.w: %d %d", p.slot[14], p.fp_off);
-	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x200a, &p) && p.fp_off == -4,
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x200a, &p) && p.fp_off == -4,
 		    "mov r7, sp: %d", p.fp_off);
-	KTAP_EXPECT(cw_prologue_analyze(&mem, 0x3000, 0x3004, &p) != 0, "unreadable code");
+	KTAP_EXPECT(cw_prologue_analyze(&mem, NULL, 0x3000, 0x3004, &p) != 0, "unreadable code");
 	cw_mem_free(&mem);
 }
 
@@ -158,6 +158,7 @@ static void prologue_sp_by_register(void)
 		0xebad, 0x0d03,	/* sub.w sp, sp, r3 */
 		0xaf00,		/* add r7, sp, #0 */
 		0xebad, 0x0d02,	/* sub.w sp, sp, r2: a VLA, r2 unknown */
+		0x46bd,		/* mov sp, r7 */
 		0xbf00,
 	};
 	static const uint16_t mvn_pop[] = {
@@ -167,27 +168,47 @@ static void prologue_sp_by_register(void)
 		0x4695,		/* mov sp, r2: nothing says what r2 is */
 		0xbf00,
 	};
+	static const uint16_t fp_teardown[] = {
+		0xb580,		/* push {r7, lr} */
+		0xaf00,		/* add r7, sp, #0 */
+		0x3708,		/* adds r7, #8 */
+		0x46bd,		/* mov sp, r7 */
+		0xbd80,		/* pop {r7, pc} */
+		0xbf00,		/* reached by a branch from before the return */
+	};
 	struct cw_mem mem = { 0 };
 	struct cw_prologue p;
 
 	cw_mem_add(&mem, 0x2000, sizeof(flash), flash, "image");
 	put_code(thumb1, ARRAY_SIZE(thumb1));
-	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x2006, &p) && !p.sp_dynamic &&
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x2006, &p) && !p.sp_dynamic &&
 		    p.sp_off == -8 - 1032, "literal: sp_off %d", p.sp_off);
 	KTAP_EXPECT(p.slot[4] == -8 && p.slot[14] == -4, "slots %d %d", p.slot[4], p.slot[14]);
 
 	put_code(thumb2, ARRAY_SIZE(thumb2));
-	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x200c, &p) && !p.sp_dynamic &&
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x200c, &p) && !p.sp_dynamic &&
 		    p.sp_off == -8 - 0x1234 && p.fp_set && p.fp_off == p.sp_off,
 		    "movw: sp_off %d fp_off %d", p.sp_off, p.fp_off);
-	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x2010, &p) && p.sp_dynamic &&
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x2010, &p) && p.sp_dynamic &&
 		    p.fp_set && p.fp_off == -8 - 0x1234, "vla: dynamic %d fp_off %d",
 		    p.sp_dynamic, p.fp_off);
+	/* mov sp, r7 gives sp back: the frame pointer knows where it is. */
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x2012, &p) && !p.sp_dynamic &&
+		    p.sp_off == -8 - 0x1234, "mov sp, r7: dynamic %d sp_off %d", p.sp_dynamic,
+		    p.sp_off);
+
+	/* r7 moved by the epilogue on the way to the pc: no longer a frame pointer... */
+	put_code(fp_teardown, ARRAY_SIZE(fp_teardown));
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x2006, &p) && !p.fp_set,
+		    "adds r7 before the pc: fp_set %d", p.fp_set);
+	/* ...but one that belongs to an early return the path jumped over leaves it one. */
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x200c, &p) && p.fp_set &&
+		    p.fp_off == -8, "early return: fp_set %d fp_off %d", p.fp_set, p.fp_off);
 
 	put_code(mvn_pop, ARRAY_SIZE(mvn_pop));
-	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x200a, &p) && !p.sp_dynamic &&
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x200a, &p) && !p.sp_dynamic &&
 		    p.sp_off == -8, "mvn, then a pop skipped: sp_off %d", p.sp_off);
-	KTAP_EXPECT(!cw_prologue_analyze(&mem, 0x2000, 0x200c, &p) && p.sp_dynamic,
+	KTAP_EXPECT(!cw_prologue_analyze(&mem, NULL, 0x2000, 0x200c, &p) && p.sp_dynamic,
 		    "mov sp, r2 not flagged");
 	cw_mem_free(&mem);
 }
@@ -199,7 +220,7 @@ static int epilogue_at(const uint16_t *hw, unsigned int n, uint32_t pc, struct c
 
 	put_code(hw, n);
 	cw_mem_add(&mem, 0x2000, sizeof(flash), flash, "image");
-	r = cw_epilogue_analyze(&mem, 0x2000, 0x2000 + 2 * n, pc, e);
+	r = cw_epilogue_analyze(&mem, NULL, 0x2000, 0x2000 + 2 * n, pc, e);
 	cw_mem_free(&mem);
 	return r;
 }

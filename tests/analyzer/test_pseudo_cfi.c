@@ -46,7 +46,7 @@ static void check_at(struct cw_image *img, const struct cw_mem *mem,
 
 	for (i = 0; i <= CW_R12; i++)
 		cw_reg_set(&r, (enum cw_reg)i, 0x30000000u + i);
-	if (cw_prologue_analyze(mem, fn->addr, pc, &p))
+	if (cw_prologue_analyze(mem, img, fn->addr, pc, &p))
 		return;
 	r7 = p.fp_set && !p.sp_dynamic ? SP0 - (uint32_t)p.sp_off + (uint32_t)p.fp_off
 				       : SP0 + 0x1000u;
@@ -59,7 +59,7 @@ static void check_at(struct cw_image *img, const struct cw_mem *mem,
 	t->cfi++;
 	cfa = r.r[CW_SP];
 	ra = r.r[CW_PC];
-	if (!cw_epilogue_analyze(mem, fn->addr, fn->addr + fn->size, pc, &e)) {
+	if (!cw_epilogue_analyze(mem, img, fn->addr, fn->addr + fn->size, pc, &e)) {
 		base = e.base == CW_SP ? SP0 : r7;
 		t->epi++;
 		if (base + (uint32_t)e.cfa_off != cfa ||

@@ -29,9 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (a = FUZZ_BASE; a < FUZZ_BASE + size; a += 2) {
 		cw_thumb_call_before(&mem, a | 1, &target);
 		cw_thumb_b_target(&mem, a, &target, &len);
-		cw_prologue_analyze(&mem, FUZZ_BASE, a, &p);
+		cw_prologue_analyze(&mem, NULL, FUZZ_BASE, a, &p);
 		/* Branches may point anywhere: the function's end is past the input on purpose. */
-		cw_epilogue_analyze(&mem, FUZZ_BASE, FUZZ_BASE + (uint32_t)size + 64, a, &e);
+		cw_epilogue_analyze(&mem, NULL, FUZZ_BASE, FUZZ_BASE + (uint32_t)size + 64, a, &e);
 	}
 	for (a = 0; a + 4 <= size; a += 4) {
 		memcpy(&v, data + a, 4);
