@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CW_JSON_SCHEMA_VERSION	2
+#define CW_JSON_SCHEMA_VERSION	3
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

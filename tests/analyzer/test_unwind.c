@@ -527,7 +527,7 @@ static void provenance(void)
 	out = open_memstream(&json, &len);
 	cw_report(out, &o, &d, bt, &f);
 	fclose(out);
-	KTAP_EXPECT(strstr(json, "\"version\": 2") &&
+	KTAP_EXPECT(strstr(json, "\"version\": 3") &&
 		    strstr(json, "\"method\": \"cfi\"") &&
 		    strstr(json, "\"agreed\": [\"prologue\", \"fp\"], \"disagreed\": [\"scan\"]"),
 		    "json: %.300s", json);
