@@ -18,13 +18,14 @@ The bars, per core x flavour x method over all dump formats:
   ELF has .debug_frame), "auto-nodwarf" and "ehabi" on the -uw flavours (.ARM.exidx);
   cases exact >= 90% for "auto-nodwarf" on -Os/-O2 builds with neither frame pointer nor tables.
 """
-import argparse
 import json
 import os
 import struct
 import subprocess
 import sys
 import tempfile
+
+from compare_common import build, load_baseline, parse_args
 
 METHODS = ["auto", "cfi", "ehabi", "prologue", "fp", "scan", "auto-nodwarf"]
 FRAMES_BAR = 99.0
@@ -135,31 +136,11 @@ def score(expect, got, first_pc_exact, dwarf):
     return n
 
 
-def load_baseline(path):
-    base = {}
-    if path and os.path.exists(path):
-        with open(path) as fh:
-            for line in fh:
-                if line.strip() and not line.startswith("#"):
-                    core, fl, method, fmt, frames = line.split()
-                    base[(core, fl, method, fmt)] = int(frames)
-    return base
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--crashwalk", required=True)
-    ap.add_argument("--corpus-script", required=True)
-    ap.add_argument("--baseline")
-    ap.add_argument("--update-baseline", action="store_true")
-    a = ap.parse_args()
+    a = parse_args("--corpus-script")
 
-    print("KTAP version 1\n# suite: crashwalk-corpus")
-    r = subprocess.run([a.corpus_script], capture_output=True, text=True, timeout=900)
-    cases = [line.split() for line in r.stdout.splitlines() if line.strip()]
-    if r.returncode != 0 or not cases:
-        print("# corpus build failed:\n# " + r.stderr.replace("\n", "\n# "))
-        print("not ok 1 corpus-build\n1..1")
+    cases = build(a.corpus_script, "crashwalk-corpus", "corpus")
+    if cases is None:
         return 1
 
     groups = {}

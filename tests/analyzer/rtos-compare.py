@@ -12,11 +12,12 @@ functions), from frame 0 up to the thread's entry function: what lies above it i
 start-up, which neither side can know. A case fails on a missing or extra thread, a wrong
 state or overflow flag, or fewer matching frames than tests/analyzer/rtos-baseline.txt records.
 """
-import argparse
 import json
 import os
 import subprocess
 import sys
+
+from compare_common import build, load_baseline, parse_args
 
 FORMATS = [("elf-core", "core.elf"), ("zephyr", "core.zephyr")]
 METHODS = ["auto", "auto-nodwarf"]
@@ -115,31 +116,11 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method):
     return problems, frames, want, exact, len(oracle["threads"])
 
 
-def load_baseline(path):
-    base = {}
-    if path and os.path.exists(path):
-        with open(path) as fh:
-            for line in fh:
-                if line.strip() and not line.startswith("#"):
-                    *key, frames = line.split()
-                    base[tuple(key)] = int(frames)
-    return base
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--crashwalk", required=True)
-    ap.add_argument("--rtos-script", required=True)
-    ap.add_argument("--baseline")
-    ap.add_argument("--update-baseline", action="store_true")
-    a = ap.parse_args()
+    a = parse_args("--rtos-script")
 
-    print("KTAP version 1\n# suite: crashwalk-rtos")
-    r = subprocess.run([a.rtos_script], capture_output=True, text=True, timeout=900)
-    cases = [line.split() for line in r.stdout.splitlines() if line.strip()]
-    if r.returncode != 0 or not cases:
-        print("# rtos firmware build failed:\n# " + r.stderr.replace("\n", "\n# "))
-        print("not ok 1 rtos-build\n1..1")
+    cases = build(a.rtos_script, "crashwalk-rtos", "rtos")
+    if cases is None:
         return 1
     base = load_baseline(a.baseline)
     n = failed = 0

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# compare_common.py - what the corpus and RTOS compares share: building the firmware, baselines.
+import argparse
+import os
+import subprocess
+
+
+def parse_args(script_option):
+    """The compares' command line: the tool, the firmware script, the baseline."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--crashwalk", required=True)
+    ap.add_argument(script_option, required=True)
+    ap.add_argument("--baseline")
+    ap.add_argument("--update-baseline", action="store_true")
+    return ap.parse_args()
+
+
+def build(script, suite, what):
+    """Print the KTAP header, run the firmware script; its cases, or None after a failure line."""
+    print("KTAP version 1\n# suite: " + suite)
+    r = subprocess.run([script], capture_output=True, text=True, timeout=900)
+    cases = [line.split() for line in r.stdout.splitlines() if line.strip()]
+    if r.returncode != 0 or not cases:
+        print("# %s build failed:\n# %s" % (what, r.stderr.replace("\n", "\n# ")))
+        print("not ok 1 %s-build\n1..1" % what)
+        return None
+    return cases
+
+
+def load_baseline(path):
+    """{key fields: frames} from lines "field... frames"; empty without a file."""
+    base = {}
+    if path and os.path.exists(path):
+        with open(path) as fh:
+            for line in fh:
+                if line.strip() and not line.startswith("#"):
+                    *key, frames = line.split()
+                    base[tuple(key)] = int(frames)
+    return base
