@@ -867,7 +867,8 @@ static const struct {
  * Which answer to take: the first plausible one in engine order. EHABI tables
  * describe a function's body only, so in a frame the exception interrupted
  * (which may sit in a prologue or an epilogue) pseudo-execution, which read
- * the code around the pc, outranks them when the two differ.
+ * the code around the pc, outranks them when the two differ; it outranks CFI
+ * there too when it simulated an epilogue.
  */
 static int engine_choose(const struct walk *w, const struct attempt *at)
 {
@@ -879,6 +880,14 @@ static int engine_choose(const struct walk *w, const struct attempt *at)
 			continue;
 		if (i == E_EHABI && w->lr_live && !pe->rc && plausible_return(w, pe->s.pc) &&
 		    !same_caller(&at[i].s, &pe->s))
+			continue;
+		/*
+		 * Nor does GCC's Thumb-1 CFI describe epilogues. Where the epilogue
+		 * model simulated the way out to the return, it saw what is left to
+		 * undo; on Thumb-2 the two agree at every corpus instruction.
+		 */
+		if (i == E_CFI && w->lr_live && !pe->rc && pe->s.method == CW_M_EPILOGUE &&
+		    plausible_return(w, pe->s.pc) && !same_caller(&at[i].s, &pe->s))
 			continue;
 		return i;
 	}
