@@ -56,7 +56,7 @@ flavour_cflags() {
 	esac
 }
 
-key=$( (cat "$src"/* "$0" "$here/oracle.py"; arm-none-eabi-gcc --version;
+key=$( (cat "$src"/* "$0" "$here/oracle.py" "$here/qemu-gdb.sh"; arm-none-eabi-gcc --version;
 	qemu-system-arm --version) | sha256sum | cut -c1-16)
 base=$out/$key
 mkdir -p "$base"
@@ -67,29 +67,20 @@ find "$out" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
 port=${CORPUS_PORT:-$((20000 + $$ % 20000))}
 
 # -icount: the timer cases interrupt at the same instruction on every run.
+qemu_extra="-icount shift=0,align=off,sleep=off"
+. "$here/qemu-gdb.sh"
+
 run_case() {	# case-dir machine case-number breakpoint [gdb-commands...]
 	cdir=$1
 	m=$2
 	nr=$3
 	bp=$4
 	shift 4
-	( cd "$cdir" && rm -f core.elf core.zephyr core-gdb.elf oracle.json &&
-	  timeout 15 qemu-system-arm -M "$m" -nographic -monitor none -serial none \
-		-icount shift=0,align=off,sleep=off \
-		-semihosting-config enable=on,target=native -kernel ../fw.elf \
-		-S -gdb tcp:127.0.0.1:$port >qemu.log 2>&1 &
-	  sleep 0.3
-	  cd "$cdir" && timeout 15 gdb-multiarch -batch -nx ../fw.elf \
-		-ex "set pagination off" -ex "set confirm off" -ex "set stack-cache off" \
-		-ex "set backtrace past-main on" \
-		-ex "target remote 127.0.0.1:$port" \
-		-ex "source $here/oracle.py" \
-		-ex "set var crash_case = $nr" "$@" \
-		-ex "break *$bp" -ex "continue" \
-		-ex "python oracle_frames('oracle.json')" \
-		-ex "gcore core-gdb.elf" \
-		-ex "delete" -ex "continue" >gdb.log 2>&1 || true
-	  wait ) || true
+	rm -f "$cdir/core.elf" "$cdir/core.zephyr" "$cdir/core-gdb.elf" "$cdir/oracle.json"
+	qemu_gdb "$cdir" "$m" 15 -ex "set stack-cache off" -ex "set backtrace past-main on" \
+		-ex "source $here/oracle.py" -ex "set var crash_case = $nr" "$@" \
+		-ex "break *$bp" -ex "continue" -ex "python oracle_frames('oracle.json')" \
+		-ex "gcore core-gdb.elf"
 	if [ ! -s "$cdir/oracle.json" ] || [ ! -s "$cdir/core.zephyr" ] ||
 	   [ ! -s "$cdir/core-gdb.elf" ]; then
 		echo "run-corpus: $cdir: no oracle or no dump on port $port (see gdb.log, qemu.log)" >&2
@@ -119,17 +110,8 @@ for core in $cores; do
 				track=
 				[ "$name" = overflow ] && track="python track_entries('overflow')"
 				mkdir -p "$d/$name"
-				# A port another program took makes a run fail: retry on others.
-				tries=0
-				until run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" "$bp" \
-					${track:+-ex "$track"}; do
-					tries=$((tries + 1))
-					port=$((port + 1))
-					if [ $tries -ge 3 ]; then
-						status=1
-						break
-					fi
-				done
+				on_free_port run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" \
+					"$bp" ${track:+-ex "$track"} || status=1
 			done
 			[ $status -eq 0 ] && touch "$d/.done"
 		fi

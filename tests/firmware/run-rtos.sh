@@ -31,7 +31,8 @@ kernel_cflags() { case $1 in zephyr) echo "-DKERNEL_ZEPHYR";; *) echo "";; esac;
 # Case numbers are enum rtos_case in rtos/app.c.
 cases="fault:1 overflow:2"
 
-key=$( (cat "$src"/* "$here/src/crash.c" "$here/src/fw.h" "$0" "$here/rtos-oracle.py" "$here/oracle.py";
+key=$( (cat "$src"/* "$here/src/crash.c" "$here/src/fw.h" "$0" "$here/rtos-oracle.py" "$here/oracle.py" \
+	"$here/qemu-gdb.sh" "$here/src/start.S";
 	arm-none-eabi-gcc --version; qemu-system-arm --version) | sha256sum | cut -c1-16)
 base=$out/$key
 mkdir -p "$base"
@@ -41,22 +42,14 @@ find "$out" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
 # A TCP port of our own: other QEMU instances may hold the default 1234.
 port=${RTOS_PORT:-$((20000 + ($$ + 7919) % 20000))}
 
+. "$here/qemu-gdb.sh"
+
 run_case() {	# case-dir machine case-number kernel fpport
 	cdir=$1
-	( cd "$cdir" && rm -f core.elf core.zephyr oracle.json &&
-	  timeout 20 qemu-system-arm -M "$2" -nographic -monitor none -serial none \
-		-semihosting-config enable=on,target=native -kernel ../fw.elf \
-		-S -gdb tcp:127.0.0.1:$port >qemu.log 2>&1 &
-	  sleep 0.3
-	  cd "$cdir" && timeout 20 gdb-multiarch -batch -nx ../fw.elf \
-		-ex "set pagination off" -ex "set confirm off" \
-		-ex "target remote 127.0.0.1:$port" \
-		-ex "source $here/rtos-oracle.py" \
-		-ex "set var crash_case = $3" \
+	rm -f "$cdir/core.elf" "$cdir/core.zephyr" "$cdir/oracle.json"
+	qemu_gdb "$cdir" "$2" 20 -ex "source $here/rtos-oracle.py" -ex "set var crash_case = $3" \
 		-ex "break crash_handler" -ex "continue" \
-		-ex "python rtos_oracle('oracle.json', '$4', '$5')" \
-		-ex "delete" -ex "continue" >gdb.log 2>&1 || true
-	  wait ) || true
+		-ex "python rtos_oracle('oracle.json', '$4', '$5')"
 	if [ ! -s "$cdir/oracle.json" ] || [ ! -s "$cdir/core.elf" ]; then
 		echo "run-rtos: $cdir: no oracle or no dump on port $port (see gdb.log, qemu.log)" >&2
 		return 1
@@ -74,22 +67,15 @@ for core in $cores; do
 			arm-none-eabi-gcc $(core_cflags "$core") $(kernel_cflags "$k") \
 				-O2 -funwind-tables -g -ffreestanding -nostdlib -Wall -Wextra \
 				-I"$src" -L"$src" -T "$src/$(core_ldscript "$core")" \
-				"$src/port.S" "$src/app.c" "$src/board.c" "$src/kernel_$k.c" \
+				"$here/src/start.S" "$src/port.S" "$src/app.c" "$src/board.c" \
+				"$src/kernel_$k.c" \
 				"$here/src/crash.c" -lgcc -o "$d/fw.elf"
 			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
 			for c in $cases; do
 				name=${c%%:*}
 				mkdir -p "$d/$name"
-				tries=0
-				until run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" "$k" \
-					"$(core_port "$core")"; do
-					tries=$((tries + 1))
-					port=$((port + 1))
-					if [ $tries -ge 3 ]; then
-						status=1
-						break
-					fi
-				done
+				on_free_port run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" \
+					"$k" "$(core_port "$core")" || status=1
 			done
 			[ $status -eq 0 ] && touch "$d/.done"
 		fi

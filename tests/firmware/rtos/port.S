@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * port.S - vectors, the fault entry that freezes the registers for crash.c,
- * and the context switch in the shapes of the RTOS ports the analyzer reads.
+ * port.S - the context switch in the shapes of the RTOS ports the analyzer
+ * reads (the vectors and the fault entry are the crash corpus's start.S).
  *
  * FreeRTOS-shaped kernel (kernel_freertos.c): the task's registers go on its
  * own stack and the TCB's first word (pxTopOfStack) points at the lowest. From
@@ -20,46 +20,7 @@
 	.syntax unified
 	.thumb
 
-	.section .vectors, "a"
-	.global vectors
-vectors:
-	.word	__msp_stack_hi
-	.word	reset_handler
-	.word	hardfault_entry		/* NMI */
-	.word	hardfault_entry		/* HardFault */
-	.word	hardfault_entry		/* MemManage (disabled: escalates) */
-	.word	hardfault_entry		/* BusFault */
-	.word	hardfault_entry		/* UsageFault */
-	.word	hardfault_entry		/* SecureFault on v8-M */
-	.word	0, 0, 0
-	.word	hardfault_entry		/* SVCall */
-	.word	hardfault_entry		/* DebugMonitor */
-	.word	0
-	.word	pendsv_handler
-	.word	systick_handler
-
 	.text
-/* Entry of every fault: r4-r11, sp and lr are saved before anything touches them. */
-	.global	hardfault_entry
-	.type	hardfault_entry, %function
-	.thumb_func
-hardfault_entry:
-	.cfi_startproc
-	ldr	r0, =crash_entry
-	stmia	r0!, {r4-r11}
-	mrs	r1, msp
-	mrs	r2, psp
-	mrs	r3, control
-	str	r1, [r0, #0]
-	str	r2, [r0, #4]
-	str	r3, [r0, #8]
-	mov	r1, lr
-	str	r1, [r0, #12]
-	bl	crash_handler
-	b	.
-	.cfi_endproc
-	.size	hardfault_entry, . - hardfault_entry
-
 /* port_start(psp): thread mode moves to the process stack, then the first switch. */
 	.global	port_start
 	.type	port_start, %function

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# qemu-gdb.sh - sourced by the firmware runners: crash one case under QEMU with GDB attached.
+#
+# Both runners set $port (a TCP port of their own) and may set $qemu_extra.
+
+# qemu_gdb CASE-DIR MACHINE SECONDS [GDB-ARGS...]: boot CASE-DIR/../fw.elf stopped, attach GDB,
+# run GDB-ARGS, then let the firmware finish (its fault handler writes the dumps into CASE-DIR).
+qemu_gdb() {
+	cdir=$1
+	machine=$2
+	secs=$3
+	shift 3
+	# shellcheck disable=SC2086
+	( cd "$cdir" &&
+	  timeout "$secs" qemu-system-arm -M "$machine" -nographic -monitor none -serial none \
+		${qemu_extra:-} -semihosting-config enable=on,target=native -kernel ../fw.elf \
+		-S -gdb tcp:127.0.0.1:$port >qemu.log 2>&1 &
+	  sleep 0.3
+	  cd "$cdir" && timeout "$secs" gdb-multiarch -batch -nx ../fw.elf \
+		-ex "set pagination off" -ex "set confirm off" \
+		-ex "target remote 127.0.0.1:$port" "$@" \
+		-ex "delete" -ex "continue" >gdb.log 2>&1 || true
+	  wait ) || true
+}
+
+# on_free_port COMMAND...: a port another program took makes a run fail; retry on the next
+# ports, three tries in all.
+on_free_port() {
+	tries=0
+	until "$@"; do
+		tries=$((tries + 1))
+		port=$((port + 1))
+		[ $tries -lt 3 ] || return 1
+	done
+}
