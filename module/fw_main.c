@@ -15,6 +15,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/trace_recursion.h>
 #include <linux/trace.h>
 #include <linux/uaccess.h>
 #include <asm/stack_pointer.h>
@@ -29,11 +30,13 @@
 #define FW_PATTERNS_MAX	1024
 
 /*
- * Contexts a callback can nest in on one CPU: task, softirq, hardirq, NMI.
- * Each gets its own frame buffer, so an interrupt never overwrites the walk
- * it interrupted; recursion within a context is refused before the walk.
+ * Contexts a callback can nest in on one CPU, as the ftrace recursion lock
+ * numbers them: NMI, hardirq, softirq, task, and the one re-entry it lets
+ * through while an interrupt has not yet raised the preempt count
+ * (TRACE_CTX_TRANSITION). Each gets its own frame buffer, so a nested walk
+ * never overwrites the one it interrupted.
  */
-#define FW_CONTEXTS	4
+#define FW_CONTEXTS	(TRACE_CTX_TRANSITION + 1)
 
 struct fw_scratch {
 	struct fw_frame frames[FW_CONTEXTS][FW_DEPTH_MAX];
@@ -140,17 +143,6 @@ static const struct fw_walk_ops fw_walk_ops = {
 	.trampoline = fw_trampoline,
 };
 
-static __always_inline unsigned int fw_context(void)
-{
-	if (in_nmi())
-		return 3;
-	if (in_hardirq())
-		return 2;
-	if (in_serving_softirq())
-		return 1;
-	return 0;
-}
-
 /*
  * The stacks a walk from here may visit, innermost first. On an IRQ stack the
  * chain continues on the interrupted task's stack, never the other way. The
@@ -181,9 +173,9 @@ static __always_inline unsigned int fw_stacks(struct fw_stack_range *st)
  * mcount_get_lr read it one frame higher.
  */
 static noinline notrace void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
-					   struct ftrace_regs *fregs)
+					   struct ftrace_regs *fregs, int bit)
 {
-	struct fw_frame *frames = this_cpu_ptr(fw_scratch)->frames[fw_context()];
+	struct fw_frame *frames = this_cpu_ptr(fw_scratch)->frames[bit - TRACE_FTRACE_START];
 	struct fw_stack_range stacks[2];
 	struct fw_walk_cfg cfg = {
 		.word_size = 8,
@@ -226,7 +218,7 @@ static notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 		goto out;
 	}
 	if (trace_chain_enabled())
-		fw_emit_chain(ip, parent_ip, fregs);
+		fw_emit_chain(ip, parent_ip, fregs, bit);
 out:
 	ftrace_test_recursion_unlock(bit);
 }

@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
+#include <linux/trace_recursion.h>
 #include <asm/insn.h>
 
 #define CREATE_TRACE_POINTS
@@ -24,15 +25,10 @@ module_param(funcs, charp, 0444);
 MODULE_PARM_DESC(funcs, "Functions to record the kernel's stack trace at");
 
 struct fw_oracle_buf {
-	unsigned long entries[4][FW_ORACLE_MAX];
+	unsigned long entries[TRACE_CTX_TRANSITION + 1][FW_ORACLE_MAX];
 };
 
 static struct fw_oracle_buf __percpu *fw_oracle_buf;
-
-static unsigned int fw_oracle_ctx(void)
-{
-	return in_nmi() ? 3 : in_hardirq() ? 2 : in_serving_softirq() ? 1 : 0;
-}
 
 /*
  * ftrace_caller's own frame record returns to the instruction after its
@@ -51,7 +47,8 @@ static void fw_oracle_cb(unsigned long ip, unsigned long parent_ip,
 		return;
 	if (!rcu_is_watching())
 		goto out;
-	buf = this_cpu_ptr(fw_oracle_buf)->entries[fw_oracle_ctx()];
+	/* One buffer per context the recursion lock tells apart, its transition slot included. */
+	buf = this_cpu_ptr(fw_oracle_buf)->entries[bit - TRACE_FTRACE_START];
 	nr = stack_trace_save(buf, FW_ORACLE_MAX, 0);
 	for (i = 0; i < nr; i++)
 		if (buf[i] == ip + AARCH64_INSN_SIZE)
