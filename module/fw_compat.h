@@ -81,11 +81,14 @@ static __always_inline unsigned long fw_graph_ret_addr(unsigned long record)
 	unsigned long key;
 	int i;
 
-	if (!stack || copy_from_kernel_nofault(&key, (void *)record, sizeof(key)))
+	if (!stack)
 		return 0;
+	/* The walk's own inline load: copy_from_kernel_nofault() is traceable, out of line. */
+	__get_kernel_nofault(&key, (unsigned long *)record, unsigned long, fault);
 	for (i = min(top, FTRACE_RETFUNC_DEPTH - 1); i >= 0; i--)
 		if ((unsigned long)READ_ONCE(stack[i].retp) == key)
 			return READ_ONCE(stack[i].ret);
+fault:
 	return 0;
 }
 #else
