@@ -134,7 +134,6 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 {
 	unsigned int rec_size, n = 0, cur_stack = 0;
 	fw_u64 prev = 0, last_ret = 0;
-	int have_prev = 0;
 	fw_u64 words[2];	/* the record, word-aligned for readers that load words */
 	fw_u8 *buf = (fw_u8 *)words;
 
@@ -170,7 +169,7 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 			*stop = FW_STOP_OFF_STACK;
 			break;
 		}
-		if (have_prev && (unsigned int)idx == cur_stack && fp <= prev) {
+		if (n > 0 && (unsigned int)idx == cur_stack && fp <= prev) {
 			*stop = FW_STOP_NOT_INCREASING;
 			break;
 		}
@@ -206,7 +205,6 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 		cur_stack = (unsigned int)idx;
 		last_ret = ret;
 		prev = fp;
-		have_prev = 1;
 		fp = next;
 	}
 	return n;
