@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ktap.h - minimal KTAP producer for the host unit tests, so host and guest
- * results are read by the same parser in scripts/ktap-summary.sh.
+ * results are read by the same parser in scripts/ktap-results.awk.
  */
 #ifndef FW_TESTS_KTAP_H
 #define FW_TESTS_KTAP_H
