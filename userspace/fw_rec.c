@@ -203,7 +203,7 @@ static int fw_rec_add_event(struct fw_recording *r, const struct fw_event *e)
 
 static int fw_rec_add_comm(struct fw_recording *r, int pid, const char *name)
 {
-	struct fw_comm *v = realloc(r->comm, (r->ncomm + 1) * sizeof(*v));
+	struct fw_comm *v = fw_grow(r->comm, &r->ccap, r->ncomm, sizeof(*v), 64);
 
 	if (!v)
 		return -ENOMEM;

@@ -49,7 +49,7 @@ struct fw_recording {
 	struct fw_event *ev;
 	size_t nev, cap;
 	struct fw_comm *comm;
-	size_t ncomm;
+	size_t ncomm, ccap;
 	struct fw_symtab syms;
 	unsigned long long dropped;
 };

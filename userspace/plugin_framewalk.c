@@ -86,12 +86,9 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 		word = 8;
 	n = len / word;
 
-	if (fw_opt_oneline->set) {
-		fw_print_sym(s, tep, ip, 0);
-	} else {
-		fw_print_sym(s, tep, ip, 0);
+	fw_print_sym(s, tep, ip, 0);
+	if (!fw_opt_oneline->set)
 		trace_seq_printf(s, " depth=%llu stop=%s", depth, fw_stop_name((unsigned int)stop));
-	}
 	fw_print_frame(s, tep, parent);
 	for (i = 0; i < n; i++)
 		fw_print_frame(s, tep, tep_read_number(tep, (char *)anc + i * word, word));
