@@ -65,6 +65,8 @@ struct cw_regs {
 	uint32_t valid;		/* bit n: r[n] is known */
 };
 
+const char *cw_reg_name(enum cw_reg r);
+
 static inline int cw_reg_ok(const struct cw_regs *regs, enum cw_reg n)
 {
 	return (regs->valid >> n) & 1;

@@ -10,11 +10,17 @@
 
 #include "crashwalk.h"
 
-static const char *const reg_names[CW_NR_REGS] = {
-	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
-	"sp", "lr", "pc", "xpsr", "msp", "psp", "control",
-	"msp_s", "psp_s", "msp_ns", "psp_ns",
-};
+/* The names JSON reports and --regs accepts. */
+const char *cw_reg_name(enum cw_reg r)
+{
+	static const char *const names[CW_NR_REGS] = {
+		"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
+		"sp", "lr", "pc", "xpsr", "msp", "psp", "control",
+		"msp_s", "psp_s", "msp_ns", "psp_ns",
+	};
+
+	return r < CW_NR_REGS ? names[r] : "?";
+}
 
 /* FNV-1a over the fault class and the function names from the faulting frame out. */
 static uint64_t signature(const struct cw_dump *d, const struct cw_backtrace *bt,
@@ -135,7 +141,7 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 	for (i = 0; i < CW_NR_REGS; i++) {
 		if (!cw_reg_ok(&d->regs, (enum cw_reg)i))
 			continue;
-		fprintf(out, "%s\"%s\": %u", first ? "" : ", ", reg_names[i], d->regs.r[i]);
+		fprintf(out, "%s\"%s\": %u", first ? "" : ", ", cw_reg_name((enum cw_reg)i), d->regs.r[i]);
 		first = 0;
 	}
 	fprintf(out, "}, \"fault\": {\"class\": \"%s\", \"have_scb\": %s, \"cfsr\": %u, "

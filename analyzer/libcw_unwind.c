@@ -1198,16 +1198,13 @@ int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32
 
 static int reg_by_name(const char *name, size_t len)
 {
-	static const char *const names[CW_NR_REGS] = {
-		"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
-		"sp", "lr", "pc", "xpsr", "msp", "psp", "control",
-	};
 	int i;
 
 	if (len == 1 && name[0] == '-')
 		return CW_NR_REGS;	/* a word to skip */
 	for (i = 0; i < CW_NR_REGS; i++)
-		if (strlen(names[i]) == len && !strncmp(names[i], name, len))
+		if (strlen(cw_reg_name((enum cw_reg)i)) == len &&
+		    !strncmp(cw_reg_name((enum cw_reg)i), name, len))
 			return i;
 	return -1;
 }

@@ -212,7 +212,25 @@ static void bundled_memory_only(void)
 /* The firmware's own crash record (struct crash_entry in tests/firmware/src/crash.c). */
 static void bundled_crash_record(void)
 {
+	struct cw_image *img;
+	struct cw_target t;
+	struct cw_error err;
+	struct cw_dump d;
+
 	memory_only("crash_entry:r4,r5,r6,r7,r8,r9,r10,r11,msp,psp,control,lr");
+
+	/* Every register name the JSON report uses is accepted; an unknown one is named. */
+	if (load(&img, &d, BUNDLED_DIR "/demo.core")) {
+		KTAP_EXPECT(0, "cannot load");
+		return;
+	}
+	t = (struct cw_target){ &d.mem, img };
+	KTAP_EXPECT(!cw_regs_from_record(&t, &d, "crash_entry:msp_s,psp_s,msp_ns,psp_ns", &err),
+		    "%s", err.msg);
+	KTAP_EXPECT(cw_regs_from_record(&t, &d, "crash_entry:r0,bogus", &err) &&
+		    strstr(err.msg, "bogus"), "unknown register accepted: %s", err.msg);
+	cw_dump_free(&d);
+	cw_image_close(img);
 }
 
 /* ---- the exception model on hand-built stacks, code from the bundled firmware ---- */
