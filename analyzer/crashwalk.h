@@ -296,10 +296,6 @@ enum cw_method {
 	CW_M_NR
 };
 
-/* The unwinders the engine tries for each frame, in this order. */
-#define CW_ENGINE_METHODS	((1u << CW_M_CFI) | (1u << CW_M_EHABI) | (1u << CW_M_PROLOGUE) | \
-				 (1u << CW_M_FP) | (1u << CW_M_SCAN))
-
 enum cw_unwinder {
 	CW_UNWIND_AUTO,		/* the engine: CFI, EHABI, pseudo-execution, fp, scan, cross-checked */
 	CW_UNWIND_PROLOGUE,	/* pseudo-execution (epilogue forward, else prologue) alone */

@@ -16,7 +16,6 @@
 
 #include "crashwalk.h"
 
-#define ARM_DWARF_RA	14	/* GCC's ARM return address column: lr */
 #define EVAL_STACK	8	/* CFI rules need one or two entries; more is a corrupt table */
 #define EVAL_MAX_OPS	64	/* longer expressions are refused, not walked */
 

@@ -11,7 +11,6 @@
 
 #define SCB_CPUID	0xE000ED00u
 #define SCB_SHCSR	0xE000ED24u
-#define SCB_CFSR	0xE000ED28u
 #define SCB_HFSR	0xE000ED2Cu
 #define SCB_DFSR	0xE000ED30u
 #define SCB_MMFAR	0xE000ED34u
@@ -185,7 +184,7 @@ void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, str
 	uint32_t cpuid;
 
 	memset(f, 0, sizeof(*f));
-	f->have_scb = !scb_read(mem, SCB_CFSR, &f->cfsr) && !scb_read(mem, SCB_HFSR, &f->hfsr);
+	f->have_scb = !scb_read(mem, CW_SCB_CFSR, &f->cfsr) && !scb_read(mem, SCB_HFSR, &f->hfsr);
 	if (f->have_scb) {
 		scb_read(mem, SCB_DFSR, &f->dfsr);
 		scb_read(mem, SCB_MMFAR, &f->mmfar);

@@ -479,7 +479,6 @@ static void frt_thread(struct rtos_walk *w, const struct frt_layout *l, uint32_t
 	if ((state == CW_TS_SUSPENDED || state == CW_TS_DELAYED) &&
 	    !rd32(w, tcb + l->event_item + l->item_container, &event_container) && event_container)
 		th->state = CW_TS_BLOCKED;
-	th->layout = NULL;
 }
 
 /* Walk one xLIST from its xListEnd, adding the owner of every item. */

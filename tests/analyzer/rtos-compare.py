@@ -112,7 +112,7 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method):
             print("#   %s %s %s %s %s: %s matches %d/%d frames; GDB has %s@0x%x, crashwalk %s" %
                   (core, kernel, case, fmt, method, name, n, len(exp), exp[n]["function"],
                    exp[n]["pc"], "%s@0x%x" % (at["function"], at["pc"]) if at else
-                   "nothing (%s)" % g["frames"] and g.get("problem")))
+                   "nothing (%s)" % (g.get("problem") or g["stop"]["reason"])))
     return problems, frames, want, exact, len(oracle["threads"])
 
 
