@@ -15,7 +15,8 @@ static void usage(FILE *out)
 	fputs("usage: crashwalk [--json] [--method auto|cfi|ehabi|prologue|fp|scan]\n"
 	      "                 [--regs SYM:LAYOUT] [--rtos auto|none|freertos|zephyr]\n"
 	      "                 FIRMWARE.elf DUMP...\n"
-	      "       crashwalk [--json] [--method M] --watch DIR [--keep DIR] FIRMWARE.elf\n"
+	      "       crashwalk [--json] [--method M] [--regs ...] [--rtos ...] --watch DIR\n"
+	      "                 [--keep DIR] FIRMWARE.elf\n"
 	      "Unwind and explain Cortex-M crash dumps (ELF core, Zephyr coredump or #CD: log,\n"
 	      "CrashCatcher, remoteproc ELF). See crashwalk(1).\n", out);
 }
