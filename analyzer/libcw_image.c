@@ -664,8 +664,9 @@ static unsigned int inline_chain(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *chain
 /*
  * The inlined subroutines whose code holds addr, innermost first, from the
  * DWARF tree of the function holding addr. out[0] is where execution is (the
- * line table's answer); each outer one is at the call site of the one inside
- * it, and *outer, the line in the real function, is the call site of the
+ * line table's answer, which the caller looked up already and passes in
+ * *outer); each outer one is at the call site of the one inside it, and
+ * *outer becomes the line in the real function, the call site of the
  * outermost. Returns the count.
  */
 unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inline *out,
@@ -675,12 +676,12 @@ unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inl
 	Dwarf_Die chain[CW_MAX_INLINE], die, *cu;
 	const struct cw_funcrange *fr;
 	const struct cw_cuindex *ix;
-	struct cw_srcline here;
+	struct cw_srcline here = *outer;
 	Dwarf_Addr bias = 0;
 	unsigned int n = 0, k;
 
 	cu = mod ? dwfl_module_addrdie(mod, addr, &bias) : NULL;
-	if (!cu || cw_image_srcline(img, addr, &here))
+	if (!cu)
 		return 0;
 	ix = cu_index(img, cu);
 	fr = ix ? find_func(ix, addr - bias) : NULL;
