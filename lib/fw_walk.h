@@ -101,6 +101,23 @@ static inline fw_u64 fw_load_le(const fw_u8 *p, unsigned int size)
 	fw_u64 v = 0;
 	unsigned int i;
 
+	/*
+	 * GCC does not fold the byte loop into one load, and the kernel walk
+	 * runs it twice per frame on its hot path; on little-endian hosts a
+	 * word copy is the same value.
+	 */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (size == sizeof(fw_u64)) {
+		__builtin_memcpy(&v, p, sizeof(v));
+		return v;
+	}
+	if (size == sizeof(__u32)) {
+		__u32 w;
+
+		__builtin_memcpy(&w, p, sizeof(w));
+		return w;
+	}
+#endif
 	for (i = 0; i < size; i++)
 		v |= (fw_u64)p[i] << (8 * i);
 	return v;

@@ -6,15 +6,21 @@
 #define FRAMEWALK_H
 
 #include <linux/percpu.h>
+#include <linux/trace_recursion.h>
 #include "fw_walk.h"
 
 /* Upper bound of the depth parameter: the size of the per-CPU frame buffers. */
 #define FW_DEPTH_MAX	64
 
 /*
- * Per-CPU counters. Written only by the local CPU in the callback; summed by
- * the reader, so the totals may lag a hit that is in flight.
+ * Contexts a callback can nest in on one CPU, as the ftrace recursion lock
+ * numbers them: NMI, hardirq, softirq, task, and the one re-entry it lets
+ * through while an interrupt has not yet raised the preempt count
+ * (TRACE_CTX_TRANSITION).
  */
+#define FW_CONTEXTS	(TRACE_CTX_TRANSITION + 1)
+
+/* Counters of one context on one CPU; the reader sums them, so totals may lag a hit in flight. */
 struct fw_stats {
 	u64 hits;		/* callback entered for a filtered function */
 	u64 events;		/* chain events written */
@@ -23,9 +29,21 @@ struct fw_stats {
 	u64 stops[FW_STOP_NR];	/* how each written chain ended */
 };
 
-DECLARE_PER_CPU(struct fw_stats, fw_stats);
+/*
+ * Per-CPU state, one slot per context. The holder of a context's recursion
+ * lock is the only writer of that slot, so a nested walk never overwrites
+ * the frames of the one it interrupted, and the counters take plain
+ * increments: no atomic read-modify-write on the hot path, and no count lost
+ * to an interrupt. A refused entry owns no slot; it counts in recursion with
+ * an interrupt-safe this_cpu_inc().
+ */
+struct fw_cpu {
+	struct fw_frame frames[FW_CONTEXTS][FW_DEPTH_MAX];
+	struct fw_stats stats[FW_CONTEXTS];
+	u64 recursion;
+};
 
-int fw_stats_init(void);
+int fw_stats_init(struct fw_cpu __percpu *pcpu);
 void fw_stats_exit(void);
 
 #endif /* FRAMEWALK_H */

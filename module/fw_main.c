@@ -29,22 +29,8 @@
 /* Longest filter or notrace list accepted, in bytes. */
 #define FW_PATTERNS_MAX	1024
 
-/*
- * Contexts a callback can nest in on one CPU, as the ftrace recursion lock
- * numbers them: NMI, hardirq, softirq, task, and the one re-entry it lets
- * through while an interrupt has not yet raised the preempt count
- * (TRACE_CTX_TRANSITION). Each gets its own frame buffer, so a nested walk
- * never overwrites the one it interrupted.
- */
-#define FW_CONTEXTS	(TRACE_CTX_TRANSITION + 1)
-
-struct fw_scratch {
-	struct fw_frame frames[FW_CONTEXTS][FW_DEPTH_MAX];
-};
-
 /* Allocated at load: static per-CPU data of modules comes from a small reserve. */
-static struct fw_scratch __percpu *fw_scratch;
-DEFINE_PER_CPU(struct fw_stats, fw_stats);
+static struct fw_cpu __percpu *fw_pcpu;
 
 /*
  * A filter change builds a new ops and registers it before it reports: the
@@ -173,9 +159,9 @@ static __always_inline unsigned int fw_stacks(struct fw_stack_range *st)
  * mcount_get_lr read it one frame higher.
  */
 static noinline notrace void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
-					   struct ftrace_regs *fregs, int bit)
+					   struct ftrace_regs *fregs, struct fw_frame *frames,
+					   struct fw_stats *stats)
 {
-	struct fw_frame *frames = this_cpu_ptr(fw_scratch)->frames[bit - TRACE_FTRACE_START];
 	struct fw_stack_range stacks[2];
 	struct fw_walk_cfg cfg = {
 		.word_size = 8,
@@ -191,14 +177,16 @@ static noinline notrace void fw_emit_chain(unsigned long ip, unsigned long paren
 	nr = fw_walk(&cfg, &fw_walk_ops, NULL, fw_fregs_fp(fregs), frames,
 		     READ_ONCE(fw_depth), &stop);
 	trace_chain(ip - FW_CALLSITE_OFFSET, parent_ip, fw_fregs_sp(fregs), frames, nr, stop);
-	this_cpu_inc(fw_stats.events);
-	this_cpu_inc(fw_stats.stops[stop]);
+	stats->events++;
+	stats->stops[stop]++;
 }
 
 static notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	int bit;
+	struct fw_cpu *cpu;
+	struct fw_stats *stats;
+	int bit, ctx;
 
 	/*
 	 * Taken even though 6.1 dispatches through a protected list: 6.12's
@@ -207,18 +195,21 @@ static notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 	 */
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0) {
-		this_cpu_inc(fw_stats.recursion);
+		this_cpu_inc(fw_pcpu->recursion);
 		return;
 	}
 	if (op != READ_ONCE(fw_live_ops))
 		goto out;
-	this_cpu_inc(fw_stats.hits);
+	cpu = this_cpu_ptr(fw_pcpu);
+	ctx = bit - TRACE_FTRACE_START;
+	stats = &cpu->stats[ctx];
+	stats->hits++;
 	if (!rcu_is_watching()) {
-		this_cpu_inc(fw_stats.rcu_off);
+		stats->rcu_off++;
 		goto out;
 	}
 	if (trace_chain_enabled())
-		fw_emit_chain(ip, parent_ip, fregs, bit);
+		fw_emit_chain(ip, parent_ip, fregs, cpu->frames[ctx], stats);
 out:
 	ftrace_test_recursion_unlock(bit);
 }
@@ -449,10 +440,10 @@ static int __init fw_init(void)
 	fw_return_to_handler = fw_lookup_symbol("return_to_handler");
 	fw_kretprobe_trampoline = fw_lookup_symbol("__kretprobe_trampoline");
 
-	fw_scratch = alloc_percpu(struct fw_scratch);
-	if (!fw_scratch)
+	fw_pcpu = alloc_percpu(struct fw_cpu);
+	if (!fw_pcpu)
 		return -ENOMEM;
-	ret = fw_stats_init();
+	ret = fw_stats_init(fw_pcpu);
 	if (ret)
 		goto err_scratch;
 	ret = fw_instance_setup();
@@ -476,7 +467,7 @@ err_instance:
 err_stats:
 	fw_stats_exit();
 err_scratch:
-	free_percpu(fw_scratch);
+	free_percpu(fw_pcpu);
 	return ret;
 }
 
@@ -494,7 +485,7 @@ static void __exit fw_exit(void)
 
 	fw_instance_release();
 	fw_stats_exit();
-	free_percpu(fw_scratch);
+	free_percpu(fw_pcpu);
 }
 
 module_init(fw_init);

@@ -13,6 +13,7 @@
 #include "framewalk.h"
 
 static struct dentry *fw_debugfs_dir;
+static struct fw_cpu __percpu *fw_stats_pcpu;
 
 static void fw_stats_print(struct seq_file *m, const char *prefix, const struct fw_stats *s)
 {
@@ -38,19 +39,32 @@ static void fw_stats_add(struct fw_stats *sum, const struct fw_stats *s)
 		sum->stops[i] += s->stops[i];
 }
 
+/* One CPU's counters: its context slots and its refused entries. */
+static void fw_stats_cpu(struct fw_stats *sum, int cpu)
+{
+	const struct fw_cpu *c = per_cpu_ptr(fw_stats_pcpu, cpu);
+	unsigned int i;
+
+	for (i = 0; i < FW_CONTEXTS; i++)
+		fw_stats_add(sum, &c->stats[i]);
+	sum->recursion += READ_ONCE(c->recursion);
+}
+
 /* Totals first, unprefixed, then each possible CPU as "cpuN.name value". */
 static int fw_stats_show(struct seq_file *m, void *unused)
 {
-	struct fw_stats sum = {};
+	struct fw_stats sum = {}, one;
 	char prefix[16];
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		fw_stats_add(&sum, per_cpu_ptr(&fw_stats, cpu));
+		fw_stats_cpu(&sum, cpu);
 	fw_stats_print(m, "", &sum);
 	for_each_possible_cpu(cpu) {
+		memset(&one, 0, sizeof(one));
+		fw_stats_cpu(&one, cpu);
 		snprintf(prefix, sizeof(prefix), "cpu%d.", cpu);
-		fw_stats_print(m, prefix, per_cpu_ptr(&fw_stats, cpu));
+		fw_stats_print(m, prefix, &one);
 	}
 	return 0;
 }
@@ -66,8 +80,12 @@ static ssize_t fw_stats_write(struct file *file, const char __user *ubuf, size_t
 {
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(&fw_stats, cpu), 0, sizeof(struct fw_stats));
+	for_each_possible_cpu(cpu) {
+		struct fw_cpu *c = per_cpu_ptr(fw_stats_pcpu, cpu);
+
+		memset(c->stats, 0, sizeof(c->stats));
+		WRITE_ONCE(c->recursion, 0);
+	}
 	return len;
 }
 
@@ -80,8 +98,9 @@ static const struct file_operations fw_stats_fops = {
 	.release = single_release,
 };
 
-int fw_stats_init(void)
+int fw_stats_init(struct fw_cpu __percpu *pcpu)
 {
+	fw_stats_pcpu = pcpu;
 	fw_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	if (IS_ERR(fw_debugfs_dir)) {
 		pr_err("stats: cannot create debugfs directory (%ld)\n", PTR_ERR(fw_debugfs_dir));

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: a known 6-level noinline chain, run from a file write (task) and from an hrtimer (hard IRQ), is reconstructed exactly and equals the kernel's stack_trace_save() of the same moment
+# description: a known 6-level noinline chain, run from a file write (task) and from an hrtimer (hard IRQ), is reconstructed exactly and equals the kernel's stack_trace_save() of the same moment, whole and cut at depth 3
 # requires: framewalk.ko, fw_test_chain.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
 fw_test_begin 4
@@ -9,10 +9,11 @@ T=$DEBUGFS/framewalk_test
 insmod "$FW_KO_DIR/fw_test_chain.ko" || ktap_fail "insmod fw_test_chain.ko failed"
 insmod "$FW_KO_DIR/framewalk.ko" filter=fw_test_leaf depth=64 || ktap_fail "insmod framewalk.ko failed"
 
-# run_chain HOW OUTER: trigger the chain, then check names and the oracle.
+# run_chain HOW OUTER [DEPTH]: trigger the chain, then check names and the oracle.
 run_chain() {
 	how=$1
 	outer=$2
+	maxdepth=${3:-64}
 	fw_trace_reset
 	echo 1 >"$TRACEFS/events/framewalk/chain/enable"
 	echo "$how" >"$T/trigger" || ktap_fail "trigger '$how' failed"
@@ -31,7 +32,7 @@ run_chain() {
 		echo "O fw_test_leaf 1 $(awk '{ printf "%s ", $1 }' /tmp/fw_oracle_syms | sed 's/0x//g')"
 		echo "$line" | fw_trace_to_match
 	} >/tmp/fw_match_in
-	result=$(awk -v maxdepth=64 -f ./fw_match.awk /tmp/fw_match_in)
+	result=$(awk -v maxdepth="$maxdepth" -f ./fw_match.awk /tmp/fw_match_in)
 	echo "$result" | grep '^#'
 	ktap_expect "framewalk equals stack_trace_save frame for frame" \
 		"$(echo "$result" | grep '^RESULT')" = "RESULT fw_test_leaf 1 0 0"
@@ -44,16 +45,11 @@ ktap_case_end "file write: chain equals the known functions and the kernel's tra
 run_chain timer fw_test_timer_fn
 ktap_case_end "hrtimer in hard IRQ: chain equals the known functions and the kernel's trace"
 
-# depth=3 cuts the same chain after l2 and says so.
+# depth=3 cuts the same chain after l2 and says so; the frames it keeps are the kernel's.
 echo 3 >/sys/module/framewalk/parameters/depth
-fw_trace_reset
-echo 1 >"$TRACEFS/events/framewalk/chain/enable"
-echo write >"$T/trigger"
-echo 0 >"$TRACEFS/events/framewalk/chain/enable"
-line=$(grep ' chain: fw_test_leaf ' "$TRACEFS/trace" | tail -1)
-ktap_note "$line"
+run_chain write fw_test_trigger_write 3
 ktap_expect "three ancestors and stop=depth" -n "$(echo "$line" | grep 'depth=3 stop=depth ')"
-ktap_case_end "depth limit ends the walk with stop=depth"
+ktap_case_end "depth limit ends the walk with stop=depth, the frames before it equal the kernel's"
 
 fw_unload_all
 trouble=$(fw_dmesg_trouble)
