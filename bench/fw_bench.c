@@ -7,6 +7,7 @@
  *
  * debugfs fw_bench/run: write the number of calls; read "calls ns ns_per_call_x1000".
  * debugfs fw_bench/nop_ops: write 1/0 to attach/detach a no-op ftrace_ops.
+ * debugfs fw_bench/gap_ns: pause between calls (0: none), to pace the event rate.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,6 +27,8 @@
 static struct dentry *fw_bench_dir;
 static DEFINE_MUTEX(fw_bench_lock);
 static u64 fw_bench_calls, fw_bench_ns;
+/* Pause between calls, for the drop-free rate sweep; 0 runs them back to back. */
+static u64 fw_bench_gap_ns;
 static bool fw_bench_nop_on;
 
 /* The traced function: as cheap as a call can be, so the tracer's cost shows. */
@@ -36,12 +39,20 @@ static noinline __noclone int fw_bench_tracee(int x)
 
 static noinline __noclone u64 fw_bench_loop(u64 calls)
 {
-	u64 i, start;
+	u64 i, start, next, gap = READ_ONCE(fw_bench_gap_ns);
 	int x = 0;
 
 	start = ktime_get_ns();
-	for (i = 0; i < calls; i++)
+	next = start;
+	for (i = 0; i < calls; i++) {
 		x = fw_bench_tracee(x);
+		if (gap) {
+			/* Paced runs last seconds: let the readers have this CPU too. */
+			next += gap;
+			while (ktime_get_ns() < next)
+				cond_resched();
+		}
+	}
 	/* Keep x alive so the calls are not optimised away. */
 	WRITE_ONCE(fw_bench_calls, x ? calls : 0);
 	return ktime_get_ns() - start;
@@ -142,6 +153,7 @@ static int __init fw_bench_init(void)
 	fw_bench_dir = debugfs_create_dir("fw_bench", NULL);
 	debugfs_create_file("run", 0600, fw_bench_dir, NULL, &fw_bench_run_fops);
 	debugfs_create_file("nop_ops", 0200, fw_bench_dir, NULL, &fw_bench_nop_fops);
+	debugfs_create_u64("gap_ns", 0600, fw_bench_dir, &fw_bench_gap_ns);
 	return 0;
 }
 

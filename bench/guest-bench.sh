@@ -57,18 +57,71 @@ for depth in 0 8 16 32; do
 done
 
 # Sustained rate: depth 16, events on, one raw reader per CPU draining.
+overruns() {
+	awk '/^overrun/ { s += $2 } END { print s + 0 }' $T/per_cpu/cpu*/stats
+}
+
+# paced GAP_NS CALLS: one run at that pause between calls; prints "events ns dropped".
+paced() {
+	echo "$1" >$B/gap_ns
+	echo 0 >/sys/kernel/debug/framewalk/stats
+	before=$(overruns)
+	echo "$2" >$B/run
+	ns=$(cut -d' ' -f2 $B/run)
+	events=$(awk '$1 == "events" { print $2 }' /sys/kernel/debug/framewalk/stats)
+	echo "$events $ns $(($(overruns) - before))"
+}
+
 insmod /fw/ko/framewalk.ko filter=fw_bench_tracee depth=16
 echo 1 >$T/events/framewalk/chain/enable
+# trace_pipe_raw ends a read with EOF now and then while events keep coming
+# (seen here under the flood: a reader that stopped there drained nothing
+# after it), so each reader reopens it. dd, not busybox cat, which would use
+# sendfile.
 for c in $T/per_cpu/cpu*; do
-	cat "$c/trace_pipe_raw" >/dev/null &
+	(while :; do dd if="$c/trace_pipe_raw" of=/dev/null bs=4096 2>/dev/null; done) &
 done
-before=$(awk '/^overrun/ { s += $2 } END { print s + 0 }' $T/per_cpu/cpu*/stats)
-echo $((CALLS * 4)) >$B/run
-set -- $(cat $B/run)
-after=$(awk '/^overrun/ { s += $2 } END { print s + 0 }' $T/per_cpu/cpu*/stats)
-events=$(awk '$1 == "events" { print $2 }' /sys/kernel/debug/framewalk/stats)
-echo "SUSTAIN events=$events ns=$2 dropped=$((after - before)) buffer_kb=$(cat $T/buffer_size_kb)"
+set -- $(paced 0 $((CALLS * 4)))
+echo "SUSTAIN events=$1 ns=$2 dropped=$3 buffer_kb=$(cat $T/buffer_size_kb)"
+
+# Drop-free rate. Where the flood lost events, pace the calls (paced runs
+# also yield the CPU between calls): start at twice the flood's write rate,
+# halve until a run of SWEEP_CALLS loses nothing, then bisect between the
+# last rate that lost events and the first that did not. Each run writes
+# several times what the buffer holds.
+SWEEP_CALLS=${SWEEP_CALLS:-30000}
+hi=$(( $1 * 2000000000 / $2 ))
+lo=0
+top=
+# Nothing lost at full speed: the tracee's own rate is the drop-free rate.
+[ "$3" = 0 ] && lo=$(($1 * 1000000000 / $2)) && hi=0
+for step in 1 2 3 4 5 6 7 8; do
+	[ "$hi" = 0 ] && break
+	set -- $(paced $((1000000000 / hi)) "$SWEEP_CALLS")
+	rate=$(($1 * 1000000000 / $2))
+	echo "SWEEP target=$hi rate=$rate events=$1 dropped=$3"
+	[ "$3" = 0 ] && { lo=$rate; break; }
+	top=$hi
+	hi=$((hi / 2))
+done
+if [ "$lo" != 0 ] && [ -n "$top" ]; then
+	for step in 1 2 3; do
+		mid=$(( (hi + top) / 2 ))
+		set -- $(paced $((1000000000 / mid)) "$SWEEP_CALLS")
+		rate=$(($1 * 1000000000 / $2))
+		echo "SWEEP target=$mid rate=$rate events=$1 dropped=$3"
+		if [ "$3" = 0 ]; then
+			hi=$mid
+			[ "$rate" -gt "$lo" ] && lo=$rate
+		else
+			top=$mid
+		fi
+	done
+fi
+echo "DROPFREE events_per_s=$lo calls=$SWEEP_CALLS"
+echo 0 >$B/gap_ns
 kill $(jobs -p) 2>/dev/null
+killall dd 2>/dev/null
 echo 0 >$T/events/framewalk/chain/enable
 rmmod framewalk
 rmmod fw_bench

@@ -156,11 +156,12 @@ static __always_inline unsigned int fw_stacks(struct fw_stack_range *st)
 /*
  * At the patched entry no frame record exists for the child yet: fp is the
  * parent's record, whose saved LR is the grandparent's return address, as
- * mcount_get_lr read it one frame higher.
+ * mcount_get_lr read it one frame higher. Inlined into the callback: under
+ * emulation the call alone cost about 150 ns per event on 6.12.
  */
-static noinline notrace void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
-					   struct ftrace_regs *fregs, struct fw_frame *frames,
-					   struct fw_stats *stats)
+static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
+					  struct ftrace_regs *fregs, struct fw_frame *frames,
+					  struct fw_stats *stats)
 {
 	struct fw_stack_range stacks[2];
 	struct fw_walk_cfg cfg = {
