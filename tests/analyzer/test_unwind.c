@@ -573,44 +573,84 @@ static void provenance(void)
 	free(bt);
 }
 
-/* Corrupt the stack words at random: each method must still end, in bounds, with a reason. */
+/*
+ * Corrupt the stack words at random. Each method must still end, with a
+ * reason, and keep what the corruption cannot have touched: frame 0 comes
+ * from the registers, and a frame is derived from the stack below its own
+ * sp, so every frame of the clean walk whose sp is at or below the lowest
+ * corrupted word (while the walk stays on this stack, going up) must come
+ * out the same.
+ */
 static void corrupted_stacks(void)
 {
 	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
+	struct cw_backtrace *clean = calloc(6, sizeof(*clean));
+	unsigned int seed = 777, i, k, j, bad = 0, changed = 0, kept = 0;
+	const struct cw_region *stack;
 	struct cw_image *img;
 	struct cw_dump d;
-	unsigned int seed = 777, i, k, bad = 0;
-	const struct cw_region *stack;
 	uint8_t *saved;
 
 	if (load(&img, &d, BUNDLED_DIR "/demo.core")) {
 		KTAP_EXPECT(0, "cannot load");
 		free(bt);
+		free(clean);
 		return;
 	}
 	stack = cw_mem_find(&d.mem, d.regs.r[CW_SP]);
+	for (k = 0; k < 6; k++) {
+		struct cw_target t = { &d.mem, img };
+
+		cw_unwind(&t, &d, (enum cw_unwinder)k, &clean[k]);
+	}
 	saved = malloc(stack->size);
 	memcpy(saved, stack->data, stack->size);
 	for (i = 0; i < 4000; i++) {
 		struct cw_target t = { &d.mem, img };
+		const struct cw_backtrace *c = &clean[i % 6];
 		uint8_t *w = (uint8_t *)stack->data;
-		uint32_t off;
+		uint32_t off, low = UINT32_MAX;
 
 		memcpy(w, saved, stack->size);
 		for (k = 0; k < 1 + (unsigned int)rand_r(&seed) % 8; k++) {
 			off = (uint32_t)rand_r(&seed) % 512 & ~3u;
-			if (off + 4 <= stack->size)
+			if (off + 4 <= stack->size) {
 				memcpy(w + off, &(uint32_t){ (uint32_t)rand_r(&seed) *
 							     (k & 1 ? 1u : 0x10001u) }, 4);
+				if (stack->addr + off < low)
+					low = stack->addr + off;
+			}
 		}
 		cw_unwind(&t, &d, (enum cw_unwinder)(i % 6), bt);
-		if (bt->nr == 0 || bt->nr > CW_MAX_FRAMES || bt->stop >= CW_STOP_NR)
+		if (bt->nr == 0 || bt->nr > CW_MAX_FRAMES || bt->stop >= CW_STOP_NR) {
 			bad++;
+			continue;
+		}
+		for (j = 0; j < c->nr; j++) {
+			const struct cw_frame *f = &c->frames[j];
+
+			if (j > 0 && (f->sp > low || f->sp < c->frames[j - 1].sp ||
+				      !cw_mem_find(&d.mem, f->sp) ||
+				      cw_mem_find(&d.mem, f->sp)->addr != stack->addr))
+				break;
+			if (j >= bt->nr || bt->frames[j].pc != f->pc || bt->frames[j].sp != f->sp) {
+				if (changed++ < 4)
+					printf("# method %u run %u: frame %u changed below the corruption at 0x%08x\n",
+					       i % 6, i, j, low);
+				break;
+			}
+			kept++;
+		}
 	}
+	printf("# %u frames below the corruption kept over 4000 walks\n", kept);
 	KTAP_EXPECT(bad == 0, "%u walks out of bounds", bad);
+	KTAP_EXPECT(changed == 0, "%u walks changed frames the corruption could not reach", changed);
+	/* The check above must have had frames to hold to, not just frame 0. */
+	KTAP_EXPECT(kept > 2 * 4000, "only %u frames kept over 4000 walks", kept);
 	free(saved);
 	cw_dump_free(&d);
 	cw_image_close(img);
+	free(clean);
 	free(bt);
 }
 
