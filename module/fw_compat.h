@@ -74,6 +74,8 @@ static __always_inline unsigned long fw_fregs_sp(struct ftrace_regs *fregs)
  * there the real address cannot be recovered. Returns 0 when not found.
  */
 #ifdef FW_GRAPH_RET_STACK_ARRAY
+#define FW_GRAPH_RET_RECOVERY	true
+
 static __always_inline unsigned long fw_graph_ret_addr(unsigned long record)
 {
 	struct ftrace_ret_stack *stack = READ_ONCE(current->ret_stack);
@@ -92,6 +94,8 @@ fault:
 	return 0;
 }
 #else
+#define FW_GRAPH_RET_RECOVERY	false
+
 static __always_inline unsigned long fw_graph_ret_addr(unsigned long record)
 {
 	return 0;

@@ -48,6 +48,13 @@ static bool fw_ready;
 static unsigned long fw_return_to_handler;
 static unsigned long fw_kretprobe_trampoline;
 
+/*
+ * Whether walks go on past the graph tracer's return_to_handler: the kernel's
+ * headers expose its return stack and the trampoline was found. Read-only,
+ * so users and tests know which of the two behaviours to expect.
+ */
+static bool fw_graph_recovery;
+
 static struct trace_array *fw_tr;
 
 /*
@@ -386,6 +393,8 @@ module_param_cb(depth, &fw_depth_ops, &fw_depth, 0644);
 MODULE_PARM_DESC(depth, "Ancestors to walk above the parent, 0-64 (default 16)");
 module_param_named(instance, fw_instance, charp, 0444);
 MODULE_PARM_DESC(instance, "Trace instance to enable framewalk:chain in at load");
+module_param_named(graph_recovery, fw_graph_recovery, bool, 0444);
+MODULE_PARM_DESC(graph_recovery, "Walks continue past the function graph tracer (read-only)");
 
 /*
  * Neither trampoline is exported; kprobes resolve a name even where they may
@@ -440,6 +449,7 @@ static int __init fw_init(void)
 
 	fw_return_to_handler = fw_lookup_symbol("return_to_handler");
 	fw_kretprobe_trampoline = fw_lookup_symbol("__kretprobe_trampoline");
+	fw_graph_recovery = FW_GRAPH_RET_RECOVERY && fw_return_to_handler;
 
 	fw_pcpu = alloc_percpu(struct fw_cpu);
 	if (!fw_pcpu)
