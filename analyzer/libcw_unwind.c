@@ -361,9 +361,9 @@ static int fp_exception(void *ctx, fw_u64 record, fw_u64 *ret)
  * GCC's Thumb r7 points below the locals; the {r7, lr} record is where the
  * prologue pushed them. Read that function's prologue to find it.
  */
-static int fp_record_offset(struct walk *w, uint32_t pc, int32_t *off)
+static int fp_record_offset(struct walk *w, const struct cw_symbol *fn, uint32_t pc,
+			    int32_t *off)
 {
-	const struct cw_symbol *fn = cw_image_func(w->t->img, pc);
 	struct cw_prologue p;
 
 	if (!fn || cw_prologue_analyze(w->t->mem, w->t->img, fn->addr, pc, &p) || !p.fp_set)
@@ -374,12 +374,18 @@ static int fp_record_offset(struct walk *w, uint32_t pc, int32_t *off)
 	return 0;
 }
 
+/*
+ * @ret is a return address, so its function is looked up at ret - 1: a call
+ * to a noreturn function can be the last instruction of its caller.
+ */
 static fw_u64 fp_record_at(void *ctx, fw_u64 fp, fw_u64 ret)
 {
 	struct fp_ctx *c = ctx;
+	uint32_t pc = ret ? (uint32_t)ret : c->first_pc;
+	int precise = !ret && c->w->lr_live;
 	int32_t off;
 
-	if (fp_record_offset(c->w, ret ? (uint32_t)ret : c->first_pc, &off))
+	if (fp_record_offset(c->w, cw_image_func(c->w->t->img, precise ? pc : pc - 1), pc, &off))
 		return 0;
 	return (uint32_t)(fp + (uint32_t)off);
 }
@@ -439,7 +445,7 @@ static int step_fp(struct walk *w, const struct cw_symbol *fn, struct step *s)
 	uint32_t rec;
 	int32_t off;
 
-	if (!cw_reg_ok(&w->regs, CW_R7) || fp_record_offset(w, w->regs.r[CW_PC], &off))
+	if (!cw_reg_ok(&w->regs, CW_R7) || fp_record_offset(w, fn, w->regs.r[CW_PC], &off))
 		return fp_leaf_step(w, fn, s);
 	rec = w->regs.r[CW_R7] + (uint32_t)off;
 	if (cw_mem_read32(w->t->mem, rec, &s->restore[CW_R7]) ||
@@ -1028,7 +1034,7 @@ static int walk_one(struct walk *w)
 		err = 0;
 	} else if (w->how == CW_UNWIND_FP) {
 		fp_recover_r7(w, fn);
-		if (cw_reg_ok(&w->regs, CW_R7) && !fp_record_offset(w, pc, &(int32_t){ 0 }))
+		if (cw_reg_ok(&w->regs, CW_R7) && !fp_record_offset(w, fn, pc, &(int32_t){ 0 }))
 			return walk_fp_segment(w);
 		err = fp_leaf_step(w, fn, &s);
 	} else if (w->how == CW_UNWIND_AUTO) {
