@@ -235,6 +235,15 @@ static int step_pseudo(struct walk *w, const struct cw_symbol *fn, struct step *
 	return step_prologue(w, fn, s);
 }
 
+/*
+ * Where to look up the code of a frame whose pc is @pc: a caller's pc is a
+ * return address, and the call may be its function's last instruction.
+ */
+static uint32_t code_at(const struct walk *w, uint32_t pc)
+{
+	return w->lr_live ? pc : pc - 1;
+}
+
 /* ---- DWARF CFI ---- */
 
 static void fp_recover_r7(struct walk *w, const struct cw_symbol *fn);
@@ -242,8 +251,7 @@ static void fp_recover_r7(struct walk *w, const struct cw_symbol *fn);
 static int step_cfi(struct walk *w, const struct cw_symbol *fn, struct step *s)
 {
 	uint32_t pc = w->regs.r[CW_PC], r;
-	/* A caller's pc is a return address: the call may be its function's last insn. */
-	uint32_t at = w->lr_live ? pc : pc - 1;
+	uint32_t at = code_at(w, pc);
 	struct cw_regs regs = w->regs;
 	enum cw_cfi_status st;
 	struct cw_cfi info;
@@ -293,8 +301,7 @@ static int step_cfi(struct walk *w, const struct cw_symbol *fn, struct step *s)
 static int step_ehabi(struct walk *w, const struct cw_symbol *fn, struct step *s)
 {
 	uint32_t pc = w->regs.r[CW_PC], tab, size, r;
-	/* A caller's pc is a return address: the call may be its function's last insn. */
-	uint32_t at = w->lr_live ? pc : pc - 1;
+	uint32_t at = code_at(w, pc);
 	struct cw_regs regs = w->regs;
 	enum cw_ehabi_status st;
 	struct cw_ehabi info;
@@ -374,18 +381,15 @@ static int fp_record_offset(struct walk *w, const struct cw_symbol *fn, uint32_t
 	return 0;
 }
 
-/*
- * @ret is a return address, so its function is looked up at ret - 1: a call
- * to a noreturn function can be the last instruction of its caller.
- */
+/* @ret, the return address found in the record before, is a caller's pc. */
 static fw_u64 fp_record_at(void *ctx, fw_u64 fp, fw_u64 ret)
 {
 	struct fp_ctx *c = ctx;
 	uint32_t pc = ret ? (uint32_t)ret : c->first_pc;
-	int precise = !ret && c->w->lr_live;
+	uint32_t at = ret ? pc - 1 : code_at(c->w, pc);
 	int32_t off;
 
-	if (fp_record_offset(c->w, cw_image_func(c->w->t->img, precise ? pc : pc - 1), pc, &off))
+	if (fp_record_offset(c->w, cw_image_func(c->w->t->img, at), pc, &off))
 		return 0;
 	return (uint32_t)(fp + (uint32_t)off);
 }
@@ -1018,8 +1022,7 @@ static int walk_one(struct walk *w)
 
 	if (w->bt->nr >= CW_MAX_FRAMES)
 		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES), 0;
-	/* Callers are looked up at return address - 1: a call may be a function's last insn. */
-	fn = cw_image_func(w->t->img, w->lr_live ? pc : pc - 1);
+	fn = cw_image_func(w->t->img, code_at(w, pc));
 	if (is_reset_handler(w, fn))
 		return stop(w, CW_STOP_OUTERMOST, "reached the reset handler at 0x%08x",
 			    fn->addr), 0;
