@@ -37,3 +37,15 @@ def load_baseline(path):
                     *key, frames = line.split()
                     base[tuple(key)] = int(frames)
     return base
+
+
+def finish(a, n, failed, lines, name, fields):
+    """Print the KTAP plan and totals, write the baseline when asked; the exit status."""
+    print("1..%d\n# %d passed, %d failed" % (n, n - failed, failed))
+    if a.update_baseline and a.baseline:
+        with open(a.baseline, "w") as fh:
+            fh.write("# SPDX-License-Identifier: GPL-2.0\n"
+                     "# %s-baseline.txt - floor of %s; written by %s-compare.py "
+                     "--update-baseline\n" % (name, fields, name))
+            fh.writelines(lines)
+    return 1 if failed else 0

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-from compare_common import build, load_baseline, parse_args
+from compare_common import build, finish, load_baseline, parse_args
 
 METHODS = ["auto", "cfi", "ehabi", "prologue", "fp", "scan", "auto-nodwarf"]
 FRAMES_BAR = 99.0
@@ -233,14 +233,8 @@ def main():
         tot = [sum(g[k] for key, g in groups.items() if key[2] == method)
                for k in ("frames", "expected", "exact", "cases")]
         print("#   %-12s %6d/%-6d frames  %4d/%-4d cases" % tuple([method] + tot))
-    print("1..%d\n# %d passed, %d failed" % (n, n - failed, failed))
-    if a.update_baseline and a.baseline:
-        with open(a.baseline, "w") as fh:
-            fh.write("# SPDX-License-Identifier: GPL-2.0\n"
-                     "# corpus-baseline.txt - floor of frames matching GDB per core flavour "
-                     "method format; written by corpus-compare.py --update-baseline\n")
-            fh.writelines(lines)
-    return 1 if failed else 0
+    return finish(a, n, failed, lines, "corpus",
+                  "frames matching GDB per core flavour method format")
 
 
 if __name__ == "__main__":

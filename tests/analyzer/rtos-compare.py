@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 
-from compare_common import build, load_baseline, parse_args
+from compare_common import build, finish, load_baseline, parse_args
 
 FORMATS = [("elf-core", "core.elf"), ("zephyr", "core.zephyr")]
 METHODS = ["auto", "auto-nodwarf"]
@@ -143,14 +143,8 @@ def main():
                 lines.append("%s %d\n" % (" ".join(key), frames))
     for s in summary:
         print(s)
-    print("1..%d\n# %d passed, %d failed" % (n, n - failed, failed))
-    if a.update_baseline and a.baseline:
-        with open(a.baseline, "w") as fh:
-            fh.write("# SPDX-License-Identifier: GPL-2.0\n"
-                     "# rtos-baseline.txt - floor of thread frames matching GDB per core kernel "
-                     "case format method; written by rtos-compare.py --update-baseline\n")
-            fh.writelines(lines)
-    return 1 if failed else 0
+    return finish(a, n, failed, lines, "rtos",
+                  "thread frames matching GDB per core kernel case format method")
 
 
 if __name__ == "__main__":
