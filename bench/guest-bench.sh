@@ -84,39 +84,45 @@ done
 set -- $(paced 0 $((CALLS * 4)))
 echo "SUSTAIN events=$1 ns=$2 dropped=$3 buffer_kb=$(cat $T/buffer_size_kb)"
 
-# Drop-free rate. Where the flood lost events, pace the calls (paced runs
-# also yield the CPU between calls): start at twice the flood's write rate,
-# halve until a run of SWEEP_CALLS loses nothing, then bisect between the
-# last rate that lost events and the first that did not. Each run writes
-# several times what the buffer holds.
+# Drop-free rate: the flood's own rate where it lost nothing. Else pace the
+# calls (paced runs also yield the CPU between calls): start at twice the
+# flood's write rate, halve until a run of SWEEP_CALLS loses nothing, then
+# bisect between the last rate that lost events and the first that did not.
+# Each run writes several times what the buffer holds.
 SWEEP_CALLS=${SWEEP_CALLS:-30000}
-hi=$(( $1 * 2000000000 / $2 ))
+
+# sweep_at RATE: one paced run aimed at RATE events/s; sets rate and dropped.
+sweep_at() {
+	set -- "$1" $(paced $((1000000000 / $1)) "$SWEEP_CALLS")
+	rate=$(($2 * 1000000000 / $3))
+	dropped=$4
+	echo "SWEEP target=$1 rate=$rate events=$2 dropped=$4"
+}
+
 lo=0
-top=
-# Nothing lost at full speed: the tracee's own rate is the drop-free rate.
-[ "$3" = 0 ] && lo=$(($1 * 1000000000 / $2)) && hi=0
-for step in 1 2 3 4 5 6 7 8; do
-	[ "$hi" = 0 ] && break
-	set -- $(paced $((1000000000 / hi)) "$SWEEP_CALLS")
-	rate=$(($1 * 1000000000 / $2))
-	echo "SWEEP target=$hi rate=$rate events=$1 dropped=$3"
-	[ "$3" = 0 ] && { lo=$rate; break; }
-	top=$hi
-	hi=$((hi / 2))
-done
-if [ "$lo" != 0 ] && [ -n "$top" ]; then
-	for step in 1 2 3; do
-		mid=$(( (hi + top) / 2 ))
-		set -- $(paced $((1000000000 / mid)) "$SWEEP_CALLS")
-		rate=$(($1 * 1000000000 / $2))
-		echo "SWEEP target=$mid rate=$rate events=$1 dropped=$3"
-		if [ "$3" = 0 ]; then
-			hi=$mid
-			[ "$rate" -gt "$lo" ] && lo=$rate
-		else
-			top=$mid
-		fi
+if [ "$3" = 0 ]; then
+	lo=$(($1 * 1000000000 / $2))
+else
+	hi=$(($1 * 2000000000 / $2))
+	top=
+	for step in 1 2 3 4 5 6 7 8; do
+		sweep_at "$hi"
+		[ "$dropped" = 0 ] && { lo=$rate; break; }
+		top=$hi
+		hi=$((hi / 2))
 	done
+	if [ "$lo" != 0 ] && [ -n "$top" ]; then
+		for step in 1 2 3; do
+			mid=$(((hi + top) / 2))
+			sweep_at "$mid"
+			if [ "$dropped" = 0 ]; then
+				hi=$mid
+				[ "$rate" -gt "$lo" ] && lo=$rate
+			else
+				top=$mid
+			fi
+		done
+	fi
 fi
 echo "DROPFREE events_per_s=$lo calls=$SWEEP_CALLS"
 echo 0 >$B/gap_ns

@@ -24,7 +24,7 @@
 struct fw_stats {
 	u64 hits;		/* callback entered for a filtered function */
 	u64 events;		/* chain events written */
-	u64 recursion;		/* skipped: the callback was already running in this context */
+	u64 recursion;		/* skipped, already running; a slot's stays 0, see fw_cpu */
 	u64 rcu_off;		/* skipped: RCU was not watching (idle, early entry) */
 	u64 stops[FW_STOP_NR];	/* how each written chain ended */
 };
