@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # qemu-gdb.sh - sourced by the firmware runners: crash one case under QEMU with GDB attached.
 #
-# Both runners set $port (a TCP port of their own) and may set $qemu_extra.
+# Both runners set $port, a TCP port of their own.
 
 # qemu_gdb CASE-DIR MACHINE SECONDS [GDB-ARGS...]: boot CASE-DIR/../fw.elf stopped, attach GDB,
 # run GDB-ARGS, then let the firmware finish (its fault handler writes the dumps into CASE-DIR).
@@ -10,10 +10,13 @@ qemu_gdb() {
 	machine=$2
 	secs=$3
 	shift 3
-	# shellcheck disable=SC2086
+	# -icount: a run is a function of the firmware alone, so timer interrupts and
+	# RTOS preemptions land on the same instruction every time and a cached
+	# corpus equals a fresh one.
 	( cd "$cdir" &&
 	  timeout "$secs" qemu-system-arm -M "$machine" -nographic -monitor none -serial none \
-		${qemu_extra:-} -semihosting-config enable=on,target=native -kernel ../fw.elf \
+		-icount shift=0,align=off,sleep=off \
+		-semihosting-config enable=on,target=native -kernel ../fw.elf \
 		-S -gdb tcp:127.0.0.1:$port >qemu.log 2>&1 &
 	  sleep 0.3
 	  cd "$cdir" && timeout "$secs" gdb-multiarch -batch -nx ../fw.elf \

@@ -66,8 +66,6 @@ find "$out" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
 # A TCP port of our own: other QEMU instances may hold the default 1234.
 port=${CORPUS_PORT:-$((20000 + $$ % 20000))}
 
-# -icount: the timer cases interrupt at the same instruction on every run.
-qemu_extra="-icount shift=0,align=off,sleep=off"
 . "$here/qemu-gdb.sh"
 
 run_case() {	# case-dir machine case-number breakpoint [gdb-commands...]
