@@ -3,11 +3,14 @@
 # Runs in the arm64 guest: cost per call of fw_bench_tracee() under each
 # tracing setup (median of REPS runs of CALLS calls), then framewalk's event
 # rate with readers draining the buffers. Prints "BENCH name ns_x1000" and
-# "SUSTAIN ..." lines for scripts/bench.sh.
+# "SUSTAIN ..." lines for scripts/bench.sh. Under scripts/guest.sh -I the
+# clock counts instructions: then RATES=0 leaves out the event rates, which
+# mean something only in time.
 T=/sys/kernel/tracing
 B=/sys/kernel/debug/fw_bench
 CALLS=${CALLS:-50000}
 REPS=${REPS:-3}
+RATES=${RATES:-1}
 
 insmod /fw/ko/fw_bench.ko || exit 1
 
@@ -35,9 +38,16 @@ bench() {
 
 reset
 bench untraced
-echo 1 >$B/nop_ops
+# The layers of a trace event, each with fw_bench's own minimal callback.
+echo nop >$B/probe
 bench nop_ops
-echo 0 >$B/nop_ops
+echo ring_buffer >$B/probe
+bench probe_ring_buffer
+echo 1 >$T/events/fw_bench/bare/enable
+echo event >$B/probe
+bench probe_trace_event
+echo off >$B/probe
+reset
 
 echo fw_bench_tracee >$T/set_ftrace_filter
 echo function >$T/current_tracer
@@ -55,6 +65,11 @@ for depth in 0 8 16 32; do
 	rmmod framewalk
 	reset
 done
+
+if [ "$RATES" = 0 ]; then
+	rmmod fw_bench
+	exit 0
+fi
 
 # Sustained rate: depth 16, events on, one raw reader per CPU draining.
 overruns() {

@@ -15,7 +15,10 @@
 #ifndef FW_WALK_H
 #define FW_WALK_H
 
-/* In userspace this is the UAPI header: fixed-width types, no libc. */
+/*
+ * In userspace this is the UAPI header: fixed-width types, no libc, and an
+ * __always_inline that is plain inline (the analyzer needs no forcing).
+ */
 #include <linux/types.h>
 
 typedef __u64 fw_u64;
@@ -69,6 +72,11 @@ struct fw_walk_ops {
 	 * the caller knows. Return 0 when there is no record. NULL: fp is the record.
 	 */
 	fw_u64 (*record_at)(void *ctx, fw_u64 fp, fw_u64 ret);
+	/*
+	 * fw_walk_native() only: load the record at @addr, two native words,
+	 * into *fp and *ret; 0 on success, non-zero on a fault.
+	 */
+	int (*load_record)(void *ctx, fw_u64 addr, fw_u64 *fp, fw_u64 *ret);
 };
 
 /* One frame: the return address found in a record and where the record was. */
@@ -224,6 +232,117 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 		prev = fp;
 		fp = next;
 	}
+	return n;
+}
+
+/* A stack's first and last possible record address, for fw_walk_native(). */
+static __always_inline void fw_stack_span(const struct fw_stack_range *s, fw_u64 size,
+					  unsigned int align, fw_u64 *lo, fw_u64 *span)
+{
+	/*
+	 * The fast test rotates fp - lo by the alignment's bits, which makes a
+	 * misaligned offset huge; that holds only for an aligned lo. Any other
+	 * stack matches nothing here and is left to the exact tests.
+	 */
+	if (s->hi - s->lo < size || (s->lo & (align - 1))) {
+		*lo = 0;
+		*span = 0;
+		return;
+	}
+	*lo = s->lo;
+	*span = (s->hi - size - s->lo) / align;
+}
+
+static __always_inline fw_u64 fw_ror(fw_u64 v, unsigned int bits)
+{
+	return bits ? (v >> bits) | (v << (64 - bits)) : v;
+}
+
+/*
+ * fw_walk() for an ABI whose frame pointer points at a record of two native
+ * words {fp, ret} (arm64's {x29, x30}): the same validation steps in the
+ * same order, the same frames and stop (tests/lib/test_fw_walk.c runs both on
+ * the same chains), shaped for the kernel's hot path. Return addresses and
+ * record addresses go to two arrays, as the trace event stores them, and
+ * each frame recovered from behind a trampoline sets bit n of *fixed (frames
+ * past 63 are not marked). Per record one test covers the three checks of
+ * the common case — aligned, on the current stack, above the previous record
+ * — and only a record that fails it takes the exact tests, which also move
+ * the walk to a later stack. Uses ops->load_record, not ops->read; no
+ * record_at.
+ */
+static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg,
+						   const struct fw_walk_ops *ops, void *ctx,
+						   fw_u64 fp, fw_u64 *rets, fw_u64 *records,
+						   fw_u64 *fixed, unsigned int max,
+						   enum fw_stop *stop)
+{
+	const fw_u64 rec_size = 2 * sizeof(fw_u64);
+	unsigned int shift = (unsigned int)__builtin_ctz(cfg->align);
+	fw_u64 lo = 0, span = 0, prev = 0, next, ret, mask = 0;
+	unsigned int n = 0, cur = 0;
+	int tramp;
+
+	if (cfg->nr_stacks)
+		fw_stack_span(&cfg->stacks[0], rec_size, cfg->align, &lo, &span);
+	for (;;) {
+		if (fp == 0) {
+			*stop = FW_STOP_CHAIN_END;
+			break;
+		}
+		if (__builtin_expect(fp <= prev || fw_ror(fp - lo, shift) > span, 0)) {
+			int idx;
+
+			if (fp & (cfg->align - 1)) {
+				*stop = FW_STOP_MISALIGNED;
+				break;
+			}
+			idx = fw_stack_index(cfg, cur, fp, rec_size);
+			if (idx < 0) {
+				*stop = FW_STOP_OFF_STACK;
+				break;
+			}
+			if (n > 0 && (unsigned int)idx == cur && fp <= prev) {
+				*stop = FW_STOP_NOT_INCREASING;
+				break;
+			}
+			if ((unsigned int)idx != cur) {
+				cur = (unsigned int)idx;
+				fw_stack_span(&cfg->stacks[cur], rec_size, cfg->align, &lo, &span);
+			}
+		}
+		if (ops->load_record(ctx, fp, &next, &ret)) {
+			*stop = FW_STOP_READ_FAULT;
+			break;
+		}
+		if (ops->fixup_ret)
+			ret = ops->fixup_ret(ctx, ret);
+		if (ret == 0) {
+			*stop = FW_STOP_CHAIN_END;
+			break;
+		}
+		if (n == max) {
+			*stop = FW_STOP_DEPTH;
+			break;
+		}
+		records[n] = fp;
+		tramp = ops->trampoline ? ops->trampoline(ctx, fp, &ret) : 0;
+		rets[n] = ret;
+		if (__builtin_expect(tramp != 0, 0)) {
+			if (tramp == 1) {
+				n++;
+				*stop = FW_STOP_TRAMPOLINE;
+				break;
+			}
+			if (n < 64)
+				mask |= 1ull << n;
+		}
+		n++;
+		prev = fp;
+		fp = next;
+	}
+	if (fixed)
+		*fixed = mask;
 	return n;
 }
 

@@ -25,21 +25,32 @@ struct fw_stats {
 	u64 hits;		/* callback entered for a filtered function */
 	u64 events;		/* chain events written */
 	u64 recursion;		/* skipped, already running; a slot's stays 0, see fw_cpu */
-	u64 rcu_off;		/* skipped: RCU was not watching (idle, early entry) */
+	u64 rcu_off;		/* event on but skipped: RCU was not watching (idle, early entry) */
 	u64 stops[FW_STOP_NR];	/* how each written chain ended */
 };
 
 /*
- * Per-CPU state, one slot per context. The holder of a context's recursion
- * lock is the only writer of that slot, so a nested walk never overwrites
- * the frames of the one it interrupted, and the counters take plain
- * increments: no atomic read-modify-write on the hot path, and no count lost
- * to an interrupt. A refused entry owns no slot; it counts in recursion with
- * an interrupt-safe this_cpu_inc().
+ * What one context of one CPU owns: the chain being written (return
+ * addresses and record addresses in the two arrays the event stores), the
+ * stacks it may visit, and its counters. The holder of a context's recursion
+ * lock is the only writer of its slot, so a nested walk never overwrites the
+ * frames of the one it interrupted, and the counters take plain increments:
+ * no atomic read-modify-write on the hot path, and no count lost to an
+ * interrupt.
+ */
+struct fw_context {
+	fw_u64 rets[FW_DEPTH_MAX];
+	fw_u64 records[FW_DEPTH_MAX];
+	struct fw_stack_range stacks[2];
+	struct fw_stats stats;
+};
+
+/*
+ * Per-CPU state, one slot per context. A refused entry owns no slot; it
+ * counts in recursion with an interrupt-safe this_cpu_inc().
  */
 struct fw_cpu {
-	struct fw_frame frames[FW_CONTEXTS][FW_DEPTH_MAX];
-	struct fw_stats stats[FW_CONTEXTS];
+	struct fw_context slots[FW_CONTEXTS];
 	u64 recursion;
 };
 

@@ -10,6 +10,7 @@
 #include <linux/sched.h>
 #include <linux/trace.h>
 #include <linux/uaccess.h>
+#include <asm/asm-extable.h>
 #include <asm/insn.h>
 #include <asm/pointer_auth.h>
 
@@ -38,6 +39,33 @@ static __always_inline unsigned long fw_fregs_sp(struct ftrace_regs *fregs)
 	return fregs->regs.sp;
 }
 #endif
+
+/*
+ * Load a frame record {fp, lr} in one ldp that cannot oops: a fault jumps to
+ * the end with err set, as __get_kernel_nofault() does for one word (which
+ * would cost the walk two loads and two error tests per frame). The
+ * copy_from_kernel_nofault() load without its call, its pagefault_disable()
+ * (a kernel address never sleeps in the fault handler) and its byte loop.
+ */
+static __always_inline int fw_load_pair_nofault(unsigned long addr, u64 *fp, u64 *lr)
+{
+	/*
+	 * Fixed registers, because the exception-table entry names them; the
+	 * return address lands in x30, where xpaclri strips it.
+	 */
+	register int err asm("w9") = 0;
+	register u64 a asm("x10");
+	register u64 b asm("x30");
+
+	asm volatile("1:	ldp	%[a], %[b], [%[addr]]\n"
+		     "2:\n"
+		     _ASM_EXTABLE_KACCESS_ERR_ZERO(1b, 2b, w9, x10)
+		     : [err] "+r" (err), [a] "=&r" (a), [b] "=&r" (b)
+		     : [addr] "r" (addr));
+	*fp = a;
+	*lr = b;
+	return err;
+}
 
 /* Saved LRs of non-leaf functions are PAC-signed; the helper was renamed in 6.3. */
 #ifdef ptrauth_strip_kernel_insn_pac
@@ -101,5 +129,35 @@ static __always_inline unsigned long fw_graph_ret_addr(unsigned long record)
 	return 0;
 }
 #endif
+
+/*
+ * Whether a return of the current task may be hooked now, so that its stack
+ * can hold a trampoline's address: the graph tracer's return stack is not
+ * empty, or a kretprobe (on 6.12 with RETHOOK, a rethook) holds an instance.
+ * The walk runs on this task's stacks, and interrupts unhook what they hook
+ * before they return, so the answer holds for the whole walk. The empty
+ * graph stack is -1 in the array layout (until 6.8), 0 since.
+ */
+#ifdef FW_GRAPH_RET_STACK_ARRAY
+#define FW_GRAPH_STACK_EMPTY	(-1)
+#else
+#define FW_GRAPH_STACK_EMPTY	0
+#endif
+
+static __always_inline bool fw_return_hooks_pending(void)
+{
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	if (READ_ONCE(current->curr_ret_stack) > FW_GRAPH_STACK_EMPTY)
+		return true;
+#endif
+#if defined(CONFIG_KRETPROBE_ON_RETHOOK)
+	if (READ_ONCE(current->rethooks.first))
+		return true;
+#elif defined(CONFIG_KRETPROBES)
+	if (READ_ONCE(current->kretprobe_instances.first))
+		return true;
+#endif
+	return false;
+}
 
 #endif /* FW_COMPAT_H */

@@ -83,30 +83,26 @@ static char *fw_instance = "";
 /*
  * The walker reads only records it has placed on the current task or IRQ
  * stack, which are mapped kernel memory: an inline exception-table load is
- * enough, and a stray fault still just ends the walk (read_fault). This is
- * the load copy_from_kernel_nofault() makes, without its call, its
- * pagefault_disable() (kernel addresses never sleep in the fault handler)
- * and its byte loop, once per frame on the hot path. Inlined into the walk,
- * as is the trampoline check: a call per frame cost a return-address
- * signing pair (paciasp/autiasp) on top of the branch.
+ * enough, and a stray fault still just ends the walk (read_fault). Inlined
+ * into the walk, as are the PAC strip and the trampoline check: a call per
+ * frame cost a return-address signing pair (paciasp/autiasp) on top of the
+ * branch.
  */
-static __always_inline int fw_read(void *ctx, fw_u64 addr, void *buf, unsigned int size)
+static __always_inline int fw_load_record(void *ctx, fw_u64 addr, fw_u64 *fp, fw_u64 *ret)
 {
-	const u64 *src = (const u64 *)(unsigned long)addr;
-	u64 *dst = buf;
-	unsigned int i;
-
-	for (i = 0; i < size / sizeof(u64); i++)
-		__get_kernel_nofault(&dst[i], &src[i], u64, fault);
-	return 0;
-fault:
-	return 1;
+	return fw_load_pair_nofault((unsigned long)addr, fp, ret);
 }
 
-static fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
+static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
 {
 	return fw_strip_pac((unsigned long)ret);
 }
+
+/* The trampolines' addresses, copied into the walk so the loop keeps them in registers. */
+struct fw_trampolines {
+	unsigned long graph;
+	unsigned long kretprobe;
+};
 
 /*
  * function_graph and kretprobes replace saved return addresses with their
@@ -117,9 +113,10 @@ static fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
  */
 static __always_inline int fw_trampoline(void *ctx, fw_u64 record, fw_u64 *ret)
 {
+	const struct fw_trampolines *tramps = ctx;
 	unsigned long real;
 
-	if (*ret == fw_return_to_handler) {
+	if (*ret == tramps->graph) {
 		real = fw_graph_ret_addr((unsigned long)record);
 		if (real) {
 			*ret = fw_strip_pac(real);
@@ -127,11 +124,17 @@ static __always_inline int fw_trampoline(void *ctx, fw_u64 record, fw_u64 *ret)
 		}
 		return 1;
 	}
-	return *ret == fw_kretprobe_trampoline;
+	return *ret == tramps->kretprobe;
 }
 
+/* The common walk: no return of this task is hooked, no trampoline to look for. */
 static const struct fw_walk_ops fw_walk_ops = {
-	.read = fw_read,
+	.load_record = fw_load_record,
+	.fixup_ret = fw_fixup_ret,
+};
+
+static const struct fw_walk_ops fw_walk_ops_hooked = {
+	.load_record = fw_load_record,
 	.fixup_ret = fw_fixup_ret,
 	.trampoline = fw_trampoline,
 };
@@ -163,38 +166,45 @@ static __always_inline unsigned int fw_stacks(struct fw_stack_range *st)
 /*
  * At the patched entry no frame record exists for the child yet: fp is the
  * parent's record, whose saved LR is the grandparent's return address, as
- * mcount_get_lr read it one frame higher. Inlined into the callback: under
- * emulation the call alone cost about 150 ns per event on 6.12.
+ * mcount_get_lr read it one frame higher. Out of line, so a hit that writes
+ * nothing does not pay for this function's registers and stack.
  */
-static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
-					  struct ftrace_regs *fregs, struct fw_frame *frames,
-					  struct fw_stats *stats)
+static noinline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_regs *fregs, struct fw_context *slot)
 {
-	struct fw_stack_range stacks[2];
 	struct fw_walk_cfg cfg = {
 		.word_size = 8,
 		.fp_off = 0,
 		.lr_off = 8,
 		.align = 8,
-		.stacks = stacks,
+		.stacks = slot->stacks,
 	};
+	struct fw_trampolines tramps;
+	unsigned int nr, depth = READ_ONCE(fw_depth);
+	unsigned long fp = fw_fregs_fp(fregs);
 	enum fw_stop stop;
-	unsigned int nr;
 
-	cfg.nr_stacks = fw_stacks(stacks);
-	nr = fw_walk(&cfg, &fw_walk_ops, NULL, fw_fregs_fp(fregs), frames,
-		     READ_ONCE(fw_depth), &stop);
-	trace_chain(ip - FW_CALLSITE_OFFSET, parent_ip, fw_fregs_sp(fregs), frames, nr, stop);
-	stats->events++;
-	stats->stops[stop]++;
+	cfg.nr_stacks = fw_stacks(slot->stacks);
+	if (likely(!fw_return_hooks_pending())) {
+		nr = fw_walk_native(&cfg, &fw_walk_ops, NULL, fp, slot->rets, slot->records,
+				    NULL, depth, &stop);
+	} else {
+		tramps.graph = fw_return_to_handler;
+		tramps.kretprobe = fw_kretprobe_trampoline;
+		nr = fw_walk_native(&cfg, &fw_walk_ops_hooked, &tramps, fp, slot->rets,
+				    slot->records, NULL, depth, &stop);
+	}
+	trace_chain(ip - FW_CALLSITE_OFFSET, parent_ip, fw_fregs_sp(fregs), slot->rets,
+		    slot->records, nr, stop);
+	slot->stats.events++;
+	slot->stats.stops[stop]++;
 }
 
 static notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
-	struct fw_cpu *cpu;
-	struct fw_stats *stats;
-	int bit, ctx;
+	struct fw_context *slot;
+	int bit;
 
 	/*
 	 * Taken even though 6.1 dispatches through a protected list: 6.12's
@@ -208,16 +218,16 @@ static notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 	}
 	if (op != READ_ONCE(fw_live_ops))
 		goto out;
-	cpu = this_cpu_ptr(fw_pcpu);
-	ctx = bit - TRACE_FTRACE_START;
-	stats = &cpu->stats[ctx];
-	stats->hits++;
+	slot = this_cpu_ptr(&fw_pcpu->slots[bit - TRACE_FTRACE_START]);
+	slot->stats.hits++;
+	if (!trace_chain_enabled())
+		goto out;
+	/* Tracepoints need RCU; asked only of a hit that has something to write. */
 	if (!rcu_is_watching()) {
-		stats->rcu_off++;
+		slot->stats.rcu_off++;
 		goto out;
 	}
-	if (trace_chain_enabled())
-		fw_emit_chain(ip, parent_ip, fregs, cpu->frames[ctx], stats);
+	fw_emit_chain(ip, parent_ip, fregs, slot);
 out:
 	ftrace_test_recursion_unlock(bit);
 }

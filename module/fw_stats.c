@@ -46,7 +46,7 @@ static void fw_stats_cpu(struct fw_stats *sum, int cpu)
 	unsigned int i;
 
 	for (i = 0; i < FW_CONTEXTS; i++)
-		fw_stats_add(sum, &c->stats[i]);
+		fw_stats_add(sum, &c->slots[i].stats);
 	sum->recursion += READ_ONCE(c->recursion);
 }
 
@@ -78,12 +78,14 @@ static int fw_stats_open(struct inode *inode, struct file *file)
 static ssize_t fw_stats_write(struct file *file, const char __user *ubuf, size_t len,
 			      loff_t *ppos)
 {
+	unsigned int i;
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
 		struct fw_cpu *c = per_cpu_ptr(fw_stats_pcpu, cpu);
 
-		memset(c->stats, 0, sizeof(c->stats));
+		for (i = 0; i < FW_CONTEXTS; i++)
+			memset(&c->slots[i].stats, 0, sizeof(c->slots[i].stats));
 		WRITE_ONCE(c->recursion, 0);
 	}
 	return len;

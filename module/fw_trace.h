@@ -9,22 +9,12 @@
 #if !defined(_FW_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _FW_TRACE_H
 
+#include <linux/build_bug.h>
 #include <linux/tracepoint.h>
 #include "fw_walk.h"
 
-#ifndef FW_TRACE_HELPERS
-#define FW_TRACE_HELPERS
-static inline void fw_copy_frames(unsigned long *ancestors, unsigned long *records,
-				  const struct fw_frame *frames, unsigned int nr)
-{
-	unsigned int i;
-
-	for (i = 0; i < nr; i++) {
-		ancestors[i] = frames[i].ret;
-		records[i] = frames[i].record;
-	}
-}
-#endif
+/* The event's arrays are unsigned long, filled from the walk's u64 arrays. */
+static_assert(sizeof(unsigned long) == sizeof(u64));
 
 /* Let the format file carry numbers, so libtraceevent can print stop names. */
 TRACE_DEFINE_ENUM(FW_STOP_CHAIN_END);
@@ -56,9 +46,10 @@ TRACE_DEFINE_ENUM(FW_STOP_NO_RECORD);
  */
 TRACE_EVENT(chain,
 	    TP_PROTO(unsigned long ip, unsigned long parent_ip, unsigned long sp,
-		     const struct fw_frame *frames, unsigned int nr, unsigned int stop),
+		     const u64 *rets, const u64 *records, unsigned int nr,
+		     unsigned int stop),
 
-	TP_ARGS(ip, parent_ip, sp, frames, nr, stop),
+	TP_ARGS(ip, parent_ip, sp, rets, records, nr, stop),
 
 	TP_STRUCT__entry(__field(unsigned long, ip)		/* start of the traced function */
 			 __field(unsigned long, parent_ip)	/* return address into the caller */
@@ -74,8 +65,9 @@ TRACE_EVENT(chain,
 		       __entry->sp = sp;
 		       __entry->depth = nr;
 		       __entry->stop = stop;
-		       fw_copy_frames(__get_dynamic_array(ancestors),
-				      __get_dynamic_array(records), frames, nr);
+		       /* The walk wrote them in this layout: one copy each. */
+		       memcpy(__get_dynamic_array(ancestors), rets, nr * sizeof(u64));
+		       memcpy(__get_dynamic_array(records), records, nr * sizeof(u64));
 	),
 
 	TP_printk("%ps <- %pS depth=%u stop=%s parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s",

@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot an arm64 test guest on a cached Debian kernel and run a command in it.
 #
-# usage: guest.sh [-k SERIES] [-t SECONDS] [-o DIR] [-i SRC[:DEST]]... [-q] -- CMD...
+# usage: guest.sh [-k SERIES] [-t SECONDS] [-o DIR] [-i SRC[:DEST]]... [-I] [-q] -- CMD...
 #   -k  kernel series from .cache/kernels (default 6.12)
 #   -t  hard timeout: the guest is killed after it (default 300)
 #   -o  output directory: console.log, and files/ for what the guest left in /fw/out
 #   -i  extra file or directory for the initramfs, at DEST (default /fw/<basename>)
+#   -I  count instructions: the guest clock advances 1 ns per executed
+#       instruction (qemu -icount shift=0), so ktime deltas are instruction
+#       counts, the same on every host and under any load
 #   -q  do not stream the console to stdout
 # The guest has busybox, the modules built for SERIES in /fw/ko, the selftests
 # in /fw/selftests/framewalk; CMD runs under /bin/sh in /fw. Files the command
@@ -16,16 +19,19 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-series=6.12 timeout=300 out= quiet=
+series=6.12 timeout=300 out= quiet= icount=()
 extras=()
-while getopts "k:t:o:i:q" opt; do
+while getopts "k:t:o:i:Iq" opt; do
 	case $opt in
 	k) series=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	o) out=$OPTARG ;;
 	i) extras+=("$OPTARG") ;;
+	# sleep=off: an idle guest jumps to its next timer instead of waiting for
+	# the host clock, so sleeps cost no host time and count no instructions.
+	I) icount=(-icount shift=0,sleep=off) ;;
 	q) quiet=1 ;;
-	*) sed -n '4,18s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,21s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -74,7 +80,8 @@ rm -rf "$out/files"
 # pauth-impdef: QEMU's own PAC algorithm; the architected QARMA is far slower under TCG.
 set +e
 timeout --foreground -k 5 "$timeout" qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on \
-	-smp 2 -m 1024 -nographic -no-reboot -nic none -kernel "$kdir/vmlinuz" -initrd "$initrd" \
+	-smp 2 -m 1024 "${icount[@]+"${icount[@]}"}" -nographic -no-reboot -nic none \
+	-kernel "$kdir/vmlinuz" -initrd "$initrd" \
 	-append "console=ttyAMA0 panic=-1 oops=panic quiet" </dev/null 2>&1 |
 	tr -d '\r' | tee "$log" | { if [ -n "$quiet" ]; then cat >/dev/null; else
 		awk '/^@@FW-FILE /{print; skip=1; next} /^@@FW-END /{skip=0} !skip'; fi; }

@@ -313,6 +313,102 @@ static void walk_record_at(void)
 	KTAP_EXPECT(f[0].ret == 0x210 && f[1].ret == 0x300, "rets");
 }
 
+static int mem_load_record(void *ctx, fw_u64 addr, fw_u64 *fp, fw_u64 *ret)
+{
+	fw_u64 words[2];
+
+	if (mem_read(ctx, addr, words, sizeof(words)))
+		return -1;
+	*fp = words[0];
+	*ret = words[1];
+	return 0;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Where the record at @at might link: mostly a caller's record above, sometimes hostile. */
+static uint64_t random_link(uint64_t at)
+{
+	switch (next_rand() % 10) {
+	case 0:
+		return 0;
+	case 1:
+		return BASE + next_rand() % 4096;		/* any alignment */
+	case 2:
+		return BASE - 16 * (next_rand() % 4);		/* below every stack */
+	case 3:
+		return BASE + 8 * (next_rand() % 512);	/* aligned, anywhere */
+	default:
+		return at + 16 * (1 + next_rand() % 8);	/* a caller */
+	}
+}
+
+/*
+ * fw_walk_native() must be fw_walk() for native records: the same frames,
+ * the same stop, the same recovered frames, on random and hostile memory
+ * (cycles, misaligned and off-stack links, faults, stack transitions both
+ * ways, stacks too small or misaligned for the fast test, trampolines).
+ */
+static void native_equals_generic(void)
+{
+	struct fw_stack_range stacks[3];
+	struct fw_walk_ops nops = { .load_record = mem_load_record, .trampoline = tramp_cb };
+	struct fw_walk_ops gops = { .read = mem_read, .trampoline = tramp_cb };
+	struct fw_walk_cfg cfg = cfg64;
+	unsigned int round, i, bad = 0, frames = 0, stops[FW_STOP_NR] = { 0 };
+
+	cfg.stacks = stacks;
+	for (round = 0; round < 20000; round++) {
+		struct fw_frame f[16];
+		fw_u64 rets[16], records[16], fixed;
+		enum fw_stop gstop, nstop;
+		unsigned int gn, nn, max = next_rand() % 13;
+		uint64_t start;
+
+		reset();
+		for (i = 0; i < sizeof(m.bytes) / 16; i++)
+			rec64(&m, BASE + 16 * i, random_link(BASE + 16 * i),
+			      next_rand() % 16 == 0 ? 0xdead0000 : next_rand() % 12 ? 0x1000 + i : 0);
+		if (next_rand() % 4 == 0)
+			m.fault_at = BASE + next_rand() % 4096;
+		/* An "irq" stack above a "task" stack, as the kernel passes them. */
+		stacks[0].lo = BASE + 0x800 + 8 * (next_rand() % 4 == 0 ? 1 : 0);
+		stacks[0].hi = BASE + 0x1000 - 16 * (next_rand() % 3);
+		stacks[1].lo = BASE;
+		stacks[1].hi = BASE + 0x800 + 4 * (next_rand() % 3);
+		stacks[2].lo = BASE + 0x100;
+		stacks[2].hi = BASE + 0x108;	/* too small for a record */
+		cfg.nr_stacks = (unsigned int)(next_rand() % 4);
+		start = random_link(BASE + 0x900 - 16 * (next_rand() % 0x80));
+		gn = fw_walk(&cfg, &gops, &m, start, f, max, &gstop);
+		nn = fw_walk_native(&cfg, &nops, &m, start, rets, records, &fixed, max, &nstop);
+		if (gn != nn || gstop != nstop) {
+			bad++;
+			continue;
+		}
+		for (i = 0; i < gn; i++)
+			if (rets[i] != f[i].ret || records[i] != f[i].record ||
+			    !!(fixed & (1ull << i)) != !!(f[i].flags & FW_FRAME_TRAMPOLINE_FIXED))
+				bad++;
+		frames += gn;
+		stops[gstop]++;
+	}
+	KTAP_EXPECT(bad == 0, "%u of 20000 walks differ", bad);
+	/* The comparison means something only if the walks went places and ended every way. */
+	KTAP_EXPECT(frames > 10000, "frames=%u", frames);
+	for (i = 0; i < FW_STOP_NR; i++)
+		if (i != FW_STOP_NO_RECORD)
+			KTAP_EXPECT(stops[i] > 0, "no walk ended with %s", fw_stop_name(i));
+}
+
 static void stop_names(void)
 {
 	unsigned int i;
@@ -336,6 +432,7 @@ int main(void)
 	KTAP_RUN(walk_trampoline);
 	KTAP_RUN(walk_thumb32);
 	KTAP_RUN(walk_record_at);
+	KTAP_RUN(native_equals_generic);
 	KTAP_RUN(stop_names);
 	return ktap_finish();
 }
