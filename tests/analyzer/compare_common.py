@@ -18,7 +18,7 @@ def parse_args(script_option):
 def build(script, suite, what):
     """Print the KTAP header, run the firmware script; its cases, or None after a failure line."""
     print("KTAP version 1\n# suite: " + suite)
-    r = subprocess.run([script], capture_output=True, text=True, timeout=900)
+    r = subprocess.run([script], capture_output=True, text=True, timeout=2700)
     cases = [line.split() for line in r.stdout.splitlines() if line.strip()]
     if r.returncode != 0 or not cases:
         print("# %s build failed:\n# %s" % (what, r.stderr.replace("\n", "\n# ")))
