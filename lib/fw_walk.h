@@ -280,7 +280,9 @@ static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg
 	const fw_u64 rec_size = 2 * sizeof(fw_u64);
 	unsigned int shift = (unsigned int)__builtin_ctz(cfg->align);
 	fw_u64 lo = 0, span = 0, prev = 0, next, ret, mask = 0;
-	unsigned int n = 0, cur = 0;
+	/* Pointers, not an index: the stores advance them and the depth test is one compare. */
+	fw_u64 *ret_out = rets, *rec_out = records, *ret_end = rets + max;
+	unsigned int cur = 0;
 	int tramp;
 
 	if (cfg->nr_stacks)
@@ -302,7 +304,7 @@ static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg
 				*stop = FW_STOP_OFF_STACK;
 				break;
 			}
-			if (n > 0 && (unsigned int)idx == cur && fp <= prev) {
+			if (ret_out != rets && (unsigned int)idx == cur && fp <= prev) {
 				*stop = FW_STOP_NOT_INCREASING;
 				break;
 			}
@@ -321,29 +323,29 @@ static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg
 			*stop = FW_STOP_CHAIN_END;
 			break;
 		}
-		if (n == max) {
+		if (ret_out == ret_end) {
 			*stop = FW_STOP_DEPTH;
 			break;
 		}
-		records[n] = fp;
+		*rec_out++ = fp;
 		tramp = ops->trampoline ? ops->trampoline(ctx, fp, &ret) : 0;
-		rets[n] = ret;
+		*ret_out++ = ret;
 		if (__builtin_expect(tramp != 0, 0)) {
+			unsigned int n = (unsigned int)(ret_out - rets) - 1;
+
 			if (tramp == 1) {
-				n++;
 				*stop = FW_STOP_TRAMPOLINE;
 				break;
 			}
 			if (n < 64)
 				mask |= 1ull << n;
 		}
-		n++;
 		prev = fp;
 		fp = next;
 	}
 	if (fixed)
 		*fixed = mask;
-	return n;
+	return (unsigned int)(ret_out - rets);
 }
 
 #endif /* FW_WALK_H */

@@ -43,4 +43,22 @@ echo "# exit $rc"
 [ "$rc" = 125 ] && grep -q "Kernel panic" "$out/panic/console.log"
 ktap_result $? "a kernel panic is reported (status 125), not taken for success"
 
+# -I: the clock counts instructions, so the same calls measure the same, run
+# after run, and a traced call measures more than an untraced one.
+"$top/scripts/guest.sh" -q -I -k "$series" -t 120 -o "$out/icount" -- \
+	'insmod /fw/ko/fw_bench.ko && B=/sys/kernel/debug/fw_bench &&
+	 for i in 1 2 3; do echo 20000 >$B/run; cut -d" " -f3 $B/run; done >/fw/out/untraced &&
+	 echo nop >$B/probe && echo 20000 >$B/run && cut -d" " -f3 $B/run >/fw/out/nop'
+rc=$?
+set -- $(cat "$out/icount/files/untraced" 2>/dev/null) x x x
+nop=$(cat "$out/icount/files/nop" 2>/dev/null)
+echo "# exit $rc, untraced x1000: $1 $2 $3, nop_ops x1000: $nop"
+[ "$rc" = 0 ] && [ "$1" != x ] && [ "$3" != x ] && [ -n "$nop" ] &&
+	awk -v a="$1" -v b="$2" -v c="$3" -v nop="$nop" 'BEGIN {
+		lo = a; hi = a
+		if (b < lo) lo = b; if (c < lo) lo = c
+		if (b > hi) hi = b; if (c > hi) hi = c
+		exit !(hi - lo <= lo / 200 && nop > hi * 2) }'
+ktap_result $? "under -I three runs of the same calls agree within 0.5% and tracing costs more"
+
 ktap_done
