@@ -8,11 +8,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fw_cli.h"
 #include "fw_version.h"
 
 int fw_verbosity;
+int fw_color;
 
 /*
  * One subcommand: its options, the help text that documents them, and the
@@ -36,7 +38,12 @@ struct fw_subcmd {
 	{ "verbose", no_argument, NULL, 'v' },				\
 	{ NULL, 0, NULL, 0 }
 
-enum { FW_OPT_HELP = 256, FW_OPT_BAD };
+enum { FW_OPT_HELP = 256, FW_OPT_BAD, FW_OPT_COLOR };
+
+#define FW_COLOR_LONG	{ "color", optional_argument, NULL, FW_OPT_COLOR }
+#define FW_COLOR_HELP							\
+	"      --color[=WHEN]    bold traced functions: auto, always or never\n"	\
+	"                        (auto: a terminal, NO_COLOR unset, TERM not dumb)\n"
 
 static void fw_cmd_usage(const struct fw_subcmd *cmd, FILE *out)
 {
@@ -47,8 +54,28 @@ static void fw_cmd_usage(const struct fw_subcmd *cmd, FILE *out)
 		"See framewalk(1).\n", cmd->name, cmd->args, cmd->summary, cmd->help);
 }
 
+/* --color=WHEN; auto follows https://no-color.org, TERM=dumb and whether stdout is a terminal. */
+static int fw_parse_color(const struct fw_subcmd *cmd, const char *when)
+{
+	const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (!when || !strcmp(when, "always")) {
+		fw_color = 1;
+	} else if (!strcmp(when, "never")) {
+		fw_color = 0;
+	} else if (!strcmp(when, "auto")) {
+		fw_color = isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
+			   !(term && !strcmp(term, "dumb"));
+	} else {
+		fprintf(stderr, "framewalk %s: --color: unknown value '%s'; use auto, always or "
+			"never\n", cmd->name, when);
+		return -1;
+	}
+	return 0;
+}
+
 /*
- * getopt_long over cmd's options; -h, -q and -v are handled here. Returns the
+ * getopt_long over cmd's options; -h, -q, -v and --color are handled here. Returns the
  * option, -1 at the end, FW_OPT_HELP after printing the help, or FW_OPT_BAD
  * after an error that names the option.
  */
@@ -58,11 +85,15 @@ static int fw_getopt(const struct fw_subcmd *cmd, int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	do {
+	for (;;) {
 		c = getopt_long(argc, argv, cmd->shortopts, cmd->longopts, NULL);
 		if (c == 'q' || c == 'v')
 			fw_verbosity = c == 'q' ? -1 : 1;
-	} while (c == 'q' || c == 'v');
+		else if (c == FW_OPT_COLOR && fw_parse_color(cmd, optarg))
+			return FW_OPT_BAD;
+		else if (c != FW_OPT_COLOR)
+			break;
+	}
 	switch (c) {
 	case 'h':
 		fw_cmd_usage(cmd, stdout);
@@ -250,11 +281,13 @@ static const struct option fw_stream_long[] = {
 	{ "depth", required_argument, NULL, 'd' },
 	{ "module", required_argument, NULL, 'k' },
 	{ "frames", no_argument, NULL, 'F' },
+	FW_COLOR_LONG,
 	FW_COMMON_LONG
 };
 
 static const struct option fw_report_long[] = {
 	{ "frames", no_argument, NULL, 'F' },
+	FW_COLOR_LONG,
 	FW_COMMON_LONG
 };
 
@@ -281,11 +314,11 @@ static const struct fw_subcmd fw_cmds[] = {
 	{ "stream", "[OPTIONS] [-- CMD...]",
 	  "Print call chains as they happen until CMD ends or SIGINT (as root).",
 	  FW_SETUP_HELP
-	  "  -F, --frames          one line per frame\n",
+	  "  -F, --frames          one line per frame\n" FW_COLOR_HELP,
 	  "+:f:n:d:k:F" FW_COMMON_SHORT, fw_stream_long, fw_run_record },
 	{ "report", "[OPTIONS] [FILE|-]",
 	  "Print each recorded chain (FILE defaults to framewalk.rec).",
-	  "  -F, --frames          one line per frame\n",
+	  "  -F, --frames          one line per frame\n" FW_COLOR_HELP,
 	  ":F" FW_COMMON_SHORT, fw_report_long, fw_run_file },
 	{ "folded", "[OPTIONS] [FILE|-]",
 	  "Print folded stacks, outermost first, for flame graphs.",
@@ -331,6 +364,8 @@ int main(int argc, char **argv)
 		fw_usage(stdout);
 		return 0;
 	}
+	/* --color=auto unless a subcommand's option says otherwise. */
+	fw_parse_color(&fw_cmds[0], "auto");
 	if (!strcmp(name, "--version")) {
 		printf("framewalk %s\n", FW_VERSION);
 		return 0;

@@ -9,6 +9,8 @@
 
 /* -q: -1, errors only; 0: normal; -v: 1, say what is being done. */
 extern int fw_verbosity;
+/* --color: the traced function in bold. */
+extern int fw_color;
 
 struct fw_record_opts {
 	const char *filter;	/* NULL: keep the module's */

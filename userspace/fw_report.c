@@ -18,7 +18,8 @@ void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 
 	fprintf(out, "%16s-%-6d [%03u] %6llu.%06llu: ", comm, e->pid, e->cpu,
 		e->ts / 1000000000ull, (e->ts / 1000) % 1000000);
-	fprintf(out, "%s", fw_symtab_format(syms, e->ip, 0, buf, sizeof(buf)));
+	fprintf(out, "%s%s%s", fw_color ? "\033[1m" : "",
+		fw_symtab_format(syms, e->ip, 0, buf, sizeof(buf)), fw_color ? "\033[0m" : "");
 	if (frames) {
 		fprintf(out, " depth=%u stop=%s\n", e->nanc, fw_stop_name(e->stop));
 		fprintf(out, " => %s\n", fw_symtab_format(syms, e->parent, 1, buf, sizeof(buf)));

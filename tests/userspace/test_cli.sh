@@ -78,6 +78,22 @@ check "report -q prints the chains alone" "$("$fw" report -q "$tmp/good.rec" | g
 check "report -v says what it read" "$("$fw" report --verbose "$tmp/good.rec" 2>&1 >/dev/null)" \
 	"framewalk report: $tmp/good.rec: 3 events, 5 symbols, 2 task names"
 
+# --color: the traced function in bold; auto only on a terminal, without NO_COLOR or TERM=dumb.
+bold=$(printf '\033[1m')
+check "report is plain off a terminal" "$("$fw" report "$tmp/good.rec" | grep -cF "$bold")" 0
+check "report --color=always bolds each chain's function" \
+	"$("$fw" report --color=always "$tmp/good.rec" | grep -cF "$bold")" 3
+check "report --color=sometimes is refused" \
+	"$("$fw" report --color=sometimes "$tmp/good.rec" 2>&1)" \
+	"framewalk report: --color: unknown value 'sometimes'; use auto, always or never"
+ontty() { script -qec "$*" /dev/null | grep -cF "$bold"; }
+check "report on a terminal is bold" "$(TERM=xterm ontty "$fw" report "$tmp/good.rec")" 3
+check "report on a terminal honours NO_COLOR" \
+	"$(NO_COLOR=1 TERM=xterm ontty "$fw" report "$tmp/good.rec")" 0
+check "report on a terminal honours TERM=dumb" "$(TERM=dumb ontty "$fw" report "$tmp/good.rec")" 0
+check "report --color=never on a terminal is plain" \
+	"$(TERM=xterm ontty "$fw" report --color=never "$tmp/good.rec")" 0
+
 # A symbol is read whole, however long (Rust and LTO names run past 255 bytes).
 long=$(printf 'x%.0s' $(seq 600))
 sed "s/^S 1000 child\$/S 1000 $long/" "$tmp/good.rec" >"$tmp/long.rec"
