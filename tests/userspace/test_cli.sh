@@ -7,6 +7,7 @@
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
 fw=${FW_CLI:-$(cd "$(dirname "$0")/../.." && pwd)/build/host/framewalk-asan}
+man=$(cd "$(dirname "$0")/../.." && pwd)/userspace/framewalk.1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # check DESCRIPTION GOT EXPECTED
@@ -175,6 +176,12 @@ for cmd in record stream report folded top reset; do
 	# Each option line of the help starts "-x, --long": no short option without its long one.
 	check "$cmd: every short option has a long one" \
 		"$(echo "$out" | grep -E '^  -[a-zA-Z]' | grep -vcE '^  -[a-zA-Z], --[a-z]')" 0
+	# ... and the man page documents each in the same "-x, --long" form.
+	for o in $(echo "$out" | sed -n 's/^  -\([a-zA-Z]\), --\([a-z]*\).*/\1:\2/p'); do
+		pat=$(printf '.BR \\-%s ", " \\-\\-%s' "${o%%:*}" "${o#*:}")
+		check "$cmd: framewalk.1 documents -${o%%:*}, --${o#*:}" \
+			"$(grep -qF "$pat" "$man" && echo documented)" documented
+	done
 done
 # refused DESCRIPTION EXPECTED-STDERR ARGS...: status 2 and the message naming the input.
 refused() {
