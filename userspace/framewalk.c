@@ -266,20 +266,20 @@ static int fw_run_reset(const struct fw_subcmd *cmd, int argc, char **argv)
 	"  -d, --depth=N         ancestors to walk above the caller, 0 to 64\n"	\
 	"  -k, --module=FILE     load this framewalk.ko when none is loaded\n"
 
+#define FW_SETUP_LONG						\
+	{ "filter", required_argument, NULL, 'f' },			\
+	{ "notrace", required_argument, NULL, 'n' },			\
+	{ "depth", required_argument, NULL, 'd' },			\
+	{ "module", required_argument, NULL, 'k' }
+
 static const struct option fw_record_long[] = {
-	{ "filter", required_argument, NULL, 'f' },
-	{ "notrace", required_argument, NULL, 'n' },
-	{ "depth", required_argument, NULL, 'd' },
-	{ "module", required_argument, NULL, 'k' },
+	FW_SETUP_LONG,
 	{ "output", required_argument, NULL, 'o' },
 	FW_COMMON_LONG
 };
 
 static const struct option fw_stream_long[] = {
-	{ "filter", required_argument, NULL, 'f' },
-	{ "notrace", required_argument, NULL, 'n' },
-	{ "depth", required_argument, NULL, 'd' },
-	{ "module", required_argument, NULL, 'k' },
+	FW_SETUP_LONG,
 	{ "frames", no_argument, NULL, 'F' },
 	FW_COLOR_LONG,
 	FW_COMMON_LONG
