@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: trace-cmd records framewalk events; the framewalk CLI records, reports and streams them (with task names), fails clearly without the module, cleans up after SIGTERM and SIGHUP, and framewalk reset clears what a SIGKILLed recorder left; the recordings go back to the host for trace-cmd report with the plugin
+# description: the README's instance recipe leaves its reader out of the trace (a plain reader traces itself); trace-cmd records framewalk events; the framewalk CLI records, reports and streams them (with task names), fails clearly without the module, cleans up after SIGTERM and SIGHUP, and framewalk reset clears what a SIGKILLed recorder left; the recordings go back to the host for trace-cmd report with the plugin
 # requires: framewalk.ko, fw_test_chain.ko, trace-cmd, framewalk (CLI), tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_test_begin 7
+fw_test_begin 8
 OUT=${FW_OUT:-/fw/out}
 mkdir -p "$OUT"
 TRIGGER="echo write >$DEBUGFS/framewalk_test/trigger; echo timer >$DEBUGFS/framewalk_test/trigger"
@@ -110,5 +110,33 @@ ktap_expect "the killed recording reads, saying it was cut short" \
 framewalk reset -q -u
 ktap_expect "reset -u unloads framewalk.ko" ! -e /sys/module/framewalk
 ktap_case_end "framewalk reset clears what a SIGKILLed recorder left"
+
+# The README's recipe: a reader of trace_pipe in an instance whose set_event_notrace_pid
+# (with event-fork) lists the reader's shell. read_pipe NAME NOTRACE: 3 s of the pipe into
+# /tmp/NAME.txt while dd reads elsewhere, with or without the notrace pid.
+insmod "$FW_KO_DIR/framewalk.ko" filter=vfs_read depth=4 || ktap_fail "insmod filter=vfs_read"
+read_pipe() {
+	D=$I/$1
+	mkdir "$D"
+	sh -c "echo 1 >$D/options/event-fork; [ $2 = 0 ] || echo \$\$ >$D/set_event_notrace_pid
+	       echo 1 >$D/events/framewalk/chain/enable; exec timeout 3 cat $D/trace_pipe" \
+		>/tmp/$1.txt &
+	for n in 1 2 3 4 5; do
+		sleep 0.4
+		fw_read_file
+	done
+	wait $!
+	echo 0 >"$D/events/framewalk/chain/enable"
+	rmdir "$D"
+}
+read_pipe fwdoc 1
+readers=$(grep -cE '^ *(sh|cat|timeout)-[0-9]+ ' /tmp/fwdoc.txt)
+ktap_expect "the recipe's reader saw dd's reads" -n "$(grep -m1 '^ *dd-[0-9]' /tmp/fwdoc.txt)"
+ktap_expect "no line is the reader's own ($readers)" "$readers" = 0
+read_pipe fwloop 0
+loop=$(grep -cE '^ *cat-[0-9]+ ' /tmp/fwloop.txt)
+ktap_note "without the notrace pid: $loop of $(wc -l </tmp/fwloop.txt) lines are cat's own reads"
+ktap_expect "without the notrace pid the reader traces itself (the warning holds)" "$loop" -gt 0
+ktap_case_end "the README's instance recipe does not trace its own reader"
 fw_unload_all
 ktap_exit
