@@ -124,6 +124,7 @@ struct cw_dump {
 
 int cw_dump_parse(struct cw_dump *dump, const char *path, const uint8_t *buf, size_t len,
 		  struct cw_error *err);
+/* Read and parse the dump at path; "-" is standard input, named "<stdin>". */
 int cw_dump_load(struct cw_dump *dump, const char *path, struct cw_error *err);
 void cw_dump_free(struct cw_dump *dump);
 const char *cw_dump_format_name(enum cw_dump_format fmt);
@@ -475,6 +476,7 @@ int cw_watch_dir(const char *dir, const char *keep, cw_watch_fn fn, void *ctx);
 
 struct cw_report_opts {
 	int json;
+	int color;			/* text: function names in bold */
 	const struct cw_rtos *rtos;	/* threads to list after the backtrace, or NULL */
 };
 

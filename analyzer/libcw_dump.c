@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "crashwalk.h"
 
@@ -575,11 +576,13 @@ int cw_dump_parse(struct cw_dump *d, const char *path, const uint8_t *buf, size_
 
 int cw_dump_load(struct cw_dump *d, const char *path, struct cw_error *err)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : fdopen(dup(STDIN_FILENO), "rb");
 	uint8_t *buf = NULL;
 	size_t len = 0, cap = 0, n;
 
 	memset(d, 0, sizeof(*d));
+	if (!strcmp(path, "-"))
+		path = "<stdin>";
 	if (!f)
 		return cw_fail(err, path, -1, "%s", strerror(errno));
 	do {

@@ -201,9 +201,8 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 }
 
 static void report_text(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
-			const struct cw_fault *f, const struct cw_rtos *rtos)
+			const struct cw_fault *f, const struct cw_rtos *rtos, int color)
 {
-	int color = isatty(fileno(out));
 	unsigned int i, ff = cw_fault_frame(d, bt);
 
 	fprintf(out, "crashwalk: %s (%s)\n", d->path, cw_dump_format_name(d->format));
@@ -245,5 +244,5 @@ void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *
 	if (o->json)
 		report_json(out, dump, bt, f, o->rtos);
 	else
-		report_text(out, dump, bt, f, o->rtos);
+		report_text(out, dump, bt, f, o->rtos, o->color);
 }

@@ -3,44 +3,54 @@
  * main.c - crashwalk command line: options, then one report per dump; the
  * library does the work.
  */
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "crashwalk.h"
+#include "fw_version.h"
 
 static void usage(FILE *out)
 {
-	fputs("usage: crashwalk [--json] [--method auto|cfi|ehabi|prologue|fp|scan]\n"
-	      "                 [--regs SYM:LAYOUT] [--rtos auto|none|freertos|zephyr]\n"
-	      "                 FIRMWARE.elf DUMP...\n"
-	      "       crashwalk [--json] [--method M] [--regs ...] [--rtos ...] --watch DIR\n"
-	      "                 [--keep DIR] FIRMWARE.elf\n"
+	fputs("usage: crashwalk [OPTIONS] FIRMWARE.elf DUMP...\n"
+	      "       crashwalk [OPTIONS] -w DIR [-k DIR] FIRMWARE.elf [DUMP...]\n"
 	      "Unwind and explain Cortex-M crash dumps (ELF core, Zephyr coredump or #CD: log,\n"
-	      "CrashCatcher, remoteproc ELF). See crashwalk(1).\n", out);
+	      "CrashCatcher, remoteproc ELF); DUMP '-' is standard input.\n\n"
+	      "  -j, --json              one JSON object per dump, failed dumps included\n"
+	      "  -m, --method=M          auto, cfi, ehabi, prologue, fp or scan (default auto)\n"
+	      "  -r, --regs=SYM:LAYOUT   registers of a dump without them, from a crash record\n"
+	      "  -R, --rtos=KIND         auto, none, freertos or zephyr (default auto)\n"
+	      "  -w, --watch=DIR         analyze dumps as they arrive in DIR\n"
+	      "  -k, --keep=DIR          where --watch keeps devcoredump copies (default .)\n"
+	      "      --color[=WHEN]      bold function names: auto, always or never (default\n"
+	      "                          auto: a terminal, NO_COLOR unset, TERM not dumb)\n"
+	      "  -q, --quiet             print no notes on stderr, only errors\n"
+	      "  -v, --verbose           say which dump is being read\n"
+	      "  -h, --help              this help\n"
+	      "  -V, --version           the version\n"
+	      "See crashwalk(1).\n", out);
 }
 
-/* A dump without registers: start from the innermost exception frame in its memory. */
-static int find_registers(const struct cw_target *t, struct cw_dump *d, const char *path)
-{
-	uint32_t at, cfsr;
+static int verbosity;	/* -1 with -q, 1 with -v */
 
-	/* Any frame a search finds would be older than the crash: refuse rather than mislead. */
-	if (!cw_mem_read32(t->mem, CW_SCB_CFSR, &cfsr) && (cfsr & CW_CFSR_STACKING)) {
-		fprintf(stderr, "crashwalk: %s: no registers, and exception stacking failed "
-			"(CFSR 0x%08x): the crash's own frame was never written; give the "
-			"registers with --regs\n", path, cfsr);
-		return -1;
-	}
-	if (cw_find_exception_frame(t, d, &at)) {
-		fprintf(stderr, "crashwalk: %s: no registers and no exception frame in memory\n",
-			path);
-		return -1;
-	}
-	fprintf(stderr, "crashwalk: %s: no registers; using the exception frame at 0x%08x\n",
-		path, at);
-	return 0;
+/* A note on stderr, unless -q. */
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity < 0)
+		return;
+	va_start(ap, fmt);
+	fputs("crashwalk: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 }
 
 struct options {
@@ -49,6 +59,64 @@ struct options {
 	const char *regs;	/* --regs SYMBOL:LAYOUT for dumps without registers */
 	enum cw_rtos_kind rtos;	/* whose threads to list after the crash backtrace */
 };
+
+/*
+ * A dump that cannot be analyzed: the message on stderr and, with --json, an
+ * error object in the JSON-lines stream, so a pipeline reading stdout sees it.
+ */
+static int dump_failed(const struct options *opt, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int dump_failed(const struct options *opt, const char *path, const char *fmt, ...)
+{
+	char msg[sizeof(((struct cw_error *)0)->msg) + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "crashwalk: %s\n", msg);
+	if (opt->report.json) {
+		printf("{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
+		       CW_JSON_SCHEMA_VERSION);
+		cw_json_str(stdout, strcmp(path, "-") ? path : "<stdin>");
+		fputs("}, \"error\": ", stdout);
+		cw_json_str(stdout, msg);
+		fputs("}\n", stdout);
+	}
+	return 1;
+}
+
+/* A dump without registers: start from the innermost exception frame in its memory. */
+static int find_registers(const struct cw_target *t, struct cw_dump *d, const char *path,
+			  const struct options *opt)
+{
+	uint32_t at, cfsr;
+
+	/* Any frame a search finds would be older than the crash: refuse rather than mislead. */
+	if (!cw_mem_read32(t->mem, CW_SCB_CFSR, &cfsr) && (cfsr & CW_CFSR_STACKING))
+		return dump_failed(opt, path, "%s: no registers, and exception stacking failed "
+				   "(CFSR 0x%08x): the crash's own frame was never written; give "
+				   "the registers with --regs", path, cfsr);
+	if (cw_find_exception_frame(t, d, &at))
+		return dump_failed(opt, path, "%s: no registers and no exception frame in memory",
+				   path);
+	note("%s: no registers; using the exception frame at 0x%08x\n", path, at);
+	return 0;
+}
+
+/* Read DUMP ("-": standard input); a directory or an empty file is named as such. */
+static int load_dump(struct cw_dump *d, const char *path, struct cw_error *err)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") && !stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return cw_fail(err, path, -1, "is a directory, expected a crash dump");
+		if (S_ISREG(st.st_mode) && !st.st_size)
+			return cw_fail(err, path, -1, "empty file, expected a crash dump");
+	}
+	return cw_dump_load(d, path, err);
+}
 
 static int analyze(struct cw_image *img, const char *path, const struct options *opt)
 {
@@ -62,34 +130,36 @@ static int analyze(struct cw_image *img, const char *path, const struct options 
 	unsigned int ff;
 	int rc = 1;
 
+	memset(&d, 0, sizeof(d));
 	bt = calloc(1, sizeof(*bt));
-	if (!bt) {
-		fprintf(stderr, "crashwalk: %s: out of memory\n", path);
-		return 1;
-	}
-	if (cw_dump_load(&d, path, &err)) {
-		fprintf(stderr, "crashwalk: %s\n", err.msg);
+	if (!bt)
+		return dump_failed(opt, path, "%s: out of memory", path);
+	if (verbosity > 0)
+		note("reading %s\n", path);
+	if (load_dump(&d, path, &err)) {
+		dump_failed(opt, path, "%s", err.msg);
 		goto out;
 	}
 	cw_image_gaps(img, &d);
 	if (cw_image_add_memory(img, &d.mem)) {
-		fprintf(stderr, "crashwalk: %s: out of memory\n", path);
+		dump_failed(opt, path, "%s: out of memory", path);
 		goto out;
 	}
 	t = (struct cw_target){ .mem = &d.mem, .img = img };
+	if (d.context != CW_CTX_MEMORY_ONLY && opt->regs)
+		note("%s: the dump has its registers; --regs is not used\n", d.path);
 	if (d.context == CW_CTX_MEMORY_ONLY && opt->regs &&
 	    cw_regs_from_record(&t, &d, opt->regs, &err)) {
-		fprintf(stderr, "crashwalk: %s\n", err.msg);
+		dump_failed(opt, path, "%s", err.msg);
 		goto out;
 	}
-	if (d.context == CW_CTX_MEMORY_ONLY && find_registers(&t, &d, path))
+	if (d.context == CW_CTX_MEMORY_ONLY && find_registers(&t, &d, d.path, opt))
 		goto out;
 	cw_unwind(&t, &d, opt->how, bt);
 	ff = cw_fault_frame(&d, bt);
 	cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);
 	if (cw_rtos_threads(&t, &d, bt, &f, opt->rtos, opt->how, &rtos))
-		fprintf(stderr, "crashwalk: %s: no %s kernel objects in the firmware\n", path,
-			cw_rtos_name(opt->rtos));
+		note("%s: no %s kernel objects in the firmware\n", d.path, cw_rtos_name(opt->rtos));
 	ropt.rtos = &rtos;
 	cw_report(stdout, &ropt, &d, bt, &f);
 	rc = 0;
@@ -115,6 +185,95 @@ static int watch_one(void *p, const char *path)
 	return 0;
 }
 
+/*
+ * The firmware image, checked before libelf sees it: a missing file gives the
+ * errno text, a file that is no ELF says so, instead of libelf's "invalid
+ * `Elf' handle".
+ */
+static int check_firmware(const char *path)
+{
+	unsigned char id[EI_NIDENT + 4];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		fprintf(stderr, "crashwalk: %s: cannot open firmware image: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "crashwalk: %s: is a directory, expected a firmware ELF image\n",
+			path);
+		close(fd);
+		return -1;
+	}
+	n = read(fd, id, sizeof(id));
+	close(fd);
+	if (n < 0)
+		fprintf(stderr, "crashwalk: %s: %s\n", path, strerror(errno));
+	else if (n == 0)
+		fprintf(stderr, "crashwalk: %s: empty file, expected a firmware ELF image\n", path);
+	else if (n < SELFMAG || memcmp(id, ELFMAG, SELFMAG))
+		fprintf(stderr, "crashwalk: %s: offset 0: not an ELF file; the firmware image "
+			"is the ELF the linker wrote\n", path);
+	else if (n <= EI_CLASS || id[EI_CLASS] != ELFCLASS32)
+		fprintf(stderr, "crashwalk: %s: offset %d: a 64-bit ELF, expected a 32-bit ARM "
+			"firmware image\n", path, EI_CLASS);
+	else if (n < EI_NIDENT + 4 || id[EI_DATA] != ELFDATA2LSB ||
+		 (id[EI_NIDENT + 2] | id[EI_NIDENT + 3] << 8) != EM_ARM)
+		fprintf(stderr, "crashwalk: %s: offset %d: not a little-endian ARM ELF "
+			"(e_machine %u)\n", path, EI_NIDENT + 2,
+			n < EI_NIDENT + 4 ? 0 : id[EI_NIDENT + 2] | id[EI_NIDENT + 3] << 8);
+	else
+		return 0;
+	return -1;
+}
+
+/* --regs SYMBOL:LAYOUT: the symbol must be in the firmware, whether a dump needs it or not. */
+static int check_regs(const struct cw_image *img, const char *spec, const char *fw)
+{
+	const char *colon = strchr(spec, ':');
+	char sym[128];
+	uint32_t addr;
+
+	if (!colon || colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(sym)) {
+		fprintf(stderr, "crashwalk: --regs '%s': expected SYMBOL:LAYOUT, e.g. "
+			"crash_record:r0,r1,r2,r3,r12,lr,pc,xpsr\n", spec);
+		return -1;
+	}
+	memcpy(sym, spec, colon - spec);
+	sym[colon - spec] = '\0';
+	if (cw_image_lookup(img, sym, &addr)) {
+		fprintf(stderr, "crashwalk: --regs '%s': no symbol '%s' in %s\n", spec, sym, fw);
+		return -1;
+	}
+	return 0;
+}
+
+/* --color=WHEN; auto follows https://no-color.org, TERM=dumb and whether stdout is a terminal. */
+static int parse_color(const char *when, int *color)
+{
+	const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (!when || !strcmp(when, "always")) {
+		*color = 1;
+	} else if (!strcmp(when, "never")) {
+		*color = 0;
+	} else if (!strcmp(when, "auto")) {
+		*color = isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
+			 !(term && !strcmp(term, "dumb"));
+	} else {
+		fprintf(stderr, "crashwalk: --color: unknown value '%s'; use auto, always or "
+			"never\n", when);
+		return -1;
+	}
+	return 0;
+}
+
+enum { OPT_COLOR = 256 };
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -124,23 +283,31 @@ int main(int argc, char **argv)
 		{ "keep", required_argument, NULL, 'k' },
 		{ "regs", required_argument, NULL, 'r' },
 		{ "rtos", required_argument, NULL, 'R' },
+		{ "color", optional_argument, NULL, OPT_COLOR },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct options opt = { .how = CW_UNWIND_AUTO };
 	struct cw_error err = { { 0 } };
-	const char *watch = NULL, *keep = ".";
+	const char *watch = NULL, *keep = ".", *color = "auto";
 	struct cw_image *img;
+	struct stat st;
 	int c, i, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "jm:w:k:r:R:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jm:w:k:r:R:qvhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opt.report.json = 1;
 			break;
 		case 'm':
 			if (cw_unwinder_parse(optarg, &opt.how)) {
-				fprintf(stderr, "crashwalk: unknown method '%s'\n", optarg);
+				fprintf(stderr, "crashwalk: --method: unknown method '%s'; the "
+					"methods are auto, cfi, ehabi, prologue, fp and scan\n",
+					optarg);
 				return 2;
 			}
 			break;
@@ -155,26 +322,70 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			if (cw_rtos_parse(optarg, &opt.rtos)) {
-				fprintf(stderr, "crashwalk: unknown RTOS '%s'\n", optarg);
+				fprintf(stderr, "crashwalk: --rtos: unknown RTOS '%s'; use auto, "
+					"none, freertos or zephyr\n", optarg);
 				return 2;
 			}
+			break;
+		case OPT_COLOR:
+			color = optarg;
+			break;
+		case 'q':
+			verbosity = -1;
+			break;
+		case 'v':
+			verbosity = 1;
 			break;
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'V':
+			printf("crashwalk %s\n", FW_VERSION);
+			return 0;
+		case ':':
+			fprintf(stderr, "crashwalk: missing value for option '%s'\n",
+				argv[optind - 1]);
+			fputs("Try 'crashwalk --help'.\n", stderr);
+			return 2;
 		default:
-			usage(stderr);
+			if (optopt && strncmp(argv[optind - 1], "--", 2))
+				fprintf(stderr, "crashwalk: unknown option '-%c'\n", optopt);
+			else
+				fprintf(stderr, "crashwalk: unknown option '%s'\n", argv[optind - 1]);
+			fputs("Try 'crashwalk --help'.\n", stderr);
 			return 2;
 		}
 	}
+	if (parse_color(color, &opt.report.color))
+		return 2;
 	if (argc - optind < (watch ? 1 : 2)) {
+		fprintf(stderr, "crashwalk: %s\n", argc == optind ? "no firmware image" :
+			"no dump (name one or more, or --watch DIR)");
 		usage(stderr);
 		return 2;
 	}
+	for (i = 0; watch && i < 2; i++) {
+		const char *dir = i ? keep : watch, *why = NULL;
+
+		if (stat(dir, &st))
+			why = strerror(errno);
+		else if (!S_ISDIR(st.st_mode))
+			why = "not a directory";
+		if (why) {
+			fprintf(stderr, "crashwalk: --%s '%s': %s\n", i ? "keep" : "watch", dir, why);
+			return 2;
+		}
+	}
+	if (check_firmware(argv[optind]))
+		return 1;
 	img = cw_image_open(argv[optind], &err);
 	if (!img) {
 		fprintf(stderr, "crashwalk: %s\n", err.msg);
 		return 1;
+	}
+	if (opt.regs && check_regs(img, opt.regs, argv[optind])) {
+		cw_image_close(img);
+		return 2;
 	}
 	for (i = optind + 1; i < argc; i++)
 		rc |= analyze(img, argv[i], &opt);

@@ -7,6 +7,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -43,6 +44,12 @@ static struct ftrace_ops *fw_live_ops;
 /* Serialises filter/notrace changes against each other and against init/exit. */
 static DEFINE_MUTEX(fw_lock);
 static bool fw_ready;
+/*
+ * A value refused while the module loads: its setter said why, and init fails
+ * with -EINVAL. Returning the error from the setter would make the kernel log
+ * a second, generic "invalid for parameter" line for the same value.
+ */
+static bool fw_load_refused;
 
 /* Return trampolines, found by name at load; 0 where the kernel has none. */
 static unsigned long fw_return_to_handler;
@@ -318,11 +325,34 @@ static int fw_switch_ops(const char *filter, const char *exclude)
 	return 0;
 }
 
-/* Copy a parameter value without its trailing newline; refuse it if too long. */
+/* The value without the blanks around it: "echo ' x' > p" reads back "x". */
+static const char *fw_trim(const char *val, size_t *len)
+{
+	val = skip_spaces(val);
+	*len = strlen(val);
+	while (*len && isspace(val[*len - 1]))
+		(*len)--;
+	return val;
+}
+
+/*
+ * A refused value: while loading, remember it for init to fail on; at run
+ * time, fail the write.
+ */
+static int fw_refuse(void)
+{
+	if (fw_ready)
+		return -EINVAL;
+	fw_load_refused = true;
+	return 0;
+}
+
+/* Copy a parameter value trimmed; refuse it if too long. */
 static int fw_copy_patterns(char *dst, const char *val, const char *param)
 {
-	size_t len = strcspn(val, "\n");
+	size_t len;
 
+	val = fw_trim(val, &len);
 	if (len >= FW_PATTERNS_MAX) {
 		pr_err("%s: longer than %d bytes\n", param, FW_PATTERNS_MAX - 1);
 		return -EINVAL;
@@ -342,17 +372,19 @@ static int fw_patterns_set(const char *val, const struct kernel_param *kp)
 	copy = kzalloc(FW_PATTERNS_MAX, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
-	ret = fw_copy_patterns(copy, val, kp->name);
-	if (ret)
-		goto out;
 	mutex_lock(&fw_lock);
+	ret = fw_copy_patterns(copy, val, kp->name);
+	if (ret) {
+		ret = fw_refuse();
+		goto out;
+	}
 	if (fw_ready)
 		ret = fw_switch_ops(is_filter ? copy : fw_filter,
 				    is_filter ? fw_notrace : copy);
 	if (!ret)
 		strscpy(target, copy, FW_PATTERNS_MAX);
-	mutex_unlock(&fw_lock);
 out:
+	mutex_unlock(&fw_lock);
 	kfree(copy);
 	return ret;
 }
@@ -374,16 +406,27 @@ static const struct kernel_param_ops fw_patterns_ops = {
 
 static int fw_depth_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int depth;
-	int ret;
+	unsigned int depth = 0;
+	char num[16];
+	size_t len;
+	int ret = -EINVAL;
 
-	ret = kstrtouint(val, 0, &depth);
-	if (ret || depth > FW_DEPTH_MAX) {
-		pr_err("depth: '%s' is not a number from 0 to %d\n", val, FW_DEPTH_MAX);
-		return -EINVAL;
+	val = fw_trim(val, &len);
+	if (len < sizeof(num)) {
+		memcpy(num, val, len);
+		num[len] = '\0';
+		ret = kstrtouint(num, 0, &depth);
 	}
-	WRITE_ONCE(fw_depth, depth);
-	return 0;
+	mutex_lock(&fw_lock);
+	if (ret || depth > FW_DEPTH_MAX) {
+		pr_err("depth: '%.*s' is not a number from 0 to %d\n", (int)len, val,
+		       FW_DEPTH_MAX);
+		ret = fw_refuse();
+	} else {
+		WRITE_ONCE(fw_depth, depth);
+	}
+	mutex_unlock(&fw_lock);
+	return ret;
 }
 
 static const struct kernel_param_ops fw_depth_ops = {
@@ -461,6 +504,8 @@ static int __init fw_init(void)
 	fw_kretprobe_trampoline = fw_lookup_symbol("__kretprobe_trampoline");
 	fw_graph_recovery = FW_GRAPH_RET_RECOVERY && fw_return_to_handler;
 
+	if (fw_load_refused)
+		return -EINVAL;
 	fw_pcpu = alloc_percpu(struct fw_cpu);
 	if (!fw_pcpu)
 		return -ENOMEM;
@@ -515,3 +560,4 @@ module_exit(fw_exit);
 MODULE_AUTHOR("framewalk developers");
 MODULE_DESCRIPTION("Reconstruct call frames at ftrace hooks on arm64");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(FW_MODULE_VERSION);

@@ -50,7 +50,7 @@ TRACEEVENT_PLUGIN_DIR=$top/build/host/plugins trace-cmd report -i "$out/guest/fi
 	2>/dev/null | grep -v '^cpus=' | head -14
 
 banner "framewalk top / folded on the host, from the guest's recording"
-"$top/build/host/framewalk" top -n 8 "$out/guest/files/demo.rec"
+"$top/build/host/framewalk" top -l 8 "$out/guest/files/demo.rec"
 echo
 "$top/build/host/framewalk" folded "$out/guest/files/demo.rec" | sort -k2 -n -r | head -4 |
 	cut -c1-160

@@ -1,60 +1,185 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * framewalk.c - the framewalk command: parse the command line, hand the work
- * to one of record, stream, report, folded or top.
+ * framewalk.c - the framewalk command: find the subcommand in one table, parse
+ * its options and hand the work to record, stream, report, folded, top or reset.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fw_cli.h"
+#include "fw_version.h"
 
-static const char fw_usage[] =
-	"usage: framewalk record [-f FILTER] [-n NOTRACE] [-d DEPTH] [-k MODULE.ko] [-o FILE] [-- CMD...]\n"
-	"       framewalk stream [-f FILTER] [-n NOTRACE] [-d DEPTH] [-k MODULE.ko] [-F] [-- CMD...]\n"
-	"       framewalk report [-F] FILE\n"
-	"       framewalk folded FILE\n"
-	"       framewalk top [-n N] FILE\n"
-	"See framewalk(1).\n";
+int fw_verbosity;
+int fw_color;
 
-static int fw_bad_usage(const char *why)
+/*
+ * One subcommand: its options, the help text that documents them, and the
+ * function that runs it. A new subcommand is one more entry in fw_cmds[].
+ */
+struct fw_subcmd {
+	const char *name;
+	const char *args;	/* after "framewalk NAME" in the usage line */
+	const char *summary;
+	const char *help;	/* one line per option, without -h, -q and -v */
+	const char *shortopts;	/* with "+:" (stop at CMD, report a missing value) */
+	const struct option *longopts;
+	int (*run)(const struct fw_subcmd *cmd, int argc, char **argv);
+};
+
+/* Every subcommand takes these; fw_getopt handles them. */
+#define FW_COMMON_SHORT		"hqv"
+#define FW_COMMON_LONG							\
+	{ "help", no_argument, NULL, 'h' },				\
+	{ "quiet", no_argument, NULL, 'q' },				\
+	{ "verbose", no_argument, NULL, 'v' },				\
+	{ NULL, 0, NULL, 0 }
+
+enum { FW_OPT_HELP = 256, FW_OPT_BAD, FW_OPT_COLOR };
+
+#define FW_COLOR_LONG	{ "color", optional_argument, NULL, FW_OPT_COLOR }
+#define FW_COLOR_HELP							\
+	"      --color[=WHEN]    bold traced functions: auto, always or never\n"	\
+	"                        (auto: a terminal, NO_COLOR unset, TERM not dumb)\n"
+
+static void fw_cmd_usage(const struct fw_subcmd *cmd, FILE *out)
 {
-	if (why)
-		fprintf(stderr, "framewalk: %s\n", why);
-	fputs(fw_usage, stderr);
-	return 2;
+	fprintf(out, "usage: framewalk %s %s\n%s\n\n%s"
+		"  -q, --quiet           print nothing but errors\n"
+		"  -v, --verbose         say what is being done\n"
+		"  -h, --help            this help\n"
+		"See framewalk(1).\n", cmd->name, cmd->args, cmd->summary, cmd->help);
 }
 
-static int fw_cmd_record(int argc, char **argv, int stream)
+/* --color=WHEN; auto follows https://no-color.org, TERM=dumb and whether stdout is a terminal. */
+static int fw_parse_color(const struct fw_subcmd *cmd, const char *when)
 {
-	struct fw_record_opts o = { .depth = -1, .output = "framewalk.rec", .stream = stream };
-	char *end;
+	const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+
+	if (!when || !strcmp(when, "always")) {
+		fw_color = 1;
+	} else if (!strcmp(when, "never")) {
+		fw_color = 0;
+	} else if (!strcmp(when, "auto")) {
+		fw_color = isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
+			   !(term && !strcmp(term, "dumb"));
+	} else {
+		fprintf(stderr, "framewalk %s: --color: unknown value '%s'; use auto, always or "
+			"never\n", cmd->name, when);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * getopt_long over cmd's options; -h, -q, -v and --color are handled here. Returns the
+ * option, -1 at the end, FW_OPT_HELP after printing the help, or FW_OPT_BAD
+ * after an error that names the option.
+ */
+static int fw_getopt(const struct fw_subcmd *cmd, int argc, char **argv)
+{
+	const char *arg;
 	int c;
 
-	while ((c = getopt(argc, argv, "+f:n:d:k:o:F")) != -1) {
+	opterr = 0;
+	for (;;) {
+		c = getopt_long(argc, argv, cmd->shortopts, cmd->longopts, NULL);
+		if (c == 'q' || c == 'v')
+			fw_verbosity = c == 'q' ? -1 : 1;
+		else if (c == FW_OPT_COLOR && fw_parse_color(cmd, optarg))
+			return FW_OPT_BAD;
+		else if (c != FW_OPT_COLOR)
+			break;
+	}
+	switch (c) {
+	case 'h':
+		fw_cmd_usage(cmd, stdout);
+		return FW_OPT_HELP;
+	case '?':
+	case ':':
+		arg = argv[optind - 1];
+		if (optopt && strncmp(arg, "--", 2))
+			fprintf(stderr, "framewalk %s: %s '-%c'\n", cmd->name,
+				c == ':' ? "missing value for option" : "unknown option", optopt);
+		else
+			fprintf(stderr, "framewalk %s: %s '%s'\n", cmd->name,
+				c == ':' ? "missing value for option" : "unknown option", arg);
+		fprintf(stderr, "Try 'framewalk %s --help'.\n", cmd->name);
+		return FW_OPT_BAD;
+	}
+	return c;
+}
+
+/* A whole decimal number from min to max, or an error naming the option and value. */
+static int fw_parse_long(const struct fw_subcmd *cmd, const char *opt, const char *arg,
+			 long min, long max, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(arg, &end, 10);
+	if (!*arg || *end || errno || *out < min || *out > max) {
+		fprintf(stderr, "framewalk %s: %s: '%s' is not a number from %ld to %ld\n",
+			cmd->name, opt, arg, min, max);
+		return -1;
+	}
+	return 0;
+}
+
+/* A glob list for the module: refuse an empty one here, where the option is named. */
+static int fw_parse_globs(const struct fw_subcmd *cmd, const char *opt, const char *arg,
+			  int may_be_empty)
+{
+	if (!may_be_empty && !arg[strspn(arg, " \t,")]) {
+		fprintf(stderr, "framewalk %s: %s: '%s' names no function\n", cmd->name, opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int fw_run_record(const struct fw_subcmd *cmd, int argc, char **argv)
+{
+	struct fw_record_opts o = { .depth = -1, .output = "framewalk.rec",
+				    .stream = !strcmp(cmd->name, "stream") };
+	long depth;
+	int c;
+
+	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
 		switch (c) {
 		case 'f':
+			if (fw_parse_globs(cmd, "-f/--filter", optarg, 0))
+				return 2;
 			o.filter = optarg;
 			break;
 		case 'n':
 			o.notrace = optarg;
 			break;
 		case 'd':
-			o.depth = (int)strtol(optarg, &end, 10);
-			if (*end || o.depth < 0 || o.depth > 64)
-				return fw_bad_usage("-d takes a depth from 0 to 64");
+			if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANC, &depth))
+				return 2;
+			o.depth = (int)depth;
 			break;
 		case 'k':
 			o.module = optarg;
 			break;
 		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "framewalk %s: -o/--output: empty file name\n",
+					cmd->name);
+				return 2;
+			}
 			o.output = optarg;
 			break;
 		case 'F':
 			o.frames = 1;
 			break;
+		case FW_OPT_HELP:
+			return 0;
 		default:
-			return fw_bad_usage(NULL);
+			return 2;
 		}
 	}
 	if (optind < argc)
@@ -62,36 +187,50 @@ static int fw_cmd_record(int argc, char **argv, int stream)
 	return fw_record(&o);
 }
 
-static int fw_cmd_file(int argc, char **argv, const char *cmd)
+static int fw_run_file(const struct fw_subcmd *cmd, int argc, char **argv)
 {
+	const char *path = "framewalk.rec";
 	struct fw_recording r;
-	unsigned long limit = 20;
-	char err[512], *end;
+	long limit = 20;
 	int c, frames = 0, ret;
+	char err[512];
 
-	while ((c = getopt(argc, argv, "Fn:")) != -1) {
+	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
 		switch (c) {
 		case 'F':
 			frames = 1;
 			break;
-		case 'n':
-			limit = strtoul(optarg, &end, 10);
-			if (*end || !limit)
-				return fw_bad_usage("-n takes a positive count");
+		case 'l':
+			if (fw_parse_long(cmd, "-l/--limit", optarg, 1, INT_MAX, &limit))
+				return 2;
 			break;
+		case FW_OPT_HELP:
+			return 0;
 		default:
-			return fw_bad_usage(NULL);
+			return 2;
 		}
 	}
-	if (optind != argc - 1)
-		return fw_bad_usage("name one recording file");
-	if (fw_rec_read(argv[optind], &r, err, sizeof(err))) {
-		fprintf(stderr, "framewalk: %s\n", err);
+	if (argc - optind > 1) {
+		fprintf(stderr, "framewalk %s: one recording, not %d ('%s' is extra)\n",
+			cmd->name, argc - optind, argv[optind + 1]);
+		return 2;
+	}
+	if (optind < argc)
+		path = argv[optind];
+	if (fw_rec_read(path, &r, err, sizeof(err))) {
+		fprintf(stderr, "framewalk %s: %s\n", cmd->name, err);
 		return 1;
 	}
-	if (!strcmp(cmd, "report"))
+	if (r.cut_line && fw_verbosity >= 0)
+		fprintf(stderr, "framewalk %s: %s:%lu: the recording was cut short; "
+			"reading its %zu complete events\n", cmd->name,
+			strcmp(path, "-") ? path : "<stdin>", r.cut_line, r.nev);
+	if (fw_verbosity > 0)
+		fprintf(stderr, "framewalk %s: %s: %zu events, %zu symbols, %zu task names\n",
+			cmd->name, path, r.nev, r.syms.n, r.ncomm);
+	if (!strcmp(cmd->name, "report"))
 		ret = fw_report(&r, stdout, frames);
-	else if (!strcmp(cmd, "folded"))
+	else if (!strcmp(cmd->name, "folded"))
 		ret = fw_folded(&r, stdout);
 	else
 		ret = fw_top(&r, stdout, (unsigned int)limit);
@@ -99,17 +238,145 @@ static int fw_cmd_file(int argc, char **argv, const char *cmd)
 	return ret;
 }
 
+static int fw_run_reset(const struct fw_subcmd *cmd, int argc, char **argv)
+{
+	int c, unload = 0;
+
+	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
+		switch (c) {
+		case 'u':
+			unload = 1;
+			break;
+		case FW_OPT_HELP:
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "framewalk reset: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	return fw_reset(unload);
+}
+
+#define FW_SETUP_HELP							\
+	"  -f, --filter=GLOBS    functions to trace, comma-separated globs\n"	\
+	"  -n, --notrace=GLOBS   functions not to trace\n"			\
+	"  -d, --depth=N         ancestors to walk above the caller, 0 to 64\n"	\
+	"  -k, --module=FILE     load this framewalk.ko when none is loaded\n"
+
+#define FW_SETUP_LONG						\
+	{ "filter", required_argument, NULL, 'f' },			\
+	{ "notrace", required_argument, NULL, 'n' },			\
+	{ "depth", required_argument, NULL, 'd' },			\
+	{ "module", required_argument, NULL, 'k' }
+
+static const struct option fw_record_long[] = {
+	FW_SETUP_LONG,
+	{ "output", required_argument, NULL, 'o' },
+	FW_COMMON_LONG
+};
+
+static const struct option fw_stream_long[] = {
+	FW_SETUP_LONG,
+	{ "frames", no_argument, NULL, 'F' },
+	FW_COLOR_LONG,
+	FW_COMMON_LONG
+};
+
+static const struct option fw_report_long[] = {
+	{ "frames", no_argument, NULL, 'F' },
+	FW_COLOR_LONG,
+	FW_COMMON_LONG
+};
+
+static const struct option fw_top_long[] = {
+	{ "limit", required_argument, NULL, 'l' },
+	FW_COMMON_LONG
+};
+
+static const struct option fw_reset_long[] = {
+	{ "unload", no_argument, NULL, 'u' },
+	FW_COMMON_LONG
+};
+
+static const struct option fw_common_long[] = {
+	FW_COMMON_LONG
+};
+
+static const struct fw_subcmd fw_cmds[] = {
+	{ "record", "[OPTIONS] [-- CMD...]",
+	  "Record call chains into a file until CMD ends or SIGINT (as root).",
+	  FW_SETUP_HELP
+	  "  -o, --output=FILE     the recording (default framewalk.rec)\n",
+	  "+:f:n:d:k:o:" FW_COMMON_SHORT, fw_record_long, fw_run_record },
+	{ "stream", "[OPTIONS] [-- CMD...]",
+	  "Print call chains as they happen until CMD ends or SIGINT (as root).",
+	  FW_SETUP_HELP
+	  "  -F, --frames          one line per frame\n" FW_COLOR_HELP,
+	  "+:f:n:d:k:F" FW_COMMON_SHORT, fw_stream_long, fw_run_record },
+	{ "report", "[OPTIONS] [FILE|-]",
+	  "Print each recorded chain (FILE defaults to framewalk.rec).",
+	  "  -F, --frames          one line per frame\n" FW_COLOR_HELP,
+	  ":F" FW_COMMON_SHORT, fw_report_long, fw_run_file },
+	{ "folded", "[OPTIONS] [FILE|-]",
+	  "Print folded stacks, outermost first, for flame graphs.",
+	  "",
+	  ":" FW_COMMON_SHORT, fw_common_long, fw_run_file },
+	{ "top", "[OPTIONS] [FILE|-]",
+	  "Print the most frequent caller -> callee edges.",
+	  "  -l, --limit=N         how many edges (default 20)\n",
+	  ":l:" FW_COMMON_SHORT, fw_top_long, fw_run_file },
+	{ "reset", "[OPTIONS]",
+	  "Remove what framewalk left in tracefs (as root).",
+	  "Removes the trace instances of recorders that are gone and disables\n"
+	  "framewalk:chain wherever it is enabled.\n"
+	  "  -u, --unload          unload framewalk.ko too\n",
+	  ":u" FW_COMMON_SHORT, fw_reset_long, fw_run_reset },
+};
+
+#define FW_NCMDS (sizeof(fw_cmds) / sizeof(fw_cmds[0]))
+
+static void fw_usage(FILE *out)
+{
+	size_t i;
+
+	fputs("usage: framewalk COMMAND [OPTIONS] [ARGS]\n"
+	      "       framewalk --help | --version\n\nCommands:\n", out);
+	for (i = 0; i < FW_NCMDS; i++)
+		fprintf(out, "  %-8s %s\n", fw_cmds[i].name, fw_cmds[i].summary);
+	fputs("\n'framewalk COMMAND --help' lists a command's options. See framewalk(1).\n",
+	      out);
+}
+
 int main(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "";
+	const char *name = argc > 1 ? argv[1] : NULL;
+	size_t i;
 
-	if (!strcmp(cmd, "record") || !strcmp(cmd, "stream"))
-		return fw_cmd_record(argc - 1, argv + 1, !strcmp(cmd, "stream"));
-	if (!strcmp(cmd, "report") || !strcmp(cmd, "folded") || !strcmp(cmd, "top"))
-		return fw_cmd_file(argc - 1, argv + 1, cmd);
-	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
-		fputs(fw_usage, stdout);
+	if (!name) {
+		fputs("framewalk: no command\n", stderr);
+		fw_usage(stderr);
+		return 2;
+	}
+	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+		fw_usage(stdout);
 		return 0;
 	}
-	return fw_bad_usage(*cmd ? "unknown command" : "no command");
+	/* --color=auto unless a subcommand's option says otherwise. */
+	fw_parse_color(&fw_cmds[0], "auto");
+	if (!strcmp(name, "--version")) {
+		printf("framewalk %s\n", FW_VERSION);
+		return 0;
+	}
+	for (i = 0; i < FW_NCMDS; i++)
+		if (!strcmp(name, fw_cmds[i].name))
+			return fw_cmds[i].run(&fw_cmds[i], argc - 1, argv + 1);
+	fprintf(stderr, "framewalk: unknown %s '%s'; the commands are", *name == '-' ?
+		"option" : "command", name);
+	for (i = 0; i < FW_NCMDS; i++)
+		fprintf(stderr, " %s", fw_cmds[i].name);
+	fputs(" (framewalk --help)\n", stderr);
+	return 2;
 }

@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fw_rec.h"
 
@@ -46,18 +48,29 @@ int fw_symtab_add(struct fw_symtab *t, unsigned long long addr, const char *name
 
 int fw_symtab_load_kallsyms(struct fw_symtab *t, FILE *f)
 {
-	char line[512], type, name[256];
 	unsigned long long addr;
+	char *line = NULL, type;
+	size_t cap = 0, len;
+	int used, ret = 0;
 
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+	/* getline: a symbol name is never cut, however long (KSYM_NAME_LEN is 512). */
+	while (getline(&line, &cap, f) > 0) {
+		used = 0;
+		if (sscanf(line, "%llx %c %n", &addr, &type, &used) != 2 || !used)
 			continue;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
-		if (fw_symtab_add(t, addr, name))
-			return -ENOMEM;
+		len = strcspn(line + used, " \t\n");
+		if (!len)
+			continue;
+		line[used + len] = '\0';
+		if (fw_symtab_add(t, addr, line + used)) {
+			ret = -ENOMEM;
+			break;
+		}
 	}
-	return 0;
+	free(line);
+	return ret;
 }
 
 static int fw_sym_cmp(const void *a, const void *b)
@@ -160,7 +173,7 @@ static int fw_rec_err(char *err, size_t len, const char *path, unsigned long lin
 	va_list ap;
 	int n;
 
-	n = snprintf(err, len, "%s:%lu: ", path, line);
+	n = line ? snprintf(err, len, "%s:%lu: ", path, line) : snprintf(err, len, "%s: ", path);
 	va_start(ap, fmt);
 	if (n >= 0 && (size_t)n < len)
 		vsnprintf(err + n, len - n, fmt, ap);
@@ -188,6 +201,23 @@ static const char *fw_rec_parse_event(char *p, struct fw_event *e)
 	while (*p == ' ' || *p == '\n')
 		p++;
 	return *p ? "trailing data after the ancestors" : NULL;
+}
+
+/*
+ * Parse "S ADDR NAME" in place: the name is the rest of the line, however
+ * long, so a long (Rust, LTO) symbol is never cut. NULL when malformed.
+ */
+static char *fw_rec_parse_sym(char *p, unsigned long long *addr)
+{
+	int used = 0;
+	size_t len;
+
+	if (sscanf(p, "S %llx %n", addr, &used) != 1 || !used)
+		return NULL;
+	p += used;
+	len = strcspn(p, "\n");
+	p[len] = '\0';
+	return len && !strpbrk(p, " \t") ? p : NULL;
 }
 
 static int fw_rec_add_event(struct fw_recording *r, const struct fw_event *e)
@@ -223,42 +253,95 @@ static void fw_copy_value(char *dst, size_t len, const char *line, const char *k
 	dst[strcspn(dst, "\n")] = '\0';
 }
 
+/*
+ * What a file that is not a recording is, from its first bytes, for an error
+ * that tells the user which tool reads it; NULL when it looks like text.
+ */
+static const char *fw_rec_sniff(const char *head, size_t n)
+{
+	static const char tracedat[] = "\x17\x08\x44tracing";
+
+	if (n >= sizeof(tracedat) - 1 && !memcmp(head, tracedat, sizeof(tracedat) - 1))
+		return "it is a trace-cmd trace.dat (read it with trace-cmd report)";
+	if (n >= 4 && !memcmp(head, "\x7f" "ELF", 4))
+		return "it is an ELF file";
+	if (memchr(head, '\0', n))
+		return "it holds binary data";
+	return NULL;
+}
+
+/* Open path ("-": standard input) as a regular file or a pipe, never a directory. */
+static FILE *fw_rec_open(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	FILE *f;
+
+	f = strcmp(path, "-") ? fopen(path, "r") : fdopen(dup(STDIN_FILENO), "r");
+	if (!f) {
+		fw_rec_err(err, errlen, path, 0, "%s", strerror(errno));
+		return NULL;
+	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fw_rec_err(err, errlen, path, 0, "is a directory, expected a framewalk recording");
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
 int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errlen)
 {
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
 	unsigned long lineno = 0;
-	char line[4096], name[256];
 	unsigned long long addr;
+	char *line = NULL, *sym, comm[256];
 	struct fw_event e;
 	const char *why;
 	int version, pid, ended = 0, ret = -1;
-	size_t nend;
+	size_t nend, cap = 0;
+	ssize_t len;
 	FILE *f;
 
 	memset(r, 0, sizeof(*r));
-	f = fopen(path, "r");
+	f = fw_rec_open(path, err, errlen);
 	if (!f)
-		return fw_rec_err(err, errlen, path, 0, "%s", strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
+		return -1;
+	while ((len = getline(&line, &cap, f)) > 0) {
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			fw_rec_err(err, errlen, path, lineno, "line longer than %zu bytes",
-				   sizeof(line) - 1);
-			goto out;
-		}
 		if (lineno == 1) {
-			if (sscanf(line, FW_REC_MAGIC " %d", &version) != 1) {
-				fw_rec_err(err, errlen, path, 1, "not a framewalk recording");
+			why = fw_rec_sniff(line, len);
+			if (why || sscanf(line, FW_REC_MAGIC " %d", &version) != 1) {
+				fw_rec_err(err, errlen, name, 1, "not a framewalk recording%s%s; "
+					   "expected a '" FW_REC_MAGIC " %d' line", why ? ": " : "",
+					   why ? why : "", FW_REC_VERSION);
 				goto out;
 			}
+		}
+		if (memchr(line, '\0', len)) {
+			fw_rec_err(err, errlen, name, lineno, "binary data in a text recording");
+			goto out;
+		}
+		if (len > FW_REC_LINE_MAX) {
+			fw_rec_err(err, errlen, name, lineno,
+				   "line of %zd bytes, longer than any a recording holds (%d)",
+				   len, FW_REC_LINE_MAX);
+			goto out;
+		}
+		if (line[len - 1] != '\n') {
+			/* The recorder died mid-line: what it had written whole stays. */
+			r->cut_line = lineno;
+			break;
+		}
+		if (lineno == 1) {
 			if (version != FW_REC_VERSION) {
-				fw_rec_err(err, errlen, path, 1, "format version %d, expected %d",
+				fw_rec_err(err, errlen, name, 1, "format version %d, expected %d",
 					   version, FW_REC_VERSION);
 				goto out;
 			}
 			continue;
 		}
 		if (ended) {
-			fw_rec_err(err, errlen, path, lineno, "data after the end line");
+			fw_rec_err(err, errlen, name, lineno, "data after the end line");
 			goto out;
 		}
 		switch (line[0]) {
@@ -266,26 +349,29 @@ int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errl
 			memset(&e, 0, sizeof(e));
 			why = fw_rec_parse_event(line, &e);
 			if (why) {
-				fw_rec_err(err, errlen, path, lineno, "%s", why);
+				fw_rec_err(err, errlen, name, lineno, "%s", why);
 				goto out;
 			}
 			if (fw_rec_add_event(r, &e))
 				goto nomem;
 			break;
 		case 'S':
-			if (sscanf(line, "S %llx %255s", &addr, name) != 2) {
-				fw_rec_err(err, errlen, path, lineno, "malformed symbol line");
+			sym = fw_rec_parse_sym(line, &addr);
+			if (!sym) {
+				fw_rec_err(err, errlen, name, lineno,
+					   "malformed symbol line, expected 'S ADDR NAME'");
 				goto out;
 			}
-			if (fw_symtab_add(&r->syms, addr, name))
+			if (fw_symtab_add(&r->syms, addr, sym))
 				goto nomem;
 			break;
 		case 'C':
-			if (sscanf(line, "C %d %255s", &pid, name) != 2) {
-				fw_rec_err(err, errlen, path, lineno, "malformed comm line");
+			if (sscanf(line, "C %d %255s", &pid, comm) != 2) {
+				fw_rec_err(err, errlen, name, lineno,
+					   "malformed comm line, expected 'C PID COMM'");
 				goto out;
 			}
-			if (fw_rec_add_comm(r, pid, name))
+			if (fw_rec_add_comm(r, pid, comm))
 				goto nomem;
 			break;
 		default:
@@ -299,30 +385,37 @@ int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errl
 				;
 			} else if (sscanf(line, "end %zu %llu", &nend, &r->dropped) == 2) {
 				if (nend != r->nev) {
-					fw_rec_err(err, errlen, path, lineno,
+					fw_rec_err(err, errlen, name, lineno,
 						   "end line counts %zu events, the file has %zu",
 						   nend, r->nev);
 					goto out;
 				}
 				ended = 1;
 			} else {
-				fw_rec_err(err, errlen, path, lineno, "unknown line '%.*s'",
+				fw_rec_err(err, errlen, name, lineno, "unknown line '%.*s'",
 					   (int)strcspn(line, "\n") < 20 ? (int)strcspn(line, "\n") : 20,
 					   line);
 				goto out;
 			}
 		}
 	}
-	if (lineno == 0) {
-		fw_rec_err(err, errlen, path, 0, "empty file");
+	if (ferror(f)) {
+		fw_rec_err(err, errlen, name, lineno, "%s", strerror(errno));
 		goto out;
 	}
-	/* A recording cut short (the recorder was killed) still reads, with what it has. */
+	if (lineno == 0) {
+		fw_rec_err(err, errlen, name, 0, "empty file, expected a framewalk recording");
+		goto out;
+	}
+	/* Cut short (the recorder was killed): the complete events read, marked so. */
+	if (!ended && !r->cut_line)
+		r->cut_line = lineno + 1;
 	ret = 0;
 	goto out;
 nomem:
-	fw_rec_err(err, errlen, path, lineno, "out of memory");
+	fw_rec_err(err, errlen, name, lineno, "out of memory");
 out:
+	free(line);
 	fclose(f);
 	if (ret)
 		fw_rec_free(r);

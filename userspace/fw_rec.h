@@ -11,6 +11,10 @@
 #define FW_REC_MAGIC	"framewalk-record"
 #define FW_REC_VERSION	1
 #define FW_MAX_ANC	64
+/* The longest line a recording holds: an event with 64 ancestors is ~1.2 KiB. */
+#define FW_REC_LINE_MAX	4096
+/* Room for any symbol a recording holds, with "+0x" and an offset: none is cut. */
+#define FW_SYM_BUF	(FW_REC_LINE_MAX + 32)
 
 /* One framewalk:chain event, as recorded. */
 struct fw_event {
@@ -51,7 +55,8 @@ struct fw_recording {
 	struct fw_comm *comm;
 	size_t ncomm, ccap;
 	struct fw_symtab syms;
-	unsigned long long dropped;
+	unsigned long long dropped;	/* from the end line */
+	unsigned long cut_line;		/* 0: complete; else where it was cut short */
 };
 
 int fw_symtab_add(struct fw_symtab *t, unsigned long long addr, const char *name);
@@ -70,7 +75,10 @@ void fw_rec_write_comm(FILE *f, int pid, const char *comm);
 void fw_rec_write_syms(FILE *f, const struct fw_symtab *t);
 void fw_rec_write_end(FILE *f, size_t events, unsigned long long dropped);
 
-/* Read PATH; on failure return -1 with "PATH:LINE: what" in err. */
+/*
+ * Read PATH ("-": standard input); on failure return -1 with "PATH:LINE: what"
+ * in err. A recording cut short reads, with its complete lines and cut_line set.
+ */
 int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errlen);
 const char *fw_rec_comm(const struct fw_recording *r, int pid);
 void fw_rec_free(struct fw_recording *r);

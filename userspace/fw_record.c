@@ -6,6 +6,7 @@
  * the terminal) until the command ends or the user interrupts.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -24,6 +25,8 @@
 #include "fw_cli.h"
 
 #define FW_PARAMS	"/sys/module/framewalk/parameters"
+/* Every recorder's trace instance is named so; reset finds them by it. */
+#define FW_INSTANCE	"framewalk-"
 
 struct fw_session {
 	const struct fw_record_opts *o;
@@ -49,6 +52,8 @@ static int fw_write_param(const char *name, const char *value)
 	char path[128];
 	int fd, ret = 0;
 
+	if (fw_verbosity > 0)
+		fprintf(stderr, "framewalk: setting the module's %s to '%s'\n", name, value);
 	snprintf(path, sizeof(path), FW_PARAMS "/%s", name);
 	fd = open(path, O_WRONLY);
 	if (fd < 0 || write(fd, value, strlen(value)) < 0)
@@ -88,6 +93,8 @@ static int fw_load_module(const struct fw_record_opts *o)
 	}
 	snprintf(params, sizeof(params), "filter=%s notrace=%s depth=%d", o->filter,
 		 o->notrace ? o->notrace : "", o->depth >= 0 ? o->depth : 16);
+	if (fw_verbosity > 0)
+		fprintf(stderr, "framewalk: loading %s with %s\n", o->module, params);
 	fd = open(o->module, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || syscall(SYS_finit_module, fd, params, 0))
 		ret = -errno;
@@ -130,6 +137,37 @@ static unsigned long long fw_field(struct tep_event *ev, struct tep_record *rec,
 	return v;
 }
 
+/*
+ * The task name of pid for stream: the kernel's saved_cmdlines, else
+ * /proc/PID/comm; remembered in tep either way, so each pid is looked up once.
+ */
+static const char *fw_stream_comm(struct fw_session *s, int pid)
+{
+	char path[64], comm[64] = "<...>";
+	char *text;
+	FILE *f;
+
+	if (!pid)
+		return "<idle>";
+	if (tep_is_pid_registered(s->tep, pid))
+		return tep_data_comm_from_pid(s->tep, pid);
+	text = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
+	if (text)
+		tep_parse_saved_cmdlines(s->tep, text);
+	free(text);
+	if (tep_is_pid_registered(s->tep, pid))
+		return tep_data_comm_from_pid(s->tep, pid);
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	tep_register_comm(s->tep, comm, pid);
+	return tep_data_comm_from_pid(s->tep, pid);
+}
+
 static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void *ctx)
 {
 	struct fw_session *s = ctx;
@@ -151,8 +189,7 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 		e.anc[i] = tep_read_number(s->tep, anc + i * word, word);
 	e.nanc = (unsigned int)i;
 	if (s->o->stream)
-		fw_print_chain(s->out, &s->syms, &e, tep_data_comm_from_pid(s->tep, e.pid),
-			       s->o->frames);
+		fw_print_chain(s->out, &s->syms, &e, fw_stream_comm(s, e.pid), s->o->frames);
 	else
 		fw_rec_write_event(s->out, &e);
 	s->events++;
@@ -163,7 +200,9 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 static void fw_drain(struct fw_session *s)
 {
 	tracefs_iterate_raw_events(s->tep, s->inst, NULL, 0, fw_on_event, s);
-	fflush(s->out);
+	/* A reader that went away (stream | head) ends the session like SIGPIPE would. */
+	if (fflush(s->out) || ferror(s->out))
+		fw_interrupted = 1;
 }
 
 /* Events the ring buffer had to overwrite or refuse, over all CPUs. */
@@ -193,7 +232,7 @@ static void fw_progress(struct fw_session *s, int final)
 {
 	unsigned int i;
 
-	if (!final && !isatty(STDERR_FILENO))
+	if (fw_verbosity < 0 || (!final && !isatty(STDERR_FILENO)))
 		return;
 	fprintf(stderr, "%sframewalk: %zu events, %llu dropped; stops:", final ? "" : "\r",
 		s->events, fw_dropped(s));
@@ -294,6 +333,15 @@ int fw_record(const struct fw_record_opts *o)
 			"mount -t tracefs nodev /sys/kernel/tracing\n");
 		return 1;
 	}
+	/*
+	 * From here on an interrupted session still removes its instance and
+	 * disables the event: a signal only ends the drain loop. SIGKILL cannot
+	 * be caught; framewalk reset clears what it leaves.
+	 */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
 	if (fw_setup_module(o))
 		return 1;
 	s.tep = tracefs_local_events_system(NULL, systems);
@@ -303,7 +351,7 @@ int fw_record(const struct fw_record_opts *o)
 		goto out;
 	}
 	s.chain_id = ev->id;
-	snprintf(name, sizeof(name), "framewalk-%d", (int)getpid());
+	snprintf(name, sizeof(name), FW_INSTANCE "%d", (int)getpid());
 	s.inst = tracefs_instance_create(name);
 	/*
 	 * Our own reads of the buffers would be traced too when the filter
@@ -316,13 +364,15 @@ int fw_record(const struct fw_record_opts *o)
 		fprintf(stderr, "framewalk: cannot set up trace instance %s\n", name);
 		goto out;
 	}
+	if (fw_verbosity > 0)
+		fprintf(stderr, "framewalk: framewalk:chain enabled in trace instance %s\n", name);
 	if (o->stream) {
 		s.out = stdout;
 		if (fw_load_syms(&s.syms))
 			goto out;
 		tep_load_plugins(s.tep);
 	} else {
-		s.out = fopen(o->output, "w");
+		s.out = strcmp(o->output, "-") ? fopen(o->output, "w") : stdout;
 		if (!s.out) {
 			fprintf(stderr, "framewalk: cannot write %s: %s\n", o->output,
 				strerror(errno));
@@ -334,9 +384,6 @@ int fw_record(const struct fw_record_opts *o)
 		fw_read_param("depth", depth, sizeof(depth));
 		fw_rec_write_header(s.out, uts.release, filter, notrace, (unsigned int)atoi(depth));
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
 	status = fw_run(&s, o->cmd);
 	tracefs_event_disable(s.inst, "framewalk", "chain");
 	fw_drain(&s);
@@ -345,13 +392,15 @@ int fw_record(const struct fw_record_opts *o)
 		if (fw_load_syms(&s.syms) == 0)
 			fw_rec_write_syms(s.out, &s.syms);
 		fw_rec_write_end(s.out, s.events, fw_dropped(&s));
-		if (fclose(s.out)) {
+		if (s.out == stdout ? fflush(stdout) : fclose(s.out)) {
 			fprintf(stderr, "framewalk: writing %s: %s\n", o->output, strerror(errno));
 			s.out = NULL;
 			goto out;
 		}
 		s.out = NULL;
-		fprintf(stderr, "framewalk: wrote %s\n", o->output);
+		if (fw_verbosity >= 0)
+			fprintf(stderr, "framewalk: wrote %s\n",
+				strcmp(o->output, "-") ? o->output : "standard output");
 	}
 	fw_progress(&s, 1);
 	ret = o->cmd ? status : 0;
@@ -365,4 +414,112 @@ out:
 	fw_symtab_free(&s.syms);
 	tep_free(s.tep);
 	return ret;
+}
+
+/* Whether pid is a running framewalk, the owner of instance framewalk-PID. */
+static int fw_recorder_alive(int pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return !strcmp(comm, "framewalk\n");
+}
+
+/* Remove the instances of recorders that are gone; returns how many failed. */
+static int fw_reset_instances(void)
+{
+	char dir[PATH_MAX], *end;
+	struct tracefs_instance *inst;
+	struct dirent *de;
+	int failed = 0;
+	long pid;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/instances", tracefs_tracing_dir());
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, FW_INSTANCE, strlen(FW_INSTANCE)))
+			continue;
+		pid = strtol(de->d_name + strlen(FW_INSTANCE), &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		if (fw_recorder_alive((int)pid)) {
+			if (fw_verbosity >= 0)
+				fprintf(stderr, "framewalk reset: kept instance %s: framewalk %ld "
+					"is still recording\n", de->d_name, pid);
+			continue;
+		}
+		inst = tracefs_instance_alloc(NULL, de->d_name);
+		if (inst)
+			tracefs_event_disable(inst, "framewalk", "chain");
+		if (!inst || tracefs_instance_destroy(inst)) {
+			fprintf(stderr, "framewalk reset: cannot remove instance %s: %s\n",
+				de->d_name, strerror(errno));
+			failed++;
+		} else if (fw_verbosity >= 0) {
+			fprintf(stderr, "framewalk reset: removed instance %s (its recorder is "
+				"gone)\n", de->d_name);
+		}
+		tracefs_instance_free(inst);
+	}
+	closedir(d);
+	return failed;
+}
+
+/* Disable framewalk:chain where it is enabled: the top buffer and any instance. */
+static int fw_reset_event_in(const char *name, void *ctx)
+{
+	struct tracefs_instance *inst = name ? tracefs_instance_alloc(NULL, name) : NULL;
+	char *on = tracefs_instance_file_read(inst, "events/framewalk/chain/enable", NULL);
+	int *failed = ctx;
+
+	if (on && on[0] != '0') {
+		if (tracefs_event_disable(inst, "framewalk", "chain")) {
+			fprintf(stderr, "framewalk reset: cannot disable framewalk:chain in %s\n",
+				name ? name : "the top trace buffer");
+			(*failed)++;
+		} else if (fw_verbosity >= 0) {
+			fprintf(stderr, "framewalk reset: disabled framewalk:chain in %s\n",
+				name ? name : "the top trace buffer");
+		}
+	}
+	free(on);
+	tracefs_instance_free(inst);
+	return 0;
+}
+
+int fw_reset(int unload)
+{
+	int failed;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "framewalk: reset needs root: it changes tracefs\n");
+		return 1;
+	}
+	if (!tracefs_tracing_dir()) {
+		fprintf(stderr, "framewalk: tracefs is not mounted\n");
+		return 1;
+	}
+	failed = fw_reset_instances();
+	fw_reset_event_in(NULL, &failed);
+	tracefs_instances_walk(fw_reset_event_in, &failed);
+	if (unload && !access(FW_PARAMS, F_OK)) {
+		if (syscall(SYS_delete_module, "framewalk", O_NONBLOCK)) {
+			fprintf(stderr, "framewalk reset: cannot unload framewalk.ko: %s\n",
+				strerror(errno));
+			failed++;
+		} else if (fw_verbosity >= 0) {
+			fprintf(stderr, "framewalk reset: unloaded framewalk.ko\n");
+		}
+	}
+	return failed ? 1 : 0;
 }

@@ -13,12 +13,13 @@
 void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 		    const char *comm, int frames)
 {
-	char buf[256];
+	char buf[FW_SYM_BUF];
 	unsigned int i;
 
 	fprintf(out, "%16s-%-6d [%03u] %6llu.%06llu: ", comm, e->pid, e->cpu,
 		e->ts / 1000000000ull, (e->ts / 1000) % 1000000);
-	fprintf(out, "%s", fw_symtab_format(syms, e->ip, 0, buf, sizeof(buf)));
+	fprintf(out, "%s%s%s", fw_color ? "\033[1m" : "",
+		fw_symtab_format(syms, e->ip, 0, buf, sizeof(buf)), fw_color ? "\033[0m" : "");
 	if (frames) {
 		fprintf(out, " depth=%u stop=%s\n", e->nanc, fw_stop_name(e->stop));
 		fprintf(out, " => %s\n", fw_symtab_format(syms, e->parent, 1, buf, sizeof(buf)));
@@ -38,13 +39,20 @@ int fw_report(struct fw_recording *r, FILE *out, int frames)
 	unsigned int i;
 	size_t n;
 
-	fprintf(out, "# framewalk recording: kernel %s, filter '%s', notrace '%s', depth %u\n",
-		r->kernel, r->filter, r->notrace, r->depth);
+	if (fw_verbosity >= 0)
+		fprintf(out, "# framewalk recording: kernel %s, filter '%s', notrace '%s', depth %u\n",
+			r->kernel, r->filter, r->notrace, r->depth);
 	for (n = 0; n < r->nev; n++) {
 		fw_print_chain(out, &r->syms, &r->ev[n], fw_rec_comm(r, r->ev[n].pid), frames);
 		stops[r->ev[n].stop < FW_STOP_NR ? r->ev[n].stop : FW_STOP_NR]++;
 	}
-	fprintf(out, "# %zu events, %llu dropped; stops:", r->nev, r->dropped);
+	if (fw_verbosity < 0)
+		return 0;
+	if (r->cut_line)
+		fprintf(out, "# %zu events, drops unknown: cut short at line %lu; stops:",
+			r->nev, r->cut_line);
+	else
+		fprintf(out, "# %zu events, %llu dropped; stops:", r->nev, r->dropped);
 	for (i = 0; i <= FW_STOP_NR; i++)
 		if (stops[i])
 			fprintf(out, " %s=%llu", fw_stop_name(i), stops[i]);
@@ -111,7 +119,7 @@ int fw_folded(struct fw_recording *r, FILE *out)
 {
 	char **keys = calloc(r->nev ? r->nev : 1, sizeof(*keys));
 	struct fw_count *counts = calloc(r->nev ? r->nev : 1, sizeof(*counts));
-	char buf[256];
+	char buf[FW_SYM_BUF];
 	size_t n, d, len;
 	int i;
 
@@ -153,7 +161,7 @@ nomem:
 /* The caller -> callee pairs along every chain, most frequent first. */
 int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
 {
-	char callee[256], caller[256];
+	char callee[FW_SYM_BUF], caller[FW_SYM_BUF];
 	struct fw_count *counts;
 	size_t nkeys = 0, cap = 0, n, d;
 	char **keys = NULL;
@@ -179,7 +187,9 @@ int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
 	}
 	d = fw_count_keys(keys, nkeys, counts);
 	qsort(counts, d, sizeof(*counts), fw_count_cmp);
-	fprintf(out, "# %zu caller -> callee edges in %zu chains\n", nkeys, r->nev);
+	if (fw_verbosity >= 0)
+		fprintf(out, "# %zu caller -> callee edges in %zu chains%s\n", nkeys, r->nev,
+			r->cut_line ? " (cut short)" : "");
 	for (n = 0; n < d && n < limit; n++)
 		fprintf(out, "%8zu %6.2f%%  %s\n", counts[n].count,
 			100.0 * counts[n].count / (double)nkeys, counts[n].key);

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: trace-cmd records framewalk events; the framewalk CLI records, reports and streams them and fails clearly without the module; the recordings go back to the host for trace-cmd report with the plugin
+# description: the README's instance recipe leaves its reader out of the trace (a plain reader traces itself); trace-cmd records framewalk events; the framewalk CLI records, reports and streams them (with task names), fails clearly without the module, cleans up after SIGTERM and SIGHUP, and framewalk reset clears what a SIGKILLed recorder left; the recordings go back to the host for trace-cmd report with the plugin
 # requires: framewalk.ko, fw_test_chain.ko, trace-cmd, framewalk (CLI), tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_test_begin 5
+fw_test_begin 8
 OUT=${FW_OUT:-/fw/out}
 mkdir -p "$OUT"
 TRIGGER="echo write >$DEBUGFS/framewalk_test/trigger; echo timer >$DEBUGFS/framewalk_test/trigger"
@@ -49,7 +49,9 @@ framewalk stream -f fw_test_leaf -d 16 -- sh -c "echo write >$DEBUGFS/framewalk_
 sed 's/^/# /' /tmp/stream.txt | cut -c1-200
 ktap_expect "stream printed the chain" \
 	-n "$(grep 'fw_test_leaf <- fw_test_l5+0x[0-9a-f]* <- fw_test_l4+' /tmp/stream.txt)"
-ktap_case_end "framewalk stream prints chains as they happen"
+ktap_expect "stream names the task (sh), not <...>" \
+	-n "$(grep '^ *sh-[0-9]* .*fw_test_leaf <- ' /tmp/stream.txt)"
+ktap_case_end "framewalk stream prints chains as they happen, with task names"
 
 # trace-cmd, Debian's arm64 build, records the same event for the host's trace-cmd report.
 # The pauses let trace-cmd's per-CPU recorders start before the events and
@@ -62,5 +64,79 @@ ktap_expect "trace-cmd record exits 0" "$rc" = 0
 n=$(trace-cmd report -i "$OUT/trace.dat" 2>/dev/null | grep -c ' chain: .*fw_test_leaf')
 ktap_expect "trace.dat holds both chain events (trace-cmd report finds $n)" "$n" -ge 2
 ktap_case_end "trace-cmd records framewalk:chain"
+
+# A recorder ended by SIGTERM or SIGHUP removes its instance and ends its file;
+# one killed by SIGKILL cannot, and framewalk reset removes what it left.
+I=$TRACEFS/instances
+# wait_recording PID FILE: until the recorder has its instance and has written FILE's header
+# (setting the filter and parsing the event formats take seconds under TCG).
+wait_recording() {
+	i=0
+	while { [ ! -d "$I/framewalk-$1" ] || [ ! -s "$2" ]; } && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+for sig in TERM HUP; do
+	framewalk record -q -f vfs_read -o /tmp/sig.rec &
+	pid=$!
+	wait_recording $pid /tmp/sig.rec
+	ktap_expect "recording into instance framewalk-$pid" -d "$I/framewalk-$pid"
+	kill -$sig $pid
+	wait $pid
+	ktap_expect "SIG$sig: instance framewalk-$pid removed" ! -e "$I/framewalk-$pid"
+	ktap_expect "SIG$sig: the recording has its end line" -n "$(grep '^end ' /tmp/sig.rec)"
+done
+ktap_case_end "framewalk record cleans up on SIGTERM and SIGHUP"
+
+framewalk record -q -f vfs_read -o /tmp/kill.rec &
+pid=$!
+wait_recording $pid /tmp/kill.rec
+kill -KILL $pid
+wait $pid
+ktap_expect "SIGKILL leaves instance framewalk-$pid" -d "$I/framewalk-$pid"
+echo 1 >"$TRACEFS/events/framewalk/chain/enable"
+msg=$(framewalk reset 2>&1)
+rc=$?
+ktap_note "$msg"
+ktap_expect "reset exits 0" "$rc" = 0
+ktap_expect "reset removed instance framewalk-$pid" ! -e "$I/framewalk-$pid"
+ktap_expect "reset says so" -n "$(echo "$msg" | grep "removed instance framewalk-$pid")"
+ktap_expect "framewalk:chain disabled in the top buffer" \
+	"$(cat "$TRACEFS/events/framewalk/chain/enable")" = 0
+framewalk report /tmp/kill.rec >/tmp/kill.txt 2>/tmp/kill.err
+ktap_expect "the killed recording reads, saying it was cut short" \
+	-n "$(grep 'drops unknown: cut short' /tmp/kill.txt)"
+framewalk reset -q -u
+ktap_expect "reset -u unloads framewalk.ko" ! -e /sys/module/framewalk
+ktap_case_end "framewalk reset clears what a SIGKILLed recorder left"
+
+# The README's recipe: a reader of trace_pipe in an instance whose set_event_notrace_pid
+# (with event-fork) lists the reader's shell. read_pipe NAME NOTRACE: 3 s of the pipe into
+# /tmp/NAME.txt while dd reads elsewhere, with or without the notrace pid.
+insmod "$FW_KO_DIR/framewalk.ko" filter=vfs_read depth=4 || ktap_fail "insmod filter=vfs_read"
+read_pipe() {
+	D=$I/$1
+	mkdir "$D"
+	sh -c "echo 1 >$D/options/event-fork; [ $2 = 0 ] || echo \$\$ >$D/set_event_notrace_pid
+	       echo 1 >$D/events/framewalk/chain/enable; exec timeout 3 cat $D/trace_pipe" \
+		>/tmp/$1.txt &
+	for n in 1 2 3 4 5; do
+		sleep 0.4
+		fw_read_file
+	done
+	wait $!
+	echo 0 >"$D/events/framewalk/chain/enable"
+	rmdir "$D"
+}
+read_pipe fwdoc 1
+readers=$(grep -cE '^ *(sh|cat|timeout)-[0-9]+ ' /tmp/fwdoc.txt)
+ktap_expect "the recipe's reader saw dd's reads" -n "$(grep -m1 '^ *dd-[0-9]' /tmp/fwdoc.txt)"
+ktap_expect "no line is the reader's own ($readers)" "$readers" = 0
+read_pipe fwloop 0
+loop=$(grep -cE '^ *cat-[0-9]+ ' /tmp/fwloop.txt)
+ktap_note "without the notrace pid: $loop of $(wc -l </tmp/fwloop.txt) lines are cat's own reads"
+ktap_expect "without the notrace pid the reader traces itself (the warning holds)" "$loop" -gt 0
+ktap_case_end "the README's instance recipe does not trace its own reader"
 fw_unload_all
 ktap_exit

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # test-watch.sh - crashwalk --watch DIR: dumps moved or written into DIR are analyzed as they
-# arrive, a bad one does not stop the watch, one crash in two formats gets one signature, and a
-# devcoredump-like devcdN/data entry is copied to --keep, released by a write, analyzed once.
+# arrive, a bad one does not stop the watch and is an error object in the JSON stream, one
+# crash in two formats gets one signature, and a devcoredump-like devcdN/data entry is copied
+# to --keep, released by a write, analyzed once.
 # Usage: test-watch.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -28,7 +29,7 @@ cp "$b/demo.zephyr" "$tmp/in/b.zephyr"
 cp "$b/demo.core" "$tmp/stage/devcd7/data"
 mv "$tmp/stage/devcd7" "$tmp/in/devcd7"
 i=0
-while [ "$(wc -l <"$tmp/out")" -lt 3 ] && [ $i -lt 50 ]; do
+while [ "$(wc -l <"$tmp/out")" -lt 4 ] && [ $i -lt 50 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -42,6 +43,8 @@ grep -q '"path": "[^"]*/b.zephyr"' "$tmp/out"
 ok $? "watch_written_dump_analyzed"
 grep -q 'c.bin: offset 0' "$tmp/err" && [ "$alive" -eq 0 ]
 ok $? "watch_survives_bad_dump"
+grep -q '"path": "[^"]*/c.bin"}, "error": "[^"]*c.bin: offset 0' "$tmp/out"
+ok $? "watch_bad_dump_is_an_error_object_in_the_json_stream"
 [ "$(grep -o '"signature": "[0-9a-f]*"' "$tmp/out" | sort -u | wc -l)" -eq 1 ]
 ok $? "watch_same_crash_same_signature"
 ! grep -q '\.a\.part' "$tmp/out" "$tmp/err"

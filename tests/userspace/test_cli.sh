@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Unit tests of the framewalk CLI's report, folded and top on a hand-made
-# recording whose expected output is worked out by hand, and of its errors on
-# malformed files (KTAP). Runs the ASan/UBSan build.
+# recording whose expected output is worked out by hand, of its errors on
+# malformed, foreign and cut-short files, and of its command line: long
+# options, --help, --version, refused values (KTAP). Runs the ASan/UBSan build.
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
 fw=${FW_CLI:-$(cd "$(dirname "$0")/../.." && pwd)/build/host/framewalk-asan}
+man=$(cd "$(dirname "$0")/../.." && pwd)/userspace/framewalk.1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # check DESCRIPTION GOT EXPECTED
@@ -63,52 +65,164 @@ check "top ranks caller -> callee edges" "$("$fw" top "$tmp/good.rec")" \
        2  25.00%  great -> grand
        2  25.00%  parentfn -> child
        1  12.50%  parentfn -> child2"
-check "top -n limits the list" "$("$fw" top -n 1 "$tmp/good.rec" | wc -l)" 2
+check "top -l limits the list" "$("$fw" top -l 1 "$tmp/good.rec" | wc -l)" 2
+check "top --limit=1 is top -l 1" "$("$fw" top --limit=1 "$tmp/good.rec")" \
+	"$("$fw" top -l 1 "$tmp/good.rec")"
+check "report --frames is report -F" "$("$fw" report --frames "$tmp/good.rec")" \
+	"$("$fw" report -F "$tmp/good.rec")"
+check "- reads the recording from standard input" "$("$fw" report - <"$tmp/good.rec")" \
+	"$("$fw" report "$tmp/good.rec")"
+check "without FILE the recording is framewalk.rec, as record writes it" \
+	"$(cd "$tmp" && cp good.rec framewalk.rec && "$fw" folded; rm -f framewalk.rec)" \
+	"$("$fw" folded "$tmp/good.rec")"
+check "report -q prints the chains alone" "$("$fw" report -q "$tmp/good.rec" | grep -c '^#')" 0
+check "report -v says what it read" "$("$fw" report --verbose "$tmp/good.rec" 2>&1 >/dev/null)" \
+	"framewalk report: $tmp/good.rec: 3 events, 5 symbols, 2 task names"
+
+# --color: the traced function in bold; auto only on a terminal, without NO_COLOR or TERM=dumb.
+bold=$(printf '\033[1m')
+check "report is plain off a terminal" "$("$fw" report "$tmp/good.rec" | grep -cF "$bold")" 0
+check "report --color=always bolds each chain's function" \
+	"$("$fw" report --color=always "$tmp/good.rec" | grep -cF "$bold")" 3
+check "report --color=sometimes is refused" \
+	"$("$fw" report --color=sometimes "$tmp/good.rec" 2>&1)" \
+	"framewalk report: --color: unknown value 'sometimes'; use auto, always or never"
+ontty() { script -qec "$*" /dev/null | grep -cF "$bold"; }
+check "report on a terminal is bold" "$(TERM=xterm ontty "$fw" report "$tmp/good.rec")" 3
+check "report on a terminal honours NO_COLOR" \
+	"$(NO_COLOR=1 TERM=xterm ontty "$fw" report "$tmp/good.rec")" 0
+check "report on a terminal honours TERM=dumb" "$(TERM=dumb ontty "$fw" report "$tmp/good.rec")" 0
+check "report --color=never on a terminal is plain" \
+	"$(TERM=xterm ontty "$fw" report --color=never "$tmp/good.rec")" 0
+
+# A symbol is read whole, however long (Rust and LTO names run past 255 bytes).
+long=$(printf 'x%.0s' $(seq 600))
+sed "s/^S 1000 child\$/S 1000 $long/" "$tmp/good.rec" >"$tmp/long.rec"
+check "a 600-byte symbol name is printed whole" \
+	"$("$fw" report -q "$tmp/long.rec" | head -1 | awk '{ print length($4) }')" 600
 
 # Addresses no symbol covers stay numeric.
 sed '/^S /d' "$tmp/good.rec" >"$tmp/nosyms.rec"
 check "without symbols the addresses print raw" "$("$fw" report "$tmp/nosyms.rec" | sed -n 2p)" \
 	"           alpha-10     [000]      1.000000: 0x1000 <- 0x2010 <- 0x3020 <- 0x4030   [chain_end]"
 
-# A recording cut short (recorder killed) still reads.
+# A recording cut short (recorder killed) still reads, says so, and keeps only whole lines.
 head -7 "$tmp/good.rec" >"$tmp/cut.rec"
-check "a recording without its end line reports what it has" \
-	"$("$fw" report "$tmp/cut.rec" | tail -1)" "# 2 events, 0 dropped; stops: chain_end=1 depth=1"
+check "a recording without its end line says it was cut, no drop count" \
+	"$("$fw" report "$tmp/cut.rec" 2>/dev/null | tail -1)" \
+	"# 2 events, drops unknown: cut short at line 8; stops: chain_end=1 depth=1"
+check "a cut recording is named on stderr" "$("$fw" report "$tmp/cut.rec" 2>&1 >/dev/null)" \
+	"framewalk report: $tmp/cut.rec:8: the recording was cut short; reading its 2 complete events"
+head -c "$(($(head -7 "$tmp/good.rec" | wc -c) + 9))" "$tmp/good.rec" >"$tmp/cut.rec"
+check "a recording cut mid-event keeps the complete events before the cut" \
+	"$("$fw" report "$tmp/cut.rec" 2>&1 >/dev/null; "$fw" report "$tmp/cut.rec" 2>/dev/null |
+	  tail -1)" \
+"framewalk report: $tmp/cut.rec:8: the recording was cut short; reading its 2 complete events
+# 2 events, drops unknown: cut short at line 8; stops: chain_end=1 depth=1"
+head -c "$(($(grep -b '^S 4000' "$tmp/good.rec" | cut -d: -f1) + 9))" "$tmp/good.rec" \
+	>"$tmp/cut.rec"
+check "a symbol cut mid-name ('S 4000 gr') is not read as a shorter name" \
+	"$("$fw" report -q "$tmp/cut.rec" 2>/dev/null | grep -c ' gr+')" 0
 
 # Malformed files: a clear error naming file and line, exit status 1.
 bad() {
 	local what=$1 want=$2 got rc
 	got=$("$fw" report "$tmp/bad.rec" 2>&1 >/dev/null)
 	rc=$?
-	check "$what" "$rc: $got" "1: framewalk: $tmp/bad.rec:$want"
+	check "$what" "$rc: $got" "1: framewalk report: $tmp/bad.rec$want"
 }
+expect=" expected a 'framewalk-record 1' line"
 echo "not a recording" >"$tmp/bad.rec"
-bad "a file that is not a recording" "1: not a framewalk recording"
+bad "a file that is not a recording" ":1: not a framewalk recording;$expect"
+printf '\027\010\104tracing6\000\001\010\000\000\000' >"$tmp/bad.rec"
+bad "a trace.dat is named as one" \
+	":1: not a framewalk recording: it is a trace-cmd trace.dat (read it with trace-cmd report);$expect"
+cp "$fw" "$tmp/bad.rec"
+bad "an ELF file is named as one" ":1: not a framewalk recording: it is an ELF file;$expect"
+printf 'framewalk-record 1\nE \000\001\n' >"$tmp/bad.rec"
+bad "binary data after the magic" ":2: binary data in a text recording"
 printf 'framewalk-record 9\n' >"$tmp/bad.rec"
-bad "an unknown format version" "1: format version 9, expected 1"
+bad "an unknown format version" ":1: format version 9, expected 1"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 3 a b\n' >"$tmp/bad.rec"
-bad "an event with fewer ancestors than it says" "2: fewer ancestors than the event says"
+bad "an event with fewer ancestors than it says" ":2: fewer ancestors than the event says"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 65\n' >"$tmp/bad.rec"
-bad "an event with more than 64 ancestors" "2: more than 64 ancestors"
+bad "an event with more than 64 ancestors" ":2: more than 64 ancestors"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 0\nend 5 0\n' >"$tmp/bad.rec"
-bad "an end line that miscounts" "3: end line counts 5 events, the file has 1"
+bad "an end line that miscounts" ":3: end line counts 5 events, the file has 1"
 printf 'framewalk-record 1\nend 0 0\nE 0 1 1 1 1 0 0\n' >"$tmp/bad.rec"
-bad "data after the end line" "3: data after the end line"
+bad "data after the end line" ":3: data after the end line"
 printf 'framewalk-record 1\nQ what\n' >"$tmp/bad.rec"
-bad "an unknown line" "2: unknown line 'Q what'"
+bad "an unknown line" ":2: unknown line 'Q what'"
 head -c 5000 /dev/zero | tr '\0' 'x' | sed 's/^/framewalk-record 1\nE /' >"$tmp/bad.rec"
-bad "an overlong line" "2: line longer than 4095 bytes"
+bad "an overlong line" ":2: line of 5002 bytes, longer than any a recording holds (4096)"
 : >"$tmp/bad.rec"
-bad "an empty file" "0: empty file"
+bad "an empty file" ": empty file, expected a framewalk recording"
+got=$("$fw" report "$tmp" 2>&1)
+check "a directory" "$got" "framewalk report: $tmp: is a directory, expected a framewalk recording"
 got=$("$fw" report "$tmp/missing.rec" 2>&1)
-check "a missing file" "$got" "framewalk: $tmp/missing.rec:0: No such file or directory"
-got=$("$fw" frobnicate 2>&1 | head -1)
-check "an unknown command" "$got" "framewalk: unknown command"
-got=$("$fw" record -d 99 2>&1 | head -1)
-check "a depth out of range" "$got" "framewalk: -d takes a depth from 0 to 64"
+check "a missing file" "$got" "framewalk report: $tmp/missing.rec: No such file or directory"
+
+# The command line: every subcommand has --help, unknown input is named, no value passes unchecked.
+check "an unknown command is named, with the list" "$("$fw" version 2>&1)" \
+	"framewalk: unknown command 'version'; the commands are record stream report folded top reset (framewalk --help)"
+check "--version prints the build's git describe (or dkms.conf's version)" "$("$fw" --version)" \
+	"framewalk $("$(dirname "$0")/../../scripts/version.sh")"
+for cmd in record stream report folded top reset; do
+	out=$("$fw" $cmd -h 2>&1)
+	rc=$?
+	check "$cmd -h prints its usage, status 0" "$rc $(echo "$out" | head -1 | cut -d' ' -f1-3)" \
+		"0 usage: framewalk $cmd"
+	check "$cmd --help is $cmd -h" "$("$fw" $cmd --help 2>&1)" "$out"
+	# Each option line of the help starts "-x, --long": no short option without its long one.
+	check "$cmd: every short option has a long one" \
+		"$(echo "$out" | grep -E '^  -[a-zA-Z]' | grep -vcE '^  -[a-zA-Z], --[a-z]')" 0
+	# ... and the man page documents each in the same "-x, --long" form.
+	for o in $(echo "$out" | sed -n 's/^  -\([a-zA-Z]\), --\([a-z]*\).*/\1:\2/p'); do
+		pat=$(printf '.BR \\-%s ", " \\-\\-%s' "${o%%:*}" "${o#*:}")
+		check "$cmd: framewalk.1 documents -${o%%:*}, --${o#*:}" \
+			"$(grep -qF "$pat" "$man" && echo documented)" documented
+	done
+done
+# refused DESCRIPTION EXPECTED-STDERR ARGS...: status 2 and the message naming the input.
+refused() {
+	local what=$1 want=$2 got rc
+	shift 2
+	got=$("$fw" "$@" 2>&1 >/dev/null | head -1)
+	rc=$?
+	check "$what" "$rc $got" "0 $want"
+	"$fw" "$@" >/dev/null 2>&1
+	check "$what: exit status 2" "$?" 2
+}
+refused "report -n is not an option of report" "framewalk report: unknown option '-n'" \
+	report -n 3 "$tmp/good.rec"
+refused "folded -F is not an option of folded" "framewalk folded: unknown option '-F'" \
+	folded -F "$tmp/good.rec"
+refused "an unknown long option is named" "framewalk top: unknown option '--bogus'" \
+	top --bogus "$tmp/good.rec"
+refused "top -l -1 is refused" "framewalk top: -l/--limit: '-1' is not a number from 1 to 2147483647" \
+	top -l -1 "$tmp/good.rec"
+refused "top -l 0 is refused" "framewalk top: -l/--limit: '0' is not a number from 1 to 2147483647" \
+	top -l 0 "$tmp/good.rec"
+refused "top -l 3x is refused" "framewalk top: -l/--limit: '3x' is not a number from 1 to 2147483647" \
+	top -l 3x "$tmp/good.rec"
+refused "a missing value is named" "framewalk top: missing value for option '-l'" top -l
+refused "record -d '' is refused, not depth 0" \
+	"framewalk record: -d/--depth: '' is not a number from 0 to 64" record -d ''
+refused "a depth out of range is refused" \
+	"framewalk record: -d/--depth: '99' is not a number from 0 to 64" record --depth=99
+refused "an empty filter is refused" "framewalk record: -f/--filter: ', ' names no function" \
+	record -f ', '
+refused "record -F is stream's option only" "framewalk record: unknown option '-F'" record -F
+refused "a second recording is refused" \
+	"framewalk report: one recording, not 2 ('$tmp/cut.rec' is extra)" \
+	report "$tmp/good.rec" "$tmp/cut.rec"
+refused "reset takes no argument" "framewalk reset: unexpected argument 'now'" reset now
 
 got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$fw" record -f vfs_read 2>&1)
 check "record refuses to run without root, saying why" "$got" \
 	"framewalk: record needs root: it sets module parameters and reads tracefs"
+got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$fw" reset 2>&1)
+check "reset refuses to run without root, saying why" "$?: $got" \
+	"1: framewalk: reset needs root: it changes tracefs"
 
 ktap_done

@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# test-cli.sh - crashwalk's command line: every short option has its long one, --help and
+# --version, unknown options, methods and RTOS names named in the error (with the accepted
+# ones), --regs checked against the firmware, missing, empty, directory and non-ELF files named
+# with the reason, a failed dump as an error object in the --json stream, '-' for standard
+# input, --color honouring NO_COLOR, TERM=dumb and terminals, -q, and the documented exit codes.
+# Usage: test-cli.sh CRASHWALK BUNDLED_DIR
+set -u
+cw=$1
+b=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fails=0
+# check NAME GOT EXPECTED
+check() {
+	n=$((n + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $n $1"
+	else
+		echo "# expected: $(printf '%s' "$3" | head -3 | tr '\n' '|')"
+		echo "# got:      $(printf '%s' "$2" | head -3 | tr '\n' '|')"
+		echo "not ok $n $1"
+		fails=$((fails + 1))
+	fi
+}
+# run ARGS...: "STATUS: first stderr line"
+run() {
+	"$cw" "$@" >"$tmp/out" 2>"$tmp/err"
+	echo "$?: $(head -1 "$tmp/err")"
+}
+
+echo "KTAP version 1"
+echo "# suite: crashwalk-cli"
+: >"$tmp/empty"
+echo "hello" >"$tmp/text"
+elf=$b/demo.elf
+core=$b/demo.core
+
+"$cw" --help >"$tmp/help"
+check "help_exits_0" "$?" 0
+check "help_every_short_option_has_a_long_one" \
+	"$(grep -E '^  -[a-zA-Z]' "$tmp/help" | grep -cvE '^  -[a-zA-Z], --[a-z]')" 0
+for o in j m w k r R; do
+	check "help_documents_-$o" "$(grep -c "^  -$o, --" "$tmp/help")" 1
+	check "man_page_documents_-$o" \
+		"$(grep -c "^\.BR* \\\\-$o" "$(dirname "$0")/../../analyzer/crashwalk.1")" 1
+done
+check "h_is_help" "$("$cw" -h)" "$(cat "$tmp/help")"
+check "version_is_git_describe_or_dkms_version" "$("$cw" --version)" \
+	"crashwalk $("$(dirname "$0")/../../scripts/version.sh")"
+
+check "unknown_long_option_named" "$(run --bogus "$elf" "$core")" \
+	"2: crashwalk: unknown option '--bogus'"
+check "unknown_short_option_named" "$(run -x "$elf" "$core")" "2: crashwalk: unknown option '-x'"
+check "missing_value_named" "$(run "$elf" "$core" --method)" \
+	"2: crashwalk: missing value for option '--method'"
+check "unknown_method_lists_methods" "$(run --method bogus "$elf" "$core")" \
+	"2: crashwalk: --method: unknown method 'bogus'; the methods are auto, cfi, ehabi, prologue, fp and scan"
+check "unknown_rtos_lists_kinds" "$(run -R vxworks "$elf" "$core")" \
+	"2: crashwalk: --rtos: unknown RTOS 'vxworks'; use auto, none, freertos or zephyr"
+check "unknown_color_refused" "$(run --color=sometimes "$elf" "$core")" \
+	"2: crashwalk: --color: unknown value 'sometimes'; use auto, always or never"
+check "regs_unknown_symbol_refused" "$(run --regs nosuchsym:r0 "$elf" "$core")" \
+	"2: crashwalk: --regs 'nosuchsym:r0': no symbol 'nosuchsym' in $elf"
+check "regs_without_layout_refused" "$(run -r main "$elf" "$core")" \
+	"2: crashwalk: --regs 'main': expected SYMBOL:LAYOUT, e.g. crash_record:r0,r1,r2,r3,r12,lr,pc,xpsr"
+check "regs_on_a_dump_with_registers_noted" "$(run --regs main:r0 "$elf" "$core")" \
+	"0: crashwalk: $core: the dump has its registers; --regs is not used"
+check "watch_missing_dir_refused" "$(run --watch "$tmp/nodir" "$elf")" \
+	"2: crashwalk: --watch '$tmp/nodir': No such file or directory"
+check "no_dump_refused" "$(run "$elf")" "2: crashwalk: no dump (name one or more, or --watch DIR)"
+
+check "missing_firmware_errno" "$(run "$tmp/none.elf" "$core")" \
+	"1: crashwalk: $tmp/none.elf: cannot open firmware image: No such file or directory"
+check "directory_firmware" "$(run "$tmp" "$core")" \
+	"1: crashwalk: $tmp: is a directory, expected a firmware ELF image"
+check "empty_firmware" "$(run "$tmp/empty" "$core")" \
+	"1: crashwalk: $tmp/empty: empty file, expected a firmware ELF image"
+check "not_an_elf_firmware" "$(run "$tmp/text" "$core")" \
+	"1: crashwalk: $tmp/text: offset 0: not an ELF file; the firmware image is the ELF the linker wrote"
+check "missing_dump_errno" "$(run "$elf" "$tmp/none.core")" \
+	"1: crashwalk: $tmp/none.core: No such file or directory"
+check "directory_dump" "$(run "$elf" "$tmp")" \
+	"1: crashwalk: $tmp: is a directory, expected a crash dump"
+check "empty_dump" "$(run "$elf" "$tmp/empty")" \
+	"1: crashwalk: $tmp/empty: empty file, expected a crash dump"
+
+# A failed dump is in the JSON-lines stream, between the good ones, in order.
+"$cw" --json "$elf" "$core" "$tmp/text" "$core" >"$tmp/out" 2>/dev/null
+check "json_failed_dump_exits_1" "$?" 1
+check "json_failed_dump_is_an_error_object_in_the_stream" \
+	"$(sed -n 2p "$tmp/out")" \
+	"{\"schema\": \"crashwalk\", \"version\": 3, \"dump\": {\"path\": \"$tmp/text\"}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
+check "json_stream_keeps_the_good_dumps" "$(grep -c '"frames": \[' "$tmp/out")" 2
+
+check "stdin_dump_is_the_file_dump" "$("$cw" "$elf" - <"$core" | tail -n +2)" \
+	"$("$cw" "$elf" "$core" | tail -n +2)"
+check "stdin_dump_is_named" "$("$cw" "$elf" - <"$core" | head -1)" "crashwalk: <stdin> (elf-core)"
+
+bold=$(printf '\033[1m')
+check "color_never_off_a_terminal" "$("$cw" "$elf" "$core" | grep -cF "$bold")" 0
+check "color_always_bold_names" "$("$cw" --color=always "$elf" "$core" | grep -cF "$bold")" \
+	"$("$cw" "$elf" "$core" | grep -c '^#')"
+if command -v script >/dev/null; then
+	tty() { script -qec "$*" /dev/null | grep -cF "$bold"; }
+	check "color_auto_on_a_terminal" "$(TERM=xterm tty "$cw" "$elf" "$core")" \
+		"$("$cw" "$elf" "$core" | grep -c '^#')"
+	check "color_auto_honours_NO_COLOR" "$(NO_COLOR=1 TERM=xterm tty "$cw" "$elf" "$core")" 0
+	check "color_auto_honours_TERM_dumb" "$(TERM=dumb tty "$cw" "$elf" "$core")" 0
+	check "color_never_on_a_terminal" "$(TERM=xterm tty "$cw" --color=never "$elf" "$core")" 0
+fi
+
+# A dump without registers notes the frame it starts from; -q keeps stderr for errors.
+check "quiet_keeps_notes_off_stderr" \
+	"$("$cw" -q --regs main:r0 "$elf" "$core" 2>&1 >/dev/null | wc -l)" 0
+
+echo "1..$n"
+echo "# $((n - fails)) passed, $fails failed"
+[ $fails -eq 0 ]
