@@ -265,7 +265,21 @@ enum cw_cfi_status cw_cfi_step(struct cw_image *img, const struct cw_mem *mem, u
 			       struct cw_regs *regs, struct cw_cfi *info);
 const char *cw_cfi_status_name(enum cw_cfi_status s);
 
-/* ---- exception model ---- */
+/* ---- exception model (libcw_exc.c) ---- */
+
+#define CW_EXC_RETURN_PREFIX	0xFF000000u	/* bits 31:24 of every EXC_RETURN */
+#define CW_EXC_RETURN_FTYPE	(1u << 4)	/* 0: the frame has the FP extension */
+#define CW_EXC_RETURN_THREAD_MSP	0xFFFFFFF9u	/* basic frame, Thread mode, MSP */
+#define CW_EXC_RETURN_THREAD_MSP_FP	0xFFFFFFE9u	/* extended frame, Thread mode, MSP */
+#define CW_EXC_RETURN_THREAD_PSP	0xFFFFFFFDu	/* basic frame, Thread mode, PSP */
+#define CW_EXC_RETURN_LOW_BYTE_BASE	0xFFFFFF00u	/* Zephyr keeps only bits 7:0 */
+#define CW_FNC_RETURN		0xFEFFFFFEu	/* bit 0 aside */
+#define CW_FNC_FRAME_SIZE	8u	/* BLXNS pushed the return address and partial xPSR */
+#define CW_LR_RESET_VALUE	0xFFFFFFFFu
+#define CW_XPSR_T		(1u << 24)
+#define CW_XPSR_ALIGN		(1u << 9)	/* the frame was realigned: one word of padding */
+#define CW_XPSR_IPSR		0x1FFu		/* exception number: non-zero in Handler mode */
+#define CW_SYSTEM_BASE		0xE0000000u	/* the System region: no stack lives there */
 
 struct cw_exc_return {
 	uint32_t value;
@@ -279,8 +293,45 @@ struct cw_exc_return {
 	int fnc_return;		/* FNC_RETURN (0xFEFFFFFx), not an exception return */
 };
 
+int cw_is_exc_return(uint32_t v);
 int cw_exc_return_decode(uint32_t value, struct cw_exc_return *out);
+int cw_exc_return_to_thread_psp(uint32_t v);
+int cw_exc_return_fp_frame(uint32_t v);
 uint32_t cw_exc_frame_size(const struct cw_exc_return *er, uint32_t xpsr, int lazy_fp_ts);
+unsigned int cw_exc_fp_state(const struct cw_mem *mem, uint32_t base, int *ts);
+
+#define CW_EXC_BASIC_WORDS	8
+#define CW_EXC_XPSR_WORD	7
+extern const enum cw_reg cw_exc_stacked[CW_EXC_BASIC_WORDS];
+
+/* A frame the hardware pushed, as read from memory. */
+struct cw_exc_frame {
+	uint32_t base;		/* address of the stacked r0 */
+	uint32_t words[CW_EXC_BASIC_WORDS];	/* in cw_exc_stacked order */
+	int have_callee;	/* v8-M additional state: r4-r11 below the basic frame */
+	uint32_t callee[8];
+	uint32_t size;		/* bytes from base to the sp before the exception */
+	unsigned int fp;	/* CW_FRAME_FP_STACKED or CW_FRAME_FP_LAZY for an extended frame */
+	uint32_t bad_addr;	/* with CW_EXC_READ: the word not in memory */
+	uint32_t signature;	/* with CW_EXC_SIGNATURE: the word found instead */
+};
+
+enum cw_exc_status {
+	CW_EXC_OK,
+	CW_EXC_READ,		/* a word of the frame is not in the dump or the image */
+	CW_EXC_SIGNATURE,	/* the additional state's integrity signature is wrong */
+};
+
+enum cw_exc_status cw_exc_frame_read(const struct cw_mem *mem, uint32_t sp,
+				     const struct cw_exc_return *er, struct cw_exc_frame *f);
+void cw_exc_frame_pop(const struct cw_exc_frame *f, struct cw_regs *regs);
+enum cw_reg cw_exc_banked_sp(int handler_state, int secure, int psp);
+
+/* How far a trial unwind gets from regs: the frame search's tie-breaker. */
+typedef unsigned int (*cw_exc_depth_fn)(void *ctx, const struct cw_regs *regs);
+
+int cw_exc_frame_search(const struct cw_mem *mem, const struct cw_image *img,
+			cw_exc_depth_fn depth, void *ctx, struct cw_regs *regs, uint32_t *at);
 
 /* ---- unwinding ---- */
 

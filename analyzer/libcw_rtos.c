@@ -25,8 +25,6 @@
 #define CFSR_STKOF	(1u << 20)	/* UFSR.STKOF: v8-M stack limit violation */
 #define FREERTOS_FILL	0xA5	/* tskSTACK_FILL_BYTE */
 #define ZEPHYR_FILL	0xAA	/* CONFIG_INIT_STACKS */
-#define HW_FRAME	0x20u
-#define HW_FRAME_FP	0x68u
 #define FP_CALLEE	0x40u	/* s16-s31, saved by the context switch */
 
 /* ---- struct layouts: DWARF when present, documented defaults otherwise ---- */
@@ -303,39 +301,37 @@ static struct cw_thread *add_thread(struct rtos_walk *w, uint32_t tcb, const cha
 
 /* ---- saved contexts ---- */
 
-static int is_thread_psp_return(uint32_t v)
-{
-	/* EXC_RETURN to Thread mode on the process stack; FNC_RETURN is not one. */
-	return (v >> 8) == 0xFFFFFFu && (v & 0xCu) == 0xCu;
-}
-
 /*
- * Pop the hardware frame the thread's switch-out left at base (basic, or
- * extended when EXC_RETURN bit 4 is 0) into its registers.
+ * Pop the hardware frame the thread's switch-out left at base into its
+ * registers, as the exception return would.
  */
 static int pop_hw_frame(struct rtos_walk *w, struct cw_thread *th, uint32_t base,
 			uint32_t exc_return)
 {
-	static const enum cw_reg order[8] = {
-		CW_R0, CW_R1, CW_R2, CW_R3, CW_R12, CW_LR, CW_PC, CW_XPSR
-	};
-	uint32_t f[8], size = (exc_return & 0x10) ? HW_FRAME : HW_FRAME_FP;
-	unsigned int i;
+	struct cw_exc_return er;
+	struct cw_exc_frame f;
 
-	for (i = 0; i < 8; i++)
-		if (rd32(w, base + 4 * i, &f[i])) {
-			thread_problem(th, "saved frame word at 0x%08x not in the dump", base + 4 * i);
-			return -1;
-		}
-	if (!(f[7] & (1u << 24))) {
-		thread_problem(th, "saved frame at 0x%08x has xPSR 0x%08x without the Thumb bit",
-			       base, f[7]);
+	if (cw_exc_return_decode(exc_return, &er) || er.fnc_return) {
+		thread_problem(th, "saved EXC_RETURN 0x%08x is not valid", exc_return);
 		return -1;
 	}
-	for (i = 0; i < 8; i++)
-		cw_reg_set(&th->regs, order[i], f[i]);
-	th->regs.r[CW_PC] &= ~1u;
-	cw_reg_set(&th->regs, CW_SP, base + size + ((f[7] & (1u << 9)) ? 4 : 0));
+	switch (cw_exc_frame_read(w->t->mem, base, &er, &f)) {
+	case CW_EXC_OK:
+		break;
+	case CW_EXC_SIGNATURE:
+		thread_problem(th, "saved frame at 0x%08x has integrity signature 0x%08x",
+			       base, f.signature);
+		return -1;
+	default:
+		thread_problem(th, "saved frame word at 0x%08x not in the dump", f.bad_addr);
+		return -1;
+	}
+	if (!(f.words[CW_EXC_XPSR_WORD] & CW_XPSR_T)) {
+		thread_problem(th, "saved frame at 0x%08x has xPSR 0x%08x without the Thumb bit",
+			       f.base, f.words[CW_EXC_XPSR_WORD]);
+		return -1;
+	}
+	cw_exc_frame_pop(&f, &th->regs);
 	cw_reg_set(&th->regs, CW_PSP, base);	/* where the switch left the PSP */
 	th->exc_return = exc_return;
 	th->have_regs = 1;
@@ -369,7 +365,7 @@ static int read_callee(struct rtos_walk *w, struct cw_thread *th, uint32_t at)
  */
 struct frt_port {
 	const char *name;
-	int exc_at;		/* word index of EXC_RETURN, -1: none (always 0xFFFFFFFD) */
+	int exc_at;		/* word index of EXC_RETURN, -1: none (CW_EXC_RETURN_THREAD_PSP) */
 	int psplim_at;		/* word index of PSPLIM, -1: none */
 	unsigned int r4_at;	/* word index of r4 */
 	unsigned int words;	/* words the switch stored below s16-s31 / the frame */
@@ -385,17 +381,17 @@ static const struct frt_port frt_ports[] = {
 static int frt_try_port(struct rtos_walk *w, struct cw_thread *th, uint32_t top,
 			const struct frt_port *p)
 {
-	uint32_t exc = 0xFFFFFFFDu, psplim = 0, base;
+	uint32_t exc = CW_EXC_RETURN_THREAD_PSP, psplim = 0, base;
 
 	if (p->exc_at >= 0 && (rd32(w, top + 4 * (uint32_t)p->exc_at, &exc) ||
-			       !is_thread_psp_return(exc)))
+			       !cw_exc_return_to_thread_psp(exc)))
 		return -1;
 	if (p->psplim_at >= 0) {
 		if (rd32(w, top + 4 * (uint32_t)p->psplim_at, &psplim) || psplim > top ||
 		    (psplim & 7) || (th->have_stack && psplim < th->stack_lo))
 			return -1;
 	}
-	base = top + 4 * p->words + ((exc & 0x10) ? 0 : FP_CALLEE);
+	base = top + 4 * p->words + (cw_exc_return_fp_frame(exc) ? FP_CALLEE : 0);
 	th->problem[0] = 0;
 	if (read_callee(w, th, top + 4 * p->r4_at) || pop_hw_frame(w, th, base, exc) ||
 	    !cw_image_is_code(w->t->img, th->regs.r[CW_PC])) {
@@ -637,7 +633,7 @@ static enum cw_thread_state zep_state(uint8_t s)
 
 static void zep_context(struct rtos_walk *w, struct cw_thread *th, const struct zep_layout *l)
 {
-	uint32_t psp, exc = 0xFFFFFFFDu;
+	uint32_t psp, exc = CW_EXC_RETURN_THREAD_PSP;
 	uint8_t b;
 
 	if (read_callee(w, th, th->tcb + l->callee))
@@ -648,7 +644,7 @@ static void zep_context(struct rtos_walk *w, struct cw_thread *th, const struct 
 	}
 	/* Without the stored EXC_RETURN a frame is taken as basic: FP threads would be wrong. */
 	if (l->have_exc_return && !cw_mem_read(w->t->mem, th->tcb + l->exc_return, &b, 1))
-		exc = 0xFFFFFF00u | b;
+		exc = CW_EXC_RETURN_LOW_BYTE_BASE | b;
 	if (th->have_stack && th->stack_size &&
 	    (psp < th->stack_lo || psp >= th->stack_hi))
 		th->overflow |= CW_OVF_SP_OUTSIDE;
@@ -751,9 +747,9 @@ static int crash_in_handler(const struct rtos_walk *w, const struct cw_frame *f)
 	const struct cw_regs *dr = &w->dump->regs;
 
 	if (f->flags & CW_FRAME_EXCEPTION)
-		return !is_thread_psp_return(f->exc_return);
+		return !cw_exc_return_to_thread_psp(f->exc_return);
 	return w->dump->context == CW_CTX_PRE_EXCEPTION && cw_reg_ok(dr, CW_XPSR) &&
-	       (dr->r[CW_XPSR] & 0x1FFu);
+	       (dr->r[CW_XPSR] & CW_XPSR_IPSR);
 }
 
 /*
@@ -773,7 +769,7 @@ static void current_frames(struct rtos_walk *w, struct cw_thread *th)
 
 	for (i = 0; i < bt->nr; i++)
 		if ((bt->frames[i].flags & CW_FRAME_EXCEPTION) &&
-		    is_thread_psp_return(bt->frames[i].exc_return)) {
+		    cw_exc_return_to_thread_psp(bt->frames[i].exc_return)) {
 			from = i;
 			found = 1;
 		}
@@ -965,7 +961,7 @@ void cw_rtos_report_text(FILE *out, const struct cw_rtos *r)
 				th->stack_untouched);
 		if (th->layout)
 			fprintf(out, "  [%s%s]", th->layout,
-				th->exc_return && !(th->exc_return & 0x10) ? ", FP frame" : "");
+				cw_exc_return_fp_frame(th->exc_return) ? ", FP frame" : "");
 		fputc('\n', out);
 		if (th->overflow) {
 			overflow_text(ovf, sizeof(ovf), th->overflow);
@@ -1034,7 +1030,7 @@ void cw_rtos_report_json(FILE *out, const struct cw_rtos *r)
 			th->current ? "true" : "false");
 		cw_json_str(out, th->layout);
 		fprintf(out, ", \"exc_return\": %u, \"fp_frame\": %s, \"sp\": ", th->exc_return,
-			th->exc_return && !(th->exc_return & 0x10) ? "true" : "false");
+			cw_exc_return_fp_frame(th->exc_return) ? "true" : "false");
 		if (th->have_regs)
 			fprintf(out, "%u", th->regs.r[CW_SP]);
 		else

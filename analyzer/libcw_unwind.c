@@ -17,10 +17,6 @@
 #include "../lib/fw_walk.h"
 
 #define SCAN_WORDS	2048	/* how far above sp a scan looks for a return address */
-#define ADDITIONAL_STATE_SIZE	0x28u
-#define INTEGRITY_SIG_MASK	0xFFFFFFFEu
-#define INTEGRITY_SIG		0xFEFA125Au
-#define LR_RESET_VALUE		0xFFFFFFFFu
 
 /* Confidence of a frame, by how it was found. */
 #define CONF_REGS	100
@@ -36,7 +32,6 @@
 #define CONF_SCAN_BLX	35
 #define CONF_FOUND_FRAME	50	/* registers from an exception frame found by search */
 #define CONF_LOST	30	/* a function named only by the call that entered it */
-#define XPSR_T		(1u << 24)
 #define CONF_AGREED	3	/* per other unwinder that found the same caller */
 #define CONF_DISAGREED	10	/* per other unwinder that found another */
 #define CONF_MAX_UNWOUND	99	/* only the dump's own registers are certain */
@@ -118,12 +113,6 @@ stop(struct walk *w, enum cw_stop why, const char *fmt, ...)
 	vsnprintf(w->bt->stop_detail, sizeof(w->bt->stop_detail), fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-/* EXC_RETURN, or FNC_RETURN (a Secure function called from Non-secure returns through it). */
-static int is_exc_return(uint32_t v)
-{
-	return (v >> 24) == 0xFF || (v & 0xFFFFFFFEu) == 0xFEFFFFFEu;
 }
 
 /*
@@ -351,9 +340,9 @@ static int fp_read(void *ctx, fw_u64 addr, void *buf, unsigned int size)
 static fw_u64 fp_fixup(void *ctx, fw_u64 ret)
 {
 	(void)ctx;
-	if ((uint32_t)ret == LR_RESET_VALUE)
+	if ((uint32_t)ret == CW_LR_RESET_VALUE)
 		return 0;
-	return is_exc_return((uint32_t)ret) ? ret : ret & ~1ull;
+	return cw_is_exc_return((uint32_t)ret) ? ret : ret & ~1ull;
 }
 
 /* EXC_RETURN in a record ends the segment: the exception model takes over. */
@@ -361,13 +350,15 @@ static int fp_exception(void *ctx, fw_u64 record, fw_u64 *ret)
 {
 	(void)ctx;
 	(void)record;
-	return is_exc_return((uint32_t)*ret) ? 1 : 0;
+	return cw_is_exc_return((uint32_t)*ret) ? 1 : 0;
 }
 
 /*
  * GCC's Thumb r7 points below the locals; the {r7, lr} record is where the
  * prologue pushed them. Read that function's prologue to find it.
  */
+#define FP_RECORD_REGS	((1u << CW_R7) | (1u << CW_LR))
+
 static int fp_record_offset(struct walk *w, const struct cw_symbol *fn, uint32_t pc,
 			    int32_t *off)
 {
@@ -375,7 +366,7 @@ static int fp_record_offset(struct walk *w, const struct cw_symbol *fn, uint32_t
 
 	if (!fn || cw_prologue_analyze(w->t->mem, w->t->img, fn->addr, pc, &p) || !p.fp_set)
 		return -1;
-	if ((p.saved & 0x4080u) != 0x4080u || p.slot[CW_LR] != p.slot[CW_R7] + 4)
+	if ((p.saved & FP_RECORD_REGS) != FP_RECORD_REGS || p.slot[CW_LR] != p.slot[CW_R7] + 4)
 		return -1;
 	*off = p.slot[CW_R7] - p.fp_off;
 	return 0;
@@ -587,12 +578,12 @@ static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 	/* lr still holds this frame's return address unless the prologue already saved it. */
 	if (w->lr_live && !(fn && lr_pushed_before_pc(w, fn))) {
 		v = w->regs.r[CW_LR];
-		if ((is_exc_return(v) && !cw_exc_return_decode(v, &er)) ||
+		if ((cw_is_exc_return(v) && !cw_exc_return_decode(v, &er)) ||
 		    scan_candidate(w, v, fn, &s->confidence, &s->flags)) {
 			s->pc = v;
 			s->sp = sp;
 			s->method = CW_M_LR;
-			s->confidence = is_exc_return(v) ? CONF_LR : s->confidence;
+			s->confidence = cw_is_exc_return(v) ? CONF_LR : s->confidence;
 			return 0;
 		}
 	}
@@ -600,7 +591,7 @@ static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 		if (cw_mem_read32(w->t->mem, a, &v))
 			break;
 		s->flags = 0;
-		if (handler && is_exc_return(v) && !cw_exc_return_decode(v, &er) &&
+		if (handler && cw_is_exc_return(v) && !cw_exc_return_decode(v, &er) &&
 		    !er.fnc_return) {
 			s->pc = v;
 			s->sp = a + 4;
@@ -644,7 +635,7 @@ static int stacking_failed(const struct cw_mem *mem)
 
 static int frame_lost(const struct walk *w, const uint32_t *f)
 {
-	return w->bt->nr == 1 && stacking_failed(w->t->mem) && !(f[7] & XPSR_T);
+	return w->bt->nr == 1 && stacking_failed(w->t->mem) && !(f[CW_EXC_XPSR_WORD] & CW_XPSR_T);
 }
 
 /*
@@ -689,40 +680,11 @@ static int walk_lost_frame(struct walk *w, uint32_t exc_return, uint32_t base,
 	return 0;
 }
 
-/*
- * What an extended frame holds. With lazy preservation (FPCCR.ASPEN, LSPEN)
- * the hardware only reserves the FP slots; while LSPACT is set and FPCAR
- * points at those slots nothing was written there. FPCCR.TS says a Secure
- * frame also carries s16-s31.
- */
-static unsigned int fp_context(const struct walk *w, uint32_t base, int *ts)
-{
-	uint32_t fpccr, fpcar;
-
-	*ts = 0;
-	if (cw_mem_read32(w->t->mem, CW_FPCCR, &fpccr) || cw_mem_read32(w->t->mem, CW_FPCAR, &fpcar))
-		return CW_FRAME_FP_STACKED;
-	*ts = !!(fpccr & (1u << 26));
-	if ((fpccr & 0xC0000001u) == 0xC0000001u && (fpcar & ~7u) == base + 0x20)
-		return CW_FRAME_FP_LAZY;
-	return CW_FRAME_FP_STACKED;
-}
-
-/*
- * A stack pointer of one security state. The dump's MSP and PSP belong to the
- * state the innermost handler ran in; the other state's come from the banked
- * registers a v8-M dump may add. Returns 0 and sets *sp, or -1 (a stop).
- */
+/* A stack pointer of one security state (see cw_exc_banked_sp), or a stop. */
 static int banked_sp(struct walk *w, int secure, int psp, uint32_t *sp)
 {
-	enum cw_reg r;
+	enum cw_reg r = cw_exc_banked_sp(w->handler_state, secure, psp);
 
-	if (w->handler_state < 0 || w->handler_state == secure)
-		r = psp ? CW_PSP : CW_MSP;
-	else if (secure)
-		r = psp ? CW_PSP_S : CW_MSP_S;
-	else
-		r = psp ? CW_PSP_NS : CW_MSP_NS;
 	if (!cw_reg_ok(&w->regs, r))
 		return stop(w, CW_STOP_NO_PSP, "the %s %s stack pointer is not in the dump",
 			    secure ? "Secure" : "Non-secure", psp ? "process" : "main");
@@ -738,11 +700,11 @@ static int banked_sp(struct walk *w, int secure, int psp, uint32_t *sp)
  */
 static int walk_fnc_return(struct walk *w, uint32_t fnc_return)
 {
-	uint32_t sp, f[2];
+	uint32_t sp, f[CW_FNC_FRAME_SIZE / 4];
 	int spsel = w->handler_state == 1 && cw_reg_ok(&w->regs, CW_CONTROL) &&
 		    (w->regs.r[CW_CONTROL] & 2);
 
-	if (banked_sp(w, 1, spsel, &sp) || read_words(w, sp, f, 2))
+	if (banked_sp(w, 1, spsel, &sp) || read_words(w, sp, f, ARRAY_SIZE(f)))
 		return -1;
 	if (!is_return_address(w, f[0] | 1))
 		return stop(w, CW_STOP_BAD_PC, "FNC_RETURN: return address 0x%08x at 0x%08x "
@@ -750,10 +712,10 @@ static int walk_fnc_return(struct walk *w, uint32_t fnc_return)
 	if (w->bt->nr >= CW_MAX_FRAMES)
 		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES);
 	cw_reg_set(&w->regs, CW_PC, f[0] & ~1u);
-	cw_reg_set(&w->regs, CW_SP, sp + 8);
+	cw_reg_set(&w->regs, CW_SP, sp + CW_FNC_FRAME_SIZE);
 	w->regs.valid &= ~(1u << CW_LR);
 	w->lr_live = 0;
-	push_frame(w, f[0] & ~1u, sp + 8, CW_M_EXCEPTION, CONF_EXCEPTION, CW_FRAME_FNC_RETURN);
+	push_frame(w, f[0] & ~1u, sp + CW_FNC_FRAME_SIZE, CW_M_EXCEPTION, CONF_EXCEPTION, CW_FRAME_FNC_RETURN);
 	w->bt->frames[w->bt->nr - 1].exc_return = fnc_return;
 	return 0;
 }
@@ -761,15 +723,11 @@ static int walk_fnc_return(struct walk *w, uint32_t fnc_return)
 /* The interrupted context: pop the frame the hardware pushed at exception entry. */
 static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_entry)
 {
-	static const enum cw_reg order[8] = {
-		CW_R0, CW_R1, CW_R2, CW_R3, CW_R12, CW_LR, CW_PC, CW_XPSR
-	};
 	struct cw_exc_return er;
-	uint32_t base, f[10], size;
-	unsigned int i, fp = 0;
-	int ts = 0;
+	struct cw_exc_frame f;
+	uint32_t base;
 
-	if (exc_return == LR_RESET_VALUE)
+	if (exc_return == CW_LR_RESET_VALUE)
 		return stop(w, CW_STOP_OUTERMOST, "lr holds its reset value 0x%08x", exc_return);
 	if (cw_exc_return_decode(exc_return, &er))
 		return stop(w, CW_STOP_BAD_PC, "0x%08x is not a valid EXC_RETURN", exc_return);
@@ -790,32 +748,23 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 		base = w->regs.r[CW_PSP];
 		w->psp_used = 1;
 	}
-	if (!er.dcrs) {
-		/* v8-M additional state context: signature, reserved, r4-r11 below the frame. */
-		if (read_words(w, base, f, 10))
-			return -1;
-		if ((f[0] & INTEGRITY_SIG_MASK) != INTEGRITY_SIG)
-			return stop(w, CW_STOP_BAD_PC, "integrity signature 0x%08x is wrong", f[0]);
-		for (i = 0; i < 8; i++)
-			cw_reg_set(&w->regs, (enum cw_reg)(CW_R4 + i), f[2 + i]);
-		base += ADDITIONAL_STATE_SIZE;
+	switch (cw_exc_frame_read(w->t->mem, base, &er, &f)) {
+	case CW_EXC_OK:
+		break;
+	case CW_EXC_SIGNATURE:
+		return stop(w, CW_STOP_BAD_PC, "integrity signature 0x%08x is wrong", f.signature);
+	default:
+		return stop(w, CW_STOP_READ, "exception frame word at 0x%08x not in the dump",
+			    f.bad_addr);
 	}
-	if (read_words(w, base, f, 8))
-		return -1;
-	if (frame_lost(w, f))
-		return walk_lost_frame(w, exc_return, base, CW_FRAME_EXCEPTION);
-	for (i = 0; i < 8; i++)
-		cw_reg_set(&w->regs, order[i], f[i]);
-	if (er.fp_frame)
-		fp = fp_context(w, base, &ts);
-	size = cw_exc_frame_size(&er, f[7], ts);
-	cw_reg_set(&w->regs, CW_SP, base + size);
-	w->regs.r[CW_PC] &= ~1u;
+	if (frame_lost(w, f.words))
+		return walk_lost_frame(w, exc_return, f.base, CW_FRAME_EXCEPTION);
+	cw_exc_frame_pop(&f, &w->regs);
 	w->lr_live = 1;
 	if (w->bt->nr >= CW_MAX_FRAMES)
 		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES);
-	push_frame(w, w->regs.r[CW_PC], base + size, CW_M_EXCEPTION, CONF_EXCEPTION,
-		   CW_FRAME_EXCEPTION | fp);
+	push_frame(w, w->regs.r[CW_PC], f.base + f.size, CW_M_EXCEPTION, CONF_EXCEPTION,
+		   CW_FRAME_EXCEPTION | f.fp);
 	w->bt->frames[w->bt->nr - 1].exc_return = exc_return;
 	return 0;
 }
@@ -827,7 +776,7 @@ static int plausible_return(const struct walk *w, uint32_t pc)
 {
 	uint32_t target;
 
-	return is_exc_return(pc) ||
+	return cw_is_exc_return(pc) ||
 	       (is_return_address(w, pc) &&
 		cw_thumb_call_before(w->t->mem, pc, &target) != CW_CALL_NONE);
 }
@@ -1052,7 +1001,7 @@ static int walk_one(struct walk *w)
 	for (r = 4; r < 12; r++)
 		if (s.restored & (1u << r))
 			cw_reg_set(&w->regs, (enum cw_reg)r, s.restore[r]);
-	if (is_exc_return(s.pc))
+	if (cw_is_exc_return(s.pc))
 		return walk_exception(w, s.pc, s.sp) == 0;
 	if (!s.pc)
 		return stop(w, CW_STOP_OUTERMOST, "return address is 0"), 0;
@@ -1105,7 +1054,7 @@ int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unw
 	w.regs.r[CW_PC] &= ~1u;
 	/* A writer that popped a frame which was never stacked hands over garbage pc and xPSR. */
 	if (dump->context == CW_CTX_PRE_EXCEPTION && stacking_failed(t->mem) &&
-	    (!cw_reg_ok(&w.regs, CW_XPSR) || !(w.regs.r[CW_XPSR] & XPSR_T)) &&
+	    (!cw_reg_ok(&w.regs, CW_XPSR) || !(w.regs.r[CW_XPSR] & CW_XPSR_T)) &&
 	    !cw_image_is_code(t->img, w.regs.r[CW_PC])) {
 		if (!walk_lost_frame(&w, 0, w.regs.r[CW_SP], 0))
 			while (walk_one(&w))
@@ -1124,85 +1073,31 @@ int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unw
 	return 0;
 }
 
-/* Could these 8 words be a basic exception frame: r0-r3, r12, lr, pc, xPSR? */
-static int plausible_frame(const struct cw_target *t, const uint32_t *f)
-{
-	uint32_t lr = f[5], pc = f[6], xpsr = f[7], target;
-	const struct cw_symbol *fn = cw_image_func(t->img, pc);
-	struct cw_exc_return er;
-
-	/* xPSR bits 23:21 are reserved (bit 20 is v8-M SFPA); the stacked pc is halfword aligned. */
-	if ((xpsr & 0x00E00000u) || (pc & 1) || !fn || !cw_image_is_code(t->img, pc))
-		return 0;
-	/* T = 0 only at a function entry: INVSTATE from a call through an even pointer. */
-	if (!(xpsr & (1u << 24)) && pc != fn->addr)
-		return 0;
-	if (lr == LR_RESET_VALUE || (is_exc_return(lr) && !cw_exc_return_decode(lr, &er)))
-		return 1;
-	return (lr & 1) && cw_image_is_code(t->img, lr & ~1u) &&
-	       cw_thumb_call_before(t->mem, lr, &target) != CW_CALL_NONE;
-}
-
 /* How far prologue analysis gets from these registers: a test of a guessed sp. */
-static unsigned int trial_depth(const struct cw_target *t, const struct cw_dump *d)
+struct trial {
+	const struct cw_target *t;
+	enum cw_reg_context context;
+};
+
+static unsigned int trial_depth(void *ctx, const struct cw_regs *regs)
 {
+	const struct trial *tr = ctx;
 	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
+	struct cw_dump d = { .context = tr->context, .regs = *regs };
 	unsigned int n = 0;
 
-	if (bt && !cw_unwind(t, d, CW_UNWIND_PROLOGUE, bt))
+	if (bt && !cw_unwind(tr->t, &d, CW_UNWIND_PROLOGUE, bt))
 		n = bt->nr;
 	free(bt);
 	return n;
 }
 
-/*
- * A dump without registers: take the lowest plausible exception frame in
- * the dump's memory (the innermost one on a descending stack). A handler
- * pushes its EXC_RETURN right below the frame; when it is there it says
- * whether the frame is an extended (FPU) one. Else both sizes are tried and
- * the one from which prologue analysis gets further wins, basic on a tie.
- */
+/* A dump without registers: the exception model's search of its memory. */
 int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32_t *at)
 {
-	static const enum cw_reg order[8] = {
-		CW_R0, CW_R1, CW_R2, CW_R3, CW_R12, CW_LR, CW_PC, CW_XPSR
-	};
-	unsigned int i, k;
+	struct trial tr = { t, d->context };
 
-	for (i = 0; i < d->mem.nr; i++) {
-		const struct cw_region *r = &d->mem.regions[i];
-		uint32_t a, f[8], below;
-		struct cw_exc_return er = { 0 };
-		unsigned int ext;
-
-		if (strcmp(r->origin, "dump") || r->addr >= 0xE0000000u)
-			continue;
-		for (a = r->addr; a + 32 <= r->addr + r->size && a + 32 > a; a += 4) {
-			for (k = 0; k < 8; k++)
-				cw_mem_read32(t->mem, a + 4 * k, &f[k]);
-			if (!plausible_frame(t, f))
-				continue;
-			for (k = 0; k < 8; k++)
-				cw_reg_set(&d->regs, order[k], f[k]);
-			*at = a;
-			if (!cw_mem_read32(t->mem, a - 4, &below) &&
-			    !cw_exc_return_decode(below, &er) && !er.fnc_return) {
-				cw_reg_set(&d->regs, CW_SP, a + cw_exc_frame_size(&er, f[7], 0));
-				return 0;
-			}
-			cw_exc_return_decode(0xFFFFFFE9u, &er);
-			cw_reg_set(&d->regs, CW_SP, a + cw_exc_frame_size(&er, f[7], 0));
-			ext = trial_depth(t, d);
-			cw_exc_return_decode(0xFFFFFFF9u, &er);
-			cw_reg_set(&d->regs, CW_SP, a + cw_exc_frame_size(&er, f[7], 0));
-			if (ext > trial_depth(t, d)) {
-				cw_exc_return_decode(0xFFFFFFE9u, &er);
-				cw_reg_set(&d->regs, CW_SP, a + cw_exc_frame_size(&er, f[7], 0));
-			}
-			return 0;
-		}
-	}
-	return -1;
+	return cw_exc_frame_search(t->mem, t->img, trial_depth, &tr, &d->regs, at);
 }
 
 static int reg_by_name(const char *name, size_t len)
@@ -1254,7 +1149,7 @@ int cw_regs_from_record(const struct cw_target *t, struct cw_dump *d, const char
 		p += len + (p[len] == ',');
 	}
 	if (!cw_reg_ok(&d->regs, CW_PC) && cw_reg_ok(&d->regs, CW_LR) &&
-	    is_exc_return(d->regs.r[CW_LR])) {
+	    cw_is_exc_return(d->regs.r[CW_LR])) {
 		cw_reg_set(&d->regs, CW_PC, cw_image_vector(t->img, 3, &ok) & ~1u);
 		if (!ok)
 			return cw_fail(err, spec, -1, "no vector table for the HardFault handler");
@@ -1263,7 +1158,7 @@ int cw_regs_from_record(const struct cw_target *t, struct cw_dump *d, const char
 		cw_reg_set(&d->regs, CW_SP, d->regs.r[CW_MSP]);
 	if (!cw_reg_ok(&d->regs, CW_PC) || !cw_reg_ok(&d->regs, CW_SP))
 		return cw_fail(err, spec, -1, "the record gives neither pc nor EXC_RETURN and sp");
-	d->context = is_exc_return(d->regs.r[CW_LR]) ? CW_CTX_HANDLER_ENTRY
+	d->context = cw_is_exc_return(d->regs.r[CW_LR]) ? CW_CTX_HANDLER_ENTRY
 						     : CW_CTX_PRE_EXCEPTION;
 	return 0;
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_decode.c - crashwalk's decoders: Thumb calls and branches (encodings
- * produced by GNU as, not by crashwalk), prologue analysis, EXC_RETURN and
- * exception frame sizes, fault status bits, and the r7 record hook of the
- * shared frame walker.
+ * produced by GNU as, not by crashwalk), prologue analysis, fault status
+ * bits, and the r7 record hook of the shared frame walker. The exception
+ * model has its own test, test_exc.c.
  */
 #include "cw_test.h"
 #include "../lib/fw_walk.h"
@@ -314,43 +314,6 @@ static void epilogue_refusals(void)
 	KTAP_EXPECT(epilogue_at(lr + 1, 1, 0x1ffe, &e) < 0, "pc below the function");
 }
 
-static void exc_return(void)
-{
-	struct cw_exc_return er;
-
-	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFF1, &er) && !er.thread && !er.psp &&
-		    !er.fp_frame && !er.v8m, "F1");
-	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFF9, &er) && er.thread && !er.psp, "F9");
-	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFFD, &er) && er.thread && er.psp, "FD");
-	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFE9, &er) && er.fp_frame, "E9");
-	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFED, &er) && er.fp_frame && er.psp, "ED");
-	/* v8-M Non-secure thread on PSP: S=0, DCRS=1, FType=1, Mode=1, SPSEL=1, ES=0 */
-	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFBC, &er) && er.v8m && !er.secure && er.dcrs &&
-		    er.thread && er.psp && !er.es, "BC");
-	/* v8-M Secure, callee registers stacked by hardware (DCRS=0) */
-	KTAP_EXPECT(!cw_exc_return_decode(0xFFFFFFDD, &er) && er.v8m && er.secure && !er.dcrs,
-		    "DD");
-	KTAP_EXPECT(cw_exc_return_decode(0xFFFFFFF5, &er) != 0, "handler mode on PSP accepted");
-	KTAP_EXPECT(cw_exc_return_decode(0xFFFFFFF3, &er) != 0, "reserved bit 1 accepted");
-	KTAP_EXPECT(cw_exc_return_decode(0xFFFF0FF9, &er) != 0, "reserved ones accepted");
-	KTAP_EXPECT(!cw_exc_return_decode(0xFEFFFFFF, &er) && er.fnc_return, "FNC_RETURN");
-}
-
-static void frame_sizes(void)
-{
-	struct cw_exc_return er;
-
-	cw_exc_return_decode(0xFFFFFFF9, &er);
-	KTAP_EXPECT(cw_exc_frame_size(&er, 0x01000000, 0) == 0x20, "basic");
-	KTAP_EXPECT(cw_exc_frame_size(&er, 0x01000200, 0) == 0x24, "basic + realign");
-	cw_exc_return_decode(0xFFFFFFE9, &er);
-	KTAP_EXPECT(cw_exc_frame_size(&er, 0x01000000, 0) == 0x68, "extended");
-	KTAP_EXPECT(cw_exc_frame_size(&er, 0x01000200, 0) == 0x6C, "extended + realign");
-	cw_exc_return_decode(0xFFFFFFED, &er);	/* S = 1, FType = 0 */
-	KTAP_EXPECT(cw_exc_frame_size(&er, 0, 1) == 0xA8, "secure extended with TS: 0x%x",
-		    cw_exc_frame_size(&er, 0, 1));
-}
-
 static int has_line(const struct cw_fault *f, const char *name)
 {
 	unsigned int i;
@@ -471,8 +434,6 @@ int main(void)
 	KTAP_RUN(prologue_sp_by_register);
 	KTAP_RUN(epilogue_forms);
 	KTAP_RUN(epilogue_refusals);
-	KTAP_RUN(exc_return);
-	KTAP_RUN(frame_sizes);
 	KTAP_RUN(fault_bits);
 	KTAP_RUN(fw_walk_record_at);
 	return ktap_finish();
