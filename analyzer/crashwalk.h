@@ -380,6 +380,16 @@ enum cw_stop {
 #define CW_FRAME_FP_LAZY	0x40	/* extended frame, space reserved but FPCCR.LSPACT:
 					 * s0-s15 were still in the FPU at the crash */
 #define CW_FRAME_FNC_RETURN	0x80	/* Secure code that called Non-secure code (BLXNS) */
+#define CW_FRAME_RETURN_ADDR	0x100	/* pc is a return address: the call is before it */
+
+/*
+ * Where a frame's code is looked up: a return address may follow a call that
+ * ends its function, so its call site is at pc - 1.
+ */
+static inline uint32_t cw_code_addr(uint32_t pc, int is_return_addr)
+{
+	return is_return_addr ? pc - 1 : pc;
+}
 
 struct cw_frame {
 	uint32_t pc;
@@ -418,12 +428,13 @@ struct cw_target {
 	struct cw_image *img;
 };
 
-unsigned int cw_fault_frame(const struct cw_dump *dump, const struct cw_backtrace *bt);
+unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt);
 int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *dump, uint32_t *at);
 int cw_regs_from_record(const struct cw_target *t, struct cw_dump *dump, const char *spec,
 			struct cw_error *err);
-int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unwinder how,
-	      struct cw_backtrace *bt);
+int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
+	      enum cw_reg_context context, enum cw_unwinder how, struct cw_backtrace *bt);
+void cw_symbolize(struct cw_image *img, struct cw_backtrace *bt);
 const char *cw_method_name(enum cw_method m);
 const char *cw_stop_name(enum cw_stop s);
 int cw_unwinder_parse(const char *s, enum cw_unwinder *out);

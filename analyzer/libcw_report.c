@@ -32,7 +32,7 @@ static uint64_t signature(const struct cw_dump *d, const struct cw_backtrace *bt
 
 	for (p = f->cls; *p; p++)
 		h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
-	for (i = cw_fault_frame(d, bt); i < bt->nr; i++) {
+	for (i = cw_fault_frame(d->context, bt); i < bt->nr; i++) {
 		const char *name = bt->frames[i].func ? bt->frames[i].func->name : "?";
 
 		h = (h ^ '/') * 0x100000001b3ull;
@@ -157,7 +157,7 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 		fputs(i ? ", " : "", out);
 		cw_json_str(out, f->lines[i]);
 	}
-	fprintf(out, "]}, \"fault_frame\": %u, \"frames\": [", cw_fault_frame(d, bt));
+	fprintf(out, "]}, \"fault_frame\": %u, \"frames\": [", cw_fault_frame(d->context, bt));
 	for (i = 0; i < bt->nr; i++)
 		json_frame(out, &bt->frames[i], i);
 	fprintf(out, "], \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
@@ -203,7 +203,7 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 static void report_text(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
 			const struct cw_fault *f, const struct cw_rtos *rtos, int color)
 {
-	unsigned int i, ff = cw_fault_frame(d, bt);
+	unsigned int i, ff = cw_fault_frame(d->context, bt);
 
 	fprintf(out, "crashwalk: %s (%s)\n", d->path, cw_dump_format_name(d->format));
 	if (d->warning)

@@ -764,7 +764,7 @@ static int crash_in_handler(const struct rtos_walk *w, const struct cw_frame *f)
 static void current_frames(struct rtos_walk *w, struct cw_thread *th)
 {
 	const struct cw_backtrace *bt = w->bt;
-	unsigned int i, from = cw_fault_frame(w->dump, bt), found = 0;
+	unsigned int i, from = cw_fault_frame(w->dump->context, bt), found = 0;
 	const struct cw_regs *dr = &w->dump->regs;
 
 	for (i = 0; i < bt->nr; i++)
@@ -802,11 +802,9 @@ static void current_frames(struct rtos_walk *w, struct cw_thread *th)
 
 static void unwind_thread(struct rtos_walk *w, struct cw_thread *th)
 {
-	struct cw_dump d = { .path = w->dump->path, .format = w->dump->format,
-			     .context = CW_CTX_PRE_EXCEPTION, .regs = th->regs };
 	unsigned int i;
 
-	cw_unwind(w->t, &d, w->how, &th->bt);
+	cw_unwind(w->t, &th->regs, CW_CTX_PRE_EXCEPTION, w->how, &th->bt);
 	/* Past its stack's top the walk reads another thread's stack or the task start. */
 	for (i = 1; th->stack_size && i < th->bt.nr; i++)
 		if (th->bt.frames[i].sp > th->stack_hi) {
@@ -830,6 +828,7 @@ static void finish_thread(struct rtos_walk *w, struct cw_thread *th)
 	} else if (th->have_regs) {
 		unwind_thread(w, th);
 	}
+	cw_symbolize(w->t->img, &th->bt);
 	stack_use(w, th);
 	if (!th->have_regs || !th->have_stack)
 		return;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libcw_unwind.c - the unwinder engine: from the dump's registers to frames,
+ * libcw_unwind.c - the unwinder engine: from registers and memory to frames,
  * through hardware exception frames. Five ways find a caller: DWARF CFI
  * (libcw_cfi.c), ARM EHABI unwind tables (libcw_ehabi.c), pseudo-execution of
  * the prologue or epilogue (libcw_thumb.c), the r7 frame-record chain
@@ -230,7 +230,7 @@ static int step_pseudo(struct walk *w, const struct cw_symbol *fn, struct step *
  */
 static uint32_t code_at(const struct walk *w, uint32_t pc)
 {
-	return w->lr_live ? pc : pc - 1;
+	return cw_code_addr(pc, !w->lr_live);
 }
 
 /* ---- DWARF CFI ---- */
@@ -377,7 +377,7 @@ static fw_u64 fp_record_at(void *ctx, fw_u64 fp, fw_u64 ret)
 {
 	struct fp_ctx *c = ctx;
 	uint32_t pc = ret ? (uint32_t)ret : c->first_pc;
-	uint32_t at = ret ? pc - 1 : code_at(c->w, pc);
+	uint32_t at = ret ? cw_code_addr(pc, 1) : code_at(c->w, pc);
 	int32_t off;
 
 	if (fp_record_offset(c->w, cw_image_func(c->w->t->img, at), pc, &off))
@@ -488,7 +488,7 @@ static int walk_fp_segment(struct walk *w)
 		}
 		if (!ret)
 			break;
-		push_frame(w, ret, cfa, CW_M_FP, CONF_FP, 0);
+		push_frame(w, ret, cfa, CW_M_FP, CONF_FP, CW_FRAME_RETURN_ADDR);
 	}
 	if (why == FW_STOP_CHAIN_END)
 		return stop(w, CW_STOP_OUTERMOST, "frame-pointer chain ends at a zero record"), 0;
@@ -670,7 +670,7 @@ static int walk_lost_frame(struct walk *w, uint32_t exc_return, uint32_t base,
 		   flags | CW_FRAME_LOST);
 	w->bt->frames[w->bt->nr - 1].exc_return = exc_return;
 	push_frame(w, v & ~1u, a + 4, CW_M_SCAN, CONF_SCAN_BL,
-		   kind == CW_CALL_BL ? 0 : CW_FRAME_INDIRECT);
+		   CW_FRAME_RETURN_ADDR | (kind == CW_CALL_BL ? 0 : CW_FRAME_INDIRECT));
 	/* Only the stack survived: no register of the lost frame is known. */
 	w->regs.valid &= ~((1u << CW_R0) | (1u << CW_R1) | (1u << CW_R2) | (1u << CW_R3) |
 			   (1u << CW_R12) | 0xFF0u | (1u << CW_LR));
@@ -715,7 +715,8 @@ static int walk_fnc_return(struct walk *w, uint32_t fnc_return)
 	cw_reg_set(&w->regs, CW_SP, sp + CW_FNC_FRAME_SIZE);
 	w->regs.valid &= ~(1u << CW_LR);
 	w->lr_live = 0;
-	push_frame(w, f[0] & ~1u, sp + CW_FNC_FRAME_SIZE, CW_M_EXCEPTION, CONF_EXCEPTION, CW_FRAME_FNC_RETURN);
+	push_frame(w, f[0] & ~1u, sp + CW_FNC_FRAME_SIZE, CW_M_EXCEPTION, CONF_EXCEPTION,
+		   CW_FRAME_FNC_RETURN | CW_FRAME_RETURN_ADDR);
 	w->bt->frames[w->bt->nr - 1].exc_return = fnc_return;
 	return 0;
 }
@@ -1016,34 +1017,21 @@ static int walk_one(struct walk *w)
 	cw_reg_set(&w->regs, CW_SP, s.sp);
 	w->regs.valid &= ~(1u << CW_LR);
 	w->lr_live = 0;
-	push_frame(w, s.pc & ~1u, s.sp, s.method, s.confidence, s.flags);
+	push_frame(w, s.pc & ~1u, s.sp, s.method, s.confidence, s.flags | CW_FRAME_RETURN_ADDR);
 	w->bt->frames[w->bt->nr - 1].applied = s.applied;
 	w->bt->frames[w->bt->nr - 1].agreed = s.agreed;
 	w->bt->frames[w->bt->nr - 1].disagreed = s.disagreed;
 	return 1;
 }
 
-static void symbolize(const struct cw_target *t, struct cw_backtrace *bt)
+/*
+ * Frames from registers and memory: pc and sp of each, how it was found, and
+ * whether its pc is a return address; symbols are cw_symbolize()'s.
+ */
+int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
+	      enum cw_reg_context context, enum cw_unwinder how, struct cw_backtrace *bt)
 {
-	unsigned int i;
-
-	for (i = 0; i < bt->nr; i++) {
-		struct cw_frame *f = &bt->frames[i];
-		/* Caller frames hold return addresses: the call is the instruction before. */
-		int precise = i == 0 || (f->flags & CW_FRAME_EXCEPTION);
-		uint32_t at = precise ? f->pc : f->pc - 1;
-
-		f->func = cw_image_func(t->img, at);
-		f->has_src = !cw_image_srcline(t->img, at, &f->src);
-		if (f->has_src)
-			f->nr_inl = cw_image_inlines(t->img, at, f->inl, CW_MAX_INLINE, &f->src);
-	}
-}
-
-int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unwinder how,
-	      struct cw_backtrace *bt)
-{
-	struct walk w = { .t = t, .bt = bt, .how = how, .regs = dump->regs, .lr_live = 1,
+	struct walk w = { .t = t, .bt = bt, .how = how, .regs = *regs, .lr_live = 1,
 			  .handler_state = -1 };
 
 	memset(bt, 0, sizeof(*bt));
@@ -1053,23 +1041,21 @@ int cw_unwind(const struct cw_target *t, const struct cw_dump *dump, enum cw_unw
 	}
 	w.regs.r[CW_PC] &= ~1u;
 	/* A writer that popped a frame which was never stacked hands over garbage pc and xPSR. */
-	if (dump->context == CW_CTX_PRE_EXCEPTION && stacking_failed(t->mem) &&
+	if (context == CW_CTX_PRE_EXCEPTION && stacking_failed(t->mem) &&
 	    (!cw_reg_ok(&w.regs, CW_XPSR) || !(w.regs.r[CW_XPSR] & CW_XPSR_T)) &&
 	    !cw_image_is_code(t->img, w.regs.r[CW_PC])) {
 		if (!walk_lost_frame(&w, 0, w.regs.r[CW_SP], 0))
 			while (walk_one(&w))
 				;
-		symbolize(t, bt);
 		return 0;
 	}
-	if (dump->context == CW_CTX_MEMORY_ONLY)
+	if (context == CW_CTX_MEMORY_ONLY)
 		push_frame(&w, w.regs.r[CW_PC], w.regs.r[CW_SP], CW_M_EXCEPTION, CONF_FOUND_FRAME,
 			   CW_FRAME_EXCEPTION);
 	else
 		push_frame(&w, w.regs.r[CW_PC], w.regs.r[CW_SP], CW_M_REGS, CONF_REGS, 0);
 	while (walk_one(&w))
 		;
-	symbolize(t, bt);
 	return 0;
 }
 
@@ -1083,10 +1069,9 @@ static unsigned int trial_depth(void *ctx, const struct cw_regs *regs)
 {
 	const struct trial *tr = ctx;
 	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
-	struct cw_dump d = { .context = tr->context, .regs = *regs };
 	unsigned int n = 0;
 
-	if (bt && !cw_unwind(tr->t, &d, CW_UNWIND_PROLOGUE, bt))
+	if (bt && !cw_unwind(tr->t, regs, tr->context, CW_UNWIND_PROLOGUE, bt))
 		n = bt->nr;
 	free(bt);
 	return n;
@@ -1167,11 +1152,11 @@ int cw_regs_from_record(const struct cw_target *t, struct cw_dump *d, const char
  * The frame the fault interrupted: frame 0 when the dump holds the
  * interrupted registers, else the first frame popped from an exception frame.
  */
-unsigned int cw_fault_frame(const struct cw_dump *dump, const struct cw_backtrace *bt)
+unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt)
 {
 	unsigned int i;
 
-	if (dump->context != CW_CTX_HANDLER_ENTRY)
+	if (context != CW_CTX_HANDLER_ENTRY)
 		return 0;
 	for (i = 0; i < bt->nr; i++)
 		if (bt->frames[i].flags & CW_FRAME_EXCEPTION)

@@ -155,8 +155,9 @@ static int analyze(struct cw_image *img, const char *path, const struct options 
 	}
 	if (d.context == CW_CTX_MEMORY_ONLY && find_registers(&t, &d, d.path, opt))
 		goto out;
-	cw_unwind(&t, &d, opt->how, bt);
-	ff = cw_fault_frame(&d, bt);
+	cw_unwind(&t, &d.regs, d.context, opt->how, bt);
+	cw_symbolize(img, bt);
+	ff = cw_fault_frame(d.context, bt);
 	cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);
 	if (cw_rtos_threads(&t, &d, bt, &f, opt->rtos, opt->how, &rtos))
 		note("%s: no %s kernel objects in the firmware\n", d.path, cw_rtos_name(opt->rtos));

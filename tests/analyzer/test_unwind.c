@@ -64,7 +64,8 @@ static void check_against_gdb(const char *dump_path, unsigned int skip)
 	for (m = 0; m < ARRAY_SIZE(how); m++) {
 		struct cw_target t = { &d.mem, img };
 
-		cw_unwind(&t, &d, how[m], bt);
+		cw_unwind(&t, &d.regs, d.context, how[m], bt);
+		cw_symbolize(t.img, bt);
 		for (i = skip, f = 0; i < ARRAY_SIZE(gdb_frames); i++) {
 			if (!gdb_frames[i].func) {
 				KTAP_EXPECT(f < bt->nr &&
@@ -78,6 +79,11 @@ static void check_against_gdb(const char *dump_path, unsigned int skip)
 				    "method %u frame #%u: want %s 0x%x, got 0x%x", m, f,
 				    gdb_frames[i].func, gdb_frames[i].pc,
 				    f < bt->nr ? bt->frames[f].pc : 0);
+			/* Only the first frame and interrupted ones hold the pc itself. */
+			KTAP_EXPECT(f >= bt->nr || !(bt->frames[f].flags & CW_FRAME_RETURN_ADDR) ==
+				    (f == 0 || (bt->frames[f].flags & CW_FRAME_EXCEPTION)),
+				    "method %u frame #%u: return address flag 0x%x", m, f,
+				    bt->frames[f].flags);
 			f++;
 		}
 		KTAP_EXPECT(bt->stop == CW_STOP_OUTERMOST, "method %u stopped: %s (%s)", m,
@@ -111,8 +117,9 @@ static void bundled_fault(void)
 		return;
 	}
 	t = (struct cw_target){ &d.mem, img };
-	cw_unwind(&t, &d, CW_UNWIND_AUTO, bt);
-	cw_fault_decode(&d.mem, bt->frames[cw_fault_frame(&d, bt)].pc, 1, &f);
+	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
+	cw_symbolize(t.img, bt);
+	cw_fault_decode(&d.mem, bt->frames[cw_fault_frame(d.context, bt)].pc, 1, &f);
 	/* The firmware reads *(int *)0xF0000000: a precise bus fault, escalated. */
 	KTAP_EXPECT(f.have_scb && !strcmp(f.cls, "bus-precise"), "class %s", f.cls);
 	KTAP_EXPECT((f.cfsr & (1u << 15)) && f.bfar == 0xF0000000, "bfar 0x%x", f.bfar);
@@ -183,7 +190,8 @@ static void memory_only(const char *record)
 	} else {
 		KTAP_EXPECT(cw_find_exception_frame(&t, &d, &at) == 0, "no frame found");
 	}
-	cw_unwind(&t, &d, CW_UNWIND_AUTO, bt);
+	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
+	cw_symbolize(t.img, bt);
 	for (i = record ? 0 : 2; i < ARRAY_SIZE(gdb_frames); i++) {
 		if (!gdb_frames[i].func) {
 			if (record)
@@ -287,7 +295,8 @@ static int syn_unwind(struct tbuf *t, struct cw_backtrace *bt, struct cw_dump *d
 		return -1;
 	}
 	tg = (struct cw_target){ &d->mem, img };
-	cw_unwind(&tg, d, CW_UNWIND_PROLOGUE, bt);
+	cw_unwind(&tg, &d->regs, d->context, CW_UNWIND_PROLOGUE, bt);
+	cw_symbolize(tg.img, bt);
 	cw_dump_free(d);
 	cw_image_close(img);
 	return 0;
@@ -415,7 +424,8 @@ static int syn_unwind_regs(struct tbuf *t, struct cw_backtrace *bt, const uint32
 	for (i = 0; banked && i < 4; i++)
 		cw_reg_set(&d.regs, (enum cw_reg)(CW_MSP_S + i), banked[i]);
 	tg = (struct cw_target){ &d.mem, img };
-	cw_unwind(&tg, &d, CW_UNWIND_PROLOGUE, bt);
+	cw_unwind(&tg, &d.regs, d.context, CW_UNWIND_PROLOGUE, bt);
+	cw_symbolize(tg.img, bt);
 	cw_dump_free(&d);
 	cw_image_close(img);
 	return 0;
@@ -527,7 +537,8 @@ static void provenance(void)
 		return;
 	}
 	t = (struct cw_target){ &d.mem, img };
-	cw_unwind(&t, &d, CW_UNWIND_AUTO, bt);
+	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
+	cw_symbolize(t.img, bt);
 	KTAP_EXPECT(bt->nr > 3 && bt->frames[2].method == CW_M_CFI &&
 		    bt->frames[2].agreed == cfi_pe_fp &&
 		    bt->frames[2].disagreed == 1u << CW_M_SCAN &&
@@ -548,14 +559,16 @@ static void provenance(void)
 	free(json);
 
 	/* Alone, CFI has no rules for the hand-written handler: frame 0 falls back. */
-	cw_unwind(&t, &d, CW_UNWIND_CFI, bt);
+	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_CFI, bt);
+	cw_symbolize(t.img, bt);
 	for (i = 1; i < bt->nr; i++)
 		if (!(bt->frames[i].flags & CW_FRAME_EXCEPTION))
 			KTAP_EXPECT(bt->frames[i].method == CW_M_CFI && !bt->frames[i].agreed &&
 				    bt->frames[i].applied == 1u << CW_M_CFI,
 				    "cfi frame %u: method %d", i, bt->frames[i].method);
 	/* No .ARM.exidx in this firmware: every caller is a flagged fallback. */
-	cw_unwind(&t, &d, CW_UNWIND_EHABI, bt);
+	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_EHABI, bt);
+	cw_symbolize(t.img, bt);
 	for (i = 1; i < bt->nr; i++)
 		if (!(bt->frames[i].flags & CW_FRAME_EXCEPTION))
 			KTAP_EXPECT((bt->frames[i].flags & CW_FRAME_FALLBACK) &&
@@ -596,7 +609,8 @@ static void corrupted_stacks(void)
 	for (k = 0; k < 6; k++) {
 		struct cw_target t = { &d.mem, img };
 
-		cw_unwind(&t, &d, (enum cw_unwinder)k, &clean[k]);
+		cw_unwind(&t, &d.regs, d.context, (enum cw_unwinder)k, &clean[k]);
+		cw_symbolize(t.img, &clean[k]);
 	}
 	saved = malloc(stack->size);
 	memcpy(saved, stack->data, stack->size);
@@ -616,7 +630,8 @@ static void corrupted_stacks(void)
 					low = stack->addr + off;
 			}
 		}
-		cw_unwind(&t, &d, (enum cw_unwinder)(i % 6), bt);
+		cw_unwind(&t, &d.regs, d.context, (enum cw_unwinder)(i % 6), bt);
+		cw_symbolize(t.img, bt);
 		if (bt->nr == 0 || bt->nr > CW_MAX_FRAMES || bt->stop >= CW_STOP_NR) {
 			bad++;
 			continue;

@@ -63,8 +63,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (d.context == CW_CTX_MEMORY_ONLY)
 		cw_find_exception_frame(&t, &d, &at);
 	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
-		cw_unwind(&t, &d, methods[i], bt);
-		ff = cw_fault_frame(&d, bt);
+		cw_unwind(&t, &d.regs, d.context, methods[i], bt);
+		cw_symbolize(t.img, bt);
+		ff = cw_fault_frame(d.context, bt);
 		cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);
 		ropts.json = (int)(i & 1);
 		cw_report(fuzz_null, &ropts, &d, bt, &f);

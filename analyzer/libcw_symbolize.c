@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libcw_symbolize.c - the symbolizer: the function, source line and inlined
+ * calls of each frame the engine found, looked up in the firmware image.
+ */
+#include "crashwalk.h"
+
+void cw_symbolize(struct cw_image *img, struct cw_backtrace *bt)
+{
+	unsigned int i;
+
+	for (i = 0; i < bt->nr; i++) {
+		struct cw_frame *f = &bt->frames[i];
+		uint32_t at = cw_code_addr(f->pc, !!(f->flags & CW_FRAME_RETURN_ADDR));
+
+		f->func = cw_image_func(img, at);
+		f->has_src = !cw_image_srcline(img, at, &f->src);
+		f->nr_inl = f->has_src ? cw_image_inlines(img, at, f->inl, CW_MAX_INLINE, &f->src)
+				       : 0;
+	}
+}
