@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CW_JSON_SCHEMA_VERSION	3
+#define CW_JSON_SCHEMA_VERSION	4
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -525,8 +525,6 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 		    const struct cw_backtrace *bt, const struct cw_fault *f, enum cw_rtos_kind kind,
 		    enum cw_unwinder how, struct cw_rtos *out);
 void cw_rtos_free(struct cw_rtos *r);
-void cw_rtos_report_text(FILE *out, const struct cw_rtos *r);
-void cw_rtos_report_json(FILE *out, const struct cw_rtos *r);
 
 /* ---- watching a directory for new dumps ---- */
 
@@ -542,10 +540,9 @@ struct cw_report_opts {
 	const struct cw_rtos *rtos;	/* threads to list after the backtrace, or NULL */
 };
 
-/* s as a JSON string literal, or null. */
-void cw_json_str(FILE *out, const char *s);
-
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,
 	       const struct cw_backtrace *bt, const struct cw_fault *f);
+void cw_report_error(FILE *out, const struct cw_report_opts *o, const char *path,
+		     const char *msg);
 
 #endif /* CRASHWALK_H */

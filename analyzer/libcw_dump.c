@@ -130,6 +130,18 @@ static int fits(size_t len, uint64_t off, uint64_t n)
 	return off <= len && n <= len - off;
 }
 
+/* The names JSON reports and --regs accepts. */
+const char *cw_reg_name(enum cw_reg r)
+{
+	static const char *const names[CW_NR_REGS] = {
+		"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
+		"sp", "lr", "pc", "xpsr", "msp", "psp", "control",
+		"msp_s", "psp_s", "msp_ns", "psp_ns",
+	};
+
+	return r < CW_NR_REGS ? names[r] : "?";
+}
+
 const char *cw_dump_format_name(enum cw_dump_format fmt)
 {
 	switch (fmt) {

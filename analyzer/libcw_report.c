@@ -10,18 +10,6 @@
 
 #include "crashwalk.h"
 
-/* The names JSON reports and --regs accepts. */
-const char *cw_reg_name(enum cw_reg r)
-{
-	static const char *const names[CW_NR_REGS] = {
-		"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
-		"sp", "lr", "pc", "xpsr", "msp", "psp", "control",
-		"msp_s", "psp_s", "msp_ns", "psp_ns",
-	};
-
-	return r < CW_NR_REGS ? names[r] : "?";
-}
-
 /* FNV-1a over the fault class and the function names from the faulting frame out. */
 static uint64_t signature(const struct cw_dump *d, const struct cw_backtrace *bt,
 			  const struct cw_fault *f)
@@ -42,7 +30,8 @@ static uint64_t signature(const struct cw_dump *d, const struct cw_backtrace *bt
 	return h;
 }
 
-void cw_json_str(FILE *out, const char *s)
+/* s as a JSON string literal, or null. */
+static void json_str(FILE *out, const char *s)
 {
 	if (!s) {
 		fputs("null", out);
@@ -83,14 +72,15 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 
 	fprintf(out, "%s{\"index\": %u, \"pc\": %u, \"sp\": %u, \"function\": ", i ? ", " : "",
 		i, f->pc, f->sp);
-	cw_json_str(out, f->func ? f->func->name : NULL);
+	json_str(out, f->func ? f->func->name : NULL);
 	fprintf(out, ", \"offset\": %u, \"file\": ", f->func ? f->pc - f->func->addr : 0);
-	cw_json_str(out, f->has_src ? f->src.file : NULL);
+	json_str(out, f->has_src ? f->src.file : NULL);
 	fprintf(out, ", \"line\": %d, \"method\": \"%s\", \"confidence\": %d, "
-		"\"exception\": %s, \"exc_return\": %u, \"indirect\": %s, \"tailcall\": %s, "
-		"\"fallback\": %s, \"agreed\": [",
+		"\"exception\": %s, \"exc_return\": %u, \"return_address\": %s, "
+		"\"indirect\": %s, \"tailcall\": %s, \"fallback\": %s, \"agreed\": [",
 		f->has_src ? f->src.line : 0, cw_method_name(f->method), f->confidence,
 		f->flags & CW_FRAME_EXCEPTION ? "true" : "false", f->exc_return,
+		f->flags & CW_FRAME_RETURN_ADDR ? "true" : "false",
 		f->flags & CW_FRAME_INDIRECT ? "true" : "false",
 		f->flags & CW_FRAME_TAILCALL ? "true" : "false",
 		f->flags & CW_FRAME_FALLBACK ? "true" : "false");
@@ -108,12 +98,78 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 	fputs(", \"inlined\": [", out);
 	for (k = 0; k < f->nr_inl; k++) {
 		fputs(k ? ", {\"function\": " : "{\"function\": ", out);
-		cw_json_str(out, f->inl[k].func);
+		json_str(out, f->inl[k].func);
 		fputs(", \"file\": ", out);
-		cw_json_str(out, f->inl[k].src.file);
+		json_str(out, f->inl[k].src.file);
 		fprintf(out, ", \"line\": %d}", f->inl[k].src.line);
 	}
 	fputs("]}", out);
+}
+
+/* The "frames" and "stop" members, for the crash and for each thread alike. */
+static void json_frames(FILE *out, const struct cw_backtrace *bt)
+{
+	unsigned int i;
+
+	fputs("\"frames\": [", out);
+	for (i = 0; i < bt->nr; i++)
+		json_frame(out, &bt->frames[i], i);
+	fprintf(out, "], \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
+	json_str(out, bt->stop_detail);
+	fputc('}', out);
+}
+
+/* The "threads" member of the report object (schema in Documentation/crashwalk.rst). */
+static void threads_json(FILE *out, const struct cw_rtos *r)
+{
+	unsigned int i;
+
+	fprintf(out, "\"rtos\": \"%s\", \"threads\": [", cw_rtos_name(r ? r->kind : CW_RTOS_NONE));
+	for (i = 0; r && i < r->nr; i++) {
+		const struct cw_thread *th = &r->threads[i];
+
+		fprintf(out, "%s{\"name\": ", i ? ", " : "");
+		json_str(out, th->name);
+		fprintf(out, ", \"tcb\": %u, \"state\": \"%s\", \"priority\": %d, \"current\": %s, "
+			"\"layout\": ", th->tcb, cw_thread_state_name(th->state), th->priority,
+			th->current ? "true" : "false");
+		json_str(out, th->layout);
+		fprintf(out, ", \"exc_return\": %u, \"fp_frame\": %s, \"sp\": ", th->exc_return,
+			cw_exc_return_fp_frame(th->exc_return) ? "true" : "false");
+		if (th->have_regs)
+			fprintf(out, "%u", th->regs.r[CW_SP]);
+		else
+			fputs("null", out);
+		fputs(", \"stack\": {", out);
+		if (th->have_stack)
+			fprintf(out, "\"start\": %u, ", th->stack_lo);
+		if (th->stack_size)
+			fprintf(out, "\"size\": %u, ", th->stack_size);
+		if (th->have_psplim)
+			fprintf(out, "\"psplim\": %u, ", th->psplim);
+		if (th->have_use) {
+			fprintf(out, "\"untouched\": %u, ", th->stack_untouched);
+			if (th->stack_size)
+				fprintf(out, "\"used\": %u, ", th->stack_size - th->stack_untouched);
+		}
+		fprintf(out, "\"overflow\": %s, \"overflow_reasons\": [%s%s%s%s%s]}, \"problem\": ",
+			th->overflow ? "true" : "false",
+			th->overflow & CW_OVF_SP_OUTSIDE ? "\"sp-outside-stack\"" : "",
+			(th->overflow & CW_OVF_SP_OUTSIDE) && (th->overflow & 6) ? ", " : "",
+			th->overflow & CW_OVF_WATERMARK ? "\"watermark-reached\"" : "",
+			(th->overflow & CW_OVF_WATERMARK) && (th->overflow & 4) ? ", " : "",
+			th->overflow & CW_OVF_PSPLIM ? "\"psplim\"" : "");
+		json_str(out, th->problem[0] ? th->problem : NULL);
+		fputs(", ", out);
+		json_frames(out, &th->bt);
+		fputc('}', out);
+	}
+	fputs("], \"rtos_warnings\": [", out);
+	for (i = 0; r && i < r->nr_warnings; i++) {
+		fputs(i ? ", " : "", out);
+		json_str(out, r->warnings[i]);
+	}
+	fputc(']', out);
 }
 
 static void report_json(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
@@ -123,16 +179,16 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 
 	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
 		CW_JSON_SCHEMA_VERSION);
-	cw_json_str(out, d->path);
+	json_str(out, d->path);
 	fprintf(out, ", \"format\": \"%s\", \"context\": \"%s\", \"warning\": ",
 		cw_dump_format_name(d->format),
 		d->context == CW_CTX_HANDLER_ENTRY ? "handler-entry" :
 		d->context == CW_CTX_MEMORY_ONLY ? "memory-only" : "pre-exception");
-	cw_json_str(out, d->warning);
+	json_str(out, d->warning);
 	fputs(", \"gaps\": [", out);
 	for (i = 0; i < d->nr_gaps; i++) {
 		fprintf(out, "%s{\"section\": ", i ? ", " : "");
-		cw_json_str(out, d->gaps[i].section);
+		json_str(out, d->gaps[i].section);
 		fprintf(out, ", \"start\": %u, \"end\": %u, \"contents\": \"%s\"}",
 			d->gaps[i].lo, d->gaps[i].hi,
 			d->gaps[i].initial ? "initial-values" : "unknown");
@@ -151,38 +207,38 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 		f->cfsr, f->hfsr, f->dfsr, f->mmfar, f->bfar,
 		f->cfsr & (1u << 7) ? "true" : "false", f->cfsr & (1u << 15) ? "true" : "false",
 		f->sfsr, f->sfar, f->sfsr & (1u << 6) ? "true" : "false");
-	cw_json_str(out, f->insn[0] ? f->insn : NULL);
+	json_str(out, f->insn[0] ? f->insn : NULL);
 	fputs(", \"explanation\": [", out);
 	for (i = 0; i < f->nr; i++) {
 		fputs(i ? ", " : "", out);
-		cw_json_str(out, f->lines[i]);
+		json_str(out, f->lines[i]);
 	}
-	fprintf(out, "]}, \"fault_frame\": %u, \"frames\": [", cw_fault_frame(d->context, bt));
-	for (i = 0; i < bt->nr; i++)
-		json_frame(out, &bt->frames[i], i);
-	fprintf(out, "], \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
-	cw_json_str(out, bt->stop_detail);
-	fputs("}, ", out);
-	cw_rtos_report_json(out, rtos);
+	fprintf(out, "]}, \"fault_frame\": %u, ", cw_fault_frame(d->context, bt));
+	json_frames(out, bt);
+	fputs(", ", out);
+	threads_json(out, rtos);
 	fprintf(out, ", \"signature\": \"%016llx\"}\n",
 		(unsigned long long)signature(d, bt, f));
 }
 
-static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int color)
+/* One frame; a thread's frames are indented under the thread. */
+static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int color,
+		       const char *indent)
 {
 	unsigned int k;
 
 	if (f->flags & CW_FRAME_FNC_RETURN)
-		fprintf(out, "   --- Secure caller of Non-secure code (FNC_RETURN 0x%08x) ---\n",
-			f->exc_return);
+		fprintf(out, "%s   --- Secure caller of Non-secure code (FNC_RETURN 0x%08x) ---\n",
+			indent, f->exc_return);
 	else if (f->flags & CW_FRAME_EXCEPTION)
-		fprintf(out, "   --- exception frame (EXC_RETURN 0x%08x)%s ---\n", f->exc_return,
+		fprintf(out, "%s   --- exception frame (EXC_RETURN 0x%08x)%s ---\n", indent,
+			f->exc_return,
 			f->flags & CW_FRAME_FP_LAZY ? ", FP state lazy: s0-s15 never stacked" :
 			f->flags & CW_FRAME_FP_STACKED ? ", FP state stacked" : "");
 	if (f->flags & CW_FRAME_LOST)
-		fprintf(out, "   (the frame was never stacked: pc and lr lost; the function is the "
-			"target of the call below)\n");
-	fprintf(out, "#%-2u 0x%08x %s%s%s", i, f->pc, color ? "\033[1m" : "",
+		fprintf(out, "%s   (the frame was never stacked: pc and lr lost; the function is "
+			"the target of the call below)\n", indent);
+	fprintf(out, "%s#%-2u 0x%08x %s%s%s", indent, i, f->pc, color ? "\033[1m" : "",
 		f->func ? f->func->name : "??", color ? "\033[0m" : "");
 	if (f->func)
 		fprintf(out, "+0x%x", f->pc - f->func->addr);
@@ -196,8 +252,56 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 	method_list(out, f->disagreed, ", disagreed: ", " ", "");
 	fputs("]\n", out);
 	for (k = 0; k < f->nr_inl; k++)
-		fprintf(out, "      inlined: %s at %s:%d\n", f->inl[k].func,
+		fprintf(out, "%s      inlined: %s at %s:%d\n", indent, f->inl[k].func,
 			f->inl[k].src.file ? f->inl[k].src.file : "??", f->inl[k].src.line);
+}
+
+static void overflow_text(char *buf, size_t len, uint32_t o)
+{
+	snprintf(buf, len, "%s%s%s", o & CW_OVF_SP_OUTSIDE ? " sp-outside-stack" : "",
+		 o & CW_OVF_WATERMARK ? " watermark-reached" : "",
+		 o & CW_OVF_PSPLIM ? " psplim" : "");
+}
+
+static void threads_text(FILE *out, const struct cw_rtos *r, int color)
+{
+	unsigned int i, k;
+	char ovf[64];
+
+	if (!r || r->kind == CW_RTOS_NONE)
+		return;
+	fprintf(out, "threads (%s, %u, layout from %s):\n", cw_rtos_name(r->kind), r->nr,
+		r->layout_dwarf ? "DWARF" : "defaults");
+	for (i = 0; i < r->nr_warnings; i++)
+		fprintf(out, "  warning: %s\n", r->warnings[i]);
+	for (i = 0; i < r->nr; i++) {
+		const struct cw_thread *th = &r->threads[i];
+
+		fprintf(out, "%c %-16s tcb 0x%08x  %-9s prio %d", th->current ? '*' : ' ',
+			th->name[0] ? th->name : "?", th->tcb, cw_thread_state_name(th->state),
+			th->priority);
+		if (th->have_stack && th->stack_size && th->have_use)
+			fprintf(out, "  stack 0x%08x-0x%08x used %u/%u", th->stack_lo, th->stack_hi,
+				th->stack_size - th->stack_untouched, th->stack_size);
+		else if (th->have_stack && th->have_use)
+			fprintf(out, "  stack from 0x%08x, %u never used", th->stack_lo,
+				th->stack_untouched);
+		if (th->layout)
+			fprintf(out, "  [%s%s]", th->layout,
+				cw_exc_return_fp_frame(th->exc_return) ? ", FP frame" : "");
+		fputc('\n', out);
+		if (th->overflow) {
+			overflow_text(ovf, sizeof(ovf), th->overflow);
+			fprintf(out, "    STACK OVERFLOW:%s\n", ovf);
+		}
+		if (th->problem[0])
+			fprintf(out, "    no backtrace: %s\n", th->problem);
+		for (k = 0; k < th->bt.nr; k++)
+			text_frame(out, &th->bt.frames[k], k, color, "    ");
+		if (th->bt.nr)
+			fprintf(out, "    stopped: %s%s%s\n", cw_stop_name(th->bt.stop),
+				th->bt.stop_detail[0] ? ": " : "", th->bt.stop_detail);
+	}
 }
 
 static void report_text(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
@@ -231,11 +335,11 @@ static void report_text(FILE *out, const struct cw_dump *d, const struct cw_back
 		fprintf(out, "  %s\n", f->lines[i]);
 	fputs("backtrace:\n", out);
 	for (i = 0; i < bt->nr; i++)
-		text_frame(out, &bt->frames[i], i, color);
+		text_frame(out, &bt->frames[i], i, color, "");
 	fprintf(out, "stopped: %s%s%s\n", cw_stop_name(bt->stop), bt->stop_detail[0] ? ": " : "",
 		bt->stop_detail);
 	fprintf(out, "signature: %016llx\n", (unsigned long long)signature(d, bt, f));
-	cw_rtos_report_text(out, rtos);
+	threads_text(out, rtos, color);
 }
 
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,
@@ -245,4 +349,18 @@ void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *
 		report_json(out, dump, bt, f, o->rtos);
 	else
 		report_text(out, dump, bt, f, o->rtos, o->color);
+}
+
+/* A dump that could not be analyzed: in JSON, an object of its own in the stream. */
+void cw_report_error(FILE *out, const struct cw_report_opts *o, const char *path,
+		     const char *msg)
+{
+	if (!o->json)
+		return;
+	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
+		CW_JSON_SCHEMA_VERSION);
+	json_str(out, path);
+	fputs("}, \"error\": ", out);
+	json_str(out, msg);
+	fputs("}\n", out);
 }

@@ -75,14 +75,7 @@ static int dump_failed(const struct options *opt, const char *path, const char *
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "crashwalk: %s\n", msg);
-	if (opt->report.json) {
-		printf("{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
-		       CW_JSON_SCHEMA_VERSION);
-		cw_json_str(stdout, strcmp(path, "-") ? path : "<stdin>");
-		fputs("}, \"error\": ", stdout);
-		cw_json_str(stdout, msg);
-		fputs("}\n", stdout);
-	}
+	cw_report_error(stdout, &opt->report, strcmp(path, "-") ? path : "<stdin>", msg);
 	return 1;
 }
 

@@ -333,6 +333,73 @@ static void parse_names(void)
 	KTAP_EXPECT(cw_rtos_parse("vxworks", &k) == -1, "unknown name refused");
 }
 
+/*
+ * The member names of the JSON object starting at p, at its top level only,
+ * each followed by a space; the optional frame members are left out.
+ */
+static void json_keys(const char *p, char *out, size_t len)
+{
+	static const char *const optional[] = { "lost", "secure_call", "fp_state" };
+	int depth = 0;
+	size_t n = 0;
+	unsigned int k;
+
+	out[0] = 0;
+	for (; *p; p++) {
+		const char *q;
+
+		if (*p == '{' || *p == '[')
+			depth++;
+		if ((*p == '}' || *p == ']') && --depth == 0)
+			return;
+		if (*p != '"')
+			continue;
+		for (q = p + 1; *q && *q != '"'; q++)
+			if (*q == '\\' && q[1])
+				q++;
+		if (depth == 1 && q[0] == '"' && q[1] == ':') {
+			for (k = 0; k < ARRAY_SIZE(optional); k++)
+				if ((size_t)(q - p - 1) == strlen(optional[k]) &&
+				    !strncmp(p + 1, optional[k], strlen(optional[k])))
+					break;
+			if (k == ARRAY_SIZE(optional) && n + (size_t)(q - p) + 1 < len)
+				n += (size_t)snprintf(out + n, len - n, "%.*s ", (int)(q - p - 1),
+						      p + 1);
+		}
+		p = *q ? q : q - 1;
+	}
+}
+
+/* A thread's frames print with the crash's JSON frame schema, member for member. */
+static void one_frame_schema(void)
+{
+	struct cw_report_opts o = { .json = 1 };
+	char crash[512], thr[512], *json = NULL;
+	const char *at;
+	struct session s;
+	size_t len = 0;
+	FILE *out;
+
+	if (open_session(&s, FRT_ELF, FRT_CORE)) {
+		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+		return;
+	}
+	KTAP_EXPECT(!run(&s, CW_RTOS_AUTO) && s.r.nr, "threads found");
+	o.rtos = &s.r;
+	out = open_memstream(&json, &len);
+	cw_report(out, &o, &s.d, &s.bt, &s.f);
+	fclose(out);
+	at = strstr(json, "\"frames\": [{");
+	json_keys(at ? at + 11 : "", crash, sizeof(crash));
+	at = strstr(json, "\"threads\": [");
+	at = at ? strstr(at, "\"frames\": [{") : NULL;
+	json_keys(at ? at + 11 : "", thr, sizeof(thr));
+	KTAP_EXPECT(crash[0] && strstr(crash, "return_address") && !strcmp(crash, thr),
+		    "crash frame: %s; thread frame: %s", crash, thr);
+	free(json);
+	close_session(&s);
+}
+
 int main(void)
 {
 	ktap_header("crashwalk-rtos-unit");
@@ -343,5 +410,6 @@ int main(void)
 	KTAP_RUN(freertos_overflow);
 	KTAP_RUN(zephyr_threads);
 	KTAP_RUN(parse_names);
+	KTAP_RUN(one_frame_schema);
 	return ktap_finish();
 }

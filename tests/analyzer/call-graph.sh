@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# call-graph.sh - print which crashwalk library files call into which, and fail on a cycle:
+# data flows one way through the pipeline, so no file may reach back to one that calls it.
+# usage: call-graph.sh BUILD_DIR (holding the library's libcw_*.o)
+set -eu
+dir=${1:?usage: call-graph.sh BUILD_DIR}
+edges=$(mktemp)
+trap 'rm -f "$edges"' EXIT
+for o in "$dir"/libcw_*.o; do
+	nm --defined-only -g "$o" | awk -v f="$(basename "$o" .o)" '$2 ~ /[TDRB]/ { print "def", $3, f }'
+	nm -u "$o" | awk -v f="$(basename "$o" .o)" '$1 == "U" { print "use", $2, f }'
+done | awk '
+	$1 == "def" { owner[$2] = $3; next }
+	{ uses[++n] = $3 " " $2 }
+	END {
+		for (i = 1; i <= n; i++) {
+			split(uses[i], u, " ")
+			if ((u[2] in owner) && owner[u[2]] != u[1])
+				print u[1], owner[u[2]]
+		}
+	}' | sort -u > "$edges"
+awk '{ to[$1] = to[$1] " " $2 } END { for (f in to) print f ":" to[f] }' "$edges" | sort
+# tsort reports a cycle on stderr; any such report fails the check.
+if tsort "$edges" 2>&1 >/dev/null | grep -q .; then
+	echo "call-graph: cycle between files:" >&2
+	tsort "$edges" 2>&1 >/dev/null | sed 's/^/  /' >&2
+	exit 1
+fi
+echo "call-graph: $(wc -l < "$edges") edges, no cycle"
