@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 
 #define EVAL_STACK	8	/* CFI rules need one or two entries; more is a corrupt table */
 #define EVAL_MAX_OPS	64	/* longer expressions are refused, not walked */

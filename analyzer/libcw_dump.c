@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 
 /* Dumps are RAM images of microcontrollers: anything larger is not one. */
 #define CW_DUMP_MAX	(256u << 20)

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 
 #define EXIDX_CANTUNWIND	0x1u
 /* Personality 1/2 and the generic model carry at most 255 extra words after the first. */

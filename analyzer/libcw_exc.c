@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 
 #define EXC_BIT_ES	(1u << 0)
 #define EXC_BIT_SPSEL	(1u << 2)

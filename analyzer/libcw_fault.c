@@ -7,7 +7,7 @@
 #include <capstone/capstone.h>
 #include <string.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 
 #define SCB_CPUID	0xE000ED00u
 #define SCB_SHCSR	0xE000ED24u

@@ -10,12 +10,13 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 
 #define VECTOR_SCAN	256	/* entries examined when asking "is this an exception handler" */
 
@@ -729,12 +730,6 @@ int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr
 	return cw_image_object(img, name, addr, NULL);
 }
 
-/* The DWARF session, for readers of types (libcw_rtos.c); NULL without debug info. */
-Dwfl *cw_image_dwfl(const struct cw_image *img)
-{
-	return img->dwfl;
-}
-
 uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok)
 {
 	uint32_t v = 0;
@@ -756,5 +751,158 @@ int cw_image_is_handler(const struct cw_image *img, uint32_t func_addr)
 		if (v && (v & ~1u) == func_addr)
 			return 1;
 	}
+	return 0;
+}
+
+/* ---- struct layouts from DWARF (the RTOS model's kernel objects) ---- */
+
+static int first_module(Dwfl_Module *mod, void **user, const char *name, Dwarf_Addr base,
+			void *arg)
+{
+	(void)user;
+	(void)name;
+	(void)base;
+	*(Dwfl_Module **)arg = mod;
+	return DWARF_CB_ABORT;
+}
+
+/* The firmware's DWARF, or NULL when it has none. */
+static Dwarf *image_dwarf(const struct cw_image *img)
+{
+	Dwfl_Module *mod = NULL;
+	Dwarf_Addr bias;
+
+	if (!img->dwfl || dwfl_getmodules(img->dwfl, first_module, &mod, 0) < 0 || !mod)
+		return NULL;
+	return dwfl_module_getdwarf(mod, &bias);
+}
+
+int cw_image_has_dwarf(const struct cw_image *img)
+{
+	return image_dwarf(img) != NULL;
+}
+
+static int die_is_named(Dwarf_Die *die, const char *name)
+{
+	const char *n = dwarf_diename(die);
+
+	return n && !strcmp(n, name);
+}
+
+/* A struct (or the struct behind a typedef) defined, not only declared, at a CU's top level. */
+static int find_struct(Dwarf *dw, const char *name, Dwarf_Die *out)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (!dw)
+		return -1;
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				int tag = dwarf_tag(&child);
+
+				if ((tag == DW_TAG_structure_type || tag == DW_TAG_typedef) &&
+				    die_is_named(&child, name) &&
+				    !dwarf_hasattr(&child, DW_AT_declaration) &&
+				    dwarf_peel_type(&child, out) == 0 &&
+				    dwarf_tag(out) == DW_TAG_structure_type &&
+				    dwarf_hasattr(out, DW_AT_byte_size))
+					return 0;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return -1;
+}
+
+static int member_type(Dwarf_Die *member, Dwarf_Die *type)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_formref_die(dwarf_attr(member, DW_AT_type, &a), type) &&
+	       dwarf_peel_type(type, type) == 0 ? 0 : -1;
+}
+
+static uint32_t member_offset(Dwarf_Die *member)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v = 0;
+
+	if (dwarf_attr(member, DW_AT_data_member_location, &a))
+		dwarf_formudata(&a, &v);
+	return (uint32_t)v;
+}
+
+/* One member of a struct or union, looking into anonymous members as C does. */
+static int find_member(Dwarf_Die *agg, const char *name, size_t len, uint32_t *off,
+		       Dwarf_Die *type)
+{
+	Dwarf_Die m, t;
+
+	if (dwarf_child(agg, &m))
+		return -1;
+	do {
+		const char *n;
+
+		if (dwarf_tag(&m) != DW_TAG_member)
+			continue;
+		n = dwarf_diename(&m);
+		if (n && strlen(n) == len && !strncmp(n, name, len)) {
+			*off = member_offset(&m);
+			return member_type(&m, type);
+		}
+		if (!n && !member_type(&m, &t) &&
+		    !find_member(&t, name, len, off, type)) {
+			*off += member_offset(&m);
+			return 0;
+		}
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return -1;
+}
+
+/*
+ * Offset (and size, when size is not NULL) of a dotted member path such as
+ * "callee_saved.psp" in a struct the firmware's DWARF defines.
+ */
+int cw_image_struct_member(const struct cw_image *img, const char *type, const char *path,
+			   uint32_t *off, uint32_t *size)
+{
+	Dwarf_Die agg, t;
+	uint32_t total = 0, o;
+	const char *p = path;
+
+	if (find_struct(image_dwarf(img), type, &agg))
+		return -1;
+	for (;;) {
+		size_t len = strcspn(p, ".");
+
+		if (find_member(&agg, p, len, &o, &t))
+			return -1;
+		total += o;
+		if (!p[len])
+			break;
+		agg = t;
+		p += len + 1;
+	}
+	*off = total;
+	if (size) {
+		Dwarf_Word sz;
+
+		*size = dwarf_aggregate_size(&t, &sz) == 0 ? (uint32_t)sz : 4;
+	}
+	return 0;
+}
+
+int cw_image_struct_size(const struct cw_image *img, const char *type, uint32_t *size)
+{
+	Dwarf_Die agg;
+	Dwarf_Word sz;
+
+	if (find_struct(image_dwarf(img), type, &agg) || dwarf_aggregate_size(&agg, &sz))
+		return -1;
+	*size = (uint32_t)sz;
 	return 0;
 }

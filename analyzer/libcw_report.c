@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 
 /* FNV-1a over the fault class and the function names from the faulting frame out. */
 static uint64_t signature(const struct cw_dump *d, const struct cw_backtrace *bt,

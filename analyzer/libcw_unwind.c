@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 #include "../lib/fw_walk.h"
 
 #define SCAN_WORDS	2048	/* how far above sp a scan looks for a return address */

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 
 /* Room for a batch of events with the longest file names. */
 #define WATCH_BUF	(16 * (sizeof(struct inotify_event) + NAME_MAX + 1))

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 #include "ktap.h"
 
 struct tbuf {

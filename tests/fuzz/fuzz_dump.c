@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 
 #define FUZZ_TABLES	0x00001000u
 #define FUZZ_STACK	0x20000000u

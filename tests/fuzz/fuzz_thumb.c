@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 
 #define FUZZ_BASE	0x00000100u
 

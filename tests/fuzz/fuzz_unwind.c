@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crashwalk.h"
+#include "cw_internal.h"
 
 static struct cw_image *fuzz_img;
 static FILE *fuzz_null;

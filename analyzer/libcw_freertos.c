@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libcw_freertos.c - FreeRTOS for the RTOS model: its task lists, its TCB
+ * layout, and the saved context each GCC port's context switch leaves.
+ */
+#include <stdio.h>
+
+#include "cw_rtos.h"
+
+#define FREERTOS_FILL	0xA5	/* tskSTACK_FILL_BYTE */
+#define FP_CALLEE	0x40u	/* s16-s31, saved by the context switch */
+
+/*
+ * What FreeRTOS's GCC ports store at pxTopOfStack, from the lowest address:
+ *   ARM_CM33 with TrustZone: xSecureContext, PSPLIM, EXC_RETURN, r4-r11
+ *   ARM_CM33 (and CM23/CM55/CM85 ports) without: PSPLIM, EXC_RETURN, r4-r11
+ *   ARM_CM4F (and CM7):       r4-r11, EXC_RETURN
+ *   ARM_CM3 (and CM0, CM4 without FPU): r4-r11
+ * then s16-s31 when EXC_RETURN bit 4 is 0, then the hardware frame. Which one
+ * a build used is not recorded anywhere, so each candidate is tried and kept
+ * only if its EXC_RETURN, PSPLIM and hardware frame all make sense.
+ */
+struct frt_port {
+	const char *name;
+	int exc_at;		/* word index of EXC_RETURN, -1: none (CW_EXC_RETURN_THREAD_PSP) */
+	int psplim_at;		/* word index of PSPLIM, -1: none */
+	unsigned int r4_at;	/* word index of r4 */
+	unsigned int words;	/* words the switch stored below s16-s31 / the frame */
+};
+
+static const struct frt_port frt_ports[] = {
+	{ "ARM_CM33_TZ", 2, 1, 3, 11 },
+	{ "ARM_CM33", 1, 0, 2, 10 },
+	{ "ARM_CM4F", 8, -1, 0, 9 },
+	{ "ARM_CM3", -1, -1, 0, 8 },
+};
+
+static int frt_try_port(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t top,
+			const struct frt_port *p)
+{
+	uint32_t exc = CW_EXC_RETURN_THREAD_PSP, psplim = 0, base;
+
+	if (p->exc_at >= 0 && (cw_rtos_rd32(w, top + 4 * (uint32_t)p->exc_at, &exc) ||
+			       !cw_exc_return_to_thread_psp(exc)))
+		return -1;
+	if (p->psplim_at >= 0) {
+		if (cw_rtos_rd32(w, top + 4 * (uint32_t)p->psplim_at, &psplim) || psplim > top ||
+		    (psplim & 7) || (th->have_stack && psplim < th->stack_lo))
+			return -1;
+	}
+	base = top + 4 * p->words + (cw_exc_return_fp_frame(exc) ? FP_CALLEE : 0);
+	th->problem[0] = 0;
+	if (cw_rtos_read_callee(w, th, top + 4 * p->r4_at) || cw_rtos_pop_frame(w, th, base, exc) ||
+	    !cw_image_is_code(w->t->img, th->regs.r[CW_PC])) {
+		th->have_regs = 0;
+		th->regs.valid = 0;
+		return -1;
+	}
+	th->layout = p->name;
+	th->have_psplim = p->psplim_at >= 0;
+	th->psplim = psplim;
+	return 0;
+}
+
+static void frt_context(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t top, int tz)
+{
+	unsigned int i;
+
+	for (i = tz ? 0 : 1; i < ARRAY_SIZE(frt_ports); i++)
+		if (!frt_try_port(w, th, top, &frt_ports[i]))
+			return;
+	cw_thread_problem(th, "no FreeRTOS port's saved context fits at pxTopOfStack 0x%08x", top);
+}
+
+struct frt_layout {
+	uint32_t top, state_item, event_item, prio, stack, name, name_len, end_of_stack;
+	uint32_t item_next, item_owner, item_container;
+	uint32_t list_count, list_end, list_size;
+	int have_end_of_stack;
+};
+
+/*
+ * The defaults are those of FreeRTOS V10/V11 for a 32-bit port without MPU,
+ * list integrity check bytes or configRECORD_STACK_HIGH_ADDRESS.
+ */
+static int frt_layout(const struct cw_image *img, struct frt_layout *l)
+{
+	const struct cw_rtos_field f[] = {
+		{ "tskTaskControlBlock", "pxTopOfStack", &l->top, 0, NULL, 0, 0, NULL },
+		{ "tskTaskControlBlock", "xStateListItem", &l->state_item, 4, NULL, 0, 0, NULL },
+		{ "tskTaskControlBlock", "xEventListItem", &l->event_item, 24, NULL, 0, 0, NULL },
+		{ "tskTaskControlBlock", "uxPriority", &l->prio, 44, NULL, 0, 0, NULL },
+		{ "tskTaskControlBlock", "pxStack", &l->stack, 48, NULL, 0, 0, NULL },
+		{ "tskTaskControlBlock", "pcTaskName", &l->name, 52, &l->name_len, 16, 0, NULL },
+		{ "tskTaskControlBlock", "pxEndOfStack", &l->end_of_stack, 0, NULL, 0, 1,
+		  &l->have_end_of_stack },
+		{ "xLIST_ITEM", "pxNext", &l->item_next, 4, NULL, 0, 0, NULL },
+		{ "xLIST_ITEM", "pvOwner", &l->item_owner, 12, NULL, 0, 0, NULL },
+		{ "xLIST_ITEM", "pxContainer", &l->item_container, 16, NULL, 0, 0, NULL },
+		{ "xLIST", "uxNumberOfItems", &l->list_count, 0, NULL, 0, 0, NULL },
+		{ "xLIST", "xListEnd", &l->list_end, 8, NULL, 0, 0, NULL },
+	};
+	int dwarf = cw_rtos_read_fields(img, f, ARRAY_SIZE(f));
+
+	if (!dwarf || cw_image_struct_size(img, "xLIST", &l->list_size))
+		l->list_size = 20;
+	return dwarf;
+}
+
+static void frt_thread(struct cw_rtos_walk *w, const struct frt_layout *l, uint32_t tcb,
+		       enum cw_thread_state state, const char *where)
+{
+	struct cw_thread *th = cw_rtos_add_thread(w, tcb, where);
+	uint32_t v, event_container = 0;
+
+	if (!th)
+		return;
+	th->state = state;
+	cw_rtos_read_name(w, tcb + l->name, l->name_len, th->name, sizeof(th->name));
+	if (!cw_rtos_rd32(w, tcb + l->prio, &v))
+		th->priority = (int)v;
+	if (!cw_rtos_rd32(w, tcb + l->stack, &th->stack_lo))
+		th->have_stack = 1;
+	if (l->have_end_of_stack && !cw_rtos_rd32(w, tcb + l->end_of_stack, &v) && v > th->stack_lo) {
+		/* pxEndOfStack is the highest word of a descending stack. */
+		th->stack_hi = v + 4;
+		th->stack_size = th->stack_hi - th->stack_lo;
+	}
+	/* In the suspended or delayed list while waiting on an event: blocked. */
+	if ((state == CW_TS_SUSPENDED || state == CW_TS_DELAYED) &&
+	    !cw_rtos_rd32(w, tcb + l->event_item + l->item_container, &event_container) && event_container)
+		th->state = CW_TS_BLOCKED;
+}
+
+/* Walk one xLIST from its xListEnd, adding the owner of every item. */
+static void frt_walk_list(struct cw_rtos_walk *w, const struct frt_layout *l, uint32_t list,
+			  enum cw_thread_state state, const char *name)
+{
+	uint32_t seen[CW_RTOS_MAX_LIST_ITEMS], count, end = list + l->list_end, item, owner, container;
+	unsigned int n = 0, i;
+
+	if (cw_rtos_rd32(w, list + l->list_count, &count)) {
+		cw_rtos_warn(w, "%s at 0x%08x not in the dump", name, list);
+		return;
+	}
+	if (cw_rtos_rd32(w, end + l->item_next, &item)) {
+		cw_rtos_warn(w, "%s at 0x%08x: end marker not in the dump", name, list);
+		return;
+	}
+	while (item != end) {
+		for (i = 0; i < n; i++)
+			if (seen[i] == item) {
+				cw_rtos_warn(w, "%s at 0x%08x is cyclic at item 0x%08x", name, list, item);
+				return;
+			}
+		if (n >= CW_RTOS_MAX_LIST_ITEMS) {
+			cw_rtos_warn(w, "%s at 0x%08x: more than %d items", name, list, CW_RTOS_MAX_LIST_ITEMS);
+			return;
+		}
+		seen[n++] = item;
+		if (cw_rtos_rd32(w, item + l->item_owner, &owner) ||
+		    cw_rtos_rd32(w, item + l->item_container, &container)) {
+			cw_rtos_warn(w, "%s at 0x%08x: item 0x%08x not in the dump", name, list, item);
+			return;
+		}
+		if (container != list)
+			cw_rtos_warn(w, "%s at 0x%08x: item 0x%08x says it is in 0x%08x", name, list, item,
+			     container);
+		frt_thread(w, l, owner, state, name);
+		if (cw_rtos_rd32(w, item + l->item_next, &item)) {
+			cw_rtos_warn(w, "%s at 0x%08x: item 0x%08x not in the dump", name, list, seen[n - 1]);
+			return;
+		}
+	}
+	if (n != count)
+		cw_rtos_warn(w, "%s at 0x%08x: %u items, its count says %u", name, list, n, count);
+}
+
+static int frt_find(struct cw_rtos_walk *w)
+{
+	const struct cw_image *img = w->t->img;
+	static const struct { const char *sym; enum cw_thread_state state; } lists[] = {
+		{ "xDelayedTaskList1", CW_TS_DELAYED },
+		{ "xDelayedTaskList2", CW_TS_DELAYED },
+		{ "xPendingReadyList", CW_TS_READY },
+		{ "xSuspendedTaskList", CW_TS_SUSPENDED },
+		{ "xTasksWaitingTermination", CW_TS_DEAD },
+	};
+	uint32_t cur_sym, cur = 0, ready, ready_size, addr, nr_tasks;
+	struct frt_layout l;
+	struct cw_thread *th;
+	char name[48];
+	unsigned int i;
+
+	if (cw_image_lookup(img, "pxCurrentTCB", &cur_sym) ||
+	    cw_image_object(img, "pxReadyTasksLists", &ready, &ready_size))
+		return -1;
+	w->out->layout_dwarf = frt_layout(img, &l);
+	if (cw_rtos_rd32(w, cur_sym, &cur))
+		cw_rtos_warn(w, "pxCurrentTCB at 0x%08x not in the dump", cur_sym);
+	for (i = 0; i < ready_size / l.list_size && i < 256; i++) {
+		snprintf(name, sizeof(name), "pxReadyTasksLists[%u]", i);
+		frt_walk_list(w, &l, ready + i * l.list_size, CW_TS_READY, name);
+	}
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		if (!cw_image_lookup(img, lists[i].sym, &addr))
+			frt_walk_list(w, &l, addr, lists[i].state, lists[i].sym);
+	if (!cw_image_lookup(img, "uxCurrentNumberOfTasks", &addr) && !cw_rtos_rd32(w, addr, &nr_tasks) &&
+	    nr_tasks != w->out->nr)
+		cw_rtos_warn(w, "uxCurrentNumberOfTasks says %u tasks, the lists hold %u", nr_tasks,
+		     w->out->nr);
+	for (i = 0; i < w->out->nr; i++) {
+		uint32_t top;
+
+		th = &w->out->threads[i];
+		th->current = th->tcb == cur;
+		if (cw_rtos_rd32(w, th->tcb + l.top, &top))
+			cw_thread_problem(th, "TCB at 0x%08x not in the dump", th->tcb);
+		else
+			frt_context(w, th, top, !cw_image_lookup(img, "xSecureContext", &addr));
+	}
+	return 0;
+}
+
+const struct cw_rtos_ops cw_freertos_ops = {
+	.kind = CW_RTOS_FREERTOS, .detect = "pxCurrentTCB", .fill = FREERTOS_FILL,
+	.find = frt_find,
+};
