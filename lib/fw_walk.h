@@ -24,16 +24,36 @@
 typedef __u64 fw_u64;
 typedef __u8 fw_u8;
 
-/* Why a walk ended. Stable values: they are exported in trace events and JSON. */
+/*
+ * Why a walk ended, written once: the enum, fw_stop_name() and the trace
+ * event's symbols (module/fw_trace.h) are all made from this list, which
+ * applies the macro it is given to each (ID, name). Stable values, exported
+ * in trace events and JSON: add a stop at the end.
+ *   CHAIN_END       record with fp == 0 or lr == 0: outermost frame
+ *   DEPTH           the caller's frame budget is used up
+ *   MISALIGNED      fp not aligned to the record alignment
+ *   OFF_STACK       record not wholly on a permitted stack
+ *   NOT_INCREASING  record not above the previous one (cycle)
+ *   READ_FAULT      the reader could not read the record
+ *   TRAMPOLINE      a return trampoline replaced the return address
+ *   NO_RECORD       record_at found no record for this frame pointer
+ * The entries are not indented: the trace event's format text is this list
+ * stringified, and whitespace before an entry would show there as a space.
+ */
+#define FW_STOP_LIST(...)	\
+__VA_ARGS__(CHAIN_END, chain_end)\
+__VA_ARGS__(DEPTH, depth)\
+__VA_ARGS__(MISALIGNED, misaligned)\
+__VA_ARGS__(OFF_STACK, off_stack)\
+__VA_ARGS__(NOT_INCREASING, not_increasing)\
+__VA_ARGS__(READ_FAULT, read_fault)\
+__VA_ARGS__(TRAMPOLINE, trampoline)\
+__VA_ARGS__(NO_RECORD, no_record)
+
+#define FW_STOP_ENUM(id, ...)	FW_STOP_##id,
+
 enum fw_stop {
-	FW_STOP_CHAIN_END = 0,		/* record with fp == 0 or lr == 0: outermost frame */
-	FW_STOP_DEPTH = 1,		/* the caller's frame budget is used up */
-	FW_STOP_MISALIGNED = 2,		/* fp not aligned to the record alignment */
-	FW_STOP_OFF_STACK = 3,		/* record not wholly on a permitted stack */
-	FW_STOP_NOT_INCREASING = 4,	/* record not above the previous one (cycle) */
-	FW_STOP_READ_FAULT = 5,		/* the reader could not read the record */
-	FW_STOP_TRAMPOLINE = 6,		/* a return trampoline replaced the return address */
-	FW_STOP_NO_RECORD = 7,		/* record_at found no record for this frame pointer */
+	FW_STOP_LIST(FW_STOP_ENUM)
 	FW_STOP_NR
 };
 
@@ -88,18 +108,12 @@ struct fw_frame {
 
 #define FW_FRAME_TRAMPOLINE_FIXED	0x1	/* ret was recovered from behind a trampoline */
 
+#define FW_STOP_NAME(id, name)		\
+	[FW_STOP_##id] = #name,
+
 static inline const char *fw_stop_name(unsigned int stop)
 {
-	static const char *const names[FW_STOP_NR] = {
-		[FW_STOP_CHAIN_END] = "chain_end",
-		[FW_STOP_DEPTH] = "depth",
-		[FW_STOP_MISALIGNED] = "misaligned",
-		[FW_STOP_OFF_STACK] = "off_stack",
-		[FW_STOP_NOT_INCREASING] = "not_increasing",
-		[FW_STOP_READ_FAULT] = "read_fault",
-		[FW_STOP_TRAMPOLINE] = "trampoline",
-		[FW_STOP_NO_RECORD] = "no_record",
-	};
+	static const char *const names[FW_STOP_NR] = { FW_STOP_LIST(FW_STOP_NAME) };
 
 	return stop < FW_STOP_NR ? names[stop] : "unknown";
 }

@@ -16,26 +16,22 @@
 /* The event's arrays are unsigned long, filled from the walk's u64 arrays. */
 static_assert(sizeof(unsigned long) == sizeof(u64));
 
-/* Let the format file carry numbers, so libtraceevent can print stop names. */
-TRACE_DEFINE_ENUM(FW_STOP_CHAIN_END);
-TRACE_DEFINE_ENUM(FW_STOP_DEPTH);
-TRACE_DEFINE_ENUM(FW_STOP_MISALIGNED);
-TRACE_DEFINE_ENUM(FW_STOP_OFF_STACK);
-TRACE_DEFINE_ENUM(FW_STOP_NOT_INCREASING);
-TRACE_DEFINE_ENUM(FW_STOP_READ_FAULT);
-TRACE_DEFINE_ENUM(FW_STOP_TRAMPOLINE);
-TRACE_DEFINE_ENUM(FW_STOP_NO_RECORD);
+/* The tokens as given: lets a macro below expand to a leading comma or a statement. */
+#define fw_tokens(...)	__VA_ARGS__
 
-#define fw_show_stop(stop)						\
-	__print_symbolic(stop,						\
-			 { FW_STOP_CHAIN_END,	   "chain_end" },	\
-			 { FW_STOP_DEPTH,	   "depth" },		\
-			 { FW_STOP_MISALIGNED,	   "misaligned" },	\
-			 { FW_STOP_OFF_STACK,	   "off_stack" },	\
-			 { FW_STOP_NOT_INCREASING, "not_increasing" },	\
-			 { FW_STOP_READ_FAULT,	   "read_fault" },	\
-			 { FW_STOP_TRAMPOLINE,	   "trampoline" },	\
-			 { FW_STOP_NO_RECORD,	   "no_record" })
+/* Let the format file carry numbers, so libtraceevent can print stop names. */
+#define FW_STOP_TRACE_ENUM(id, ...)	fw_tokens(TRACE_DEFINE_ENUM(FW_STOP_##id);)
+FW_STOP_LIST(FW_STOP_TRACE_ENUM)
+
+/*
+ * __print_symbolic(stop, { FW_STOP_CHAIN_END, "chain_end" }, ...) made from
+ * the list: each symbol brings its leading comma, and fw_stop_value() ends
+ * the value without whitespace, so the format text reads as it always has.
+ */
+#define FW_STOP_SYMBOL(id, name)	fw_tokens(, { FW_STOP_##id, #name })
+#define fw_stop_value(stop)		stop
+#define fw_print_symbolic(...)		__print_symbolic(__VA_ARGS__)
+#define fw_show_stop(stop)	fw_print_symbolic(fw_stop_value(stop)FW_STOP_LIST(FW_STOP_SYMBOL))
 
 /*
  * One event per hit of a filtered function: the function (child), where it
