@@ -9,11 +9,16 @@
 #define STACK	0x20001000u
 #define SIG	0xFEFA125Bu	/* integrity signature, SFTC = 1 */
 
+/* Memory for one frame, and what the model reads from it. */
 struct fake {
 	uint8_t stack[0x200];
 	uint8_t fp[8];		/* FPCCR, FPCAR */
 	struct cw_mem mem;
+	struct cw_exc_frame fr;
+	struct cw_regs regs;
 };
+
+static struct fake fake;
 
 static void put32(uint8_t *p, uint32_t v)
 {
@@ -36,7 +41,10 @@ static void basic_frame(struct fake *f, uint32_t off, uint32_t xpsr)
 
 static void fake_init(struct fake *f, int with_fp, uint32_t fpccr, uint32_t fpcar)
 {
-	memset(f, 0, sizeof(*f));
+	memset(f->stack, 0, sizeof(f->stack));
+	memset(&f->mem, 0, sizeof(f->mem));
+	memset(&f->fr, 0, sizeof(f->fr));
+	memset(&f->regs, 0, sizeof(f->regs));
 	cw_mem_add(&f->mem, STACK, sizeof(f->stack), f->stack, "dump");
 	if (with_fp) {
 		put32(f->fp, fpccr);
@@ -116,77 +124,69 @@ static void frame_sizes(void)
 
 static void pop_basic(void)
 {
-	struct cw_regs regs = { { 0 }, 0 };
 	struct cw_exc_return er;
-	struct cw_exc_frame fr;
-	struct fake *f = calloc(1, sizeof(*f));
+	struct fake *f = &fake;
 
 	fake_init(f, 0, 0, 0);
 	basic_frame(f, 0x10, 0x01000200);	/* realigned */
 	cw_exc_return_decode(0xFFFFFFF9, &er);
-	KTAP_EXPECT(cw_exc_frame_read(&f->mem, STACK + 0x10, &er, &fr) == CW_EXC_OK, "read");
-	cw_exc_frame_pop(&fr, &regs);
-	KTAP_EXPECT(regs.r[CW_R0] == 0xA0 && regs.r[CW_R12] == 0xA4 && regs.r[CW_LR] == 0xA5,
-		    "r0 0x%x r12 0x%x lr 0x%x", regs.r[CW_R0], regs.r[CW_R12], regs.r[CW_LR]);
-	KTAP_EXPECT(regs.r[CW_PC] == 0x1000 && regs.r[CW_XPSR] == 0x01000200,
-		    "pc 0x%x xpsr 0x%x", regs.r[CW_PC], regs.r[CW_XPSR]);
-	KTAP_EXPECT(regs.r[CW_SP] == STACK + 0x10 + 0x24, "sp 0x%x", regs.r[CW_SP]);
-	KTAP_EXPECT(!cw_reg_ok(&regs, CW_R4) && cw_reg_ok(&regs, CW_R3), "valid 0x%x",
-		    regs.valid);
+	KTAP_EXPECT(cw_exc_frame_read(&f->mem, STACK + 0x10, &er, &f->fr) == CW_EXC_OK, "read");
+	cw_exc_frame_pop(&f->fr, &f->regs);
+	KTAP_EXPECT(f->regs.r[CW_R0] == 0xA0 && f->regs.r[CW_R12] == 0xA4 && f->regs.r[CW_LR] == 0xA5,
+		    "r0 0x%x r12 0x%x lr 0x%x", f->regs.r[CW_R0], f->regs.r[CW_R12], f->regs.r[CW_LR]);
+	KTAP_EXPECT(f->regs.r[CW_PC] == 0x1000 && f->regs.r[CW_XPSR] == 0x01000200,
+		    "pc 0x%x xpsr 0x%x", f->regs.r[CW_PC], f->regs.r[CW_XPSR]);
+	KTAP_EXPECT(f->regs.r[CW_SP] == STACK + 0x10 + 0x24, "sp 0x%x", f->regs.r[CW_SP]);
+	KTAP_EXPECT(!cw_reg_ok(&f->regs, CW_R4) && cw_reg_ok(&f->regs, CW_R3), "valid 0x%x",
+		    f->regs.valid);
 	/* A frame running off the end of memory names the first missing word. */
-	KTAP_EXPECT(cw_exc_frame_read(&f->mem, STACK + 0x1f0, &er, &fr) == CW_EXC_READ &&
-		    fr.bad_addr == STACK + 0x200, "bad 0x%x", fr.bad_addr);
+	KTAP_EXPECT(cw_exc_frame_read(&f->mem, STACK + 0x1f0, &er, &f->fr) == CW_EXC_READ &&
+		    f->fr.bad_addr == STACK + 0x200, "bad 0x%x", f->fr.bad_addr);
 	cw_mem_free(&f->mem);
-	free(f);
 }
 
 static void pop_fp(void)
 {
-	struct cw_regs regs = { { 0 }, 0 };
 	struct cw_exc_return er;
-	struct cw_exc_frame fr;
-	struct fake *f = calloc(1, sizeof(*f));
+	struct fake *f = &fake;
 	const uint32_t lazy = (1u << 31) | (1u << 30) | 1u;
 
 	/* Lazy: FPCAR points at this frame's s0 slot, LSPACT set. */
 	fake_init(f, 1, lazy, STACK + 0x20);
 	basic_frame(f, 0, 0x01000000);
 	cw_exc_return_decode(0xFFFFFFE9, &er);
-	KTAP_EXPECT(!cw_exc_frame_read(&f->mem, STACK, &er, &fr) && fr.fp == CW_FRAME_FP_LAZY &&
-		    fr.size == 0x68, "lazy: fp 0x%x size 0x%x", fr.fp, fr.size);
+	KTAP_EXPECT(!cw_exc_frame_read(&f->mem, STACK, &er, &f->fr) && f->fr.fp == CW_FRAME_FP_LAZY &&
+		    f->fr.size == 0x68, "lazy: fp 0x%x size 0x%x", f->fr.fp, f->fr.size);
 	cw_mem_free(&f->mem);
 	/* FPCAR points at another frame: this one was written. */
 	fake_init(f, 1, lazy, STACK + 0x100);
 	basic_frame(f, 0, 0x01000000);
-	KTAP_EXPECT(!cw_exc_frame_read(&f->mem, STACK, &er, &fr) &&
-		    fr.fp == CW_FRAME_FP_STACKED, "other frame: fp 0x%x", fr.fp);
+	KTAP_EXPECT(!cw_exc_frame_read(&f->mem, STACK, &er, &f->fr) &&
+		    f->fr.fp == CW_FRAME_FP_STACKED, "other frame: fp 0x%x", f->fr.fp);
 	cw_mem_free(&f->mem);
 	/* Secure with FPCCR.TS: s16-s31 too. */
 	fake_init(f, 1, 1u << 26, 0);
 	basic_frame(f, 0, 0x01000000);
 	cw_exc_return_decode(0xFFFFFFED, &er);
-	KTAP_EXPECT(!cw_exc_frame_read(&f->mem, STACK, &er, &fr) && fr.size == 0xA8,
-		    "TS: size 0x%x", fr.size);
-	cw_exc_frame_pop(&fr, &regs);
-	KTAP_EXPECT(regs.r[CW_SP] == STACK + 0xA8, "TS: sp 0x%x", regs.r[CW_SP]);
+	KTAP_EXPECT(!cw_exc_frame_read(&f->mem, STACK, &er, &f->fr) && f->fr.size == 0xA8,
+		    "TS: size 0x%x", f->fr.size);
+	cw_exc_frame_pop(&f->fr, &f->regs);
+	KTAP_EXPECT(f->regs.r[CW_SP] == STACK + 0xA8, "TS: sp 0x%x", f->regs.r[CW_SP]);
 	cw_mem_free(&f->mem);
 	/* No FPCCR in the dump: stacked, no s16-s31. */
 	fake_init(f, 0, 0, 0);
 	basic_frame(f, 0, 0x01000000);
-	KTAP_EXPECT(!cw_exc_frame_read(&f->mem, STACK, &er, &fr) &&
-		    fr.fp == CW_FRAME_FP_STACKED && fr.size == 0x68, "no FPCCR: fp 0x%x size 0x%x",
-		    fr.fp, fr.size);
+	KTAP_EXPECT(!cw_exc_frame_read(&f->mem, STACK, &er, &f->fr) &&
+		    f->fr.fp == CW_FRAME_FP_STACKED && f->fr.size == 0x68, "no FPCCR: fp 0x%x size 0x%x",
+		    f->fr.fp, f->fr.size);
 	cw_mem_free(&f->mem);
-	free(f);
 }
 
 /* v8-M DCRS = 0: signature, reserved, r4-r11 below the basic frame. */
 static void pop_additional_state(void)
 {
-	struct cw_regs regs = { { 0 }, 0 };
 	struct cw_exc_return er;
-	struct cw_exc_frame fr;
-	struct fake *f = calloc(1, sizeof(*f));
+	struct fake *f = &fake;
 	unsigned int i;
 
 	fake_init(f, 0, 0, 0);
@@ -195,17 +195,16 @@ static void pop_additional_state(void)
 		put32(f->stack + 8 + 4 * i, 0x40 + i);
 	basic_frame(f, 0x28, 0x01000000);
 	cw_exc_return_decode(0xFFFFFFDD, &er);
-	KTAP_EXPECT(!cw_exc_frame_read(&f->mem, STACK, &er, &fr) && fr.base == STACK + 0x28,
-		    "base 0x%x", fr.base);
-	cw_exc_frame_pop(&fr, &regs);
-	KTAP_EXPECT(regs.r[CW_R4] == 0x40 && regs.r[CW_R11] == 0x47 && regs.r[CW_R0] == 0xA0,
-		    "r4 0x%x r11 0x%x r0 0x%x", regs.r[CW_R4], regs.r[CW_R11], regs.r[CW_R0]);
-	KTAP_EXPECT(regs.r[CW_SP] == STACK + 0x48, "sp 0x%x", regs.r[CW_SP]);
+	KTAP_EXPECT(!cw_exc_frame_read(&f->mem, STACK, &er, &f->fr) && f->fr.base == STACK + 0x28,
+		    "base 0x%x", f->fr.base);
+	cw_exc_frame_pop(&f->fr, &f->regs);
+	KTAP_EXPECT(f->regs.r[CW_R4] == 0x40 && f->regs.r[CW_R11] == 0x47 && f->regs.r[CW_R0] == 0xA0,
+		    "r4 0x%x r11 0x%x r0 0x%x", f->regs.r[CW_R4], f->regs.r[CW_R11], f->regs.r[CW_R0]);
+	KTAP_EXPECT(f->regs.r[CW_SP] == STACK + 0x48, "sp 0x%x", f->regs.r[CW_SP]);
 	put32(f->stack, 0x12345678);
-	KTAP_EXPECT(cw_exc_frame_read(&f->mem, STACK, &er, &fr) == CW_EXC_SIGNATURE &&
-		    fr.signature == 0x12345678, "signature 0x%x", fr.signature);
+	KTAP_EXPECT(cw_exc_frame_read(&f->mem, STACK, &er, &f->fr) == CW_EXC_SIGNATURE &&
+		    f->fr.signature == 0x12345678, "signature 0x%x", f->fr.signature);
 	cw_mem_free(&f->mem);
-	free(f);
 }
 
 static void banked_sp(void)
