@@ -50,24 +50,22 @@ host_lib_tests() {
 }
 
 checkpatch_tests() {
-	local f n=0 bad=0 cp=$top/.cache/checkpatch/scripts/checkpatch.pl
+	local f cp=$top/.cache/checkpatch/scripts/checkpatch.pl
 	local files
 	files=$(cd "$top" && ls module/*.[ch] lib/*.h selftests/framewalk/test_modules/*.[ch] \
 		bench/*.[ch])
-	echo "KTAP version 1"
+	. "$top/tests/ktap.sh"
+	ktap_header
 	for f in $files; do
-		n=$((n + 1))
 		# Any error, warning or --strict check makes checkpatch exit non-zero.
 		if out=$("$cp" --no-tree --strict --terse -f "$top/$f" 2>&1); then
-			echo "ok $n $f is checkpatch --strict clean"
+			ktap_result 0 "$f is checkpatch --strict clean"
 		else
 			echo "$out" | grep -v '^total' | sed 's/^/# /'
-			echo "not ok $n $f is checkpatch --strict clean"
-			bad=1
+			ktap_result 1 "$f is checkpatch --strict clean"
 		fi
 	done
-	echo "1..$n"
-	return $bad
+	ktap_done
 }
 
 guest_selftests() {

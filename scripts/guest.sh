@@ -61,7 +61,7 @@ if [ -d "$userland" ]; then
 	rm -rf "$stage/usr/lib/aarch64-linux-gnu/gconv" "$stage"/usr/lib/aarch64-linux-gnu/*.a
 	cp -a "$userland/usr/bin/trace-cmd" "$stage/usr/bin/"
 fi
-cp -r "$top/selftests/framewalk" "$stage/fw/selftests/"
+cp -rL "$top/selftests/framewalk" "$stage/fw/selftests/"
 rm -rf "$stage/fw/selftests/framewalk/test_modules"
 cp "$top"/build/arm64/bin/* "$stage/usr/bin/" 2>/dev/null || true
 for e in "${extras[@]+"${extras[@]}"}"; do

@@ -11,7 +11,7 @@ out=$top/build/check/runner
 mkdir -p "$out"
 
 
-echo "KTAP version 1"
+ktap_header
 
 # 1 MiB of random bytes and its hash, both computed in the guest.
 "$top/scripts/guest.sh" -q -k "$series" -t 60 -o "$out/export" -- \

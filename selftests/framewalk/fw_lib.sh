@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# fw_lib.sh - KTAP output and tracefs helpers shared by the framewalk selftests (busybox sh).
+# fw_lib.sh - KTAP output (tests/ktap.sh) and tracefs helpers shared by the framewalk selftests (busybox sh).
 
 TRACEFS=${TRACEFS:-/sys/kernel/tracing}
 DEBUGFS=${DEBUGFS:-/sys/kernel/debug}
@@ -13,48 +13,11 @@ KSFT_PASS=0
 KSFT_FAIL=1
 KSFT_SKIP=4
 
-ktap_nr=0
-ktap_failed=0
-ktap_case_ok=1
-
-ktap_plan() {
-	echo "TAP version 13"
-	echo "1..$1"
-}
-
-ktap_note() {
-	echo "# $*"
-}
-
-# Mark the current case failed, saying why.
-ktap_fail() {
-	echo "# FAIL: $*"
-	ktap_case_ok=0
-}
-
-# Check a condition given as a test(1) expression; on failure say what and why.
-ktap_expect() {
-	what=$1
-	shift
-	if ! test "$@"; then
-		ktap_fail "$what (test $*)"
-	fi
-}
-
-ktap_case_end() {
-	ktap_nr=$((ktap_nr + 1))
-	if [ "$ktap_case_ok" = 1 ]; then
-		echo "ok $ktap_nr $1"
-	else
-		echo "not ok $ktap_nr $1"
-		ktap_failed=$((ktap_failed + 1))
-	fi
-	ktap_case_ok=1
-}
+# ktap.sh is tests/ktap.sh, linked here so that an installed suite carries it.
+. "$(cd "$(dirname "$0")" && pwd)/ktap.sh"
 
 ktap_exit() {
-	echo "# Totals: pass:$((ktap_nr - ktap_failed)) fail:$ktap_failed"
-	[ "$ktap_failed" = 0 ] && exit $KSFT_PASS
+	ktap_done && exit $KSFT_PASS
 	exit $KSFT_FAIL
 }
 
@@ -78,7 +41,7 @@ fw_trace_reset() {
 # and empty, dmesg marked.
 fw_test_begin() {
 	fw_require_root
-	ktap_plan "$1"
+	ktap_header "$1"
 	fw_unload_all
 	fw_trace_reset
 	fw_dmesg_mark

@@ -8,13 +8,10 @@ cd "$(dirname "$0")" || exit 1
 timeout=$(sed -n 's/^timeout=//p' settings 2>/dev/null)
 timeout=${timeout:-45}
 rcfile=/tmp/.ktap_runner_rc
+. ./ktap.sh
 
-echo "TAP version 13"
-echo "1..$#"
-n=0
-failed=0
+ktap_header $#
 for t in "$@"; do
-	n=$((n + 1))
 	echo "# selftests: framewalk: $t"
 	# busybox sh has no PIPESTATUS: the status leaves the pipeline through a file.
 	{
@@ -23,12 +20,10 @@ for t in "$@"; do
 	} | sed 's/^/# /'
 	rc=$(cat "$rcfile")
 	case $rc in
-	0) echo "ok $n selftests: framewalk: $t" ;;
-	4) echo "ok $n selftests: framewalk: $t # SKIP" ;;
-	124 | 143) echo "not ok $n selftests: framewalk: $t # TIMEOUT ${timeout}s"
-		failed=$((failed + 1)) ;;
-	*) echo "not ok $n selftests: framewalk: $t # exit=$rc"
-		failed=$((failed + 1)) ;;
+	0) ktap_result 0 "selftests: framewalk: $t" ;;
+	4) ktap_result skip "selftests: framewalk: $t" ;;
+	124 | 143) ktap_result 1 "selftests: framewalk: $t" "TIMEOUT ${timeout}s" ;;
+	*) ktap_result 1 "selftests: framewalk: $t" "exit=$rc" ;;
 	esac
 done
-[ "$failed" = 0 ]
+ktap_done

@@ -10,15 +10,10 @@ cw=$1
 b=$2
 tmp=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-n=0
-fails=0
-ok() {	# condition-status name
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fails=$((fails + 1)); fi
-}
+. "$(cd "$(dirname "$0")/.." && pwd)/ktap.sh"
 
-echo "KTAP version 1"
-echo "# suite: crashwalk-watch"
+ktap_header
+ktap_note "suite: crashwalk-watch"
 mkdir "$tmp/in" "$tmp/keep" "$tmp/stage" "$tmp/stage/devcd7"
 "$cw" --json --watch "$tmp/in" --keep "$tmp/keep" "$b/demo.elf" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
@@ -38,23 +33,21 @@ kill -0 "$pid" 2>/dev/null
 alive=$?
 
 grep -q '"path": "[^"]*/a.core"' "$tmp/out"
-ok $? "watch_moved_in_dump_analyzed"
+ktap_result $? "watch_moved_in_dump_analyzed"
 grep -q '"path": "[^"]*/b.zephyr"' "$tmp/out"
-ok $? "watch_written_dump_analyzed"
+ktap_result $? "watch_written_dump_analyzed"
 grep -q 'c.bin: offset 0' "$tmp/err" && [ "$alive" -eq 0 ]
-ok $? "watch_survives_bad_dump"
+ktap_result $? "watch_survives_bad_dump"
 grep -q '"path": "[^"]*/c.bin"}, "error": "[^"]*c.bin: offset 0' "$tmp/out"
-ok $? "watch_bad_dump_is_an_error_object_in_the_json_stream"
+ktap_result $? "watch_bad_dump_is_an_error_object_in_the_json_stream"
 [ "$(grep -o '"signature": "[0-9a-f]*"' "$tmp/out" | sort -u | wc -l)" -eq 1 ]
-ok $? "watch_same_crash_same_signature"
+ktap_result $? "watch_same_crash_same_signature"
 ! grep -q '\.a\.part' "$tmp/out" "$tmp/err"
-ok $? "watch_skips_hidden_partial_files"
+ktap_result $? "watch_skips_hidden_partial_files"
 cmp -s "$b/demo.core" "$tmp/keep/devcd7-0.core" && [ "$(ls "$tmp/keep" | wc -l)" -eq 1 ]
-ok $? "watch_devcoredump_copied_once"
+ktap_result $? "watch_devcoredump_copied_once"
 [ "$(head -c 1 "$tmp/in/devcd7/data")" = 1 ]
-ok $? "watch_devcoredump_released"
+ktap_result $? "watch_devcoredump_released"
 grep -q '"path": "[^"]*/keep/devcd7-0.core"' "$tmp/out"
-ok $? "watch_devcoredump_analyzed"
-echo "1..$n"
-echo "# $((n - fails)) passed, $fails failed"
-[ $fails -eq 0 ]
+ktap_result $? "watch_devcoredump_analyzed"
+ktap_done

@@ -44,7 +44,7 @@ seed() {
 	echo "$dir"
 }
 
-echo "KTAP version 1"
+ktap_header
 for name in dump unwind thumb ehabi; do
 	fuzzer=$out/fuzz_$name
 	reg=$here/regressions/$name

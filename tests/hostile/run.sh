@@ -20,7 +20,7 @@ make -s -C "$top/analyzer" O=build-asan \
 	SAN="-fsanitize=address,undefined -fno-omit-frame-pointer" all >/dev/null ||
 	{ echo "# cannot build the sanitized crashwalk"; exit 1; }
 
-echo "KTAP version 1"
+ktap_header
 for f in "$out"/cases/*; do
 	name=$(basename "$f")
 	# The plain build under a 1 GiB address-space limit; then the ASan build.

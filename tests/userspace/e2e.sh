@@ -13,7 +13,7 @@ write_chain='fw_test_leaf <- fw_test_l5+0x[0-9a-f]* <- fw_test_l4+0x[0-9a-f]* <-
 timer_chain='fw_test_leaf <- fw_test_l5+0x[0-9a-f]* <- fw_test_l4+0x[0-9a-f]* <- fw_test_l3+0x[0-9a-f]* <- fw_test_l2+0x[0-9a-f]* <- fw_test_l1+0x[0-9a-f]* <- fw_test_timer_fn+0x'
 
 
-echo "KTAP version 1"
+ktap_header
 report=$(TRACEEVENT_PLUGIN_DIR=$top/build/host/plugins trace-cmd report -O framewalk:oneline=1 \
 	-i "$files/trace.dat" 2>&1)
 echo "$report" | grep fw_test_leaf | cut -c1-220 | sed 's/^/# /'

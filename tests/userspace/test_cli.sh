@@ -41,7 +41,7 @@ S 4000 great
 end 3 5
 REC
 
-echo "KTAP version 1"
+ktap_header
 got=$("$fw" report "$tmp/good.rec" 2>&1)
 check "report prints each chain symbolized, with comm, cpu, time and stop reason" \
 	"$(echo "$got" | sed -n 2,4p)" \
