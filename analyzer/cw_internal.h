@@ -150,6 +150,8 @@ const char *cw_cfi_status_name(enum cw_cfi_status s);
 #define CW_EXC_RETURN_LOW_BYTE_BASE	0xFFFFFF00u	/* Zephyr keeps only bits 7:0 */
 #define CW_FNC_RETURN		0xFEFFFFFEu	/* bit 0 aside */
 #define CW_FNC_FRAME_SIZE	8u	/* BLXNS pushed the return address and partial xPSR */
+#define CW_FNC_RET_WORD		0	/* where in that frame the return address is */
+#define CW_CONTROL_SPSEL	(1u << 1)	/* Thread mode runs on PSP */
 #define CW_LR_RESET_VALUE	0xFFFFFFFFu
 #define CW_XPSR_T		(1u << 24)
 #define CW_XPSR_ALIGN		(1u << 9)	/* the frame was realigned: one word of padding */
@@ -182,7 +184,7 @@ extern const enum cw_reg cw_exc_stacked[CW_EXC_BASIC_WORDS];
 /* A frame the hardware pushed, as read from memory. */
 struct cw_exc_frame {
 	uint32_t base;		/* address of the stacked r0 */
-	uint32_t words[CW_EXC_BASIC_WORDS];	/* in cw_exc_stacked order */
+	uint32_t words[CW_EXC_BASIC_WORDS];	/* in cw_exc_stacked order (FNC_RETURN: 2 words) */
 	int have_callee;	/* v8-M additional state: r4-r11 below the basic frame */
 	uint32_t callee[8];
 	uint32_t size;		/* bytes from base to the sp before the exception */
@@ -199,6 +201,8 @@ enum cw_exc_status {
 
 enum cw_exc_status cw_exc_frame_read(const struct cw_mem *mem, uint32_t sp,
 				     const struct cw_exc_return *er, struct cw_exc_frame *f);
+enum cw_exc_status cw_exc_fnc_frame_read(const struct cw_mem *mem, uint32_t sp,
+					 struct cw_exc_frame *f);
 void cw_exc_frame_pop(const struct cw_exc_frame *f, struct cw_regs *regs);
 enum cw_reg cw_exc_banked_sp(int handler_state, int secure, int psp);
 

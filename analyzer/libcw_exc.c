@@ -172,6 +172,22 @@ enum cw_exc_status cw_exc_frame_read(const struct cw_mem *mem, uint32_t sp,
 	return CW_EXC_OK;
 }
 
+/*
+ * FNC_RETURN: Secure code called Non-secure code with BLXNS, which pushed the
+ * return address and partial xPSR on the Secure stack it ran on (PSP_S when
+ * CONTROL_S.SPSEL, else MSP_S). Read that frame at sp.
+ */
+enum cw_exc_status cw_exc_fnc_frame_read(const struct cw_mem *mem, uint32_t sp,
+					 struct cw_exc_frame *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->base = sp;
+	f->size = CW_FNC_FRAME_SIZE;
+	if (read_words(mem, sp, f->words, CW_FNC_FRAME_SIZE / 4, &f->bad_addr))
+		return CW_EXC_READ;
+	return CW_EXC_OK;
+}
+
 /* The registers the exception interrupted: the stacked ones and the sp before stacking. */
 void cw_exc_frame_pop(const struct cw_exc_frame *f, struct cw_regs *regs)
 {

@@ -610,17 +610,6 @@ static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 
 /* ---- exception frames ---- */
 
-static int read_words(struct walk *w, uint32_t addr, uint32_t *out, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (cw_mem_read32(w->t->mem, addr + 4 * i, &out[i]))
-			return stop(w, CW_STOP_READ,
-				    "exception frame word at 0x%08x not in the dump", addr + 4 * i);
-	return 0;
-}
-
 /*
  * Was the innermost exception's frame never written? The fault status says
  * stacking failed (MSTKERR, STKERR, STKOF) and what sits where the frame should
@@ -700,22 +689,27 @@ static int banked_sp(struct walk *w, int secure, int psp, uint32_t *sp)
  */
 static int walk_fnc_return(struct walk *w, uint32_t fnc_return)
 {
-	uint32_t sp, f[CW_FNC_FRAME_SIZE / 4];
 	int spsel = w->handler_state == 1 && cw_reg_ok(&w->regs, CW_CONTROL) &&
-		    (w->regs.r[CW_CONTROL] & 2);
+		    (w->regs.r[CW_CONTROL] & CW_CONTROL_SPSEL);
+	struct cw_exc_frame f;
+	uint32_t sp, ret;
 
-	if (banked_sp(w, 1, spsel, &sp) || read_words(w, sp, f, ARRAY_SIZE(f)))
+	if (banked_sp(w, 1, spsel, &sp))
 		return -1;
-	if (!is_return_address(w, f[0] | 1))
+	if (cw_exc_fnc_frame_read(w->t->mem, sp, &f))
+		return stop(w, CW_STOP_READ, "exception frame word at 0x%08x not in the dump",
+			    f.bad_addr);
+	ret = f.words[CW_FNC_RET_WORD];
+	if (!is_return_address(w, ret | 1))
 		return stop(w, CW_STOP_BAD_PC, "FNC_RETURN: return address 0x%08x at 0x%08x "
-			    "on the Secure stack is not code", f[0], sp);
+			    "on the Secure stack is not code", ret, sp);
 	if (w->bt->nr >= CW_MAX_FRAMES)
 		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES);
-	cw_reg_set(&w->regs, CW_PC, f[0] & ~1u);
-	cw_reg_set(&w->regs, CW_SP, sp + CW_FNC_FRAME_SIZE);
+	cw_reg_set(&w->regs, CW_PC, ret & ~1u);
+	cw_reg_set(&w->regs, CW_SP, sp + f.size);
 	w->regs.valid &= ~(1u << CW_LR);
 	w->lr_live = 0;
-	push_frame(w, f[0] & ~1u, sp + CW_FNC_FRAME_SIZE, CW_M_EXCEPTION, CONF_EXCEPTION,
+	push_frame(w, ret & ~1u, sp + f.size, CW_M_EXCEPTION, CONF_EXCEPTION,
 		   CW_FRAME_FNC_RETURN | CW_FRAME_RETURN_ADDR);
 	w->bt->frames[w->bt->nr - 1].exc_return = fnc_return;
 	return 0;

@@ -207,6 +207,22 @@ static void pop_additional_state(void)
 	cw_mem_free(&f->mem);
 }
 
+/* BLXNS's two words: the return address and partial xPSR, nothing else. */
+static void fnc_frame(void)
+{
+	struct fake *f = &fake;
+
+	fake_init(f, 0, 0, 0);
+	put32(f->stack + 0x40, 0x1235);
+	put32(f->stack + 0x44, 0x01000000);
+	KTAP_EXPECT(!cw_exc_fnc_frame_read(&f->mem, STACK + 0x40, &f->fr) &&
+		    f->fr.words[CW_FNC_RET_WORD] == 0x1235 && f->fr.size == 8,
+		    "ret 0x%x size %u", f->fr.words[CW_FNC_RET_WORD], f->fr.size);
+	KTAP_EXPECT(cw_exc_fnc_frame_read(&f->mem, STACK + 0x1fc, &f->fr) == CW_EXC_READ &&
+		    f->fr.bad_addr == STACK + 0x200, "bad 0x%x", f->fr.bad_addr);
+	cw_mem_free(&f->mem);
+}
+
 static void banked_sp(void)
 {
 	KTAP_EXPECT(cw_exc_banked_sp(-1, 1, 1) == CW_PSP, "unknown state: the dump's PSP");
@@ -224,6 +240,7 @@ int main(void)
 	KTAP_RUN(pop_basic);
 	KTAP_RUN(pop_fp);
 	KTAP_RUN(pop_additional_state);
+	KTAP_RUN(fnc_frame);
 	KTAP_RUN(banked_sp);
 	return ktap_finish();
 }
