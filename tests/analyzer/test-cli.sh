@@ -11,19 +11,16 @@ cw=$1
 b=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
+. "$(cd "$(dirname "$0")/.." && pwd)/ktap.sh"
+
 # check NAME GOT EXPECTED
 check() {
-	n=$((n + 1))
-	if [ "$2" = "$3" ]; then
-		echo "ok $n $1"
-	else
-		echo "# expected: $(printf '%s' "$3" | head -3 | tr '\n' '|')"
-		echo "# got:      $(printf '%s' "$2" | head -3 | tr '\n' '|')"
-		echo "not ok $n $1"
-		fails=$((fails + 1))
+	if [ "$2" != "$3" ]; then
+		ktap_note "expected: $(printf '%s' "$3" | head -3 | tr '\n' '|')"
+		ktap_note "got:      $(printf '%s' "$2" | head -3 | tr '\n' '|')"
 	fi
+	[ "$2" = "$3" ]
+	ktap_result $? "$1"
 }
 # run ARGS...: "STATUS: first stderr line"
 run() {
@@ -31,8 +28,8 @@ run() {
 	echo "$?: $(head -1 "$tmp/err")"
 }
 
-echo "KTAP version 1"
-echo "# suite: crashwalk-cli"
+ktap_header
+ktap_note "suite: crashwalk-cli"
 : >"$tmp/empty"
 echo "hello" >"$tmp/text"
 elf=$b/demo.elf
@@ -92,7 +89,7 @@ check "empty_dump" "$(run "$elf" "$tmp/empty")" \
 check "json_failed_dump_exits_1" "$?" 1
 check "json_failed_dump_is_an_error_object_in_the_stream" \
 	"$(sed -n 2p "$tmp/out")" \
-	"{\"schema\": \"crashwalk\", \"version\": 3, \"dump\": {\"path\": \"$tmp/text\"}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
+	"{\"schema\": \"crashwalk\", \"version\": 4, \"dump\": {\"path\": \"$tmp/text\"}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
 check "json_stream_keeps_the_good_dumps" "$(grep -c '"frames": \[' "$tmp/out")" 2
 
 check "stdin_dump_is_the_file_dump" "$("$cw" "$elf" - <"$core" | tail -n +2)" \
@@ -116,6 +113,4 @@ fi
 check "quiet_keeps_notes_off_stderr" \
 	"$("$cw" -q --regs main:r0 "$elf" "$core" 2>&1 >/dev/null | wc -l)" 0
 
-echo "1..$n"
-echo "# $((n - fails)) passed, $fails failed"
-[ $fails -eq 0 ]
+ktap_done
