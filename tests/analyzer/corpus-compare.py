@@ -104,6 +104,9 @@ def crashwalk(tool, elf, dumps, method, extra):
            for d in dumps}
     for line in r.stdout.splitlines():
         j = json.loads(line)
+        if "error" in j:    # a dump crashwalk could not analyze: its message is the reason
+            out[j["dump"]["path"]] = (None, j["error"])
+            continue
         out[j["dump"]["path"]] = (j["frames"][j["fault_frame"]:], j["stop"]["reason"])
     return out
 
