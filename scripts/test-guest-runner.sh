@@ -14,7 +14,7 @@ mkdir -p "$out"
 ktap_header
 
 # 1 MiB of random bytes and its hash, both computed in the guest.
-"$top/scripts/guest.sh" -q -k "$series" -t 60 -o "$out/export" -- \
+"$top/scripts/guest.sh" -q -k "$series" -t 180 -o "$out/export" -- \
 	'head -c 1048576 /dev/urandom >/fw/out/blob; sha256sum /fw/out/blob | cut -c1-64 >/fw/out/blob.sha256'
 rc=$?
 want=$(cat "$out/export/files/blob.sha256" 2>/dev/null)
@@ -23,7 +23,7 @@ echo "# exit $rc, guest sha256 $want, host sha256 $got"
 [ "$rc" = 0 ] && [ -n "$want" ] && [ "$want" = "$got" ]
 ktap_result $? "a 1 MiB file written in the guest arrives on the host byte for byte"
 
-"$top/scripts/guest.sh" -q -k "$series" -t 60 -o "$out/status" -- 'exit 7'
+"$top/scripts/guest.sh" -q -k "$series" -t 180 -o "$out/status" -- 'exit 7'
 rc=$?
 echo "# exit $rc"
 [ "$rc" = 7 ]
@@ -37,7 +37,7 @@ echo "# exit $rc after ${took}s"
 [ "$rc" = 124 ] && [ "$took" -lt 40 ]
 ktap_result $? "a hung guest is killed at the timeout (status 124)"
 
-"$top/scripts/guest.sh" -q -k "$series" -t 60 -o "$out/panic" -- 'echo c >/proc/sysrq-trigger' 2>/dev/null
+"$top/scripts/guest.sh" -q -k "$series" -t 180 -o "$out/panic" -- 'echo c >/proc/sysrq-trigger' 2>/dev/null
 rc=$?
 echo "# exit $rc"
 [ "$rc" = 125 ] && grep -q "Kernel panic" "$out/panic/console.log"
@@ -45,7 +45,7 @@ ktap_result $? "a kernel panic is reported (status 125), not taken for success"
 
 # -I: the clock counts instructions, so the same calls measure the same, run
 # after run, and a traced call measures more than an untraced one.
-"$top/scripts/guest.sh" -q -I -k "$series" -t 120 -o "$out/icount" -- \
+"$top/scripts/guest.sh" -q -I -k "$series" -t 300 -o "$out/icount" -- \
 	'insmod /fw/ko/fw_bench.ko && B=/sys/kernel/debug/fw_bench &&
 	 for i in 1 2 3; do echo 20000 >$B/run; cut -d" " -f3 $B/run; done >/fw/out/untraced &&
 	 echo nop >$B/probe && echo 20000 >$B/run && cut -d" " -f3 $B/run >/fw/out/nop'

@@ -23,8 +23,10 @@ printf 'not a dump' >"$tmp/in/c.bin"
 cp "$b/demo.zephyr" "$tmp/in/b.zephyr"
 cp "$b/demo.core" "$tmp/stage/devcd7/data"
 mv "$tmp/stage/devcd7" "$tmp/in/devcd7"
+# Until the four reports are in; a loaded machine may take seconds.
 i=0
-while [ "$(wc -l <"$tmp/out")" -lt 4 ] && [ $i -lt 50 ]; do
+while [ "$(grep -c -e '/a.core"' -e '/b.zephyr"' -e '/c.bin"' -e '/devcd7-0.core"' "$tmp/out")" -lt 4 ] &&
+	[ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
