@@ -7,7 +7,10 @@
 #   make fuzz     crashwalk's fuzz harnesses, FUZZ_SECONDS (60) each
 #   make stress   the module stress test at full size on each kernel (about 10 minutes)
 #   make deps     install packages and fetch the guest kernels (make does it when needed)
-#   make install  plugin_framewalk.so into ~/.local/lib/traceevent/plugins, framewalk into /usr/local
+#   make install  framewalk, crashwalk and their man pages into DESTDIR/PREFIX (/usr/local),
+#                 plugin_framewalk.so into libtraceevent's plugin directory; host tools only
+#   make uninstall  removes what make install put there
+#   make deb      Debian packages framewalk-dkms, framewalk, crashwalk into build/deb/ (DEB_ARCH)
 KERNELS ?= 6.1 6.12
 export KERNELS
 
@@ -29,8 +32,14 @@ host: deps-quick
 	@$(MAKE) -s -C userspace all asan
 	@if [ -f analyzer/Makefile ]; then $(MAKE) -s -C analyzer; fi
 
-install: all
+# Only the host tools: no dependency check, no module build.
+install:
 	$(MAKE) -C userspace install
+	$(MAKE) -C analyzer install
+
+uninstall:
+	$(MAKE) -C userspace uninstall
+	$(MAKE) -C analyzer uninstall
 
 check: all
 	@scripts/check.sh
@@ -55,4 +64,4 @@ clean:
 	@$(MAKE) -s -C userspace clean
 	@if [ -f analyzer/Makefile ]; then $(MAKE) -s -C analyzer clean; fi
 
-.PHONY: all deps deps-quick modules guest-bin host install check demo bench fuzz stress clean
+.PHONY: all deps deps-quick modules guest-bin host install uninstall deb check demo bench fuzz stress clean

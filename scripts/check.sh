@@ -87,6 +87,7 @@ guest_only=
 if [ -z "$guest_only" ]; then
 	start host-lib "$logs/host-lib.log" host_lib_tests
 	start host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
+	start install "$logs/install.log" "$top/tests/install/test_install.sh"
 	if [ -f "$top/analyzer/Makefile" ]; then
 		start analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
 	fi
