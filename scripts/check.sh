@@ -88,6 +88,7 @@ if [ -z "$guest_only" ]; then
 	start host-lib "$logs/host-lib.log" host_lib_tests
 	start host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
 	start install "$logs/install.log" "$top/tests/install/test_install.sh"
+	start flamegraph "$logs/flamegraph.log" "$top/tests/userspace/test_flamegraph.sh"
 	if [ -f "$top/analyzer/Makefile" ]; then
 		start analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
 	fi
@@ -116,6 +117,14 @@ for k in $kernels; do
 	echo $? >"$logs/userspace-$k.log.rc"
 	collect "userspace-$k" "$logs/userspace-$k.log"
 done
+# The flame graph of what the last kernel's guest recorded, in the browser.
+k=${kernels##* }
+if [ -z "$guest_only" ]; then
+	"$top/tests/userspace/test_flamegraph.sh" "$logs/guest-$k/files/fw.rec" fw_test_leaf \
+		>"$logs/flamegraph-$k.log" 2>&1
+	echo $? >"$logs/flamegraph-$k.log.rc"
+	collect "flamegraph-$k" "$logs/flamegraph-$k.log"
+fi
 
 passed=$(grep -c '^PASS' "$results")
 failed=$(grep -c '^FAIL' "$results")

@@ -15,7 +15,12 @@ HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm 
 	gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi gdb-multiarch libelf-dev
 	libdw-dev elfutils libtraceevent-dev libtracefs-dev trace-cmd libcapstone-dev clang
 	libclang-rt-14-dev llvm bc flex bison kmod xz-utils zstd python3 pkg-config rsync
-	linux-source-6.12 libtracecmd-dev zlib1g-dev time"
+	linux-source-6.12 libtracecmd-dev zlib1g-dev time
+	chromium dpkg-dev debhelper dh-dkms dkms lintian fakeroot crossbuild-essential-arm64"
+# The arm64 build dependencies of the Debian packages (make deb DEB_ARCH=arm64), installed
+# beside the amd64 ones through dpkg multiarch.
+ARM64_BUILD_PKGS="libtraceevent-dev:arm64 libtracefs-dev:arm64 libelf-dev:arm64 libdw-dev:arm64
+	libcapstone-dev:arm64 zlib1g-dev:arm64"
 
 log() { echo "deps: $*" >&2; }
 die() { echo "deps: error: $*" >&2; exit 1; }
@@ -53,6 +58,36 @@ ensure_arm64_arch() {
 	dpkg --add-architecture arm64
 	apt_updated=
 	apt_update
+}
+
+install_arm64_build_pkgs() {
+	local miss
+	miss=$(missing_pkgs $ARM64_BUILD_PKGS)
+	[ -z "$miss" ] && return 0
+	log "installing:" $miss
+	apt_update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $miss \
+		>"$cache/apt-install-arm64.log" 2>&1 ||
+		die "apt-get install failed for: $miss (see $cache/apt-install-arm64.log)"
+}
+
+# d3 and d3-flame-graph, the versions userspace/flamegraph/package-lock.json pins, for the
+# framewalk binary to inline into its flame graph pages; refetched when the lock changes.
+fetch_flamegraph_js() {
+	local dir=$cache/npm lock=$top/userspace/flamegraph/package-lock.json
+	if ! command -v npm >/dev/null; then
+		apt_update
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm \
+			>"$cache/apt-install-npm.log" 2>&1 || die "cannot install npm"
+	fi
+	cmp -s "$lock" "$dir/package-lock.json" && [ -f "$dir/stamp" ] && return 0
+	log "npm: d3 and d3-flame-graph"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$top/userspace/flamegraph/package.json" "$lock" "$dir/"
+	(cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund >"$dir/npm.log" 2>&1) ||
+		die "npm ci failed (see $dir/npm.log)"
+	touch "$dir/stamp"
 }
 
 # Print the first dependency of $1 whose name matches the regex $2, e.g. the
@@ -174,6 +209,9 @@ quick_check() {
 	[ -f "$cache/deps.stamp" ] || return 1
 	[ -x "$cache/busybox/busybox" ] && [ -x "$cache/checkpatch/scripts/checkpatch.pl" ] || return 1
 	[ -f "$cache/arm64-root/stamp" ] || return 1
+	[ -f "$cache/npm/stamp" ] && cmp -s "$cache/npm/package-lock.json" \
+		"$top/userspace/flamegraph/package-lock.json" || return 1
+	[ -z "$(missing_pkgs $ARM64_BUILD_PKGS)" ] || return 1
 	for s in $series; do
 		[ -f "$cache/kernels/$s/stamp" ] || return 1
 	done
@@ -188,12 +226,14 @@ main() {
 	mkdir -p "$cache"
 	install_host_pkgs
 	ensure_arm64_arch
+	install_arm64_build_pkgs
 	for s in $series; do
 		fetch_kernel "$s"
 	done
 	fetch_busybox
 	fetch_arm64_userland
 	fetch_checkpatch
+	fetch_flamegraph_js
 	touch "$cache/deps.stamp"
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * framewalk.c - the framewalk command: find the subcommand in one table, parse
- * its options and hand the work to record, stream, report, folded, top or reset.
+ * its options and hand the work to record, stream, report, folded, top, reset or
+ * flamegraph.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -305,6 +306,13 @@ static const struct option fw_common_long[] = {
 	FW_COMMON_LONG
 };
 
+/* flamegraph parses its own options (fw_flame.c); the table names it and its help. */
+static int fw_run_flamegraph(const struct fw_subcmd *cmd, int argc, char **argv)
+{
+	(void)cmd;
+	return fw_cmd_flamegraph(argc, argv);
+}
+
 static const struct fw_subcmd fw_cmds[] = {
 	{ "record", "[OPTIONS] [-- CMD...]",
 	  "Record call chains into a file until CMD ends or SIGINT (as root).",
@@ -334,6 +342,10 @@ static const struct fw_subcmd fw_cmds[] = {
 	  "framewalk:chain wherever it is enabled.\n"
 	  "  -u, --unload          unload framewalk.ko too\n",
 	  ":u" FW_COMMON_SHORT, fw_reset_long, fw_run_reset },
+	{ "flamegraph", "[-o FILE] [RECORDING|FOLDED|-]",
+	  "Write a self-contained HTML flame graph (default flamegraph.html).",
+	  "  -o, --output=FILE     the page (default flamegraph.html; - for stdout)\n",
+	  ":o:h", fw_common_long, fw_run_flamegraph },
 };
 
 #define FW_NCMDS (sizeof(fw_cmds) / sizeof(fw_cmds[0]))

@@ -32,5 +32,7 @@ void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 int fw_report(struct fw_recording *r, FILE *out, int frames);
 int fw_folded(struct fw_recording *r, FILE *out);
 int fw_top(struct fw_recording *r, FILE *out, unsigned int limit);
+/* framewalk flamegraph, options and all: the HTML page from a recording or folded stacks. */
+int fw_cmd_flamegraph(int argc, char **argv);
 
 #endif /* FW_CLI_H */

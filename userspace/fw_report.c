@@ -114,7 +114,11 @@ static void fw_free_keys(char **keys, size_t n)
 	free(keys);
 }
 
-/* "outermost;...;parent;child count" per distinct stack, for flamegraph.pl and inferno. */
+/*
+ * "outermost;...;parent;child count" per distinct stack, for flamegraph.pl, inferno and
+ * framewalk flamegraph. A walk that stopped short (neither chain_end nor depth) has its stop
+ * reason as the root, "[off_stack];...", as the module's own folded file writes it.
+ */
 int fw_folded(struct fw_recording *r, FILE *out)
 {
 	char **keys = calloc(r->nev ? r->nev : 1, sizeof(*keys));
@@ -130,6 +134,12 @@ int fw_folded(struct fw_recording *r, FILE *out)
 		char *s = NULL;
 
 		len = 0;
+		if (e->stop != FW_STOP_CHAIN_END && e->stop != FW_STOP_DEPTH) {
+			s = malloc(strlen(fw_stop_name(e->stop)) + 3);
+			if (!s)
+				goto nomem;
+			len = sprintf(s, "[%s]", fw_stop_name(e->stop));
+		}
 		for (i = (int)e->nanc + 1; i >= 0; i--) {
 			const char *name = fw_symtab_format(&r->syms, fw_frame_at(e, i), 0,
 							    buf, sizeof(buf));

@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# framewalk flamegraph in a real browser (KTAP): Debian's headless Chromium loads the page
+# offline, and the rendered DOM must have one box per distinct stack prefix of the folded
+# stacks plus the root, the traced function, a root counting every chain of the recording and
+# the [stop] boxes; a screenshot stays in build/flamegraph/. Also: folded input gives the
+# same tree, and bad input is named. usage: test_flamegraph.sh [RECORDING TRACED_FUNCTION]
+set -u
+. "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fw=${FW_CLI:-$top/build/host/framewalk-asan}
+out=$top/build/flamegraph
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out"
+
+rec=${1:-}
+traced=${2:-child}
+tag=$(basename "${rec:-handmade}" .rec)
+if [ -z "$rec" ]; then
+	# Four chains: two identical, one more under grand, and one stopped off the stack.
+	rec=$tmp/handmade.rec
+	cat >"$rec" <<'REC'
+framewalk-record 1
+kernel 6.12-test
+filter child*
+notrace
+depth 4
+E 0 1000000000 10 1000 2010 0 2 3020 4030
+E 1 2000500000 11 1000 2010 1 2 3020 4030
+E 0 3000000000 10 1100 2020 0 1 3030
+E 0 3000000000 10 1100 2020 3 1 3030
+C 10 alpha
+S 1000 child
+S 1100 child2
+S 2000 parentfn
+S 3000 grand
+S 4000 great
+end 4 0
+REC
+fi
+
+# browse PAGE TAG (with no network: a dead proxy, no name resolves): the DOM after load into $tmp/TAG.dom, a screenshot into $out/TAG.png.
+browse() {
+	local s=$(date +%s%N)
+	rm -rf "$tmp/profile"
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--proxy-server=127.0.0.1:9 --host-resolver-rules='MAP * ~NOTFOUND' \
+		--user-data-dir="$tmp/profile" --window-size=1400,700 --virtual-time-budget=3000 \
+		--screenshot="$out/$2.png" --dump-dom "file://$1" >"$tmp/$2.dom" 2>"$tmp/chromium.log"
+	local rc=$?
+	echo "# chromium took $((($(date +%s%N) - s) / 1000000)) ms"
+	return $rc
+}
+
+echo "KTAP version 1"
+"$fw" flamegraph -o "$out/$tag.html" "$rec"
+ktap_result $? "flamegraph writes $out/$tag.html from $(basename "$rec")"
+chains=$("$fw" report "$rec" | tail -1 | awk '{ print $2 }')
+# One box per distinct prefix of the folded stacks, plus the root.
+want=$("$fw" folded "$rec" | awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); p = "";
+	for (i = 1; i <= n; i++) { p = p ";" f[i]; seen[p] = 1 } }
+	END { print length(seen) + 1 }')
+! grep -Eq '<(script|link|img|iframe)[^>]* (src|href)=' "$out/$tag.html"
+ktap_result $? "the page has no script, style or image from elsewhere"
+
+browse "$out/$tag.html" "$tag"
+ktap_result $? "headless chromium loads the page and takes a screenshot ($out/$tag.png)"
+frames=$(grep -o '<g [^>]*class="frame[^"]*"' "$tmp/$tag.dom" | wc -l)
+echo "# $frames boxes rendered, $want expected; $chains chains in the recording"
+[ "$frames" = "$want" ]
+ktap_result $? "one box per distinct stack prefix and the root ($want)"
+grep -q "name=\"$traced\" class=\"frame" "$tmp/$tag.dom"
+ktap_result $? "the traced function $traced is drawn"
+root=$(grep -o '<title>all ([0-9]* chains\?' "$tmp/$tag.dom" | grep -o '[0-9]*')
+echo "# root: ${root:-none}"
+[ -n "$chains" ] && [ "$root" = "$chains" ]
+ktap_result $? "the root counts every chain of the recording ($chains)"
+stops=$("$fw" folded "$rec" | grep -o '^\[[a-z_]*\]' | sort -u | tr -d '[]')
+ok=0
+for s in $stops; do
+	grep -q "<title>walk stopped: $s (" "$tmp/$tag.dom" || ok=1
+done
+[ -n "$stops" ] || [ "$tag" != handmade ] || ok=1
+ktap_result $ok "each stop reason in the folded stacks is a box that names it (${stops:-none})"
+
+# The same stacks as folded text, from a file and from standard input, give the same tree.
+tree() { grep -o '"tree":.*}</script>' "$1"; }
+"$fw" folded "$rec" >"$tmp/f.folded"
+"$fw" flamegraph -o "$tmp/f.html" "$tmp/f.folded" && "$fw" folded "$rec" |
+	"$fw" flamegraph -o "$tmp/s.html" - &&
+	[ "$(tree "$tmp/f.html")" = "$(tree "$out/$tag.html")" ] &&
+	[ "$(tree "$tmp/s.html")" = "$(tree "$out/$tag.html")" ]
+ktap_result $? "folded input (file and -) gives the recording's tree"
+
+# bad NAME WANT INPUT: the error names the input, the line and what is wrong.
+bad() {
+	local got
+	printf '%b' "$3" >"$tmp/$1"
+	got=$("$fw" flamegraph -o "$tmp/bad.html" "$tmp/$1" 2>&1)
+	local rc=$?
+	echo "$got" | grep -q -- "$2" && [ $rc = 1 ]
+	ktap_result $? "bad input $1: '$2' (exit $rc)"
+}
+bad nocount "nocount:2: not folded stacks: expected 'frame;...;frame COUNT'" 'a;b 2\nab\n'
+bad zero "zero:1: not folded stacks: expected a positive count after the last space, not '0'" 'a;b 0\n'
+bad emptyframe "emptyframe:1: not folded stacks: empty frame name in 'a;;b'" 'a;;b 3\n'
+bad empty "empty: no stacks: neither a framewalk recording nor folded stacks" ''
+"$fw" flamegraph -o "$tmp/x.html" "$tmp/missing" 2>&1 | grep -q "missing: No such file"
+ktap_result $? "a missing input is named with the system's reason"
+ktap_done

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_flame.c - framewalk flamegraph: one self-contained HTML page drawn by d3-flame-graph,
+ * from a recording (through the folded stacks of fw_folded) or from folded stacks.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../lib/fw_walk.h"
+#include "fw_cli.h"
+
+/*
+ * d3 and d3-flame-graph exactly as their npm packages ship them (make deps fetches the
+ * versions userspace/flamegraph/package-lock.json pins), built into the binary so that the
+ * page needs neither the network nor files beside it, on the host or on a board.
+ */
+#define FW_INCBIN(sym, file)						\
+	__asm__(".section .rodata\n.global " #sym "\n.type " #sym ", %object\n"	\
+		#sym ":\n.incbin \"" file "\"\n.byte 0\n.previous\n")
+FW_INCBIN(fw_d3_js, FW_D3_JS);
+FW_INCBIN(fw_flame_js, FW_FLAME_JS);
+extern const char fw_d3_js[], fw_flame_js[];
+
+/* One frame of the merged tree; value counts the chains through it. */
+struct fw_fnode {
+	char *name;
+	unsigned long long value;
+	struct fw_fnode *child, *next;
+};
+
+static const char fw_flame_usage[] =
+	"usage: framewalk flamegraph [-o FILE] [RECORDING|FOLDED|-]\n"
+	"  RECORDING  a framewalk recording (default framewalk.rec)\n"
+	"  FOLDED     folded stacks, as framewalk folded prints them; - reads standard input\n"
+	"  -o, --output FILE  the HTML page (default flamegraph.html; - for standard output)\n";
+
+static struct fw_fnode *fw_fnode_new(const char *name, size_t len)
+{
+	struct fw_fnode *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->name = strndup(name, len);
+	if (!n->name) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+static void fw_fnode_free(struct fw_fnode *n)
+{
+	while (n) {
+		struct fw_fnode *next = n->next;
+
+		fw_fnode_free(n->child);
+		free(n->name);
+		free(n);
+		n = next;
+	}
+}
+
+/* Add COUNT chains along "outermost;...;child"; -1 when out of memory. */
+static int fw_fnode_add(struct fw_fnode *root, const char *stack, unsigned long long count)
+{
+	struct fw_fnode *at = root, *c;
+	const char *s = stack, *e;
+
+	root->value += count;
+	while (*s) {
+		e = strchr(s, ';');
+		if (!e)
+			e = s + strlen(s);
+		for (c = at->child; c; c = c->next)
+			if (strlen(c->name) == (size_t)(e - s) && !memcmp(c->name, s, e - s))
+				break;
+		if (!c) {
+			c = fw_fnode_new(s, e - s);
+			if (!c)
+				return -1;
+			c->next = at->child;
+			at->child = c;
+		}
+		c->value += count;
+		at = c;
+		s = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
+/*
+ * Parse one folded line "frame;...;frame COUNT" into the tree. Returns 0, or -1 with
+ * what is wrong in err.
+ */
+static int fw_flame_line(struct fw_fnode *root, char *line, char *err, size_t errlen)
+{
+	unsigned long long count;
+	char *sp, *end, *f;
+
+	line[strcspn(line, "\r\n")] = 0;
+	sp = strrchr(line, ' ');
+	if (!sp || sp == line) {
+		snprintf(err, errlen, "expected 'frame;...;frame COUNT'");
+		return -1;
+	}
+	errno = 0;
+	count = strtoull(sp + 1, &end, 10);
+	if (sp[1] < '0' || sp[1] > '9' || *end || errno || !count) {
+		snprintf(err, errlen, "expected a positive count after the last space, not '%s'",
+			 sp + 1);
+		return -1;
+	}
+	*sp = 0;
+	for (f = line; ; f++) {
+		if (*f == ';' || !*f) {
+			if (f == line || f[-1] == ';') {
+				snprintf(err, errlen, "empty frame name in '%s'", line);
+				return -1;
+			}
+			if (!*f)
+				break;
+		}
+	}
+	if (fw_fnode_add(root, line, count)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Every line of folded stacks in F into the tree; errors name NAME and the line. */
+static int fw_flame_read_folded(FILE *f, const char *name, struct fw_fnode *root)
+{
+	char *line = NULL, err[256];
+	size_t cap = 0, lineno = 0;
+	int ret = 0;
+
+	while (getline(&line, &cap, f) > 0) {
+		lineno++;
+		if (line[0] == '\n' || line[0] == '#')
+			continue;
+		if (fw_flame_line(root, line, err, sizeof(err))) {
+			fprintf(stderr, "framewalk: %s:%zu: not folded stacks: %s\n", name, lineno, err);
+			ret = -1;
+			break;
+		}
+	}
+	free(line);
+	if (!ret && !root->value) {
+		fprintf(stderr, "framewalk: %s: no stacks: neither a framewalk recording nor folded stacks\n",
+			name);
+		ret = -1;
+	}
+	return ret;
+}
+
+/* A recording: its folded stacks (with the [stop] roots) into the tree, its header into summary. */
+static int fw_flame_read_recording(const char *path, const char *name, struct fw_fnode *root,
+				   char *summary, size_t len)
+{
+	unsigned long long stops[FW_STOP_NR + 1] = {};
+	struct fw_recording r;
+	char err[512], *text = NULL;
+	size_t n, textlen = 0;
+	unsigned int i;
+	int used, ret;
+	FILE *mem;
+
+	if (fw_rec_read(path, &r, err, sizeof(err))) {
+		fprintf(stderr, "framewalk: %s\n", err);
+		return -1;
+	}
+	for (n = 0; n < r.nev; n++)
+		stops[r.ev[n].stop < FW_STOP_NR ? r.ev[n].stop : FW_STOP_NR]++;
+	used = snprintf(summary, len, "%s: %zu chains, %llu dropped; kernel %s, filter '%s', depth %u; stops:",
+			name, r.nev, r.dropped, r.kernel, r.filter, r.depth);
+	for (i = 0; i <= FW_STOP_NR && used > 0 && (size_t)used < len; i++)
+		if (stops[i])
+			used += snprintf(summary + used, len - used, " %s=%llu",
+					 fw_stop_name(i), stops[i]);
+	mem = open_memstream(&text, &textlen);
+	ret = mem ? fw_folded(&r, mem) : -1;
+	if (mem && fclose(mem))
+		ret = -1;
+	fw_rec_free(&r);
+	if (ret) {
+		fprintf(stderr, "framewalk: out of memory\n");
+		free(text);
+		return -1;
+	}
+	mem = fmemopen(text, textlen ? textlen : 1, "r");
+	ret = mem ? fw_flame_read_folded(mem, name, root) : -1;
+	if (mem)
+		fclose(mem);
+	free(text);
+	return ret;
+}
+
+/* A JSON string that is also safe inside <script>: no '<', '>' or '&' as themselves. */
+static void fw_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void fw_json_tree(FILE *out, const struct fw_fnode *n)
+{
+	const struct fw_fnode *c;
+
+	fputs("{\"name\":", out);
+	fw_json_str(out, n->name);
+	fprintf(out, ",\"value\":%llu", n->value);
+	if (n->child) {
+		fputs(",\"children\":[", out);
+		for (c = n->child; c; c = c->next) {
+			fw_json_tree(out, c);
+			if (c->next)
+				fputc(',', out);
+		}
+		fputc(']', out);
+	}
+	fputc('}', out);
+}
+
+static const char fw_flame_head[] =
+	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	"<title>framewalk flame graph</title>\n<style>\n"
+	"body { font-family: Verdana, sans-serif; margin: 12px; }\n"
+	"h1 { font-size: 18px; margin: 0 0 4px; }\n"
+	"p { font-size: 13px; color: #333; margin: 4px 0; }\n"
+	"#fw-details { min-height: 1.4em; }\n"
+	"</style>\n</head>\n<body>\n"
+	"<h1>framewalk flame graph</h1>\n<p id=\"fw-summary\"></p>\n"
+	"<form id=\"fw-search\"><input id=\"fw-term\" type=\"search\" size=\"32\" "
+	"placeholder=\"function name (regular expression)\"> <button type=\"submit\">Search</button> "
+	"<button type=\"button\" id=\"fw-clear\">Clear</button> "
+	"<button type=\"button\" id=\"fw-reset\">Reset zoom</button></form>\n"
+	"<div id=\"fw-chart\"></div>\n<p id=\"fw-details\"></p>\n"
+	"<p>Each box is a function; its width is the number of chains through it. The traced "
+	"functions are at the top, the outermost callers at the bottom. Click a box to zoom, "
+	"hover for its count. A grey box [reason] under a stack says why those walks stopped "
+	"short of the outermost frame and of the depth limit (see framewalk(1)).</p>\n";
+
+/* Draw, search, zoom; the root's and the [stop] boxes' labels carry the counts. */
+static const char fw_flame_script[] =
+	"(function () {\n"
+	"\tvar data = JSON.parse(document.getElementById('fw-data').textContent);\n"
+	"\tvar total = data.tree.value;\n"
+	"\tvar details = document.getElementById('fw-details');\n"
+	"\tdocument.getElementById('fw-summary').textContent = data.summary;\n"
+	"\tfunction label(d) {\n"
+	"\t\tvar n = d.data.name, v = d.value;\n"
+	"\t\tvar s = v + (v === 1 ? ' chain, ' : ' chains, ') + (100 * v / total).toFixed(2) + '%';\n"
+	"\t\tif (/^\\[.*\\]$/.test(n))\n"
+	"\t\t\treturn 'walk stopped: ' + n.slice(1, -1) + ' (' + s + ')';\n"
+	"\t\treturn n + ' (' + s + ')';\n"
+	"\t}\n"
+	"\tvar chart = flamegraph.default()\n"
+	"\t\t.width(Math.max(800, document.body.clientWidth - 24))\n"
+	"\t\t.cellHeight(18).minFrameSize(0).transitionDuration(250).sort(true)\n"
+	"\t\t.setLabelHandler(label).setDetailsElement(details)\n"
+	"\t\t.setColorMapper(function (d, c) {\n"
+	"\t\t\treturn /^\\[.*\\]$/.test(d.data.name) && !d.highlight ? '#b4b4b4' : c;\n"
+	"\t\t});\n"
+	"\td3.select('#fw-chart').datum(data.tree).call(chart);\n"
+	"\tdocument.getElementById('fw-search').addEventListener('submit', function (ev) {\n"
+	"\t\tev.preventDefault();\n"
+	"\t\ttry {\n"
+	"\t\t\tchart.search(document.getElementById('fw-term').value);\n"
+	"\t\t} catch (e) {\n"
+	"\t\t\tdetails.textContent = 'search: ' + e.message;\n"
+	"\t\t}\n"
+	"\t});\n"
+	"\tdocument.getElementById('fw-clear').addEventListener('click', function () {\n"
+	"\t\tdocument.getElementById('fw-term').value = '';\n"
+	"\t\tchart.clear();\n"
+	"\t});\n"
+	"\tdocument.getElementById('fw-reset').addEventListener('click', function () {\n"
+	"\t\tchart.resetZoom();\n"
+	"\t});\n"
+	"})();\n";
+
+static int fw_flame_write(FILE *out, const struct fw_fnode *root, const char *summary)
+{
+	fputs(fw_flame_head, out);
+	fprintf(out, "<script>\n%s\n</script>\n<script>\n%s\n</script>\n", fw_d3_js, fw_flame_js);
+	fputs("<script type=\"application/json\" id=\"fw-data\">{\"summary\":", out);
+	fw_json_str(out, summary);
+	fputs(",\"tree\":", out);
+	fw_json_tree(out, root);
+	fprintf(out, "}</script>\n<script>\n%s</script>\n</body>\n</html>\n", fw_flame_script);
+	return ferror(out) ? -1 : 0;
+}
+
+/* Standard input into an unnamed temporary file, so that it can be read twice. */
+static FILE *fw_flame_stdin(void)
+{
+	FILE *t = tmpfile();
+	char buf[65536];
+	size_t n;
+
+	if (!t)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
+		if (fwrite(buf, 1, n, t) != n)
+			break;
+	if (ferror(stdin) || ferror(t) || fflush(t)) {
+		fclose(t);
+		return NULL;
+	}
+	rewind(t);
+	return t;
+}
+
+static int fw_flame_bad_usage(const char *why)
+{
+	if (why)
+		fprintf(stderr, "framewalk flamegraph: %s\n", why);
+	fputs(fw_flame_usage, stderr);
+	return 2;
+}
+
+int fw_cmd_flamegraph(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	const char *input = "framewalk.rec", *output = "flamegraph.html", *name;
+	char summary[2560], magic[sizeof(FW_REC_MAGIC)] = "", path[64];
+	struct fw_fnode root = { .name = "all" };
+	FILE *in, *out;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			fputs(fw_flame_usage, stdout);
+			return 0;
+		default:
+			return fw_flame_bad_usage(NULL);
+		}
+	}
+	if (optind < argc - 1)
+		return fw_flame_bad_usage("name one recording or folded file");
+	if (optind == argc - 1)
+		input = argv[optind];
+	name = strcmp(input, "-") ? input : "<stdin>";
+	in = strcmp(input, "-") ? fopen(input, "r") : fw_flame_stdin();
+	if (!in) {
+		fprintf(stderr, "framewalk: %s: %s\n", name, strerror(errno));
+		return 1;
+	}
+	if (!fgets(magic, sizeof(magic), in))
+		magic[0] = 0;
+	rewind(in);
+	if (!strcmp(magic, FW_REC_MAGIC)) {
+		snprintf(path, sizeof(path), "/dev/fd/%d", fileno(in));
+		ret = fw_flame_read_recording(strcmp(input, "-") ? input : path, name, &root,
+					      summary, sizeof(summary));
+	} else {
+		ret = fw_flame_read_folded(in, name, &root);
+		snprintf(summary, sizeof(summary), "%s: %llu chains (folded stacks)", name,
+			 root.value);
+	}
+	fclose(in);
+	if (ret)
+		goto out;
+	out = strcmp(output, "-") ? fopen(output, "w") : stdout;
+	if (!out) {
+		fprintf(stderr, "framewalk: %s: %s\n", output, strerror(errno));
+		ret = -1;
+		goto out;
+	}
+	ret = fw_flame_write(out, &root, summary);
+	if (out == stdout ? fflush(out) : fclose(out))
+		ret = -1;
+	if (ret) {
+		fprintf(stderr, "framewalk: %s: write error: %s\n", output, strerror(errno));
+		ret = -1;
+	}
+out:
+	fw_fnode_free(root.child);
+	return ret ? 1 : 0;
+}
