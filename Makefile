@@ -41,6 +41,11 @@ uninstall:
 	$(MAKE) -C userspace uninstall
 	$(MAKE) -C analyzer uninstall
 
+# Debian packages for DEB_ARCH (the host's by default; arm64 is cross-built), then lintian.
+DEB_ARCH ?=
+deb:
+	@scripts/build-deb.sh $(DEB_ARCH)
+
 check: all
 	@scripts/check.sh
 
