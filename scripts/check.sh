@@ -89,6 +89,7 @@ if [ -z "$guest_only" ]; then
 	start host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
 	start install "$logs/install.log" "$top/tests/install/test_install.sh"
 	start flamegraph "$logs/flamegraph.log" "$top/tests/userspace/test_flamegraph.sh"
+	start deb "$logs/deb.log" "$top/tests/install/test_deb.sh" build
 	if [ -f "$top/analyzer/Makefile" ]; then
 		start analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
 	fi
@@ -124,6 +125,10 @@ if [ -z "$guest_only" ]; then
 		>"$logs/flamegraph-$k.log" 2>&1
 	echo $? >"$logs/flamegraph-$k.log.rc"
 	collect "flamegraph-$k" "$logs/flamegraph-$k.log"
+	# The packages just built, installed here and in the guest, on what that guest recorded.
+	"$top/tests/install/test_deb.sh" install "$logs/guest-$k/files" >"$logs/deb-install.log" 2>&1
+	echo $? >"$logs/deb-install.log.rc"
+	collect deb-install "$logs/deb-install.log"
 fi
 
 passed=$(grep -c '^PASS' "$results")
