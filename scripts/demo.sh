@@ -55,6 +55,11 @@ echo
 "$top/build/host/framewalk" folded "$out/guest/files/demo.rec" | sort -k2 -n -r | head -4 |
 	cut -c1-160
 
+banner "framewalk flamegraph on the host: a page to open in a browser"
+"$top/build/host/framewalk" flamegraph -o "$out/flamegraph.html" "$out/guest/files/demo.rec"
+echo "the flame graph of the guest's reads, writes and opens: $out/flamegraph.html"
+echo "(self-contained: open it in any browser, click a box to zoom, search by name)"
+
 crash_elf=$top/tests/firmware/bundled/demo.elf
 crash_dump=$top/tests/firmware/bundled/demo.core
 if [ -x "$top/analyzer/build/crashwalk" ] && [ -f "$crash_elf" ] && [ -f "$crash_dump" ]; then
