@@ -85,6 +85,18 @@ done
 [ -n "$stops" ] || [ "$tag" != handmade ] || ok=1
 ktap_result $ok "each stop reason in the folded stacks is a box that names it (${stops:-none})"
 
+# Search, through the page's #search= link: the share of the chains through the matches.
+if [ "$tag" = handmade ]; then
+	browse "$out/$tag.html#search=%5Echild%24" "$tag-search"
+	grep -o 'id="fw-details">[^<]*' "$tmp/$tag-search.dom" | sed 's/^/# /'
+	hl=$(grep -o '<g [^>]*name="[^"]*" class="frame[^>]*><rect[^>]*fill="#E600E6"' \
+		"$tmp/$tag-search.dom" | grep -o 'name="[^"]*"' | tr '\n' ' ')
+	echo "# highlighted: $hl"
+	grep -q 'id="fw-details">search: 2 of 4 total samples' "$tmp/$tag-search.dom" &&
+		[ "$hl" = 'name="child" ' ]
+	ktap_result $? "searching ^child\$ highlights the 2 of 4 chains through child"
+fi
+
 # The same stacks as folded text, from a file and from standard input, give the same tree.
 tree() { grep -o '"tree":.*}</script>' "$1"; }
 "$fw" folded "$rec" >"$tmp/f.folded"
