@@ -143,15 +143,16 @@ static int fw_flame_read_folded(FILE *f, const char *name, struct fw_fnode *root
 		if (line[0] == '\n' || line[0] == '#')
 			continue;
 		if (fw_flame_line(root, line, err, sizeof(err))) {
-			fprintf(stderr, "framewalk: %s:%zu: not folded stacks: %s\n", name, lineno, err);
+			fprintf(stderr, "framewalk: %s:%zu: not folded stacks: %s\n",
+				name, lineno, err);
 			ret = -1;
 			break;
 		}
 	}
 	free(line);
 	if (!ret && !root->value) {
-		fprintf(stderr, "framewalk: %s: no stacks: neither a framewalk recording nor folded stacks\n",
-			name);
+		fprintf(stderr, "framewalk: %s: no stacks: %s\n", name,
+			"neither a framewalk recording nor folded stacks");
 		ret = -1;
 	}
 	return ret;
@@ -175,7 +176,8 @@ static int fw_flame_read_recording(const char *path, const char *name, struct fw
 	}
 	for (n = 0; n < r.nev; n++)
 		stops[r.ev[n].stop < FW_STOP_NR ? r.ev[n].stop : FW_STOP_NR]++;
-	used = snprintf(summary, len, "%s: %zu chains, %llu dropped; kernel %s, filter '%s', depth %u; stops:",
+	used = snprintf(summary, len,
+			"%s: %zu chains, %llu dropped; kernel %s, filter '%s', depth %u; stops:",
 			name, r.nev, r.dropped, r.kernel, r.filter, r.depth);
 	for (i = 0; i <= FW_STOP_NR && used > 0 && (size_t)used < len; i++)
 		if (stops[i])

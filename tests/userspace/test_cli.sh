@@ -59,6 +59,13 @@ check "report -F prints a frame per line" "$got" \
 check "folded counts identical stacks, outermost frame first" "$("$fw" folded "$tmp/good.rec")" \
 "grand;parentfn;child2 1
 great;grand;parentfn;child 2"
+# A walk that stopped short (off_stack = 3) gets its reason as the root frame.
+sed 's/^E 0 3000000000 10 1100 2020 0 1 3030$/E 0 3000000000 10 1100 2020 3 1 3030/' \
+	"$tmp/good.rec" >"$tmp/stop.rec"
+check "folded puts a stop other than chain_end or depth as the root frame" \
+	"$("$fw" folded "$tmp/stop.rec")" \
+"[off_stack];grand;parentfn;child2 1
+great;grand;parentfn;child 2"
 check "top ranks caller -> callee edges" "$("$fw" top "$tmp/good.rec")" \
 "# 8 caller -> callee edges in 3 chains
        3  37.50%  grand -> parentfn
