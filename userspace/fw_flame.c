@@ -239,6 +239,8 @@ static void fw_json_tree(FILE *out, const struct fw_fnode *n)
 
 static const char fw_flame_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	"<!-- written by framewalk flamegraph; inlined below: d3 (ISC licence, Mike Bostock) and "
+	"d3-flame-graph (Apache-2.0 licence, Martin Spier), from their npm packages -->\n"
 	"<title>framewalk flame graph</title>\n<style>\n"
 	"body { font-family: Verdana, sans-serif; margin: 12px; }\n"
 	"h1 { font-size: 18px; margin: 0 0 4px; }\n"
