@@ -55,6 +55,8 @@ browse() {
 }
 
 echo "KTAP version 1"
+# A page or screenshot of an earlier run must not stand in for this one's.
+rm -f "$out/$tag.html" "$out/$tag.png" "$out/$tag-search.png"
 "$fw" flamegraph -o "$out/$tag.html" "$rec"
 ktap_result $? "flamegraph writes $out/$tag.html from $(basename "$rec")"
 chains=$("$fw" report "$rec" | tail -1 | awk '{ print $2 }')
@@ -65,7 +67,7 @@ want=$("$fw" folded "$rec" | awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); 
 ! grep -Eq '<(script|link|img|iframe)[^>]* (src|href)=' "$out/$tag.html"
 ktap_result $? "the page has no script, style or image from elsewhere"
 
-browse "$out/$tag.html" "$tag"
+browse "$out/$tag.html" "$tag" && [ -s "$out/$tag.html" ] && [ -s "$out/$tag.png" ]
 ktap_result $? "headless chromium loads the page and takes a screenshot ($out/$tag.png)"
 frames=$(grep -o '<g [^>]*class="frame[^"]*"' "$tmp/$tag.dom" | wc -l)
 echo "# $frames boxes rendered, $want expected; $chains chains in the recording"
