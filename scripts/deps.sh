@@ -41,15 +41,16 @@ missing_pkgs() {
 	done
 }
 
-install_host_pkgs() {
-	local miss
-	miss=$(missing_pkgs $HOST_PKGS)
+# install_pkgs LOG PKG...: apt-get install those of PKG that are missing, its output into LOG.
+install_pkgs() {
+	local log=$1 miss
+	shift
+	miss=$(missing_pkgs "$@")
 	[ -z "$miss" ] && return 0
 	log "installing:" $miss
 	apt_update
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $miss \
-		>"$cache/apt-install.log" 2>&1 ||
-		die "apt-get install failed for: $miss (see $cache/apt-install.log)"
+		>"$log" 2>&1 || die "apt-get install failed for: $miss (see $log)"
 }
 
 ensure_arm64_arch() {
@@ -58,17 +59,6 @@ ensure_arm64_arch() {
 	dpkg --add-architecture arm64
 	apt_updated=
 	apt_update
-}
-
-install_arm64_build_pkgs() {
-	local miss
-	miss=$(missing_pkgs $ARM64_BUILD_PKGS)
-	[ -z "$miss" ] && return 0
-	log "installing:" $miss
-	apt_update
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $miss \
-		>"$cache/apt-install-arm64.log" 2>&1 ||
-		die "apt-get install failed for: $miss (see $cache/apt-install-arm64.log)"
 }
 
 # d3 and d3-flame-graph, the versions userspace/flamegraph/package-lock.json pins, for the
@@ -224,9 +214,9 @@ main() {
 	fi
 	[ "$(id -u)" = 0 ] || die "must run as root (installs Debian packages)"
 	mkdir -p "$cache"
-	install_host_pkgs
+	install_pkgs "$cache/apt-install.log" $HOST_PKGS
 	ensure_arm64_arch
-	install_arm64_build_pkgs
+	install_pkgs "$cache/apt-install-arm64.log" $ARM64_BUILD_PKGS
 	for s in $series; do
 		fetch_kernel "$s"
 	done

@@ -14,33 +14,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 
-rec=${1:-}
+# By default flame.rec: four chains, two identical, one more under grand, one stopped off the
+# stack.
+rec=${1:-$top/tests/userspace/flame.rec}
 traced=${2:-child}
-tag=$(basename "${rec:-handmade}" .rec)
-if [ -z "$rec" ]; then
-	# Four chains: two identical, one more under grand, and one stopped off the stack.
-	rec=$tmp/handmade.rec
-	cat >"$rec" <<'REC'
-framewalk-record 1
-kernel 6.12-test
-filter child*
-notrace
-depth 4
-E 0 1000000000 10 1000 2010 0 2 3020 4030
-E 1 2000500000 11 1000 2010 1 2 3020 4030
-E 0 3000000000 10 1100 2020 0 1 3030
-E 0 3000000000 10 1100 2020 3 1 3030
-C 10 alpha
-S 1000 child
-S 1100 child2
-S 2000 parentfn
-S 3000 grand
-S 4000 great
-end 4 0
-REC
-fi
+tag=$(basename "$rec" .rec)
 
-# browse PAGE TAG (with no network: a dead proxy, no name resolves): the DOM after load into $tmp/TAG.dom, a screenshot into $out/TAG.png.
+# browse PAGE TAG, with no network (a dead proxy, no name resolves): the DOM after load
+# into $tmp/TAG.dom, a screenshot into $out/TAG.png.
 browse() {
 	local s=$(date +%s%N)
 	rm -rf "$tmp/profile"
@@ -84,11 +65,11 @@ ok=0
 for s in $stops; do
 	grep -q "<title>walk stopped: $s (" "$tmp/$tag.dom" || ok=1
 done
-[ -n "$stops" ] || [ "$tag" != handmade ] || ok=1
+[ -n "$stops" ] || [ "$tag" != flame ] || ok=1
 ktap_result $ok "each stop reason in the folded stacks is a box that names it (${stops:-none})"
 
 # Search, through the page's #search= link: the share of the chains through the matches.
-if [ "$tag" = handmade ]; then
+if [ "$tag" = flame ]; then
 	browse "$out/$tag.html#search=%5Echild%24" "$tag-search"
 	grep -o 'id="fw-details">[^<]*' "$tmp/$tag-search.dom" | sed 's/^/# /'
 	hl=$(grep -o '<g [^>]*name="[^"]*" class="frame[^>]*><rect[^>]*fill="#E600E6"' \
