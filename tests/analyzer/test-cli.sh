@@ -45,7 +45,7 @@ for o in j m w k r R; do
 		"$(grep -c "^\.BR* \\\\-$o" "$(dirname "$0")/../../analyzer/crashwalk.1")" 1
 done
 check "h_is_help" "$("$cw" -h)" "$(cat "$tmp/help")"
-check "version_is_git_describe_or_dkms_version" "$("$cw" --version)" \
+check "version_is_release_and_git_describe" "$("$cw" --version)" \
 	"crashwalk $("$(dirname "$0")/../../scripts/version.sh")"
 
 check "unknown_long_option_named" "$(run --bogus "$elf" "$core")" \

@@ -172,7 +172,7 @@ check "a missing file" "$got" "framewalk report: $tmp/missing.rec: No such file 
 # The command line: every subcommand has --help, unknown input is named, no value passes unchecked.
 check "an unknown command is named, with the list" "$("$fw" version 2>&1)" \
 	"framewalk: unknown command 'version'; the commands are record stream report folded top reset flamegraph (framewalk --help)"
-check "--version prints the build's git describe (or dkms.conf's version)" "$("$fw" --version)" \
+check "--version prints VERSION and the build's git describe" "$("$fw" --version)" \
 	"framewalk $("$(dirname "$0")/../../scripts/version.sh")"
 for cmd in record stream report folded top reset flamegraph; do
 	out=$("$fw" $cmd -h 2>&1)
