@@ -8,7 +8,8 @@
 #   make stress   the module stress test at full size on each kernel (about 10 minutes)
 #   make deps     install packages and fetch the guest kernels (make does it when needed)
 #   make install  plugin_framewalk.so into ~/.local/lib/traceevent/plugins, framewalk into /usr/local
-KERNELS ?= 6.1 6.12
+# 6.12-debug: 6.12 built here with KASAN, lockdep and the other debug checks (make deps builds it).
+KERNELS ?= 6.1 6.12 6.12-debug
 export KERNELS
 
 all: modules guest-bin host
@@ -38,8 +39,9 @@ check: all
 demo: all
 	@scripts/demo.sh
 
+# A debug kernel's costs are its checks', not framewalk's: no benchmark on it.
 bench: all
-	@scripts/bench.sh
+	@KERNELS="$(filter-out %-debug,$(KERNELS))" scripts/bench.sh
 
 # crashwalk's libFuzzer harnesses, FUZZ_SECONDS each (make check runs 10).
 FUZZ_SECONDS ?= 60
