@@ -78,11 +78,13 @@ planted_bugs() {
 }
 
 guest_selftests() {
-	local k=$1 tests plant=
+	local k=$1 tests plant= limit=900
 	tests=$(make -s -C "$top/selftests/framewalk" list)
+	# KASAN, lockdep and kmemleak make every call slower, the ftrace ones most.
+	case $k in *-debug) limit=2400 ;; esac
 	[ -n "$(planted_bugs "$k")" ] && plant="sh fw_kernel_log.sh plant $(planted_bugs "$k");"
 	# The kernel log is saved whatever the tests did; the command's status stays theirs.
-	"$top/scripts/guest.sh" -q -k "$k" -t 900 -o "$logs/guest-$k" -- \
+	"$top/scripts/guest.sh" -q -k "$k" -t "$limit" -o "$logs/guest-$k" -- \
 		"cd /fw/selftests/framewalk && sh fw_kernel_log.sh begin; \
 		FW_STRESS_CYCLES=${FW_STRESS_CYCLES:-20} FW_STRESS_REWRITES=${FW_STRESS_REWRITES:-8} \
 		sh ktap_runner.sh $tests; rc=\$?; sh fw_kernel_log.sh leaks; $plant \
@@ -106,6 +108,7 @@ if [ -z "$guest_only" ]; then
 	start fuzz "$logs/fuzz.log" "$top/tests/fuzz/run.sh" 10
 	start hostile "$logs/hostile.log" "$top/tests/hostile/run.sh"
 	start checkpatch "$logs/checkpatch.log" checkpatch_tests
+	start kernel-log-check "$logs/kernel-log-check.log" "$top/tests/kernel-log/run.sh"
 	# The runner's own tests boot four times: a production kernel does it faster.
 	runner_k=
 	for k in $kernels; do
