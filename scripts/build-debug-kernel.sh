@@ -32,14 +32,21 @@ if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$key" ]; then
 fi
 [ "${1:-}" = --up-to-date ] && exit 1
 
+# An interrupted build of the same key goes on where it stopped (Kbuild redoes only what is
+# out of date); any other is started afresh.
 work=$cache/kernels/6.12-debug.work
-rm -rf "$work" "$dest"
-mkdir -p "$work/obj"
-trap 'rm -rf "$work"' EXIT
-
-log "building from linux-source-6.12 $srcver ($key)"
+rm -rf "$dest" "$dest.tmp"
+if [ "$(cat "$work/key" 2>/dev/null)" = "$key" ] && [ -f "$work/unpacked" ]; then
+	log "resuming the build in $work ($key)"
+else
+	log "building from linux-source-6.12 $srcver ($key)"
+	rm -rf "$work"
+	mkdir -p "$work/obj"
+	echo "$key" >"$work/key"
+	tar -xJf "$tarball" -C "$work" || die "cannot unpack $tarball"
+	touch "$work/unpacked"
+fi
 start=$(date +%s)
-tar -xJf "$tarball" -C "$work" || die "cannot unpack $tarball"
 src=$(echo "$work"/linux-source-*)
 kmake() {
 	make -s -C "$src" O="$work/obj" ARCH=arm64 CROSS_COMPILE="$cross" "$@"
@@ -73,8 +80,9 @@ cp "$work/obj/System.map" "$dest.tmp/System.map"
 cat "$work/obj/include/config/kernel.release" >"$dest.tmp/release"
 read -r wall user sys <"$work/times"
 total=$(($(date +%s) - start))
-echo "total ${total}s, make wall ${wall}s user ${user}s sys ${sys}s on $(nproc) cpus" \
+echo "total ${total}s (this run), make wall ${wall}s user ${user}s sys ${sys}s on $(nproc) cpus" \
 	>"$dest.tmp/build-time"
 echo "$key" >"$dest.tmp/stamp"
 mv "$dest.tmp" "$dest"
+rm -rf "$work"
 log "done: $(cat "$dest/release"), $(cat "$dest/build-time"), build tree $(du -sh "$dest/build" | cut -f1)"
