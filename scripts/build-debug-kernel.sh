@@ -26,11 +26,21 @@ srcver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
 [ -f "$tarball" ] || die "$tarball missing (linux-source-6.12 $srcver installed without it?)"
 key="config $(sha256sum <"$fragment" | cut -c1-16) source $srcver gcc $("${cross}gcc" -dumpversion)"
 
-if [ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$key" ]; then
-	[ "${1:-}" = --up-to-date ] || log "up to date ($key)"
+up_to_date() {
+	[ -f "$dest/stamp" ] && [ "$(cat "$dest/stamp")" = "$key" ]
+}
+if [ "${1:-}" = --up-to-date ]; then
+	up_to_date
+	exit
+fi
+# Worktrees share .cache: a second build waits for the first, then finds its result.
+mkdir -p "$cache/kernels"
+exec 9>"$cache/kernels/6.12-debug.lock"
+flock 9
+if up_to_date; then
+	log "up to date ($key)"
 	exit 0
 fi
-[ "${1:-}" = --up-to-date ] && exit 1
 
 # An interrupted build of the same key goes on where it stopped (Kbuild redoes only what is
 # out of date); any other is started afresh.
