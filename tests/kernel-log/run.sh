@@ -11,7 +11,7 @@ check=$top/scripts/kernel-log-check.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-echo "KTAP version 1"
+ktap_header
 
 clean=$here/clean.log
 "$check" -l clean "$clean" >"$work/out" 2>&1
