@@ -3,13 +3,14 @@
 # Run every test of the project and print one line per result, ending with
 # "N passed, N failed": host unit tests (ASan/UBSan) of the walker and the
 # CLI, the analyzer's tests, checkpatch, the guest runner's own tests, the
-# kselftest suite inside the arm64 guest on each kernel, and the host's
+# kselftest suite inside the arm64 guest on each kernel with the check of that
+# kernel's log for KASAN, lockdep, WARNING... reports, and the host's
 # trace-cmd report (with the plugin) and CLI on what the guest recorded. Logs go to build/check/. Exits non-zero on
 # any failure.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 logs=$top/build/check
-kernels=${KERNELS:-6.1 6.12}
+kernels=${KERNELS:-6.1 6.12 6.12-debug}
 mkdir -p "$logs"
 results=$logs/results.tsv
 : >"$results"
@@ -68,12 +69,26 @@ checkpatch_tests() {
 	ktap_done
 }
 
+# The bugs fw_planted_bug.ko commits on a debug kernel, after the tests: each must be reported.
+# lockdep goes last, since its first report turns it off.
+planted_bugs() {
+	case $1 in
+	*-debug) echo kasan ubsan atomic-sleep rcu kmemleak lockdep ;;
+	esac
+}
+
 guest_selftests() {
-	local k=$1 tests
+	local k=$1 tests plant= limit=900
 	tests=$(make -s -C "$top/selftests/framewalk" list)
-	"$top/scripts/guest.sh" -q -k "$k" -t 900 -o "$logs/guest-$k" -- \
-		"cd /fw/selftests/framewalk && FW_STRESS_CYCLES=${FW_STRESS_CYCLES:-20} \
-		FW_STRESS_REWRITES=${FW_STRESS_REWRITES:-8} sh ktap_runner.sh $tests"
+	# KASAN, lockdep and kmemleak make every call slower, the ftrace ones most.
+	case $k in *-debug) limit=2400 ;; esac
+	[ -n "$(planted_bugs "$k")" ] && plant="sh fw_kernel_log.sh plant $(planted_bugs "$k");"
+	# The kernel log is saved whatever the tests did; the command's status stays theirs.
+	"$top/scripts/guest.sh" -q -k "$k" -t "$limit" -o "$logs/guest-$k" -- \
+		"cd /fw/selftests/framewalk && sh fw_kernel_log.sh begin; \
+		FW_STRESS_CYCLES=${FW_STRESS_CYCLES:-20} FW_STRESS_REWRITES=${FW_STRESS_REWRITES:-8} \
+		sh ktap_runner.sh $tests; rc=\$?; sh fw_kernel_log.sh leaks; $plant \
+		sh fw_kernel_log.sh save /fw/out/kernel.log; exit \$rc"
 	local rc=$?
 	cat "$logs/guest-$k/console.log"
 	return $rc
@@ -96,7 +111,14 @@ if [ -z "$guest_only" ]; then
 	start fuzz "$logs/fuzz.log" "$top/tests/fuzz/run.sh" 10
 	start hostile "$logs/hostile.log" "$top/tests/hostile/run.sh"
 	start checkpatch "$logs/checkpatch.log" checkpatch_tests
-	start guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" "${kernels##* }"
+	start kernel-log-check "$logs/kernel-log-check.log" "$top/tests/kernel-log/run.sh"
+	# The runner's own tests boot four times: a production kernel does it faster.
+	runner_k=
+	for k in $kernels; do
+		case $k in *-debug) ;; *) runner_k=$k ;; esac
+	done
+	start guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" \
+		"${runner_k:-${kernels##* }}"
 fi
 for k in $kernels; do
 	start "guest-$k" "$logs/guest-$k.log" guest_selftests "$k"
@@ -107,6 +129,13 @@ for entry in "${order[@]}"; do
 	collect $entry
 done
 for k in $kernels; do
+	# The kernel's own reports (KASAN, lockdep, WARNING...) from the selftests' run.
+	log=$logs/kernel-log-$k.log
+	"$top/scripts/kernel-log-check.sh" -l "$k" $(planted_bugs "$k" | sed 's/[^ ]\+/-p &/g') \
+		"$logs/guest-$k/files/kernel.log" >"$log" 2>&1
+	echo $? >"$log.rc"
+	collect "kernel-log-$k" "$log"
+	[ "$(cat "$log.rc")" = 0 ] || sed -n 's/^# /kernel-log-'"$k"': /p' "$log"
 	[ -n "$guest_only" ] && continue
 	if [ -f "$top/build/$k/ko/framewalk.ko" ]; then
 		record PASS "build-$k" "modules build against $k with W=1 and -Werror"

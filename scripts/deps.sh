@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Install the host packages framewalk needs and fetch the arm64 guest kernels into .cache/.
+# Install the host packages framewalk needs and fetch the arm64 guest kernels into .cache/
+# (6.12-debug: build it, scripts/build-debug-kernel.sh).
 #
 # Idempotent: with everything present it only asks dpkg and apt-cache and downloads nothing.
 # Kernel versions are resolved through apt-cache at run time (the meta-packages
@@ -9,7 +10,7 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${FW_CACHE:-$top/.cache}
-series=${KERNELS:-"6.1 6.12"}
+series=${KERNELS:-"6.1 6.12 6.12-debug"}
 
 HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm dwarves cpio
 	gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi gdb-multiarch libelf-dev
@@ -114,9 +115,11 @@ download() {
 fetch_kernel() {
 	local s=$1 meta_img meta_hdr img hdr abi common kbuild dir root
 	case $s in
+	6.12-debug) "$top/scripts/build-debug-kernel.sh" || die "cannot build the $s kernel"
+		return 0 ;;
 	6.1) meta_img=linux-image-arm64:arm64; meta_hdr=linux-headers-arm64:arm64 ;;
 	6.12) meta_img=linux-image-6.12-arm64:arm64; meta_hdr=linux-headers-6.12-arm64:arm64 ;;
-	*) die "unknown kernel series '$s' (KERNELS takes 6.1 and/or 6.12)" ;;
+	*) die "unknown kernel series '$s' (KERNELS takes 6.1, 6.12 and 6.12-debug)" ;;
 	esac
 	img=$(resolve_dep "$meta_img" 'linux-image-[^ ]*-arm64')
 	hdr=$(resolve_dep "$meta_hdr" 'linux-headers-[^ ]*-arm64')
@@ -203,7 +206,10 @@ quick_check() {
 		"$top/userspace/flamegraph/package-lock.json" || return 1
 	[ -z "$(missing_pkgs $ARM64_BUILD_PKGS)" ] || return 1
 	for s in $series; do
-		[ -f "$cache/kernels/$s/stamp" ] || return 1
+		case $s in
+		*-debug) FW_CACHE=$cache "$top/scripts/build-debug-kernel.sh" --up-to-date || return 1 ;;
+		*) [ -f "$cache/kernels/$s/stamp" ] || return 1 ;;
+		esac
 	done
 	[ -z "$(missing_pkgs $HOST_PKGS)" ]
 }

@@ -3,7 +3,7 @@
 # Boot an arm64 test guest on a cached Debian kernel and run a command in it.
 #
 # usage: guest.sh [-k SERIES] [-t SECONDS] [-o DIR] [-i SRC[:DEST]]... [-I] [-q] -- CMD...
-#   -k  kernel series from .cache/kernels (default 6.12)
+#   -k  kernel series from .cache/kernels (default 6.12; 6.12-debug is the debug kernel)
 #   -t  hard timeout: the guest is killed after it (default 300)
 #   -o  output directory: console.log, and files/ for what the guest left in /fw/out
 #   -i  extra file or directory for the initramfs, at DEST (default /fw/<basename>)
@@ -77,12 +77,21 @@ initrd=$out/initramfs.cpio.gz
 
 log=$out/console.log
 rm -rf "$out/files"
+# A debug kernel (scripts/build-debug-kernel.sh): KASAN's shadow takes an eighth of memory;
+# every report, not only KASAN's first, goes to the log; the lockup and RCU stall detectors get
+# the slack a vCPU starved by a busy host needs under TCG, so they report lockups, not the host.
+mem=1024 debug_args=
+case $series in
+*-debug)
+	mem=1536
+	debug_args="kasan_multi_shot watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=60" ;;
+esac
 # pauth-impdef: QEMU's own PAC algorithm; the architected QARMA is far slower under TCG.
 set +e
 timeout --foreground -k 5 "$timeout" qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on \
-	-smp 2 -m 1024 "${icount[@]+"${icount[@]}"}" -nographic -no-reboot -nic none \
+	-smp 2 -m $mem "${icount[@]+"${icount[@]}"}" -nographic -no-reboot -nic none \
 	-kernel "$kdir/vmlinuz" -initrd "$initrd" \
-	-append "console=ttyAMA0 panic=-1 oops=panic quiet" </dev/null 2>&1 |
+	-append "console=ttyAMA0 panic=-1 oops=panic quiet $debug_args" </dev/null 2>&1 |
 	tr -d '\r' | tee "$log" | { if [ -n "$quiet" ]; then cat >/dev/null; else
 		awk '/^@@FW-FILE /{print; skip=1; next} /^@@FW-END /{skip=0} !skip'; fi; }
 qrc=${PIPESTATUS[0]}

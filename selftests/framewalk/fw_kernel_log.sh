@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# fw_kernel_log.sh - the guest's half of the kernel log check: prepare the kernel log before the
+# tests, add kmemleak's findings to it after them, commit the planted bugs, and save it for the
+# host's scripts/kernel-log-check.sh, which decides.
+# usage: fw_kernel_log.sh begin | leaks | plant BUG... | save FILE
+. "$(dirname "$0")/fw_lib.sh"
+
+KMEMLEAK=$DEBUGFS/kmemleak
+
+# Relay kmemleak's reports into the kernel log, where the check reads everything else.
+report_leaks() {
+	[ -w "$KMEMLEAK" ] || return 0
+	# kmemleak ignores objects younger than 5 s; let the last test's allocations age.
+	sleep 6
+	echo scan >"$KMEMLEAK"
+	while IFS= read -r line; do
+		echo "kmemleak: $line" >/dev/kmsg
+	done <"$KMEMLEAK"
+	echo clear >"$KMEMLEAK"
+}
+
+case $1 in
+begin)
+	# Unlimited writes to /dev/kmsg: the markers and relayed reports must all get through.
+	echo on >/proc/sys/kernel/printk_devkmsg
+	# What boot left unreferenced is not the tests' doing.
+	[ -w "$KMEMLEAK" ] && echo clear >"$KMEMLEAK"
+	;;
+leaks)
+	report_leaks
+	;;
+plant)
+	shift
+	for b in "$@"; do
+		echo "fw-planted: begin $b" >/dev/kmsg
+		insmod "$FW_KO_DIR/fw_planted_bug.ko" bug="$b" && rmmod fw_planted_bug
+		[ "$b" = kmemleak ] && report_leaks
+		echo "fw-planted: end $b" >/dev/kmsg
+	done
+	;;
+save)
+	dmesg >"$2"
+	;;
+*)
+	echo "usage: fw_kernel_log.sh begin | leaks | plant BUG... | save FILE" >&2
+	exit 2
+	;;
+esac
