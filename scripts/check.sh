@@ -97,6 +97,13 @@ guest_selftests() {
 # The guests idle much of the time (boot, timers, sleeps): run every suite at
 # once and report them in a fixed order when all are done.
 order=()
+# The last production kernel: the runner's own tests boot four times and do it
+# faster there, and the flame graph and package tests read what its guest recorded.
+prod_k=
+for k in $kernels; do
+	case $k in *-debug) ;; *) prod_k=$k ;; esac
+done
+prod_k=${prod_k:-${kernels##* }}
 guest_only=
 [ "${1:-}" = --guest-only ] && guest_only=1
 if [ -z "$guest_only" ]; then
@@ -112,13 +119,8 @@ if [ -z "$guest_only" ]; then
 	start hostile "$logs/hostile.log" "$top/tests/hostile/run.sh"
 	start checkpatch "$logs/checkpatch.log" checkpatch_tests
 	start kernel-log-check "$logs/kernel-log-check.log" "$top/tests/kernel-log/run.sh"
-	# The runner's own tests boot four times: a production kernel does it faster.
-	runner_k=
-	for k in $kernels; do
-		case $k in *-debug) ;; *) runner_k=$k ;; esac
-	done
 	start guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" \
-		"${runner_k:-${kernels##* }}"
+		"$prod_k"
 fi
 for k in $kernels; do
 	start "guest-$k" "$logs/guest-$k.log" guest_selftests "$k"
@@ -147,8 +149,8 @@ for k in $kernels; do
 	echo $? >"$logs/userspace-$k.log.rc"
 	collect "userspace-$k" "$logs/userspace-$k.log"
 done
-# The flame graph of what the last kernel's guest recorded, in the browser.
-k=${kernels##* }
+# The flame graph of what the last production kernel's guest recorded, in the browser.
+k=$prod_k
 if [ -z "$guest_only" ]; then
 	"$top/tests/userspace/test_flamegraph.sh" "$logs/guest-$k/files/fw.rec" fw_test_leaf \
 		>"$logs/flamegraph-$k.log" 2>&1
