@@ -50,12 +50,16 @@ deb:
 check: all
 	@scripts/check.sh
 
+# A debug kernel's costs are its checks', not framewalk's: no demo or benchmark
+# on it, and neither builds it.
+PRODUCTION_KERNELS := $(filter-out %-debug,$(KERNELS))
+demo bench: KERNELS := $(PRODUCTION_KERNELS)
+
 demo: all
 	@scripts/demo.sh
 
-# A debug kernel's costs are its checks', not framewalk's: no benchmark on it.
 bench: all
-	@KERNELS="$(filter-out %-debug,$(KERNELS))" scripts/bench.sh
+	@scripts/bench.sh
 
 # crashwalk's libFuzzer harnesses, FUZZ_SECONDS each (make check runs 10).
 FUZZ_SECONDS ?= 60
