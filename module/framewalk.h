@@ -23,16 +23,47 @@
 /* Counters of one context on one CPU; the reader sums them, so totals may lag a hit in flight. */
 struct fw_stats {
 	u64 hits;		/* callback entered for a filtered function */
+	u64 walks;		/* chains walked, for the event, the aggregate or both */
 	u64 events;		/* chain events written */
+	u64 aggregated;		/* chains counted in the aggregate */
+	u64 aggregate_dropped;	/* chains not counted: their table was full */
 	u64 recursion;		/* skipped, already running; a slot's stays 0, see fw_cpu */
-	u64 rcu_off;		/* event on but skipped: RCU was not watching (idle, early entry) */
-	u64 stops[FW_STOP_NR];	/* how each written chain ended */
+	u64 rcu_off;		/* event or aggregate on but skipped: RCU was not watching */
+	u64 stops[FW_STOP_NR];	/* how each walked chain ended */
+};
+
+/*
+ * One distinct chain in an aggregation table. count is 0 while the slot is
+ * free and is published last: a reader that sees it non-zero sees the key.
+ */
+struct fw_agg_chain {
+	u64 count;
+	unsigned long ip;		/* the traced function */
+	unsigned long parent_ip;	/* return address into its caller */
+	u32 hash;
+	u32 words;			/* first ancestor in the table's words */
+	u8 nr;				/* ancestors */
+	u8 stop;			/* enum fw_stop */
+};
+
+/*
+ * The chains one context of one CPU counted: an open-addressing hash table
+ * of mask + 1 slots, at most aggregate_entries of them used, and the
+ * ancestors' return addresses in words, allocated in order of first hit.
+ */
+struct fw_agg_table {
+	struct fw_agg_chain *slots;
+	unsigned long *words;
+	unsigned int mask;
+	unsigned int used;
+	unsigned int nr_words;
+	unsigned int used_words;
 };
 
 /*
  * What one context of one CPU owns: the chain being written (return
  * addresses and record addresses in the two arrays the event stores), the
- * stacks it may visit, and its counters. The holder of a context's recursion
+ * stacks it may visit, its counters and its aggregation table. The holder of a context's recursion
  * lock is the only writer of its slot, so a nested walk never overwrites the
  * frames of the one it interrupted, and the counters take plain increments:
  * no atomic read-modify-write on the hot path, and no count lost to an
@@ -43,6 +74,7 @@ struct fw_context {
 	fw_u64 records[FW_DEPTH_MAX];
 	struct fw_stack_range stacks[2];
 	struct fw_stats stats;
+	struct fw_agg_table agg;	/* the chains it counted (aggregation mode) */
 };
 
 /*
@@ -54,7 +86,24 @@ struct fw_cpu {
 	u64 recursion;
 };
 
-int fw_stats_init(struct fw_cpu __percpu *pcpu);
+struct dentry;
+
+int fw_stats_init(struct fw_cpu __percpu *pcpu, struct dentry **dir);
 void fw_stats_exit(void);
+
+extern bool fw_aggregate;
+extern bool fw_agg_paused;
+
+/* Whether hits are counted now: the parameter is on and no clear is under way. */
+static __always_inline bool fw_agg_on(void)
+{
+	return READ_ONCE(fw_aggregate) && !READ_ONCE(fw_agg_paused);
+}
+
+int fw_agg_init(struct fw_cpu __percpu *pcpu, struct dentry *dir);
+void fw_agg_exit(void);
+void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent_ip,
+		  const fw_u64 *rets, unsigned int nr, unsigned int stop,
+		  struct fw_stats *stats);
 
 #endif /* FRAMEWALK_H */

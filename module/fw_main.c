@@ -3,7 +3,7 @@
  * fw_main.c - framewalk.ko: at every ftrace hit of a filtered function,
  * reconstruct the traced function (child), its caller (parent) and the
  * callers above them (ancestors) from arm64 frame records, and write them
- * as a framewalk:chain trace event.
+ * as a framewalk:chain trace event, count them (fw_aggregate.c), or both.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -173,11 +173,13 @@ static __always_inline unsigned int fw_stacks(struct fw_stack_range *st)
 /*
  * At the patched entry no frame record exists for the child yet: fp is the
  * parent's record, whose saved LR is the grandparent's return address, as
- * mcount_get_lr read it one frame higher. Out of line, so a hit that writes
+ * mcount_get_lr read it one frame higher. The chain is walked once and goes
+ * to the event, the aggregate or both. Out of line, so a hit that writes
  * nothing does not pay for this function's registers and stack.
  */
 static noinline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
-				   struct ftrace_regs *fregs, struct fw_context *slot)
+				   struct ftrace_regs *fregs, struct fw_context *slot,
+				   bool event, bool aggregate)
 {
 	struct fw_walk_cfg cfg = {
 		.word_size = 8,
@@ -201,16 +203,23 @@ static noinline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
 		nr = fw_walk_native(&cfg, &fw_walk_ops_hooked, &tramps, fp, slot->rets,
 				    slot->records, NULL, depth, &stop);
 	}
-	trace_chain(ip - FW_CALLSITE_OFFSET, parent_ip, fw_fregs_sp(fregs), slot->rets,
-		    slot->records, nr, stop);
-	slot->stats.events++;
+	ip -= FW_CALLSITE_OFFSET;
+	slot->stats.walks++;
 	slot->stats.stops[stop]++;
+	if (event) {
+		trace_chain(ip, parent_ip, fw_fregs_sp(fregs), slot->rets, slot->records, nr,
+			    stop);
+		slot->stats.events++;
+	}
+	if (aggregate)
+		fw_agg_count(&slot->agg, ip, parent_ip, slot->rets, nr, stop, &slot->stats);
 }
 
 static notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 				struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct fw_context *slot;
+	bool event, aggregate;
 	int bit;
 
 	/*
@@ -227,14 +236,19 @@ static notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 		goto out;
 	slot = this_cpu_ptr(&fw_pcpu->slots[bit - TRACE_FTRACE_START]);
 	slot->stats.hits++;
-	if (!trace_chain_enabled())
+	event = trace_chain_enabled();
+	aggregate = fw_agg_on();
+	if (!event && !aggregate)
 		goto out;
-	/* Tracepoints need RCU; asked only of a hit that has something to write. */
+	/*
+	 * Tracepoints need RCU, and fw_agg_clear() waits for counting hits with
+	 * synchronize_rcu(); asked only of a hit that has something to write.
+	 */
 	if (!rcu_is_watching()) {
 		slot->stats.rcu_off++;
 		goto out;
 	}
-	fw_emit_chain(ip, parent_ip, fregs, slot);
+	fw_emit_chain(ip, parent_ip, fregs, slot, event, aggregate);
 out:
 	ftrace_test_recursion_unlock(bit);
 }
@@ -498,6 +512,7 @@ static void fw_instance_release(void)
 
 static int __init fw_init(void)
 {
+	struct dentry *dir;
 	int ret;
 
 	fw_return_to_handler = fw_lookup_symbol("return_to_handler");
@@ -509,12 +524,15 @@ static int __init fw_init(void)
 	fw_pcpu = alloc_percpu(struct fw_cpu);
 	if (!fw_pcpu)
 		return -ENOMEM;
-	ret = fw_stats_init(fw_pcpu);
+	ret = fw_stats_init(fw_pcpu, &dir);
 	if (ret)
 		goto err_scratch;
-	ret = fw_instance_setup();
+	ret = fw_agg_init(fw_pcpu, dir);
 	if (ret)
 		goto err_stats;
+	ret = fw_instance_setup();
+	if (ret)
+		goto err_agg;
 
 	mutex_lock(&fw_lock);
 	ret = fw_switch_ops(fw_filter, fw_notrace);
@@ -524,12 +542,17 @@ static int __init fw_init(void)
 	if (ret)
 		goto err_instance;
 
-	pr_info("tracing '%s'%s%s, depth %u\n", fw_filter, *fw_notrace ? " except " : "",
-		fw_notrace, fw_depth);
+	pr_info("tracing '%s'%s%s, depth %u%s\n", fw_filter, *fw_notrace ? " except " : "",
+		fw_notrace, fw_depth, fw_aggregate ? ", aggregating" : "");
 	return 0;
 
 err_instance:
 	fw_instance_release();
+err_agg:
+	/* The tables go after their debugfs files, which may be open. */
+	fw_stats_exit();
+	fw_agg_exit();
+	goto err_scratch;
 err_stats:
 	fw_stats_exit();
 err_scratch:
@@ -550,7 +573,9 @@ static void __exit fw_exit(void)
 	mutex_unlock(&fw_lock);
 
 	fw_instance_release();
+	/* Removing the debugfs files waits for their readers; then no one reaches a table. */
 	fw_stats_exit();
+	fw_agg_exit();
 	free_percpu(fw_pcpu);
 }
 

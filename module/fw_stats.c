@@ -20,7 +20,10 @@ static void fw_stats_print(struct seq_file *m, const char *prefix, const struct 
 	unsigned int i;
 
 	seq_printf(m, "%shits %llu\n", prefix, s->hits);
+	seq_printf(m, "%swalks %llu\n", prefix, s->walks);
 	seq_printf(m, "%sevents %llu\n", prefix, s->events);
+	seq_printf(m, "%saggregated %llu\n", prefix, s->aggregated);
+	seq_printf(m, "%saggregate_dropped %llu\n", prefix, s->aggregate_dropped);
 	seq_printf(m, "%srecursion %llu\n", prefix, s->recursion);
 	seq_printf(m, "%srcu_off %llu\n", prefix, s->rcu_off);
 	for (i = 0; i < FW_STOP_NR; i++)
@@ -32,7 +35,10 @@ static void fw_stats_add(struct fw_stats *sum, const struct fw_stats *s)
 	unsigned int i;
 
 	sum->hits += s->hits;
+	sum->walks += s->walks;
 	sum->events += s->events;
+	sum->aggregated += s->aggregated;
+	sum->aggregate_dropped += s->aggregate_dropped;
 	sum->recursion += s->recursion;
 	sum->rcu_off += s->rcu_off;
 	for (i = 0; i < FW_STOP_NR; i++)
@@ -100,7 +106,8 @@ static const struct file_operations fw_stats_fops = {
 	.release = single_release,
 };
 
-int fw_stats_init(struct fw_cpu __percpu *pcpu)
+/* The framewalk directory is also where fw_agg_init() puts its files. */
+int fw_stats_init(struct fw_cpu __percpu *pcpu, struct dentry **dir)
 {
 	fw_stats_pcpu = pcpu;
 	fw_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
@@ -109,6 +116,7 @@ int fw_stats_init(struct fw_cpu __percpu *pcpu)
 		return PTR_ERR(fw_debugfs_dir);
 	}
 	debugfs_create_file("stats", 0600, fw_debugfs_dir, NULL, &fw_stats_fops);
+	*dir = fw_debugfs_dir;
 	return 0;
 }
 

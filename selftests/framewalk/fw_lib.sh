@@ -82,7 +82,8 @@ fw_read_file() {
 }
 
 # Print the inconsistencies of the stats file (per-CPU sums against totals,
-# stop reasons against events, events against hits); nothing when consistent.
+# stop reasons against walks, walks against hits, events and aggregated
+# chains against walks); nothing when consistent.
 fw_stats_inconsistencies() {
 	awk '
 	/^cpu/ { split($1, k, "."); name = substr($1, length(k[1]) + 2); per[name] += $2; next }
@@ -90,7 +91,10 @@ fw_stats_inconsistencies() {
 	/^stop\./ { stops += $2 }
 	END {
 		for (n in tot) if (tot[n] != per[n]) print n ": total " tot[n] " per-CPU sum " per[n]
-		if (stops != tot["events"]) print "stop reasons " stops " events " tot["events"]
-		if (tot["events"] > tot["hits"]) print "more events than hits"
+		if (stops != tot["walks"]) print "stop reasons " stops " walks " tot["walks"]
+		if (tot["walks"] > tot["hits"]) print "more walks than hits"
+		if (tot["events"] > tot["walks"]) print "more events than walks"
+		if (tot["aggregated"] + tot["aggregate_dropped"] > tot["walks"])
+			print "more aggregated and dropped than walks"
 	}' "$FW_STATS"
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: per-CPU statistics add up (per-CPU lines sum to the totals, stop reasons sum to events), agree with the events in the ring buffer, and reset to zero
+# description: per-CPU statistics add up (per-CPU lines sum to the totals, stop reasons sum to walks), agree with the events in the ring buffer, and reset to zero
 # requires: framewalk.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
 fw_test_begin 3
@@ -22,7 +22,7 @@ echo "$bad" | sed 's/^/# /'
 ktap_expect "statistics are consistent" -z "$bad"
 ktap_expect "events were written" "$(fw_stat events)" -gt 0
 ktap_expect "events counted as the trace holds them" "$(fw_stat events)" = "$lines"
-ktap_case_end "per-CPU lines sum to totals, stop reasons sum to events, events to the trace"
+ktap_case_end "per-CPU lines sum to totals, stop reasons sum to walks, events to the trace"
 
 ktap_expect "depth=4 walks of vfs_read/vfs_write stop at the depth limit" "$(fw_stat stop.depth)" -gt 0
 ktap_expect "stop.depth counted as the trace holds it" "$(fw_stat stop.depth)" = "$depth_lines"

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_aggregate.c - framewalk's aggregation mode: count each distinct chain in
+ * per-CPU, per-context hash tables, and print the merged counts in debugfs as
+ * folded stacks (framewalk/folded) and raw addresses (framewalk/chains).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bits.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/vmalloc.h>
+
+#include "framewalk.h"
+
+/*
+ * Count chains instead of (or as well as) writing events: one hash-table
+ * update per hit, no ring buffer, nothing for userspace to fold. Counts
+ * accumulate across toggles until folded is written.
+ */
+bool fw_aggregate;
+module_param_named(aggregate, fw_aggregate, bool, 0644);
+MODULE_PARM_DESC(aggregate, "Count chains in the kernel (debugfs framewalk/folded, chains)");
+
+/*
+ * Distinct chains each CPU can hold per context. The tables are allocated at
+ * load, so a hit never allocates; a chain that finds no room is counted in
+ * aggregate_dropped rather than evicting one that was counted before.
+ */
+static unsigned int fw_agg_entries = 4096;
+module_param_named(aggregate_entries, fw_agg_entries, uint, 0444);
+MODULE_PARM_DESC(aggregate_entries,
+		 "Distinct chains per CPU and context, fixed at load (default 4096)");
+
+#define FW_AGG_ENTRIES_MAX	BIT(20)
+
+/*
+ * Ancestor words stored per chain on average: a table holds its entries at
+ * the default depth; deeper chains share the same words, and a chain whose
+ * ancestors no longer fit is dropped like one that finds no free entry.
+ */
+#define FW_AGG_WORDS_PER_CHAIN	16
+
+/* Set while folded is cleared: hits then skip the tables, see fw_agg_clear(). */
+bool fw_agg_paused;
+
+/* Serialises readers' snapshots against clearing. */
+static DEFINE_MUTEX(fw_agg_lock);
+static struct fw_cpu __percpu *fw_agg_pcpu;
+
+/*
+ * Multiply-xor over the chain's words: a few cycles per frame, and the high
+ * half of the product mixes every bit of the return addresses into the index.
+ */
+static __always_inline u32 fw_agg_hash(unsigned long ip, unsigned long parent_ip,
+				       const fw_u64 *rets, unsigned int nr,
+				       unsigned int stop)
+{
+	u64 h = (u64)(nr << 8 | stop) * 0x9e3779b97f4a7c15ULL;
+	unsigned int i;
+
+	h = (h ^ ip) * 0x9e3779b97f4a7c15ULL;
+	h = (h ^ parent_ip) * 0x9e3779b97f4a7c15ULL;
+	for (i = 0; i < nr; i++)
+		h = (h ^ rets[i]) * 0x9e3779b97f4a7c15ULL;
+	return (u32)(h >> 32);
+}
+
+static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
+					const struct fw_agg_chain *c, u32 hash,
+					unsigned long ip, unsigned long parent_ip,
+					const fw_u64 *rets, unsigned int nr,
+					unsigned int stop)
+{
+	const unsigned long *anc = t->words + c->words;
+	unsigned int i;
+
+	if (c->hash != hash || c->ip != ip || c->parent_ip != parent_ip ||
+	    c->nr != nr || c->stop != stop)
+		return false;
+	for (i = 0; i < nr; i++)
+		if (anc[i] != rets[i])
+			return false;
+	return true;
+}
+
+/*
+ * Count one chain in the table of the running CPU and context, whose only
+ * writer is the holder of that context's recursion lock: plain stores. A
+ * new chain's key is written before its count is published with a release,
+ * so a reader that sees a non-zero count sees the whole key. The table is
+ * at most half full, so a probe always ends at the chain or an empty slot.
+ */
+void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent_ip,
+		  const fw_u64 *rets, unsigned int nr, unsigned int stop,
+		  struct fw_stats *stats)
+{
+	u32 hash = fw_agg_hash(ip, parent_ip, rets, nr, stop);
+	unsigned int i = hash & t->mask, k;
+	struct fw_agg_chain *c;
+
+	for (;;) {
+		c = &t->slots[i];
+		if (!c->count)
+			break;
+		if (fw_agg_same(t, c, hash, ip, parent_ip, rets, nr, stop)) {
+			WRITE_ONCE(c->count, c->count + 1);
+			stats->aggregated++;
+			return;
+		}
+		i = (i + 1) & t->mask;
+	}
+	if (t->used == fw_agg_entries || t->nr_words - t->used_words < nr) {
+		stats->aggregate_dropped++;
+		return;
+	}
+	c->hash = hash;
+	c->ip = ip;
+	c->parent_ip = parent_ip;
+	c->nr = nr;
+	c->stop = stop;
+	c->words = t->used_words;
+	for (k = 0; k < nr; k++)
+		t->words[t->used_words + k] = rets[k];
+	t->used++;
+	t->used_words += nr;
+	/* Pairs with the acquire in fw_agg_snapshot(): the key is visible first. */
+	smp_store_release(&c->count, 1);
+	stats->aggregated++;
+}
+
+/* One distinct chain in a reader's snapshot, its counts merged over CPUs and contexts. */
+struct fw_agg_snap {
+	u64 count;
+	unsigned long ip;
+	unsigned long parent_ip;
+	const unsigned long *anc;	/* into fw_agg_view.words, outermost last */
+	u32 hash;
+	u8 nr;
+	u8 stop;
+};
+
+/* What an open folded or chains file prints: a copy, so clearing never races its reads. */
+struct fw_agg_view {
+	struct fw_agg_snap *chains;
+	unsigned long *words;
+	size_t nr_chains;
+	bool symbolic;			/* folded: %ps names; chains: hex addresses */
+};
+
+static int fw_agg_snap_cmp(const void *a, const void *b)
+{
+	const struct fw_agg_snap *x = a, *y = b;
+	unsigned int i;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if (x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	if (x->parent_ip != y->parent_ip)
+		return x->parent_ip < y->parent_ip ? -1 : 1;
+	if (x->stop != y->stop)
+		return x->stop < y->stop ? -1 : 1;
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? -1 : 1;
+	for (i = 0; i < x->nr; i++)
+		if (x->anc[i] != y->anc[i])
+			return x->anc[i] < y->anc[i] ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Copy every published chain of every table, then sort and sum the equal
+ * ones. A table may gain chains while it is copied: the bounds are read
+ * first and only chains published before the count was read are taken.
+ */
+static int fw_agg_snapshot(struct fw_agg_view *v)
+{
+	size_t cap_chains = 0, cap_words = 0, n = 0, w = 0, i, d;
+	int cpu, ctx;
+
+	for_each_possible_cpu(cpu) {
+		struct fw_cpu *fc = per_cpu_ptr(fw_agg_pcpu, cpu);
+
+		for (ctx = 0; ctx < FW_CONTEXTS; ctx++) {
+			cap_chains += READ_ONCE(fc->slots[ctx].agg.used);
+			cap_words += READ_ONCE(fc->slots[ctx].agg.used_words);
+		}
+	}
+	/* Room for chains published between the sizing pass and the copy. */
+	cap_chains += num_possible_cpus() * FW_CONTEXTS * 64;
+	cap_words += num_possible_cpus() * FW_CONTEXTS * 64 * FW_DEPTH_MAX;
+	v->chains = kvcalloc(cap_chains, sizeof(*v->chains), GFP_KERNEL);
+	v->words = kvcalloc(cap_words, sizeof(*v->words), GFP_KERNEL);
+	if (!v->chains || !v->words)
+		return -ENOMEM;
+
+	for_each_possible_cpu(cpu) {
+		struct fw_cpu *fc = per_cpu_ptr(fw_agg_pcpu, cpu);
+
+		for (ctx = 0; ctx < FW_CONTEXTS; ctx++) {
+			const struct fw_agg_table *t = &fc->slots[ctx].agg;
+
+			for (i = 0; i <= t->mask; i++) {
+				const struct fw_agg_chain *c = &t->slots[i];
+				struct fw_agg_snap *s = &v->chains[n];
+				/* Pairs with the release in fw_agg_count(). */
+				u64 count = smp_load_acquire(&c->count);
+
+				if (!count)
+					continue;
+				if (n == cap_chains || cap_words - w < c->nr)
+					return -EAGAIN;
+				s->count = count;
+				s->hash = c->hash;
+				s->ip = c->ip;
+				s->parent_ip = c->parent_ip;
+				s->nr = c->nr;
+				s->stop = c->stop;
+				memcpy(&v->words[w], t->words + c->words,
+				       c->nr * sizeof(*v->words));
+				s->anc = &v->words[w];
+				w += c->nr;
+				n++;
+			}
+		}
+	}
+	sort(v->chains, n, sizeof(*v->chains), fw_agg_snap_cmp, NULL);
+	for (i = 0, d = 0; i < n; i++) {
+		if (d && !fw_agg_snap_cmp(&v->chains[d - 1], &v->chains[i])) {
+			v->chains[d - 1].count += v->chains[i].count;
+			continue;
+		}
+		v->chains[d++] = v->chains[i];
+	}
+	v->nr_chains = d;
+	return 0;
+}
+
+static void fw_agg_view_free(struct fw_agg_view *v)
+{
+	kvfree(v->chains);
+	kvfree(v->words);
+}
+
+static void *fw_agg_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct fw_agg_view *v = m->private;
+
+	return *pos < v->nr_chains ? &v->chains[*pos] : NULL;
+}
+
+static void *fw_agg_seq_next(struct seq_file *m, void *p, loff_t *pos)
+{
+	++*pos;
+	return fw_agg_seq_start(m, pos);
+}
+
+static void fw_agg_seq_stop(struct seq_file *m, void *p)
+{
+}
+
+static void fw_agg_print_frame(struct seq_file *m, bool symbolic, unsigned long addr)
+{
+	if (symbolic)
+		seq_printf(m, "%ps", (void *)addr);
+	else
+		seq_printf(m, "0x%lx", addr);
+}
+
+/*
+ * Outermost frame first, the traced function last, then the count. A walk
+ * cut short by anything but the chain's end or the depth limit is rooted at
+ * its stop reason, so a flame graph shows where the unwinding gave up.
+ */
+static int fw_agg_seq_show(struct seq_file *m, void *p)
+{
+	const struct fw_agg_view *v = m->private;
+	const struct fw_agg_snap *s = p;
+	int i;
+
+	if (s->stop != FW_STOP_CHAIN_END && s->stop != FW_STOP_DEPTH)
+		seq_printf(m, "[%s];", fw_stop_name(s->stop));
+	for (i = s->nr - 1; i >= 0; i--) {
+		fw_agg_print_frame(m, v->symbolic, s->anc[i]);
+		seq_putc(m, ';');
+	}
+	fw_agg_print_frame(m, v->symbolic, s->parent_ip);
+	seq_putc(m, ';');
+	fw_agg_print_frame(m, v->symbolic, s->ip);
+	seq_printf(m, " %llu\n", s->count);
+	return 0;
+}
+
+static const struct seq_operations fw_agg_seq_ops = {
+	.start = fw_agg_seq_start,
+	.next = fw_agg_seq_next,
+	.stop = fw_agg_seq_stop,
+	.show = fw_agg_seq_show,
+};
+
+static int fw_agg_open(struct inode *inode, struct file *file)
+{
+	struct fw_agg_view *v;
+	int ret, tries;
+
+	/* Opened for writing only (clearing): no snapshot to take. */
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	v = __seq_open_private(file, &fw_agg_seq_ops, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	v->symbolic = !!inode->i_private;
+	/* -EAGAIN: more chains appeared during the copy than it had room for. */
+	for (tries = 0; tries < 4; tries++) {
+		mutex_lock(&fw_agg_lock);
+		ret = fw_agg_snapshot(v);
+		mutex_unlock(&fw_agg_lock);
+		if (ret != -EAGAIN)
+			break;
+		fw_agg_view_free(v);
+		memset(v, 0, sizeof(*v));
+		v->symbolic = !!inode->i_private;
+	}
+	if (ret) {
+		fw_agg_view_free(v);
+		seq_release_private(inode, file);
+	}
+	return ret;
+}
+
+static int fw_agg_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m;
+
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	m = file->private_data;
+	fw_agg_view_free(m->private);
+	return seq_release_private(inode, file);
+}
+
+/*
+ * Empty every table. Hits skip the tables while fw_agg_paused is set; a hit
+ * runs with preemption disabled and RCU watching (fw_callback checks), so
+ * after synchronize_rcu() no CPU is still inside a table.
+ */
+static void fw_agg_clear(void)
+{
+	int cpu, ctx;
+
+	mutex_lock(&fw_agg_lock);
+	WRITE_ONCE(fw_agg_paused, true);
+	synchronize_rcu();
+	for_each_possible_cpu(cpu) {
+		struct fw_cpu *fc = per_cpu_ptr(fw_agg_pcpu, cpu);
+
+		for (ctx = 0; ctx < FW_CONTEXTS; ctx++) {
+			struct fw_agg_table *t = &fc->slots[ctx].agg;
+
+			memset(t->slots, 0, (t->mask + 1) * sizeof(*t->slots));
+			t->used = 0;
+			t->used_words = 0;
+		}
+	}
+	/* The zeroed tables are visible before any hit may write them again. */
+	smp_store_release(&fw_agg_paused, false);
+	mutex_unlock(&fw_agg_lock);
+}
+
+static ssize_t fw_agg_write(struct file *file, const char __user *ubuf, size_t len,
+			    loff_t *ppos)
+{
+	fw_agg_clear();
+	return len;
+}
+
+static const struct file_operations fw_agg_folded_fops = {
+	.owner = THIS_MODULE,
+	.open = fw_agg_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.write = fw_agg_write,
+	.release = fw_agg_release,
+};
+
+static const struct file_operations fw_agg_chains_fops = {
+	.owner = THIS_MODULE,
+	.open = fw_agg_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = fw_agg_release,
+};
+
+static void fw_agg_free_tables(void)
+{
+	int cpu, ctx;
+
+	for_each_possible_cpu(cpu) {
+		struct fw_cpu *fc = per_cpu_ptr(fw_agg_pcpu, cpu);
+
+		for (ctx = 0; ctx < FW_CONTEXTS; ctx++) {
+			kvfree(fc->slots[ctx].agg.slots);
+			kvfree(fc->slots[ctx].agg.words);
+			fc->slots[ctx].agg.slots = NULL;
+			fc->slots[ctx].agg.words = NULL;
+		}
+	}
+}
+
+/* Tables of twice aggregate_entries slots, so probes stay short and always end. */
+int fw_agg_init(struct fw_cpu __percpu *pcpu, struct dentry *dir)
+{
+	unsigned int slots;
+	int cpu, ctx;
+
+	if (!fw_agg_entries || fw_agg_entries > FW_AGG_ENTRIES_MAX) {
+		pr_err("aggregate_entries: %u is not from 1 to %u\n", fw_agg_entries,
+		       FW_AGG_ENTRIES_MAX);
+		return -EINVAL;
+	}
+	fw_agg_pcpu = pcpu;
+	slots = roundup_pow_of_two(2 * fw_agg_entries);
+	for_each_possible_cpu(cpu) {
+		struct fw_cpu *fc = per_cpu_ptr(pcpu, cpu);
+
+		for (ctx = 0; ctx < FW_CONTEXTS; ctx++) {
+			struct fw_agg_table *t = &fc->slots[ctx].agg;
+
+			t->mask = slots - 1;
+			t->nr_words = fw_agg_entries * FW_AGG_WORDS_PER_CHAIN;
+			t->slots = kvcalloc(slots, sizeof(*t->slots), GFP_KERNEL);
+			t->words = kvcalloc(t->nr_words, sizeof(*t->words), GFP_KERNEL);
+			if (!t->slots || !t->words) {
+				pr_err("aggregate_entries: no memory for %u chains per CPU\n",
+				       fw_agg_entries);
+				fw_agg_free_tables();
+				return -ENOMEM;
+			}
+		}
+	}
+	/* i_private tells the shared open which of the two formats to print. */
+	debugfs_create_file("folded", 0600, dir, (void *)1, &fw_agg_folded_fops);
+	debugfs_create_file("chains", 0400, dir, NULL, &fw_agg_chains_fops);
+	return 0;
+}
+
+/* After the ops are unregistered and the debugfs files removed: nothing can reach a table. */
+void fw_agg_exit(void)
+{
+	fw_agg_free_tables();
+}
