@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * framewalk.c - the framewalk command: find the subcommand in one table, parse
- * its options and hand the work to record, stream, report, folded, top, reset or
+ * its options and hand the work to record, stream, profile, report, folded, top, reset or
  * flamegraph.
  */
 #include <errno.h>
@@ -261,6 +261,62 @@ static int fw_run_reset(const struct fw_subcmd *cmd, int argc, char **argv)
 	return fw_reset(unload);
 }
 
+static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
+{
+	struct fw_profile_opts o = { .rec = { .depth = -1 }, .limit = 20 };
+	long v;
+	int c;
+
+	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
+		switch (c) {
+		case 'f':
+			if (fw_parse_globs(cmd, "-f/--filter", optarg, 0))
+				return 2;
+			o.rec.filter = optarg;
+			break;
+		case 'n':
+			o.rec.notrace = optarg;
+			break;
+		case 'd':
+			if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANC, &v))
+				return 2;
+			o.rec.depth = (int)v;
+			break;
+		case 'k':
+			o.rec.module = optarg;
+			break;
+		case 't':
+			if (fw_parse_long(cmd, "-t/--time", optarg, 1, 86400, &v))
+				return 2;
+			o.seconds = (unsigned int)v;
+			break;
+		case 'F':
+			o.folded = 1;
+			break;
+		case 'l':
+			if (fw_parse_long(cmd, "-l/--limit", optarg, 1, INT_MAX, &v))
+				return 2;
+			o.limit = (unsigned int)v;
+			break;
+		case 'o':
+			if (!*optarg) {
+				fprintf(stderr, "framewalk %s: -o/--output: empty file name\n",
+					cmd->name);
+				return 2;
+			}
+			o.rec.output = optarg;
+			break;
+		case FW_OPT_HELP:
+			return 0;
+		default:
+			return 2;
+		}
+	}
+	if (optind < argc)
+		o.rec.cmd = argv + optind;
+	return fw_profile(&o);
+}
+
 #define FW_SETUP_HELP							\
 	"  -f, --filter=GLOBS    functions to trace, comma-separated globs\n"	\
 	"  -n, --notrace=GLOBS   functions not to trace\n"			\
@@ -283,6 +339,15 @@ static const struct option fw_stream_long[] = {
 	FW_SETUP_LONG,
 	{ "frames", no_argument, NULL, 'F' },
 	FW_COLOR_LONG,
+	FW_COMMON_LONG
+};
+
+static const struct option fw_profile_long[] = {
+	FW_SETUP_LONG,
+	{ "time", required_argument, NULL, 't' },
+	{ "folded", no_argument, NULL, 'F' },
+	{ "limit", required_argument, NULL, 'l' },
+	{ "output", required_argument, NULL, 'o' },
 	FW_COMMON_LONG
 };
 
@@ -324,6 +389,15 @@ static const struct fw_subcmd fw_cmds[] = {
 	  FW_SETUP_HELP
 	  "  -F, --frames          one line per frame\n" FW_COLOR_HELP,
 	  "+:f:n:d:k:F" FW_COMMON_SHORT, fw_stream_long, fw_run_record },
+	{ "profile", "[OPTIONS] [-- CMD...]",
+	  "Count call chains in the module until CMD ends, SECONDS pass or SIGINT, then print\n"
+	  "the top caller -> callee edges or folded stacks (as root).",
+	  FW_SETUP_HELP
+	  "  -t, --time=SECONDS    count this long (1 to 86400) instead of until CMD ends\n"
+	  "  -F, --folded          print folded stacks instead of edges\n"
+	  "  -l, --limit=N         how many edges (default 20)\n"
+	  "  -o, --output=FILE     also save the counted chains as a recording\n",
+	  "+:f:n:d:k:t:Fl:o:" FW_COMMON_SHORT, fw_profile_long, fw_run_profile },
 	{ "report", "[OPTIONS] [FILE|-]",
 	  "Print each recorded chain (FILE defaults to framewalk.rec).",
 	  "  -F, --frames          one line per frame\n" FW_COLOR_HELP,

@@ -5,12 +5,15 @@
 #ifndef FW_CLI_H
 #define FW_CLI_H
 
+#include <sys/types.h>
+
 #include "fw_rec.h"
 
 /* -q: -1, errors only; 0: normal; -v: 1, say what is being done. */
 extern int fw_verbosity;
 /* --color: the traced function in bold. */
 extern int fw_color;
+#define FW_PARAMS	"/sys/module/framewalk/parameters"
 
 struct fw_record_opts {
 	const char *filter;	/* NULL: keep the module's */
@@ -23,9 +26,25 @@ struct fw_record_opts {
 	int frames;		/* stream: one line per frame */
 };
 
+/* profile: the module's aggregate instead of events. */
+struct fw_profile_opts {
+	struct fw_record_opts rec;	/* filter, notrace, depth, module, output, cmd */
+	unsigned int seconds;		/* 0: until the command ends or an interrupt */
+	int folded;			/* print folded stacks instead of top edges */
+	unsigned int limit;		/* top: edges printed */
+};
+
 int fw_record(const struct fw_record_opts *o);
 /* Remove framewalk's leftovers from tracefs; with unload, framewalk.ko too. */
 int fw_reset(int unload);
+int fw_profile(const struct fw_profile_opts *o);
+
+/* Shared by record and profile: module parameters, symbols, the command. */
+int fw_write_param(const char *name, const char *value);
+void fw_read_param(const char *name, char *buf, size_t len);
+int fw_setup_module(const struct fw_record_opts *o);
+int fw_load_syms(struct fw_symtab *t);
+pid_t fw_spawn(char **cmd);
 
 void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 		    const char *comm, int frames);

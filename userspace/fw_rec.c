@@ -149,6 +149,17 @@ void fw_rec_write_event(FILE *f, const struct fw_event *e)
 	fputc('\n', f);
 }
 
+/* "A count ip parent stop nanc ancestors...": a chain the module counted count times. */
+void fw_rec_write_chain(FILE *f, const struct fw_event *e)
+{
+	unsigned int i;
+
+	fprintf(f, "A %llu %llx %llx %u %u", e->count, e->ip, e->parent, e->stop, e->nanc);
+	for (i = 0; i < e->nanc; i++)
+		fprintf(f, " %llx", e->anc[i]);
+	fputc('\n', f);
+}
+
 void fw_rec_write_comm(FILE *f, int pid, const char *comm)
 {
 	fprintf(f, "C %d %s\n", pid, comm);
@@ -181,21 +192,17 @@ static int fw_rec_err(char *err, size_t len, const char *path, unsigned long lin
 	return -1;
 }
 
-/* Parse an "E ..." line into e; returns a message on error, NULL when fine. */
-static const char *fw_rec_parse_event(char *p, struct fw_event *e)
+/* The ancestors that end an "E" or "A" line; returns a message on error, NULL when fine. */
+static const char *fw_rec_parse_ancestors(char *p, struct fw_event *e)
 {
 	unsigned int i;
 	int used;
 
-	if (sscanf(p, "E %u %llu %d %llx %llx %u %u%n", &e->cpu, &e->ts, &e->pid, &e->ip,
-		   &e->parent, &e->stop, &e->nanc, &used) != 7)
-		return "malformed event line";
 	if (e->nanc > FW_MAX_ANC)
 		return "more than 64 ancestors";
-	p += used;
 	for (i = 0; i < e->nanc; i++) {
 		if (sscanf(p, " %llx%n", &e->anc[i], &used) != 1)
-			return "fewer ancestors than the event says";
+			return "fewer ancestors than the line says";
 		p += used;
 	}
 	while (*p == ' ' || *p == '\n')
@@ -220,7 +227,33 @@ static char *fw_rec_parse_sym(char *p, unsigned long long *addr)
 	return len && !strpbrk(p, " \t") ? p : NULL;
 }
 
-static int fw_rec_add_event(struct fw_recording *r, const struct fw_event *e)
+/* Parse an "E ..." line into e; returns a message on error, NULL when fine. */
+static const char *fw_rec_parse_event(char *p, struct fw_event *e)
+{
+	int used;
+
+	if (sscanf(p, "E %u %llu %d %llx %llx %u %u%n", &e->cpu, &e->ts, &e->pid, &e->ip,
+		   &e->parent, &e->stop, &e->nanc, &used) != 7)
+		return "malformed event line";
+	e->count = 1;
+	return fw_rec_parse_ancestors(p + used, e);
+}
+
+/* Parse an "A ..." line (a counted chain) into e. */
+static const char *fw_rec_parse_chain(char *p, struct fw_event *e)
+{
+	int used;
+
+	if (sscanf(p, "A %llu %llx %llx %u %u%n", &e->count, &e->ip, &e->parent, &e->stop,
+		   &e->nanc, &used) != 5)
+		return "malformed chain line";
+	if (!e->count)
+		return "chain counted 0 times";
+	e->counted = 1;
+	return fw_rec_parse_ancestors(p + used, e);
+}
+
+int fw_rec_add_event(struct fw_recording *r, const struct fw_event *e)
 {
 	struct fw_event *v = fw_grow(r->ev, &r->cap, r->nev, sizeof(*v), 1024);
 
@@ -346,8 +379,10 @@ int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errl
 		}
 		switch (line[0]) {
 		case 'E':
+		case 'A':
 			memset(&e, 0, sizeof(e));
-			why = fw_rec_parse_event(line, &e);
+			why = line[0] == 'E' ? fw_rec_parse_event(line, &e) :
+					       fw_rec_parse_chain(line, &e);
 			if (why) {
 				fw_rec_err(err, errlen, name, lineno, "%s", why);
 				goto out;

@@ -16,7 +16,10 @@
 /* Room for any symbol a recording holds, with "+0x" and an offset: none is cut. */
 #define FW_SYM_BUF	(FW_REC_LINE_MAX + 32)
 
-/* One framewalk:chain event, as recorded. */
+/*
+ * One framewalk:chain event, as recorded, or one chain the module counted
+ * (aggregation mode), standing for count hits of it.
+ */
 struct fw_event {
 	unsigned int cpu;
 	unsigned long long ts;		/* ns, trace clock */
@@ -26,6 +29,8 @@ struct fw_event {
 	unsigned int stop;
 	unsigned int nanc;
 	unsigned long long anc[FW_MAX_ANC];
+	unsigned long long count;	/* hits: 1 for an event, the count for a chain */
+	int counted;			/* a counted chain: no cpu, time or pid */
 };
 
 struct fw_sym {
@@ -71,6 +76,7 @@ void fw_symtab_free(struct fw_symtab *t);
 void fw_rec_write_header(FILE *f, const char *kernel, const char *filter,
 			 const char *notrace, unsigned int depth);
 void fw_rec_write_event(FILE *f, const struct fw_event *e);
+void fw_rec_write_chain(FILE *f, const struct fw_event *e);
 void fw_rec_write_comm(FILE *f, int pid, const char *comm);
 void fw_rec_write_syms(FILE *f, const struct fw_symtab *t);
 void fw_rec_write_end(FILE *f, size_t events, unsigned long long dropped);
@@ -80,6 +86,7 @@ void fw_rec_write_end(FILE *f, size_t events, unsigned long long dropped);
  * in err. A recording cut short reads, with its complete lines and cut_line set.
  */
 int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errlen);
+int fw_rec_add_event(struct fw_recording *r, const struct fw_event *e);
 const char *fw_rec_comm(const struct fw_recording *r, int pid);
 void fw_rec_free(struct fw_recording *r);
 

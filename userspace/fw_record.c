@@ -24,7 +24,6 @@
 #include "../lib/fw_walk.h"
 #include "fw_cli.h"
 
-#define FW_PARAMS	"/sys/module/framewalk/parameters"
 /* Every recorder's trace instance is named so; reset finds them by it. */
 #define FW_INSTANCE	"framewalk-"
 
@@ -47,7 +46,7 @@ static void fw_on_signal(int sig)
 	fw_interrupted = 1;
 }
 
-static int fw_write_param(const char *name, const char *value)
+int fw_write_param(const char *name, const char *value)
 {
 	char path[128];
 	int fd, ret = 0;
@@ -66,7 +65,7 @@ static int fw_write_param(const char *name, const char *value)
 	return ret;
 }
 
-static void fw_read_param(const char *name, char *buf, size_t len)
+void fw_read_param(const char *name, char *buf, size_t len)
 {
 	char path[128];
 	FILE *f;
@@ -106,7 +105,7 @@ static int fw_load_module(const struct fw_record_opts *o)
 	return ret;
 }
 
-static int fw_setup_module(const struct fw_record_opts *o)
+int fw_setup_module(const struct fw_record_opts *o)
 {
 	char depth[16];
 
@@ -256,7 +255,7 @@ static void fw_write_comms(struct fw_session *s)
 	free(text);
 }
 
-static int fw_load_syms(struct fw_symtab *t)
+int fw_load_syms(struct fw_symtab *t)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
 	int ret;
@@ -270,7 +269,7 @@ static int fw_load_syms(struct fw_symtab *t)
 	return ret;
 }
 
-static pid_t fw_spawn(char **cmd)
+pid_t fw_spawn(char **cmd)
 {
 	pid_t pid = fork();
 

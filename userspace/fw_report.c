@@ -9,15 +9,18 @@
 #include "../lib/fw_walk.h"
 #include "fw_cli.h"
 
-/* Print one event's chain: one line, or one "=> frame" line per frame. */
+/* Print one event's chain, or a counted chain: one line, or one "=> frame" line per frame. */
 void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 		    const char *comm, int frames)
 {
 	char buf[FW_SYM_BUF];
 	unsigned int i;
 
-	fprintf(out, "%16s-%-6d [%03u] %6llu.%06llu: ", comm, e->pid, e->cpu,
-		e->ts / 1000000000ull, (e->ts / 1000) % 1000000);
+	if (e->counted)
+		fprintf(out, "%10llu hits: ", e->count);
+	else
+		fprintf(out, "%16s-%-6d [%03u] %6llu.%06llu: ", comm, e->pid, e->cpu,
+			e->ts / 1000000000ull, (e->ts / 1000) % 1000000);
 	fprintf(out, "%s%s%s", fw_color ? "\033[1m" : "",
 		fw_symtab_format(syms, e->ip, 0, buf, sizeof(buf)), fw_color ? "\033[0m" : "");
 	if (frames) {
@@ -35,7 +38,7 @@ void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 
 int fw_report(struct fw_recording *r, FILE *out, int frames)
 {
-	unsigned long long stops[FW_STOP_NR + 1] = {};
+	unsigned long long stops[FW_STOP_NR + 1] = {}, hits = 0;
 	unsigned int i;
 	size_t n;
 
@@ -44,15 +47,19 @@ int fw_report(struct fw_recording *r, FILE *out, int frames)
 			r->kernel, r->filter, r->notrace, r->depth);
 	for (n = 0; n < r->nev; n++) {
 		fw_print_chain(out, &r->syms, &r->ev[n], fw_rec_comm(r, r->ev[n].pid), frames);
-		stops[r->ev[n].stop < FW_STOP_NR ? r->ev[n].stop : FW_STOP_NR]++;
+		stops[r->ev[n].stop < FW_STOP_NR ? r->ev[n].stop : FW_STOP_NR] += r->ev[n].count;
+		hits += r->ev[n].count;
 	}
 	if (fw_verbosity < 0)
 		return 0;
 	if (r->cut_line)
 		fprintf(out, "# %zu events, drops unknown: cut short at line %lu; stops:",
 			r->nev, r->cut_line);
-	else
+	else if (hits == r->nev)
 		fprintf(out, "# %zu events, %llu dropped; stops:", r->nev, r->dropped);
+	else
+		fprintf(out, "# %zu chains of %llu hits, %llu dropped; stops:", r->nev, hits,
+			r->dropped);
 	for (i = 0; i <= FW_STOP_NR; i++)
 		if (stops[i])
 			fprintf(out, " %s=%llu", fw_stop_name(i), stops[i]);
@@ -70,15 +77,16 @@ static unsigned long long fw_frame_at(const struct fw_event *e, unsigned int i)
 	return e->anc[i - 2];
 }
 
-static int fw_str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
+/* A key and the hits behind it. */
 struct fw_count {
 	const char *key;
-	size_t count;
+	unsigned long long count;
 };
+
+static int fw_key_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct fw_count *)a)->key, ((const struct fw_count *)b)->key);
+}
 
 static int fw_count_cmp(const void *a, const void *b)
 {
@@ -89,20 +97,18 @@ static int fw_count_cmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* Sort keys and collapse equal runs into counts; returns the number of distinct keys. */
-static size_t fw_count_keys(char **keys, size_t n, struct fw_count *out)
+/* Sort keys and add up the counts of equal ones; returns the number of distinct keys. */
+static size_t fw_count_keys(struct fw_count *c, size_t n)
 {
 	size_t i, d = 0;
 
-	qsort(keys, n, sizeof(*keys), fw_str_cmp);
+	qsort(c, n, sizeof(*c), fw_key_cmp);
 	for (i = 0; i < n; i++) {
-		if (d && !strcmp(out[d - 1].key, keys[i])) {
-			out[d - 1].count++;
+		if (d && !strcmp(c[d - 1].key, c[i].key)) {
+			c[d - 1].count += c[i].count;
 			continue;
 		}
-		out[d].key = keys[i];
-		out[d].count = 1;
-		d++;
+		c[d++] = c[i];
 	}
 	return d;
 }
@@ -153,10 +159,12 @@ int fw_folded(struct fw_recording *r, FILE *out)
 			len += sprintf(s + len, "%s%s", len ? ";" : "", name);
 		}
 		keys[n] = s;
+		counts[n].key = s;
+		counts[n].count = e->count;
 	}
-	d = fw_count_keys(keys, r->nev, counts);
+	d = fw_count_keys(counts, r->nev);
 	for (n = 0; n < d; n++)
-		fprintf(out, "%s %zu\n", counts[n].key, counts[n].count);
+		fprintf(out, "%s %llu\n", counts[n].key, counts[n].count);
 	fw_free_keys(keys, r->nev);
 	free(counts);
 	return 0;
@@ -174,6 +182,7 @@ int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
 	char callee[FW_SYM_BUF], caller[FW_SYM_BUF];
 	struct fw_count *counts;
 	size_t nkeys = 0, cap = 0, n, d;
+	unsigned long long edges = 0, hits = 0;
 	char **keys = NULL;
 	unsigned int i;
 
@@ -186,23 +195,28 @@ int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
 	for (n = 0; n < r->nev; n++) {
 		const struct fw_event *e = &r->ev[n];
 
+		hits += e->count;
 		for (i = 0; i <= e->nanc; i++) {
 			fw_symtab_format(&r->syms, fw_frame_at(e, i), 0, callee, sizeof(callee));
 			fw_symtab_format(&r->syms, fw_frame_at(e, i + 1), 0, caller, sizeof(caller));
 			keys[nkeys] = malloc(strlen(caller) + strlen(callee) + 5);
 			if (!keys[nkeys])
 				goto nomem;
-			sprintf(keys[nkeys++], "%s -> %s", caller, callee);
+			sprintf(keys[nkeys], "%s -> %s", caller, callee);
+			counts[nkeys].key = keys[nkeys];
+			counts[nkeys].count = e->count;
+			edges += e->count;
+			nkeys++;
 		}
 	}
-	d = fw_count_keys(keys, nkeys, counts);
+	d = fw_count_keys(counts, nkeys);
 	qsort(counts, d, sizeof(*counts), fw_count_cmp);
 	if (fw_verbosity >= 0)
-		fprintf(out, "# %zu caller -> callee edges in %zu chains%s\n", nkeys, r->nev,
+		fprintf(out, "# %llu caller -> callee edges in %llu chains%s\n", edges, hits,
 			r->cut_line ? " (cut short)" : "");
 	for (n = 0; n < d && n < limit; n++)
-		fprintf(out, "%8zu %6.2f%%  %s\n", counts[n].count,
-			100.0 * counts[n].count / (double)nkeys, counts[n].key);
+		fprintf(out, "%8llu %6.2f%%  %s\n", counts[n].count,
+			100.0 * counts[n].count / (double)edges, counts[n].key);
 	fw_free_keys(keys, nkeys);
 	free(counts);
 	return 0;

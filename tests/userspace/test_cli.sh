@@ -108,6 +108,36 @@ sed "s/^S 1000 child\$/S 1000 $long/" "$tmp/good.rec" >"$tmp/long.rec"
 check "a 600-byte symbol name is printed whole" \
 	"$("$fw" report -q "$tmp/long.rec" | head -1 | awk '{ print length($4) }')" 600
 
+# The same three calls as a profile saves them: two counted chains, the first counted twice.
+cat >"$tmp/counted.rec" <<'REC'
+framewalk-record 1
+kernel 6.12-test
+filter child*
+notrace
+depth 4
+A 2 1000 2010 0 2 3020 4030
+A 1 1100 2020 3 1 3030
+S 1000 child
+S 1100 child2
+S 2000 parentfn
+S 3000 grand
+S 4000 great
+end 2 7
+REC
+check "folded weighs a counted chain by its count" "$("$fw" folded "$tmp/counted.rec")" \
+"grand;parentfn;child2 1
+great;grand;parentfn;child 2"
+check "top weighs a counted chain's edges by its count" "$("$fw" top "$tmp/counted.rec")" \
+"# 8 caller -> callee edges in 3 chains
+       3  37.50%  grand -> parentfn
+       2  25.00%  great -> grand
+       2  25.00%  parentfn -> child
+       1  12.50%  parentfn -> child2"
+check "report prints a counted chain with its hits, and sums them" \
+	"$("$fw" report "$tmp/counted.rec" | sed -n '2p;$p')" \
+"         2 hits: child <- parentfn+0x10 <- grand+0x20 <- great+0x30   [chain_end]
+# 2 chains of 3 hits, 7 dropped; stops: chain_end=2 off_stack=1"
+
 # Addresses no symbol covers stay numeric.
 sed '/^S /d' "$tmp/good.rec" >"$tmp/nosyms.rec"
 check "without symbols the addresses print raw" "$("$fw" report "$tmp/nosyms.rec" | sed -n 2p)" \
@@ -151,9 +181,13 @@ bad "binary data after the magic" ":2: binary data in a text recording"
 printf 'framewalk-record 9\n' >"$tmp/bad.rec"
 bad "an unknown format version" ":1: format version 9, expected 1"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 3 a b\n' >"$tmp/bad.rec"
-bad "an event with fewer ancestors than it says" ":2: fewer ancestors than the event says"
+bad "an event with fewer ancestors than it says" ":2: fewer ancestors than the line says"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 65\n' >"$tmp/bad.rec"
 bad "an event with more than 64 ancestors" ":2: more than 64 ancestors"
+printf 'framewalk-record 1\nA 0 1 1 0 0\n' >"$tmp/bad.rec"
+bad "a chain counted 0 times" ":2: chain counted 0 times"
+printf 'framewalk-record 1\nA 3 1 1 0\n' >"$tmp/bad.rec"
+bad "a malformed chain line" ":2: malformed chain line"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 0\nend 5 0\n' >"$tmp/bad.rec"
 bad "an end line that miscounts" ":3: end line counts 5 events, the file has 1"
 printf 'framewalk-record 1\nend 0 0\nE 0 1 1 1 1 0 0\n' >"$tmp/bad.rec"
@@ -171,10 +205,10 @@ check "a missing file" "$got" "framewalk report: $tmp/missing.rec: No such file 
 
 # The command line: every subcommand has --help, unknown input is named, no value passes unchecked.
 check "an unknown command is named, with the list" "$("$fw" version 2>&1)" \
-	"framewalk: unknown command 'version'; the commands are record stream report folded top reset flamegraph (framewalk --help)"
+	"framewalk: unknown command 'version'; the commands are record stream profile report folded top reset flamegraph (framewalk --help)"
 check "--version prints VERSION and the build's git describe" "$("$fw" --version)" \
 	"framewalk $("$(dirname "$0")/../../scripts/version.sh")"
-for cmd in record stream report folded top reset flamegraph; do
+for cmd in record stream profile report folded top reset flamegraph; do
 	out=$("$fw" $cmd -h 2>&1)
 	rc=$?
 	check "$cmd -h prints its usage, status 0" "$rc $(echo "$out" | head -1 | cut -d' ' -f1-3)" \
@@ -231,5 +265,11 @@ check "record refuses to run without root, saying why" "$got" \
 got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$fw" reset 2>&1)
 check "reset refuses to run without root, saying why" "$?: $got" \
 	"1: framewalk: reset needs root: it changes tracefs"
+
+got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$fw" profile -f vfs_read 2>&1)
+check "profile refuses to run without root, saying why" "$got" \
+	"framewalk: profile needs root: it sets module parameters and reads debugfs"
+got=$("$fw" profile -f vfs_read --time 0 2>&1 | head -1)
+check "profile refuses a zero time" "$got" "framewalk profile: -t/--time: '0' is not a number from 1 to 86400"
 
 ktap_done

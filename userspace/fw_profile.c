@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_profile.c - framewalk profile: have the module count chains in the
+ * kernel (its aggregation mode) while a command runs or for some seconds,
+ * then read the merged counts and print caller -> callee edges or folded
+ * stacks, and optionally save them as a recording for report, folded and top.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../lib/fw_walk.h"
+#include "fw_cli.h"
+
+#define FW_DEBUGFS	"/sys/kernel/debug/framewalk"
+
+static volatile sig_atomic_t fw_profile_interrupted;
+
+static void fw_profile_on_signal(int sig)
+{
+	(void)sig;
+	fw_profile_interrupted = 1;
+}
+
+/* A total from the module's stats file (the unprefixed lines); 0 if absent. */
+static unsigned long long fw_stat(const char *name)
+{
+	unsigned long long v, found = 0;
+	char line[128], key[64];
+	FILE *f = fopen(FW_DEBUGFS "/stats", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %llu", key, &v) == 2 && !strcmp(key, name)) {
+			found = v;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+/* Writing folded empties the module's tables. */
+static int fw_clear_counts(void)
+{
+	FILE *f = fopen(FW_DEBUGFS "/folded", "w");
+
+	if (!f || fputs("0\n", f) < 0 || fclose(f)) {
+		fprintf(stderr, "framewalk: cannot clear %s/folded: %s (is debugfs mounted?)\n",
+			FW_DEBUGFS, strerror(errno));
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	return 0;
+}
+
+static int fw_stop_by_name(const char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < FW_STOP_NR; i++)
+		if (strlen(fw_stop_name(i)) == len && !strncmp(fw_stop_name(i), name, len))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * One line of the chains file, "[stop];0xoutermost;...;0xparent;0xchild count",
+ * into e. Returns a message on error, NULL when fine.
+ */
+static const char *fw_parse_chain(char *line, struct fw_event *e)
+{
+	unsigned long long addr[FW_MAX_ANC + 2];
+	char *sp, *tok, *save = NULL, *end;
+	unsigned int n = 0, i;
+	int stop;
+
+	line[strcspn(line, "\n")] = '\0';
+	sp = strrchr(line, ' ');
+	if (!sp)
+		return "no count";
+	errno = 0;
+	e->count = strtoull(sp + 1, &end, 10);
+	if (*end || errno || !e->count)
+		return "count is not a positive number";
+	*sp = '\0';
+	tok = strtok_r(line, ";", &save);
+	if (!tok || tok[0] != '[' || tok[strlen(tok) - 1] != ']')
+		return "no [stop] root element";
+	stop = fw_stop_by_name(tok + 1, strlen(tok) - 2);
+	if (stop < 0)
+		return "unknown stop reason";
+	while ((tok = strtok_r(NULL, ";", &save)) != NULL) {
+		if (n == FW_MAX_ANC + 2)
+			return "more than 64 ancestors";
+		errno = 0;
+		addr[n++] = strtoull(tok, &end, 16);
+		if (*end || errno || strncmp(tok, "0x", 2))
+			return "frame is not a hexadecimal address";
+	}
+	if (n < 2)
+		return "fewer than two frames (parent and child)";
+	e->stop = (unsigned int)stop;
+	e->ip = addr[n - 1];
+	e->parent = addr[n - 2];
+	e->nanc = n - 2;
+	for (i = 0; i < e->nanc; i++)
+		e->anc[i] = addr[n - 3 - i];
+	e->counted = 1;
+	return NULL;
+}
+
+/* The module's merged counts as a recording of counted chains. */
+static int fw_read_chains(struct fw_recording *r)
+{
+	FILE *f = fopen(FW_DEBUGFS "/chains", "r");
+	unsigned long lineno = 0;
+	char line[64 * 20 + 64];
+	struct fw_event e;
+	const char *why;
+
+	if (!f) {
+		fprintf(stderr, "framewalk: cannot read %s/chains: %s\n", FW_DEBUGFS,
+			strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		memset(&e, 0, sizeof(e));
+		why = strchr(line, '\n') ? fw_parse_chain(line, &e) : "line too long";
+		if (!why && fw_rec_add_event(r, &e))
+			why = "out of memory";
+		if (why) {
+			fprintf(stderr, "framewalk: %s/chains:%lu: %s\n", FW_DEBUGFS, lineno, why);
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static void fw_profile_progress(unsigned long long hits0, unsigned long long drop0, int final)
+{
+	if (!final && !isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "%sframewalk: %llu hits counted, %llu dropped (table full)%s",
+		final ? "" : "\r", fw_stat("aggregated") - hits0,
+		fw_stat("aggregate_dropped") - drop0, final ? "\n" : "   ");
+}
+
+/* Count until the command ends, the time is up or a signal; returns the command's status. */
+static int fw_profile_run(const struct fw_profile_opts *o, unsigned long long hits0,
+			  unsigned long long drop0)
+{
+	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	unsigned int ticks = 0;
+	int status = 0;
+	pid_t child = -1;
+
+	if (o->rec.cmd) {
+		child = fw_spawn(o->rec.cmd);
+		if (child < 0)
+			return 1;
+	}
+	while (!fw_profile_interrupted) {
+		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+			child = -1;
+			break;
+		}
+		if (o->seconds && ticks >= o->seconds * 10)
+			break;
+		if (++ticks % 10 == 0)
+			fw_profile_progress(hits0, drop0, 0);
+		nanosleep(&tick, NULL);
+	}
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int fw_profile_save(const struct fw_profile_opts *o, struct fw_recording *r)
+{
+	FILE *f = fopen(o->rec.output, "w");
+	struct utsname uts;
+	size_t i;
+
+	if (!f) {
+		fprintf(stderr, "framewalk: cannot write %s: %s\n", o->rec.output, strerror(errno));
+		return -1;
+	}
+	uname(&uts);
+	fw_rec_write_header(f, uts.release, r->filter, r->notrace, r->depth);
+	for (i = 0; i < r->nev; i++)
+		fw_rec_write_chain(f, &r->ev[i]);
+	fw_rec_write_syms(f, &r->syms);
+	fw_rec_write_end(f, r->nev, r->dropped);
+	if (fclose(f)) {
+		fprintf(stderr, "framewalk: writing %s: %s\n", o->rec.output, strerror(errno));
+		return -1;
+	}
+	fprintf(stderr, "framewalk: wrote %s\n", o->rec.output);
+	return 0;
+}
+
+int fw_profile(const struct fw_profile_opts *o)
+{
+	struct sigaction sa = { .sa_handler = fw_profile_on_signal };
+	unsigned long long hits0, drop0, hits = 0;
+	struct fw_recording r;
+	char was[8] = "", depth[16];
+	int ret = 1, status;
+	size_t i;
+
+	memset(&r, 0, sizeof(r));
+	if (geteuid() != 0) {
+		fprintf(stderr, "framewalk: profile needs root: it sets module parameters and "
+			"reads debugfs\n");
+		return 1;
+	}
+	fw_read_param("aggregate", was, sizeof(was));
+	if (fw_setup_module(&o->rec))
+		return 1;
+	if (access(FW_PARAMS "/aggregate", F_OK)) {
+		fprintf(stderr, "framewalk: the loaded framewalk module has no aggregation mode\n");
+		return 1;
+	}
+	/* Counted from a clean table, so the result is this run's alone. */
+	if (fw_write_param("aggregate", "0") || fw_clear_counts())
+		return 1;
+	hits0 = fw_stat("aggregated");
+	drop0 = fw_stat("aggregate_dropped");
+	if (fw_write_param("aggregate", "1"))
+		return 1;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	status = fw_profile_run(o, hits0, drop0);
+	/* Leave the mode as it was found; a module this run loaded stops counting. */
+	fw_write_param("aggregate", was[0] == 'Y' ? "1" : "0");
+	fw_profile_progress(hits0, drop0, 1);
+
+	fw_read_param("filter", r.filter, sizeof(r.filter));
+	fw_read_param("notrace", r.notrace, sizeof(r.notrace));
+	fw_read_param("depth", depth, sizeof(depth));
+	r.depth = (unsigned int)atoi(depth);
+	r.dropped = fw_stat("aggregate_dropped") - drop0;
+	if (fw_read_chains(&r) || fw_load_syms(&r.syms))
+		goto out;
+	for (i = 0; i < r.nev; i++)
+		hits += r.ev[i].count;
+	if (o->rec.output && fw_profile_save(o, &r))
+		goto out;
+	ret = o->folded ? fw_folded(&r, stdout) : fw_top(&r, stdout, o->limit);
+	fprintf(stderr, "framewalk: %llu hits in %zu chains of '%s' at depth %u, %llu dropped%s\n",
+		hits, r.nev, r.filter, r.depth, r.dropped,
+		r.dropped ? ": the table was full, load with a larger aggregate_entries" : "");
+	if (!ret && o->rec.cmd)
+		ret = status;
+out:
+	fw_rec_free(&r);
+	return ret;
+}
