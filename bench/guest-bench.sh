@@ -66,6 +66,21 @@ for depth in 0 8 16 32; do
 	reset
 done
 
+# Aggregation: the chain counted in the module, no event. Every walked call
+# must be counted (none dropped), however fast the calls come.
+for depth in 0 16 32; do
+	insmod /fw/ko/framewalk.ko filter=fw_bench_tracee depth=$depth aggregate=1
+	bench "framewalk_d${depth}_aggregate"
+	S=/sys/kernel/debug/framewalk/stats
+	echo "AGGREGATE depth=$depth" \
+		"walks=$(awk '$1 == "walks" { print $2 }' $S)" \
+		"aggregated=$(awk '$1 == "aggregated" { print $2 }' $S)" \
+		"dropped=$(awk '$1 == "aggregate_dropped" { print $2 }' $S)" \
+		"chains=$(wc -l </sys/kernel/debug/framewalk/chains)"
+	rmmod framewalk
+	reset
+done
+
 if [ "$RATES" = 0 ]; then
 	rmmod fw_bench
 	exit 0

@@ -278,9 +278,10 @@ static void fw_agg_print_frame(struct seq_file *m, bool symbolic, unsigned long 
 }
 
 /*
- * Outermost frame first, the traced function last, then the count. A walk
- * cut short by anything but the chain's end or the depth limit is rooted at
- * its stop reason, so a flame graph shows where the unwinding gave up.
+ * Outermost frame first, the traced function last, then the count. In
+ * folded, a walk cut short by anything but the chain's end or the depth
+ * limit is rooted at its stop reason, so a flame graph shows where the
+ * unwinding gave up; chains, read by programs, roots every chain at it.
  */
 static int fw_agg_seq_show(struct seq_file *m, void *p)
 {
@@ -288,7 +289,7 @@ static int fw_agg_seq_show(struct seq_file *m, void *p)
 	const struct fw_agg_snap *s = p;
 	int i;
 
-	if (s->stop != FW_STOP_CHAIN_END && s->stop != FW_STOP_DEPTH)
+	if (!v->symbolic || (s->stop != FW_STOP_CHAIN_END && s->stop != FW_STOP_DEPTH))
 		seq_printf(m, "[%s];", fw_stop_name(s->stop));
 	for (i = s->nr - 1; i >= 0; i--) {
 		fw_agg_print_frame(m, v->symbolic, s->anc[i]);

@@ -22,7 +22,7 @@ for k in $kernels; do
 	"$top/scripts/guest.sh" -q -k "$k" -t 900 -o "$out/guest-$k" \
 		-i "$top/bench/guest-bench.sh:/fw/guest-bench.sh" -- 'sh /fw/guest-bench.sh' ||
 		{ echo "bench: the guest run on $k failed (see $out/guest-$k/console.log)" >&2; exit 1; }
-	grep -E '^(BENCH|SUSTAIN|DROPFREE) ' "$out/guest-$k/console.log" >>"$out/raw-$k.txt"
+	grep -E '^(BENCH|SUSTAIN|DROPFREE|AGGREGATE) ' "$out/guest-$k/console.log" >>"$out/raw-$k.txt"
 done
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
@@ -64,6 +64,9 @@ BEGIN {
 					ns[k, f[2]] = f[3] / 1000
 				else
 					insn[k, f[2]] = f[3] / 1000
+			} else if (f[1] == "AGGREGATE") {
+				sub(/^AGGREGATE /, "", line)
+				aggregate[k] = aggregate[k] "  " k " aggregate " line "\n"
 			} else if (f[1] == "DROPFREE") {
 				sub(/^events_per_s=/, "", f[2])
 				dropfree[k] = f[2]
@@ -104,6 +107,11 @@ BEGIN {
 	}
 	for (i = 1; i <= nk; i++) {
 		k = ks[i]
+		a = insn[k, "framewalk_d16_aggregate"] / insn[k, "function"]
+		b = ns[k, "framewalk_d16_aggregate"] / ns[k, "function"]
+		printf "  %s: depth 16 aggregated %.2fx function in instructions, %.2fx in TCG time (target <= 1.0: %s)\n",
+			k, a, b, a <= 1.0 && b <= 1.0 ? "met" : "not met"
+		printf "%s", aggregate[k]
 		split(sustain[k], sv, /[ =]/)
 		for (x = 1; x in sv; x += 2) s[k, sv[x]] = sv[x + 1]
 		# Written is what the tracee produced at full speed, kept what the readers

@@ -44,7 +44,7 @@ event_keys() {
 chain_keys() {
 	awk -v funcs="$FUNCS" 'BEGIN { split(funcs, f, " "); for (i in f) want[f[i]] = 1 }
 		want[$3] { print $1, $3 }' /proc/kallsyms >/tmp/fw_agg_syms
-	sed 's/0x//g' "$CHAINS" | awk 'NR == FNR { name[$1] = $2; next }
+	sed -e 's/0x//g' -e 's/^\[chain_end\];//' -e 's/^\[depth\];//' "$CHAINS" | awk 'NR == FNR { name[$1] = $2; next }
 	{
 		n = split($1, fr, ";")
 		k = ""
