@@ -6,7 +6,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/bits.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -41,7 +40,7 @@ module_param_named(aggregate_entries, fw_agg_entries, uint, 0444);
 MODULE_PARM_DESC(aggregate_entries,
 		 "Distinct chains per CPU and context, fixed at load (default 4096)");
 
-#define FW_AGG_ENTRIES_MAX	BIT(20)
+#define FW_AGG_ENTRIES_MAX	(1024U * 1024)
 
 /*
  * Ancestor words stored per chain on average: a table holds its entries at
