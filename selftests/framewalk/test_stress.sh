@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: 200 load/unload cycles and parameter rewrites while traced functions run hot on both CPUs, in task, softirq and hard-IRQ context and across sleeps; rmmod with tracing active; no kernel warning, statistics consistent
+# description: 200 load/unload cycles and parameter rewrites while traced functions run hot on both CPUs, in task, softirq and hard-IRQ context and across sleeps, events and aggregation on in turn and together; rmmod with tracing and aggregation active; no kernel warning, statistics consistent
 # requires: framewalk.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
 # make check runs fewer (each cycle costs about 2 s under qemu's TCG); make stress the full set.
@@ -20,7 +20,8 @@ done
 
 loaded=0
 for i in $(seq "$CYCLES"); do
-	insmod "$FW_KO_DIR/framewalk.ko" filter=$FUNCS depth=$((i % 65)) instance=fw_stress ||
+	insmod "$FW_KO_DIR/framewalk.ko" filter=$FUNCS depth=$((i % 65)) instance=fw_stress \
+		aggregate=$((i % 2)) ||
 		break
 	# Every few cycles let events flow before the unload.
 	[ $((i % 10)) = 0 ] && usleep 20000
@@ -29,9 +30,9 @@ for i in $(seq "$CYCLES"); do
 done
 ktap_note "$loaded of $CYCLES load/unload cycles"
 ktap_expect "all cycles completed" "$loaded" = "$CYCLES"
-ktap_case_end "$CYCLES load/unload cycles under load, events on"
+ktap_case_end "$CYCLES load/unload cycles under load, events on, aggregation every other"
 
-insmod "$FW_KO_DIR/framewalk.ko" filter=$FUNCS depth=16 instance=fw_stress ||
+insmod "$FW_KO_DIR/framewalk.ko" filter=$FUNCS depth=16 instance=fw_stress aggregate=1 ||
 	ktap_fail "insmod failed"
 refused=0
 for i in $(seq "$REWRITES"); do
@@ -42,24 +43,28 @@ for i in $(seq "$REWRITES"); do
 	3) echo "" >$P/notrace || refused=$((refused + 1)) ;;
 	esac
 	echo $((i % 65)) >$P/depth || refused=$((refused + 1))
+	[ $((i % 5)) = 0 ] && { echo $((i % 2)) >$P/aggregate || refused=$((refused + 1)); }
+	[ $((i % 7)) = 0 ] && { echo >"$DEBUGFS/framewalk/folded" || refused=$((refused + 1)); }
 	echo fw_no_such_function >$P/filter 2>/dev/null && refused=$((refused + 100))
 done
 ktap_expect "every good write accepted, every bad one refused" "$refused" = 0
 ktap_expect "events flowed" "$(fw_stat events)" -gt 0
-ktap_case_end "filter, notrace and depth rewritten under load"
+ktap_expect "chains were counted" "$(fw_stat aggregated)" -gt 0
+ktap_case_end "filter, notrace, depth and aggregate rewritten, counts cleared, under load"
 
 kill $load_pids
 wait 2>/dev/null
 usleep 100000
 bad=$(fw_stats_inconsistencies)
 echo "$bad" | sed 's/^/# /'
-grep -E '^(hits|events|recursion|rcu_off|stop\.)' "$FW_STATS" | tr '\n' ' ' | sed 's/^/# /'
+grep -E '^(hits|walks|events|aggregated|aggregate_dropped|recursion|rcu_off|stop\.)' "$FW_STATS" | tr '\n' ' ' | sed 's/^/# /'
 echo
 ktap_expect "statistics consistent after the storm" -z "$bad"
 ktap_expect "softirq and hard-IRQ functions were hit" "$(fw_stat hits)" -gt 0
 ktap_case_end "statistics stay consistent"
 
-# Unload while the event is on and the functions are hot.
+# Unload while the event and the aggregation are on and the functions are hot.
+echo 1 >$P/aggregate
 ( while :; do fw_read_file; done ) &
 hot=$!
 usleep 50000
