@@ -58,6 +58,7 @@ chain_keys() {
 compare_at() {
 	depth=$1
 	fw_trace_reset
+	buffer_kb=$(sed -e "s/.*expanded: \([0-9]*\)).*/\1/" -e "s/ .*//" "$TRACEFS/buffer_size_kb")
 	echo 16384 >"$TRACEFS/buffer_size_kb"
 	insmod "$FW_KO_DIR/framewalk.ko" filter=$IDLE depth="$depth" aggregate=1 ||
 		ktap_fail "insmod framewalk.ko failed"
@@ -114,7 +115,7 @@ compare_at() {
 	echo 0 >"$TRACEFS/events/fw_oracle/stack/enable"
 	rmmod fw_oracle
 	rmmod framewalk
-	echo 1408 >"$TRACEFS/buffer_size_kb"
+	echo "$buffer_kb" >"$TRACEFS/buffer_size_kb"
 	fw_trace_reset
 }
 

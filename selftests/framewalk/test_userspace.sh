@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: the README's instance recipe leaves its reader out of the trace (a plain reader traces itself); trace-cmd records framewalk events; the framewalk CLI records, reports and streams them (with task names), fails clearly without the module, cleans up after SIGTERM and SIGHUP, and framewalk reset clears what a SIGKILLed recorder left; the recordings go back to the host for trace-cmd report with the plugin
+# description: the README's instance recipe leaves its reader out of the trace (a plain reader traces itself); trace-cmd records framewalk events; the framewalk CLI records, reports and streams them; framewalk profile counts chains in the module and top/folded read its recording (with task names), fails clearly without the module, cleans up after SIGTERM and SIGHUP, and framewalk reset clears what a SIGKILLed recorder left; the recordings go back to the host for trace-cmd report with the plugin
 # requires: framewalk.ko, fw_test_chain.ko, trace-cmd, framewalk (CLI), tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_test_begin 8
+fw_test_begin 9
 OUT=${FW_OUT:-/fw/out}
 mkdir -p "$OUT"
 TRIGGER="echo write >$DEBUGFS/framewalk_test/trigger; echo timer >$DEBUGFS/framewalk_test/trigger"
@@ -52,6 +52,23 @@ ktap_expect "stream printed the chain" \
 ktap_expect "stream names the task (sh), not <...>" \
 	-n "$(grep '^ *sh-[0-9]* .*fw_test_leaf <- ' /tmp/stream.txt)"
 ktap_case_end "framewalk stream prints chains as they happen, with task names"
+
+# The module counts: three writes (task) and three timers (hard IRQ), two chains of 3.
+framewalk profile -f fw_test_leaf -d 16 --folded -o /tmp/prof.rec -- \
+	sh -c "$TRIGGER; $TRIGGER; $TRIGGER" >/tmp/prof.txt 2>/tmp/prof.err
+rc=$?
+sed 's/^/# /' /tmp/prof.txt /tmp/prof.err | cut -c1-200
+ktap_expect "profile exits 0" "$rc" = 0
+ktap_expect "two folded chains ending in fw_test_l5;fw_test_leaf, 3 hits each" \
+	"$(grep -c ';fw_test_l4;fw_test_l5;fw_test_leaf 3$' /tmp/prof.txt)" = 2
+ktap_expect "the summary counts 6 hits in 2 chains" \
+	-n "$(grep '^framewalk: 6 hits in 2 chains' /tmp/prof.err)"
+ktap_expect "aggregate is off again" "$(cat /sys/module/framewalk/parameters/aggregate)" = N
+ktap_expect "top reads the profile: fw_test_l5 -> fw_test_leaf 6 times" \
+	-n "$(framewalk top /tmp/prof.rec | grep '^ *6 .*fw_test_l5 -> fw_test_leaf$')"
+ktap_expect "folded reads it back as profile printed it" \
+	"$(framewalk folded /tmp/prof.rec | sort)" = "$(sort /tmp/prof.txt)"
+ktap_case_end "framewalk profile counts chains in the module; top and folded read its recording"
 
 # trace-cmd, Debian's arm64 build, records the same event for the host's trace-cmd report.
 # The pauses let trace-cmd's per-CPU recorders start before the events and
