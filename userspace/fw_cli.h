@@ -44,7 +44,8 @@ int fw_write_param(const char *name, const char *value);
 void fw_read_param(const char *name, char *buf, size_t len);
 int fw_setup_module(const struct fw_record_opts *o);
 int fw_load_syms(struct fw_symtab *t);
-pid_t fw_spawn(char **cmd);
+int fw_run_command(char **cmd, unsigned int seconds, void (*tick)(void *ctx, unsigned int n),
+		   void *ctx);
 
 void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 		    const char *comm, int frames);

@@ -7,26 +7,15 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "../lib/fw_walk.h"
 #include "fw_cli.h"
 
 #define FW_DEBUGFS	"/sys/kernel/debug/framewalk"
-
-static volatile sig_atomic_t fw_profile_interrupted;
-
-static void fw_profile_on_signal(int sig)
-{
-	(void)sig;
-	fw_profile_interrupted = 1;
-}
 
 /* A total from the module's stats file (the unprefixed lines); 0 if absent. */
 static unsigned long long fw_stat(const char *name)
@@ -147,45 +136,25 @@ static int fw_read_chains(struct fw_recording *r)
 	return 0;
 }
 
-static void fw_profile_progress(unsigned long long hits0, unsigned long long drop0, int final)
+/* Hits counted and dropped since the start (the stats' totals then). */
+struct fw_profile_base {
+	unsigned long long hits, dropped;
+};
+
+static void fw_profile_progress(const struct fw_profile_base *b, int final)
 {
 	if (!final && !isatty(STDERR_FILENO))
 		return;
 	fprintf(stderr, "%sframewalk: %llu hits counted, %llu dropped (table full)%s",
-		final ? "" : "\r", fw_stat("aggregated") - hits0,
-		fw_stat("aggregate_dropped") - drop0, final ? "\n" : "   ");
+		final ? "" : "\r", fw_stat("aggregated") - b->hits,
+		fw_stat("aggregate_dropped") - b->dropped, final ? "\n" : "   ");
 }
 
-/* Count until the command ends, the time is up or a signal; returns the command's status. */
-static int fw_profile_run(const struct fw_profile_opts *o, unsigned long long hits0,
-			  unsigned long long drop0)
+/* A progress line each second. */
+static void fw_profile_tick(void *ctx, unsigned int n)
 {
-	struct timespec tick = { 0, 100 * 1000 * 1000 };
-	unsigned int ticks = 0;
-	int status = 0;
-	pid_t child = -1;
-
-	if (o->rec.cmd) {
-		child = fw_spawn(o->rec.cmd);
-		if (child < 0)
-			return 1;
-	}
-	while (!fw_profile_interrupted) {
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			child = -1;
-			break;
-		}
-		if (o->seconds && ticks >= o->seconds * 10)
-			break;
-		if (++ticks % 10 == 0)
-			fw_profile_progress(hits0, drop0, 0);
-		nanosleep(&tick, NULL);
-	}
-	if (child > 0) {
-		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (n % 10 == 0)
+		fw_profile_progress(ctx, 0);
 }
 
 static int fw_profile_save(const struct fw_profile_opts *o, struct fw_recording *r)
@@ -214,8 +183,8 @@ static int fw_profile_save(const struct fw_profile_opts *o, struct fw_recording 
 
 int fw_profile(const struct fw_profile_opts *o)
 {
-	struct sigaction sa = { .sa_handler = fw_profile_on_signal };
-	unsigned long long hits0, drop0, hits = 0;
+	struct fw_profile_base base;
+	unsigned long long hits = 0;
 	struct fw_recording r;
 	char was[8] = "", depth[16];
 	int ret = 1, status;
@@ -237,22 +206,20 @@ int fw_profile(const struct fw_profile_opts *o)
 	/* Counted from a clean table, so the result is this run's alone. */
 	if (fw_write_param("aggregate", "0") || fw_clear_counts())
 		return 1;
-	hits0 = fw_stat("aggregated");
-	drop0 = fw_stat("aggregate_dropped");
+	base.hits = fw_stat("aggregated");
+	base.dropped = fw_stat("aggregate_dropped");
 	if (fw_write_param("aggregate", "1"))
 		return 1;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	status = fw_profile_run(o, hits0, drop0);
+	status = fw_run_command(o->rec.cmd, o->seconds, fw_profile_tick, &base);
 	/* Leave the mode as it was found; a module this run loaded stops counting. */
 	fw_write_param("aggregate", was[0] == 'Y' ? "1" : "0");
-	fw_profile_progress(hits0, drop0, 1);
+	fw_profile_progress(&base, 1);
 
 	fw_read_param("filter", r.filter, sizeof(r.filter));
 	fw_read_param("notrace", r.notrace, sizeof(r.notrace));
 	fw_read_param("depth", depth, sizeof(depth));
 	r.depth = (unsigned int)atoi(depth);
-	r.dropped = fw_stat("aggregate_dropped") - drop0;
+	r.dropped = fw_stat("aggregate_dropped") - base.dropped;
 	if (fw_read_chains(&r) || fw_load_syms(&r.syms))
 		goto out;
 	for (i = 0; i < r.nev; i++)

@@ -269,7 +269,7 @@ int fw_load_syms(struct fw_symtab *t)
 	return ret;
 }
 
-pid_t fw_spawn(char **cmd)
+static pid_t fw_spawn(char **cmd)
 {
 	pid_t pid = fork();
 
@@ -283,13 +283,22 @@ pid_t fw_spawn(char **cmd)
 	return pid;
 }
 
-/* Drain until the command exits or a signal arrives; returns the command's status. */
-static int fw_run(struct fw_session *s, char **cmd)
+/*
+ * Run @cmd (if any) until it exits, @seconds pass (0: no limit) or SIGINT or
+ * SIGTERM arrives, calling @tick every 100 ms with the tick's number; returns
+ * the command's exit status.
+ */
+int fw_run_command(char **cmd, unsigned int seconds, void (*tick)(void *ctx, unsigned int n),
+		   void *ctx)
 {
-	struct timespec tick = { 0, 100 * 1000 * 1000 };
-	int status = 0, ticks = 0;
+	struct sigaction sa = { .sa_handler = fw_on_signal };
+	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	unsigned int ticks = 0;
+	int status = 0;
 	pid_t child = -1;
 
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	if (cmd) {
 		child = fw_spawn(cmd);
 		if (child < 0)
@@ -300,10 +309,10 @@ static int fw_run(struct fw_session *s, char **cmd)
 			child = -1;
 			break;
 		}
-		fw_drain(s);
-		if (!s->o->stream && ++ticks % 10 == 0)
-			fw_progress(s, 0);
-		nanosleep(&tick, NULL);
+		if (seconds && ticks >= seconds * 10)
+			break;
+		tick(ctx, ++ticks);
+		nanosleep(&pause, NULL);
 	}
 	if (child > 0) {
 		kill(child, SIGTERM);
@@ -312,12 +321,22 @@ static int fw_run(struct fw_session *s, char **cmd)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* Drain each tick; a progress line each second. */
+static void fw_record_tick(void *ctx, unsigned int n)
+{
+	struct fw_session *s = ctx;
+
+	fw_drain(s);
+	if (!s->o->stream && n % 10 == 0)
+		fw_progress(s, 0);
+}
+
 int fw_record(const struct fw_record_opts *o)
 {
+	struct sigaction sa = { .sa_handler = fw_on_signal };
 	const char *systems[] = { "framewalk", NULL };
 	struct fw_session s = { .o = o };
 	char name[64], pid[16], filter[1024], notrace[1024], depth[16];
-	struct sigaction sa = { .sa_handler = fw_on_signal };
 	struct tep_event *ev;
 	struct utsname uts;
 	int ret = 1, status;
@@ -383,7 +402,7 @@ int fw_record(const struct fw_record_opts *o)
 		fw_read_param("depth", depth, sizeof(depth));
 		fw_rec_write_header(s.out, uts.release, filter, notrace, (unsigned int)atoi(depth));
 	}
-	status = fw_run(&s, o->cmd);
+	status = fw_run_command(o->cmd, 0, fw_record_tick, &s);
 	tracefs_event_disable(s.inst, "framewalk", "chain");
 	fw_drain(&s);
 	if (!o->stream) {
