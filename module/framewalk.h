@@ -55,6 +55,7 @@ struct fw_agg_table {
 	struct fw_agg_chain *slots;
 	unsigned long *words;
 	unsigned int mask;
+	unsigned int last;		/* slot of the chain counted last */
 	unsigned int used;
 	unsigned int nr_words;
 	unsigned int used_words;

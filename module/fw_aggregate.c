@@ -75,7 +75,7 @@ static __always_inline u32 fw_agg_hash(unsigned long ip, unsigned long parent_ip
 }
 
 static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
-					const struct fw_agg_chain *c, u32 hash,
+					const struct fw_agg_chain *c,
 					unsigned long ip, unsigned long parent_ip,
 					const fw_u64 *rets, unsigned int nr,
 					unsigned int stop)
@@ -83,7 +83,7 @@ static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
 	const unsigned long *anc = t->words + c->words;
 	unsigned int i;
 
-	if (c->hash != hash || c->ip != ip || c->parent_ip != parent_ip ||
+	if (!c->count || c->ip != ip || c->parent_ip != parent_ip ||
 	    c->nr != nr || c->stop != stop)
 		return false;
 	for (i = 0; i < nr; i++)
@@ -103,20 +103,22 @@ void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent
 		  const fw_u64 *rets, unsigned int nr, unsigned int stop,
 		  struct fw_stats *stats)
 {
-	u32 hash = fw_agg_hash(ip, parent_ip, rets, nr, stop);
-	unsigned int i = hash & t->mask, k;
-	struct fw_agg_chain *c;
+	struct fw_agg_chain *c = &t->slots[t->last];
+	unsigned int i, k;
+	u32 hash;
 
-	for (;;) {
+	/* A hot function mostly repeats its last chain: one compare, no hash. */
+	if (fw_agg_same(t, c, ip, parent_ip, rets, nr, stop))
+		goto found;
+	hash = fw_agg_hash(ip, parent_ip, rets, nr, stop);
+	for (i = hash & t->mask;; i = (i + 1) & t->mask) {
 		c = &t->slots[i];
 		if (!c->count)
 			break;
-		if (fw_agg_same(t, c, hash, ip, parent_ip, rets, nr, stop)) {
-			WRITE_ONCE(c->count, c->count + 1);
-			stats->aggregated++;
-			return;
+		if (c->hash == hash && fw_agg_same(t, c, ip, parent_ip, rets, nr, stop)) {
+			t->last = i;
+			goto found;
 		}
-		i = (i + 1) & t->mask;
 	}
 	if (t->used == fw_agg_entries || t->nr_words - t->used_words < nr) {
 		stats->aggregate_dropped++;
@@ -132,8 +134,13 @@ void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent
 		t->words[t->used_words + k] = rets[k];
 	t->used++;
 	t->used_words += nr;
+	t->last = i;
 	/* Pairs with the acquire in fw_agg_snapshot(): the key is visible first. */
 	smp_store_release(&c->count, 1);
+	stats->aggregated++;
+	return;
+found:
+	WRITE_ONCE(c->count, c->count + 1);
 	stats->aggregated++;
 }
 
@@ -370,6 +377,7 @@ static void fw_agg_clear(void)
 			memset(t->slots, 0, (t->mask + 1) * sizeof(*t->slots));
 			t->used = 0;
 			t->used_words = 0;
+			t->last = 0;
 		}
 	}
 	/* The zeroed tables are visible before any hit may write them again. */
