@@ -64,11 +64,11 @@ struct fw_agg_table {
 /*
  * What one context of one CPU owns: the chain being written (return
  * addresses and record addresses in the two arrays the event stores), the
- * stacks it may visit, its counters and its aggregation table. The holder of a context's recursion
- * lock is the only writer of its slot, so a nested walk never overwrites the
- * frames of the one it interrupted, and the counters take plain increments:
- * no atomic read-modify-write on the hot path, and no count lost to an
- * interrupt.
+ * stacks it may visit, its counters and its aggregation table. The holder of
+ * a context's recursion lock is the only writer of its slot, so a nested
+ * walk never overwrites the frames of the one it interrupted, and the
+ * counters and counts take plain increments: no atomic read-modify-write on
+ * the hot path, and no count lost to an interrupt.
  */
 struct fw_context {
 	fw_u64 rets[FW_DEPTH_MAX];
