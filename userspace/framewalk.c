@@ -141,39 +141,55 @@ static int fw_parse_globs(const struct fw_subcmd *cmd, const char *opt, const ch
 	return 0;
 }
 
+/*
+ * The options record, stream and profile share: the module's setup and the
+ * output file. 1 when @c was one of them, 0 when not, -1 on a bad value.
+ */
+static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_record_opts *o)
+{
+	long depth;
+
+	switch (c) {
+	case 'f':
+		if (fw_parse_globs(cmd, "-f/--filter", optarg, 0))
+			return -1;
+		o->filter = optarg;
+		return 1;
+	case 'n':
+		o->notrace = optarg;
+		return 1;
+	case 'd':
+		if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANC, &depth))
+			return -1;
+		o->depth = (int)depth;
+		return 1;
+	case 'k':
+		o->module = optarg;
+		return 1;
+	case 'o':
+		if (!*optarg) {
+			fprintf(stderr, "framewalk %s: -o/--output: empty file name\n", cmd->name);
+			return -1;
+		}
+		o->output = optarg;
+		return 1;
+	}
+	return 0;
+}
+
 static int fw_run_record(const struct fw_subcmd *cmd, int argc, char **argv)
 {
 	struct fw_record_opts o = { .depth = -1, .output = "framewalk.rec",
 				    .stream = !strcmp(cmd->name, "stream") };
-	long depth;
-	int c;
+	int c, done;
 
 	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
+		done = fw_setup_option(cmd, c, &o);
+		if (done < 0)
+			return 2;
+		if (done)
+			continue;
 		switch (c) {
-		case 'f':
-			if (fw_parse_globs(cmd, "-f/--filter", optarg, 0))
-				return 2;
-			o.filter = optarg;
-			break;
-		case 'n':
-			o.notrace = optarg;
-			break;
-		case 'd':
-			if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANC, &depth))
-				return 2;
-			o.depth = (int)depth;
-			break;
-		case 'k':
-			o.module = optarg;
-			break;
-		case 'o':
-			if (!*optarg) {
-				fprintf(stderr, "framewalk %s: -o/--output: empty file name\n",
-					cmd->name);
-				return 2;
-			}
-			o.output = optarg;
-			break;
 		case 'F':
 			o.frames = 1;
 			break;
@@ -264,27 +280,16 @@ static int fw_run_reset(const struct fw_subcmd *cmd, int argc, char **argv)
 static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 {
 	struct fw_profile_opts o = { .rec = { .depth = -1 }, .limit = 20 };
+	int c, done;
 	long v;
-	int c;
 
 	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
+		done = fw_setup_option(cmd, c, &o.rec);
+		if (done < 0)
+			return 2;
+		if (done)
+			continue;
 		switch (c) {
-		case 'f':
-			if (fw_parse_globs(cmd, "-f/--filter", optarg, 0))
-				return 2;
-			o.rec.filter = optarg;
-			break;
-		case 'n':
-			o.rec.notrace = optarg;
-			break;
-		case 'd':
-			if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANC, &v))
-				return 2;
-			o.rec.depth = (int)v;
-			break;
-		case 'k':
-			o.rec.module = optarg;
-			break;
 		case 't':
 			if (fw_parse_long(cmd, "-t/--time", optarg, 1, 86400, &v))
 				return 2;
@@ -297,14 +302,6 @@ static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 			if (fw_parse_long(cmd, "-l/--limit", optarg, 1, INT_MAX, &v))
 				return 2;
 			o.limit = (unsigned int)v;
-			break;
-		case 'o':
-			if (!*optarg) {
-				fprintf(stderr, "framewalk %s: -o/--output: empty file name\n",
-					cmd->name);
-				return 2;
-			}
-			o.rec.output = optarg;
 			break;
 		case FW_OPT_HELP:
 			return 0;
