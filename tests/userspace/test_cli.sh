@@ -125,7 +125,7 @@ S 4000 great
 end 2 7
 REC
 check "folded weighs a counted chain by its count" "$("$fw" folded "$tmp/counted.rec")" \
-"grand;parentfn;child2 1
+"[off_stack];grand;parentfn;child2 1
 great;grand;parentfn;child 2"
 check "top weighs a counted chain's edges by its count" "$("$fw" top "$tmp/counted.rec")" \
 "# 8 caller -> callee edges in 3 chains
