@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: in the kernel, a frame record whose saved frame pointer is misaligned, off the stack, or points back at itself ends the walk with that stop reason after the one good frame, and nothing crashes
+# description: in the kernel, a frame record whose saved frame pointer is misaligned, off the stack, or points back at itself ends the walk with that stop reason after the one good frame; a saved return address that is the kretprobe trampoline with no kretprobe behind it ends it with stop=trampoline tramp=kretprobe, since nothing can recover it; nothing crashes
 # requires: framewalk.ko, fw_test_chain.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_test_begin 4
+fw_test_begin 6
 T=$DEBUGFS/framewalk_test
 
 insmod "$FW_KO_DIR/fw_test_chain.ko" || ktap_fail "insmod fw_test_chain.ko failed"
@@ -26,6 +26,11 @@ expect_stop() {
 expect_stop misaligned misaligned
 expect_stop off_stack off_stack
 expect_stop cycle not_increasing
+tramp=$(awk '$3 == "__kretprobe_trampoline" { print $1; exit }' /proc/kallsyms)
+expect_stop "tramp $tramp" trampoline
+ktap_expect "the event names the trampoline" -n "$(echo "$line" | grep 'tramp=kretprobe recovered=0x0 ')"
+ktap_expect "the last frame is the trampoline" -n "$(echo "$line" | grep "ancestors={0x$(echo "$tramp" | sed 's/^0*//')}")"
+ktap_case_end "an unrecoverable trampoline is named in the event"
 fw_unload_all
 trouble=$(fw_dmesg_trouble)
 ktap_expect "no kernel warnings: $trouble" -z "$trouble"

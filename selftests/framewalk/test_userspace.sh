@@ -3,7 +3,7 @@
 # description: the README's instance recipe leaves its reader out of the trace (a plain reader traces itself); trace-cmd records framewalk events; the framewalk CLI records, reports and streams them (with task names), fails clearly without the module, cleans up after SIGTERM and SIGHUP, and framewalk reset clears what a SIGKILLed recorder left; the recordings go back to the host for trace-cmd report with the plugin
 # requires: framewalk.ko, fw_test_chain.ko, trace-cmd, framewalk (CLI), tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_test_begin 8
+fw_test_begin 9
 OUT=${FW_OUT:-/fw/out}
 mkdir -p "$OUT"
 TRIGGER="echo write >$DEBUGFS/framewalk_test/trigger; echo timer >$DEBUGFS/framewalk_test/trigger"
@@ -64,6 +64,24 @@ ktap_expect "trace-cmd record exits 0" "$rc" = 0
 n=$(trace-cmd report -i "$OUT/trace.dat" 2>/dev/null | grep -c ' chain: .*fw_test_leaf')
 ktap_expect "trace.dat holds both chain events (trace-cmd report finds $n)" "$n" -ge 2
 ktap_case_end "trace-cmd records framewalk:chain"
+
+# A kretprobe on fw_test_l3 replaces the return address its record holds: the
+# chain is the same with fw_test_l2's frame marked recovered, for the host's
+# plugin (trace-kret.dat) and CLI (fw-kret.rec) to show.
+echo 'r:fw_kret_l3 fw_test_l3' >"$TRACEFS/kprobe_events" || ktap_fail "r: on fw_test_l3 refused"
+echo 1 >"$TRACEFS/events/kprobes/enable"
+trace-cmd record -e framewalk:chain -o "$OUT/trace-kret.dat" \
+	sh -c "sleep 1; echo write >$DEBUGFS/framewalk_test/trigger; sleep 1" >/tmp/tc.log 2>&1 ||
+	ktap_fail "trace-cmd record under the kretprobe failed"
+framewalk record -f fw_test_leaf -d 16 -o "$OUT/fw-kret.rec" -- \
+	sh -c "echo write >$DEBUGFS/framewalk_test/trigger" 2>/dev/null
+echo 0 >"$TRACEFS/events/kprobes/enable"
+echo >"$TRACEFS/kprobe_events"
+framewalk report "$OUT/fw-kret.rec" >/tmp/report.txt
+sed 's/^/# /' /tmp/report.txt | cut -c1-200
+ktap_expect "report marks fw_test_l2's frame recovered" \
+	-n "$(grep 'fw_test_l3+0x[0-9a-f]* <- fw_test_l2+0x[0-9a-f]* \[recovered\] <- fw_test_l1+' /tmp/report.txt)"
+ktap_case_end "under a kretprobe the recorded chain goes on, the recovered frame marked"
 
 # A recorder ended by SIGTERM or SIGHUP removes its instance and ends its file;
 # one killed by SIGKILL cannot, and framewalk reset removes what it left.
