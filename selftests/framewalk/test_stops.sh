@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: in the kernel, a frame record whose saved frame pointer is misaligned, off the stack, or points back at itself ends the walk with that stop reason after the one good frame; a saved return address that is the kretprobe trampoline with no kretprobe behind it ends it with stop=trampoline tramp=kretprobe, since nothing can recover it; nothing crashes
+# description: in the kernel, a frame record whose saved frame pointer is misaligned, off the stack, or points back at itself ends the walk with that stop reason after the one good frame; a last record whose saved return address is the kretprobe trampoline, while the task has a kretprobe pending elsewhere, ends it with stop=trampoline tramp=kretprobe, since nothing can recover it; nothing crashes
 # requires: framewalk.ko, fw_test_chain.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
 fw_test_begin 6
@@ -27,7 +27,13 @@ expect_stop misaligned misaligned
 expect_stop off_stack off_stack
 expect_stop cycle not_increasing
 tramp=$(awk '$3 == "__kretprobe_trampoline" { print $1; exit }' /proc/kallsyms)
+# A kretprobe on the trigger's write(2) gives the task a hooked return, the
+# only state in which framewalk looks for trampolines.
+echo 'r:fw_kret_w ksys_write' >"$TRACEFS/kprobe_events"
+echo 1 >"$TRACEFS/events/kprobes/enable"
 expect_stop "tramp $tramp" trampoline
+echo 0 >"$TRACEFS/events/kprobes/enable"
+echo >"$TRACEFS/kprobe_events"
 ktap_expect "the event names the trampoline" -n "$(echo "$line" | grep 'tramp=kretprobe recovered=0x0 ')"
 ktap_expect "the last frame is the trampoline" -n "$(echo "$line" | grep "ancestors={0x$(echo "$tramp" | sed 's/^0*//')}")"
 ktap_case_end "an unrecoverable trampoline is named in the event"

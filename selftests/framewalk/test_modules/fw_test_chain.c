@@ -87,8 +87,8 @@ static noinline __noclone int fw_test_bad_chain(const char *kind)
 		if (kstrtoul(kind + 6, 16, &addr))
 			return -EINVAL;
 		rec[1] = addr;
-		/* Chained to the caller's record, which lies above this frame's locals. */
-		rec[0] = *(unsigned long *)__builtin_frame_address(0);
+		/* The last record: no hook's frame can match it, nothing recovers it. */
+		rec[0] = 0;
 	} else if (!strcmp(kind, "misaligned")) {
 		rec[0] = (unsigned long)&rec[2] + 4;
 	} else if (!strcmp(kind, "off_stack")) {
