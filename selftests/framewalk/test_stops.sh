@@ -9,10 +9,12 @@ T=$DEBUGFS/framewalk_test
 insmod "$FW_KO_DIR/fw_test_chain.ko" || ktap_fail "insmod fw_test_chain.ko failed"
 insmod "$FW_KO_DIR/framewalk.ko" filter=fw_test_target depth=16 || ktap_fail "insmod failed"
 
-# expect_stop KIND STOP: the fake record's saved fp of KIND ends the walk with STOP.
+# expect_stop KIND STOP [EVENT]: the fake record's saved fp of KIND ends the
+# walk with STOP; EVENT, a tracefs event directory, is enabled for the trigger.
 expect_stop() {
 	fw_trace_reset
 	echo 1 >"$TRACEFS/events/framewalk/chain/enable"
+	[ -n "${3:-}" ] && echo 1 >"$3/enable"
 	echo "$1" >"$T/trigger" || ktap_fail "trigger $1 failed"
 	echo 0 >"$TRACEFS/events/framewalk/chain/enable"
 	line=$(grep -m1 ' chain: fw_test_target ' "$TRACEFS/trace")
@@ -27,12 +29,11 @@ expect_stop misaligned misaligned
 expect_stop off_stack off_stack
 expect_stop cycle not_increasing
 tramp=$(awk '$3 == "__kretprobe_trampoline" { print $1; exit }' /proc/kallsyms)
-# A kretprobe on the trigger's write(2) gives the task a hooked return, the
-# only state in which framewalk looks for trampolines.
-echo 'r:fw_kret_w ksys_write' >"$TRACEFS/kprobe_events"
-echo 1 >"$TRACEFS/events/kprobes/enable"
-expect_stop "tramp $tramp" trampoline
-echo 0 >"$TRACEFS/events/kprobes/enable"
+# A kretprobe on the trigger's debugfs write handler gives the task a hooked
+# return, the only state in which framewalk looks for trampolines.
+echo 'r:fw_kret_w fw_test_trigger_write' >"$TRACEFS/kprobe_events" || ktap_fail "r: refused"
+expect_stop "tramp $tramp" trampoline "$TRACEFS/events/kprobes/fw_kret_w"
+echo 0 >"$TRACEFS/events/kprobes/fw_kret_w/enable"
 echo >"$TRACEFS/kprobe_events"
 ktap_expect "the event names the trampoline" -n "$(echo "$line" | grep 'tramp=kretprobe recovered=0x0 ')"
 ktap_expect "the last frame is the trampoline" -n "$(echo "$line" | grep "ancestors={0x$(echo "$tramp" | sed 's/^0*//')}")"

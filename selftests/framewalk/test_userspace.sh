@@ -68,11 +68,12 @@ ktap_case_end "trace-cmd records framewalk:chain"
 # A kretprobe on fw_test_l3 replaces the return address its record holds: the
 # chain is the same with fw_test_l2's frame marked recovered, for the host's
 # plugin (trace-kret.dat) and CLI (fw-kret.rec) to show.
+# trace-cmd turns events off when it ends: it keeps the probe's on while it records.
 echo 'r:fw_kret_l3 fw_test_l3' >"$TRACEFS/kprobe_events" || ktap_fail "r: on fw_test_l3 refused"
-echo 1 >"$TRACEFS/events/kprobes/enable"
-trace-cmd record -e framewalk:chain -o "$OUT/trace-kret.dat" \
+trace-cmd record -e framewalk:chain -e kprobes:fw_kret_l3 -o "$OUT/trace-kret.dat" \
 	sh -c "sleep 1; echo write >$DEBUGFS/framewalk_test/trigger; sleep 1" >/tmp/tc.log 2>&1 ||
 	ktap_fail "trace-cmd record under the kretprobe failed"
+echo 1 >"$TRACEFS/events/kprobes/fw_kret_l3/enable"
 framewalk record -f fw_test_leaf -d 16 -o "$OUT/fw-kret.rec" -- \
 	sh -c "echo write >$DEBUGFS/framewalk_test/trigger" 2>/dev/null
 echo 0 >"$TRACEFS/events/kprobes/enable"
