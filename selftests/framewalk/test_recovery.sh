@@ -182,8 +182,8 @@ if [ -f "$TRACEFS/dynamic_events" ] &&
 	marks_case "fprobe exits" $KRET
 else
 	why="no fprobe events on $(uname -r) (CONFIG_FPROBE_EVENTS; arm64 has no HAVE_RETHOOK)"
-	ktap_case_skip "fprobe exits: chains equal the kernel's" "$why"
-	ktap_case_skip "fprobe exits: the recovered mark is set exactly on the hooked frames" "$why"
+	ktap_result skip "fprobe exits: chains equal the kernel's" "$why"
+	ktap_result skip "fprobe exits: the recovered mark is set exactly on the hooked frames" "$why"
 fi
 
 rmdir "$I"
