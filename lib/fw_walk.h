@@ -106,7 +106,32 @@ struct fw_frame {
 	unsigned int flags;
 };
 
-#define FW_FRAME_TRAMPOLINE_FIXED	0x1	/* ret was recovered from behind a trampoline */
+#define FW_FRAME_RECOVERED	0x1	/* ret was recovered from behind a return trampoline */
+
+/*
+ * Which return trampoline replaced a saved return address, where a walk met
+ * one it could not see behind (stop=trampoline). Stable values: exported in
+ * the framewalk:chain event and the recording.
+ */
+enum fw_tramp {
+	FW_TRAMP_NONE = 0,		/* the walk met none it could not recover */
+	FW_TRAMP_GRAPH = 1,		/* the function graph tracer's return_to_handler */
+	FW_TRAMP_KRETPROBE = 2,		/* kretprobes' __kretprobe_trampoline */
+	FW_TRAMP_RETHOOK = 3,		/* arch_rethook_trampoline: fprobe exits */
+	FW_TRAMP_NR
+};
+
+static inline const char *fw_tramp_name(unsigned int tramp)
+{
+	static const char *const names[FW_TRAMP_NR] = {
+		[FW_TRAMP_NONE] = "none",
+		[FW_TRAMP_GRAPH] = "graph",
+		[FW_TRAMP_KRETPROBE] = "kretprobe",
+		[FW_TRAMP_RETHOOK] = "rethook",
+	};
+
+	return tramp < FW_TRAMP_NR ? names[tramp] : "unknown";
+}
 
 #define FW_STOP_NAME(id, name)		\
 	[FW_STOP_##id] = #name,
@@ -239,7 +264,7 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 			break;
 		}
 		if (tramp == 2)
-			out[n].flags |= FW_FRAME_TRAMPOLINE_FIXED;
+			out[n].flags |= FW_FRAME_RECOVERED;
 		n++;
 		cur_stack = (unsigned int)idx;
 		last_ret = ret;
@@ -278,7 +303,7 @@ static __always_inline fw_u64 fw_ror(fw_u64 v, unsigned int bits)
  * same order, the same frames and stop (tests/lib/test_fw_walk.c runs both on
  * the same chains), shaped for the kernel's hot path. Return addresses and
  * record addresses go to two arrays, as the trace event stores them, and
- * each frame recovered from behind a trampoline sets bit n of *fixed (frames
+ * each frame recovered from behind a trampoline sets bit n of *recovered (frames
  * past 63 are not marked). Per record one test covers the three checks of
  * the common case — aligned, on the current stack, above the previous record
  * — and only a record that fails it takes the exact tests, which also move
@@ -288,7 +313,7 @@ static __always_inline fw_u64 fw_ror(fw_u64 v, unsigned int bits)
 static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg,
 						   const struct fw_walk_ops *ops, void *ctx,
 						   fw_u64 fp, fw_u64 *rets, fw_u64 *records,
-						   fw_u64 *fixed, unsigned int max,
+						   fw_u64 *recovered, unsigned int max,
 						   enum fw_stop *stop)
 {
 	const fw_u64 rec_size = 2 * sizeof(fw_u64);
@@ -357,8 +382,8 @@ static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg
 		prev = fp;
 		fp = next;
 	}
-	if (fixed)
-		*fixed = mask;
+	if (recovered)
+		*recovered = mask;
 	return (unsigned int)(ret_out - rets);
 }
 

@@ -13,6 +13,12 @@
 #define FW_DEPTH_MAX	64
 
 /*
+ * Entries of the kernel's stack trace a recovery takes: the frames below the
+ * traced function (callback, ftrace_caller), the parent and every ancestor.
+ */
+#define FW_TRACE_MAX	(FW_DEPTH_MAX + 32)
+
+/*
  * Contexts a callback can nest in on one CPU, as the ftrace recursion lock
  * numbers them: NMI, hardirq, softirq, task, and the one re-entry it lets
  * through while an interrupt has not yet raised the preempt count
@@ -76,6 +82,7 @@ struct fw_context {
 	struct fw_stack_range stacks[2];
 	struct fw_stats stats;
 	struct fw_agg_table agg;	/* the chains it counted (aggregation mode) */
+	unsigned long trace[FW_TRACE_MAX];	/* the kernel's, for fw_recover_chain() */
 };
 
 /*

@@ -93,42 +93,20 @@ static __always_inline int fw_load_pair_nofault(unsigned long addr, u64 *fp, u64
 	(AARCH64_INSN_SIZE * (IS_ENABLED(CONFIG_ARM64_BTI_KERNEL) ? 2 : 1))
 
 /*
- * The function graph tracer replaces a saved return address with
- * return_to_handler and keeps the real one on the task's ret_stack, keyed by
- * the frame pointer at the traced function's entry, which is the saved fp
- * word of the record that now holds return_to_handler. Until 6.8 that stack
- * is an array of struct ftrace_ret_stack in public headers (Kbuild detects
- * it: FW_GRAPH_RET_STACK_ARRAY); later kernels encode it privately, and
- * there the real address cannot be recovered. Returns 0 when not found.
+ * What the kernel's unwinder (stack_trace_save()) recovers behind return
+ * trampolines, the same on 6.1 (unwind_next()) and 6.12
+ * (kunwind_recover_return_address()) in arch/arm64/kernel/stacktrace.c: the
+ * graph tracer's return_to_handler through ftrace_graph_ret_addr(), and the
+ * kretprobe trampoline through kretprobe_find_ret_addr(), which is
+ * rethook_find_ret_addr() where kretprobes run on rethook; that list is the
+ * one fprobe exits use, so their rethook trampoline is recovered with it.
+ * Neither kernel's arm64 selects HAVE_RETHOOK, so neither has fprobe.
  */
-#ifdef FW_GRAPH_RET_STACK_ARRAY
-#define FW_GRAPH_RET_RECOVERY	true
-
-static __always_inline unsigned long fw_graph_ret_addr(unsigned long record)
-{
-	struct ftrace_ret_stack *stack = READ_ONCE(current->ret_stack);
-	int top = READ_ONCE(current->curr_ret_stack);
-	unsigned long key;
-	int i;
-
-	if (!stack)
-		return 0;
-	/* The walk's own inline load: copy_from_kernel_nofault() is traceable, out of line. */
-	__get_kernel_nofault(&key, (unsigned long *)record, unsigned long, fault);
-	for (i = min(top, FTRACE_RETFUNC_DEPTH - 1); i >= 0; i--)
-		if ((unsigned long)READ_ONCE(stack[i].retp) == key)
-			return READ_ONCE(stack[i].ret);
-fault:
-	return 0;
-}
-#else
-#define FW_GRAPH_RET_RECOVERY	false
-
-static __always_inline unsigned long fw_graph_ret_addr(unsigned long record)
-{
-	return 0;
-}
-#endif
+#define FW_UNWINDER_RECOVERS_GRAPH	IS_ENABLED(CONFIG_FUNCTION_GRAPH_TRACER)
+#define FW_UNWINDER_RECOVERS_KRETPROBE \
+	(IS_ENABLED(CONFIG_KRETPROBES) && IS_ENABLED(CONFIG_ARCH_CORRECT_STACKTRACE_ON_KRETPROBE))
+#define FW_UNWINDER_RECOVERS_RETHOOK \
+	(FW_UNWINDER_RECOVERS_KRETPROBE && IS_ENABLED(CONFIG_KRETPROBE_ON_RETHOOK))
 
 /*
  * Whether a return of the current task may be hooked now, so that its stack
@@ -150,10 +128,12 @@ static __always_inline bool fw_return_hooks_pending(void)
 	if (READ_ONCE(current->curr_ret_stack) > FW_GRAPH_STACK_EMPTY)
 		return true;
 #endif
-#if defined(CONFIG_KRETPROBE_ON_RETHOOK)
+#ifdef CONFIG_RETHOOK
+	/* Kretprobes on rethook and fprobe exits. */
 	if (READ_ONCE(current->rethooks.first))
 		return true;
-#elif defined(CONFIG_KRETPROBES)
+#endif
+#if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
 	if (READ_ONCE(current->kretprobe_instances.first))
 		return true;
 #endif

@@ -15,10 +15,12 @@
 #include <linux/mutex.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/trace_recursion.h>
 #include <linux/trace.h>
 #include <linux/uaccess.h>
+#include <asm/insn.h>
 #include <asm/stack_pointer.h>
 
 #include "framewalk.h"
@@ -54,13 +56,15 @@ static bool fw_load_refused;
 /* Return trampolines, found by name at load; 0 where the kernel has none. */
 static unsigned long fw_return_to_handler;
 static unsigned long fw_kretprobe_trampoline;
+static unsigned long fw_rethook_trampoline;
 
 /*
- * Whether walks go on past the graph tracer's return_to_handler: the kernel's
- * headers expose its return stack and the trampoline was found. Read-only,
- * so users and tests know which of the two behaviours to expect.
+ * The trampolines behind which walks recover the real return address, as
+ * the kernel's unwinder does on this kernel (fw_compat.h): "graph",
+ * "kretprobe", "rethook", comma-separated. Read-only, so users and tests know
+ * where stop=trampoline can still appear.
  */
-static bool fw_graph_recovery;
+static char fw_recovery[32];
 
 static struct trace_array *fw_tr;
 
@@ -109,29 +113,23 @@ static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
 struct fw_trampolines {
 	unsigned long graph;
 	unsigned long kretprobe;
+	unsigned long rethook;
 };
 
+static __always_inline bool fw_is_trampoline(const struct fw_trampolines *tramps,
+					     unsigned long ret)
+{
+	return ret == tramps->graph || ret == tramps->kretprobe || ret == tramps->rethook;
+}
+
 /*
- * function_graph and kretprobes replace saved return addresses with their
- * trampolines. Where the kernel's headers expose the graph tracer's return
- * stack (6.1), the real address is recovered and the walk goes on; otherwise
- * (kretprobes, whose kretprobe_find_ret_addr is not exported, and the graph
- * tracer on 6.12) the walk keeps the trampoline as the last frame and stops.
+ * function_graph, kretprobes and rethook (fprobe exits) replace saved return
+ * addresses with their trampolines. The hooked walk only notices one and
+ * stops there; fw_recover_chain() then looks behind it.
  */
 static __always_inline int fw_trampoline(void *ctx, fw_u64 record, fw_u64 *ret)
 {
-	const struct fw_trampolines *tramps = ctx;
-	unsigned long real;
-
-	if (*ret == tramps->graph) {
-		real = fw_graph_ret_addr((unsigned long)record);
-		if (real) {
-			*ret = fw_strip_pac(real);
-			return 2;
-		}
-		return 1;
-	}
-	return *ret == tramps->kretprobe;
+	return fw_is_trampoline(ctx, *ret);
 }
 
 /* The common walk: no return of this task is hooked, no trampoline to look for. */
@@ -170,6 +168,96 @@ static __always_inline unsigned int fw_stacks(struct fw_stack_range *st)
 	return n + 1;
 }
 
+/* Which trampoline @ret is; FW_TRAMP_NONE for an ordinary return address. */
+static enum fw_tramp fw_tramp_kind(const struct fw_trampolines *tramps, unsigned long ret)
+{
+	if (ret == tramps->graph)
+		return FW_TRAMP_GRAPH;
+	if (ret == tramps->kretprobe)
+		return FW_TRAMP_KRETPROBE;
+	if (ret == tramps->rethook)
+		return FW_TRAMP_RETHOOK;
+	return FW_TRAMP_NONE;
+}
+
+/*
+ * The kernel's unwinder at the same hit, aligned with the walk: trace[j] is
+ * what it found for frame j. A trampoline is replaced only while every
+ * ordinary frame before it equalled the kernel's, so the alignment is proven
+ * up to there.
+ */
+struct fw_recovery {
+	const struct fw_trampolines *tramps;
+	const unsigned long *trace;
+	unsigned int nr;
+	unsigned int pos;	/* the frame the walk is at */
+	bool aligned;
+};
+
+static __always_inline int fw_trampoline_recover(void *ctx, fw_u64 record, fw_u64 *ret)
+{
+	struct fw_recovery *r = ctx;
+	unsigned int pos = r->pos++;
+	unsigned long real = pos < r->nr ? r->trace[pos] : 0;
+
+	if (!fw_is_trampoline(r->tramps, *ret)) {
+		if (*ret != real)
+			r->aligned = false;
+		return 0;
+	}
+	if (!r->aligned || !real || fw_is_trampoline(r->tramps, real))
+		return 1;
+	*ret = real;
+	return 2;
+}
+
+static const struct fw_walk_ops fw_walk_ops_recover = {
+	.load_record = fw_load_record,
+	.fixup_ret = fw_fixup_ret,
+	.trampoline = fw_trampoline_recover,
+};
+
+/*
+ * The rare walk that met a return trampoline: take the kernel's own stack
+ * trace, which recovers the addresses behind function_graph and kretprobe
+ * trampolines (and rethook's where kretprobes run on it), and walk again
+ * with it beside the records; *recovered marks the frames it fixed, *tramp
+ * names the trampoline where the walk still ends at one. The trace holds the `bl
+ * ftrace_caller` return (ip + 4), then parent_ip, then the walk's frame j.
+ * stack_trace_save() is traced code, called with the recursion lock held: a
+ * filtered function inside it is refused, or re-enters once in the
+ * transition context, which has its own slot. The stop stays trampoline,
+ * with tramp naming it, where the kernel could not see behind it either; the
+ * first walk's @nr frames stand where the two traces do not line up.
+ */
+static noinline enum fw_stop fw_recover_chain(unsigned long ip, unsigned long parent_ip,
+					      struct ftrace_regs *fregs,
+					      struct fw_context *slot,
+					      const struct fw_walk_cfg *cfg,
+					      const struct fw_trampolines *tramps,
+					      unsigned int depth, unsigned int *nr,
+					      u64 *recovered, unsigned int *tramp)
+{
+	struct fw_recovery r = { .tramps = tramps, .aligned = true };
+	enum fw_stop stop = FW_STOP_TRAMPOLINE;
+	unsigned long *trace = slot->trace;
+	unsigned int n, i;
+
+	n = stack_trace_save(trace, FW_TRACE_MAX, 0);
+	for (i = 0; i + 1 < n; i++)
+		if (trace[i] == ip + AARCH64_INSN_SIZE)
+			break;
+	if (i + 1 < n && trace[i + 1] == parent_ip) {
+		r.trace = trace + i + 2;
+		r.nr = n - i - 2;
+		*nr = fw_walk_native(cfg, &fw_walk_ops_recover, &r, fw_fregs_fp(fregs), slot->rets,
+				     slot->records, recovered, depth, &stop);
+	}
+	if (stop == FW_STOP_TRAMPOLINE)
+		*tramp = fw_tramp_kind(tramps, slot->rets[*nr - 1]);
+	return stop;
+}
+
 /*
  * At the patched entry no frame record exists for the child yet: fp is the
  * parent's record, whose saved LR is the grandparent's return address, as
@@ -188,9 +276,10 @@ static noinline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
 		.align = 8,
 		.stacks = slot->stacks,
 	};
-	struct fw_trampolines tramps;
-	unsigned int nr, depth = READ_ONCE(fw_depth);
+	unsigned int nr, depth = READ_ONCE(fw_depth), tramp = FW_TRAMP_NONE;
 	unsigned long fp = fw_fregs_fp(fregs);
+	struct fw_trampolines tramps;
+	u64 recovered = 0;
 	enum fw_stop stop;
 
 	cfg.nr_stacks = fw_stacks(slot->stacks);
@@ -200,15 +289,19 @@ static noinline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
 	} else {
 		tramps.graph = fw_return_to_handler;
 		tramps.kretprobe = fw_kretprobe_trampoline;
+		tramps.rethook = fw_rethook_trampoline;
 		nr = fw_walk_native(&cfg, &fw_walk_ops_hooked, &tramps, fp, slot->rets,
 				    slot->records, NULL, depth, &stop);
+		if (unlikely(stop == FW_STOP_TRAMPOLINE))
+			stop = fw_recover_chain(ip, parent_ip, fregs, slot, &cfg, &tramps, depth,
+						&nr, &recovered, &tramp);
 	}
 	ip -= FW_CALLSITE_OFFSET;
 	slot->stats.walks++;
 	slot->stats.stops[stop]++;
 	if (event) {
 		trace_chain(ip, parent_ip, fw_fregs_sp(fregs), slot->rets, slot->records, nr,
-			    stop);
+			    stop, recovered, tramp);
 		slot->stats.events++;
 	}
 	if (aggregate)
@@ -460,16 +553,20 @@ module_param_cb(depth, &fw_depth_ops, &fw_depth, 0644);
 MODULE_PARM_DESC(depth, "Ancestors to walk above the parent, 0-64 (default 16)");
 module_param_named(instance, fw_instance, charp, 0444);
 MODULE_PARM_DESC(instance, "Trace instance to enable framewalk:chain in at load");
-module_param_named(graph_recovery, fw_graph_recovery, bool, 0444);
-MODULE_PARM_DESC(graph_recovery, "Walks continue past the function graph tracer (read-only)");
+module_param_string(recovery, fw_recovery, sizeof(fw_recovery), 0444);
+MODULE_PARM_DESC(recovery, "Trampolines walks see behind: graph,kretprobe,rethook (read-only)");
 
 /*
- * Neither trampoline is exported; kprobes resolve a name even where they may
- * not probe it. A probe that did register is removed at once.
+ * No trampoline is exported; kprobes resolve a name even where they may
+ * not probe it. The probe is registered disabled, so it is never armed: a
+ * breakpoint on return_to_handler while the graph tracer hooks the stop_machine
+ * thread that writes it traps again in its own handler until the stack
+ * overflows (6.1 and 6.12 under function_graph on every function). It is
+ * removed at once.
  */
 static unsigned long fw_lookup_symbol(const char *name)
 {
-	struct kprobe kp = { .symbol_name = name };
+	struct kprobe kp = { .symbol_name = name, .flags = KPROBE_FLAG_DISABLED };
 	unsigned long addr;
 
 	if (!IS_ENABLED(CONFIG_KPROBES))
@@ -478,6 +575,21 @@ static unsigned long fw_lookup_symbol(const char *name)
 		unregister_kprobe(&kp);
 	addr = (unsigned long)kp.addr;
 	return IS_ERR_VALUE(addr) ? 0 : addr;
+}
+
+static void fw_recovery_init(void)
+{
+	size_t len;
+
+	if (FW_UNWINDER_RECOVERS_GRAPH && fw_return_to_handler)
+		strlcat(fw_recovery, "graph,", sizeof(fw_recovery));
+	if (FW_UNWINDER_RECOVERS_KRETPROBE && fw_kretprobe_trampoline)
+		strlcat(fw_recovery, "kretprobe,", sizeof(fw_recovery));
+	if (FW_UNWINDER_RECOVERS_RETHOOK && fw_rethook_trampoline)
+		strlcat(fw_recovery, "rethook,", sizeof(fw_recovery));
+	len = strlen(fw_recovery);
+	if (len)
+		fw_recovery[len - 1] = '\0';	/* the last comma */
 }
 
 static int fw_instance_setup(void)
@@ -517,7 +629,8 @@ static int __init fw_init(void)
 
 	fw_return_to_handler = fw_lookup_symbol("return_to_handler");
 	fw_kretprobe_trampoline = fw_lookup_symbol("__kretprobe_trampoline");
-	fw_graph_recovery = FW_GRAPH_RET_RECOVERY && fw_return_to_handler;
+	fw_rethook_trampoline = fw_lookup_symbol("arch_rethook_trampoline");
+	fw_recovery_init();
 
 	if (fw_load_refused)
 		return -EINVAL;

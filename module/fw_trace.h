@@ -33,25 +33,47 @@ FW_STOP_LIST(FW_STOP_TRACE_ENUM)
 #define fw_print_symbolic(...)		__print_symbolic(__VA_ARGS__)
 #define fw_show_stop(stop)	fw_print_symbolic(fw_stop_value(stop)FW_STOP_LIST(FW_STOP_SYMBOL))
 
+TRACE_DEFINE_ENUM(FW_TRAMP_NONE);
+TRACE_DEFINE_ENUM(FW_TRAMP_GRAPH);
+TRACE_DEFINE_ENUM(FW_TRAMP_KRETPROBE);
+TRACE_DEFINE_ENUM(FW_TRAMP_RETHOOK);
+
+#define fw_show_tramp(tramp)					\
+	__print_symbolic(tramp,					\
+			 { FW_TRAMP_NONE,	"none" },	\
+			 { FW_TRAMP_GRAPH,	"graph" },	\
+			 { FW_TRAMP_KRETPROBE,	"kretprobe" },	\
+			 { FW_TRAMP_RETHOOK,	"rethook" })
+
 /*
  * One event per hit of a filtered function: the function (child), where it
  * was called from (parent) and the callers above it (ancestors), outermost
  * last. Frame j's record holds ancestor j: records[0] is the parent's frame
  * record, so records[j + 1] - records[j] is the stack used by ancestor j's
  * caller chain step, and records[0] - sp bounds the parent's own frame.
+ *
+ * Where a return trampoline (function_graph, kretprobe, rethook) had
+ * replaced ancestor j's return address, the real one recovered from the
+ * kernel's unwinder is in ancestors[j] and bit j of recovered is set; the
+ * trampoline's address is not shown. Where it could not be recovered, the
+ * chain ends there with stop=trampoline, ancestors[depth - 1] is the
+ * trampoline's address and tramp says which trampoline it is; tramp is
+ * none on every other event.
  */
 TRACE_EVENT(chain,
 	    TP_PROTO(unsigned long ip, unsigned long parent_ip, unsigned long sp,
 		     const u64 *rets, const u64 *records, unsigned int nr,
-		     unsigned int stop),
+		     unsigned int stop, u64 recovered, unsigned int tramp),
 
-	TP_ARGS(ip, parent_ip, sp, rets, records, nr, stop),
+	TP_ARGS(ip, parent_ip, sp, rets, records, nr, stop, recovered, tramp),
 
 	TP_STRUCT__entry(__field(unsigned long, ip)		/* start of the traced function */
 			 __field(unsigned long, parent_ip)	/* return address into the caller */
 			 __field(unsigned long, sp)		/* stack pointer at the call */
 			 __field(unsigned char, depth)		/* number of ancestors found */
 			 __field(unsigned char, stop)		/* enum fw_stop: why it ended */
+			 __field(unsigned char, tramp)		/* enum fw_tramp: which */
+			 __field(u64, recovered)		/* bit j: ancestors[j] recovered */
 			 __dynamic_array(unsigned long, ancestors, nr)	/* their return addresses */
 			 __dynamic_array(unsigned long, records, nr)	/* where each was read */
 	),
@@ -61,14 +83,17 @@ TRACE_EVENT(chain,
 		       __entry->sp = sp;
 		       __entry->depth = nr;
 		       __entry->stop = stop;
+		       __entry->tramp = tramp;
+		       __entry->recovered = recovered;
 		       /* The walk wrote them in this layout: one copy each. */
 		       memcpy(__get_dynamic_array(ancestors), rets, nr * sizeof(u64));
 		       memcpy(__get_dynamic_array(records), records, nr * sizeof(u64));
 	),
 
-	TP_printk("%ps <- %pS depth=%u stop=%s parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s",
+	TP_printk("%ps <- %pS depth=%u stop=%s tramp=%s recovered=0x%llx parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s",
 		  (void *)__entry->ip, (void *)__entry->parent_ip,
-		  __entry->depth, fw_show_stop(__entry->stop),
+		  __entry->depth, fw_show_stop(__entry->stop), fw_show_tramp(__entry->tramp),
+		  __entry->recovered,
 		  __entry->parent_ip, __entry->sp,
 		  __print_array(__get_dynamic_array(ancestors),
 				__get_dynamic_array_len(ancestors) / sizeof(unsigned long),

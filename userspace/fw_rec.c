@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/fw_walk.h"
 #include "fw_rec.h"
 
 /*
@@ -142,8 +143,8 @@ void fw_rec_write_event(FILE *f, const struct fw_event *e)
 {
 	unsigned int i;
 
-	fprintf(f, "E %u %llu %d %llx %llx %u %u", e->cpu, e->ts, e->pid, e->ip, e->parent,
-		e->stop, e->nanc);
+	fprintf(f, "E %u %llu %d %llx %llx %u %u %llx %u", e->cpu, e->ts, e->pid, e->ip,
+		e->parent, e->stop, e->tramp, e->recovered, e->nanc);
 	for (i = 0; i < e->nanc; i++)
 		fprintf(f, " %llx", e->anc[i]);
 	fputc('\n', f);
@@ -227,14 +228,29 @@ static char *fw_rec_parse_sym(char *p, unsigned long long *addr)
 	return len && !strpbrk(p, " \t") ? p : NULL;
 }
 
-/* Parse an "E ..." line into e; returns a message on error, NULL when fine. */
-static const char *fw_rec_parse_event(char *p, struct fw_event *e)
+/*
+ * Parse an "E ..." line of a recording in format @version into e; returns a
+ * message on error, NULL when fine. Version 1 had no tramp and recovered.
+ */
+static const char *fw_rec_parse_event(char *p, int version, struct fw_event *e)
 {
 	int used;
 
-	if (sscanf(p, "E %u %llu %d %llx %llx %u %u%n", &e->cpu, &e->ts, &e->pid, &e->ip,
-		   &e->parent, &e->stop, &e->nanc, &used) != 7)
+	if (version == 1) {
+		if (sscanf(p, "E %u %llu %d %llx %llx %u %u%n", &e->cpu, &e->ts, &e->pid,
+			   &e->ip, &e->parent, &e->stop, &e->nanc, &used) != 7)
+			return "malformed event line";
+	} else if (sscanf(p, "E %u %llu %d %llx %llx %u %u %llx %u%n", &e->cpu, &e->ts,
+			  &e->pid, &e->ip, &e->parent, &e->stop, &e->tramp, &e->recovered,
+			  &e->nanc, &used) != 9) {
 		return "malformed event line";
+	}
+	if (e->tramp >= FW_TRAMP_NR)
+		return "unknown trampoline number";
+	if (e->tramp != FW_TRAMP_NONE && e->stop != FW_STOP_TRAMPOLINE)
+		return "a trampoline named on an event that did not stop at one";
+	if (e->nanc < FW_MAX_ANC && e->recovered >> e->nanc)
+		return "recovered marks a frame beyond the ancestors";
 	e->count = 1;
 	return fw_rec_parse_ancestors(p + used, e);
 }
@@ -366,8 +382,8 @@ int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errl
 			break;
 		}
 		if (lineno == 1) {
-			if (version != FW_REC_VERSION) {
-				fw_rec_err(err, errlen, name, 1, "format version %d, expected %d",
+			if (version < 1 || version > FW_REC_VERSION) {
+				fw_rec_err(err, errlen, name, 1, "format version %d, expected 1 to %d",
 					   version, FW_REC_VERSION);
 				goto out;
 			}
@@ -381,7 +397,7 @@ int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errl
 		case 'E':
 		case 'A':
 			memset(&e, 0, sizeof(e));
-			why = line[0] == 'E' ? fw_rec_parse_event(line, &e) :
+			why = line[0] == 'E' ? fw_rec_parse_event(line, version, &e) :
 					       fw_rec_parse_chain(line, &e);
 			if (why) {
 				fw_rec_err(err, errlen, name, lineno, "%s", why);

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #define FW_REC_MAGIC	"framewalk-record"
-#define FW_REC_VERSION	1
+#define FW_REC_VERSION	2
 #define FW_MAX_ANC	64
 /* The longest line a recording holds: an event with 64 ancestors is ~1.2 KiB. */
 #define FW_REC_LINE_MAX	4096
@@ -27,6 +27,8 @@ struct fw_event {
 	unsigned long long ip;		/* child */
 	unsigned long long parent;
 	unsigned int stop;
+	unsigned int tramp;		/* enum fw_tramp: which one, at stop=trampoline */
+	unsigned long long recovered;	/* bit j: anc[j] recovered from behind a trampoline */
 	unsigned int nanc;
 	unsigned long long anc[FW_MAX_ANC];
 	unsigned long long count;	/* hits: 1 for an event, the count for a chain */

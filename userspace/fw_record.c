@@ -182,6 +182,8 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 	e.ip = fw_field(ev, rec, "ip");
 	e.parent = fw_field(ev, rec, "parent_ip");
 	e.stop = (unsigned int)fw_field(ev, rec, "stop");
+	e.tramp = (unsigned int)fw_field(ev, rec, "tramp");
+	e.recovered = fw_field(ev, rec, "recovered");
 	anc = tep_get_field_raw(NULL, ev, "ancestors", rec, &len, 0);
 	word = tep_get_long_size(s->tep);
 	for (i = 0; anc && word > 0 && i < len / word && i < FW_MAX_ANC; i++)

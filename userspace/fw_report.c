@@ -9,10 +9,23 @@
 #include "../lib/fw_walk.h"
 #include "fw_cli.h"
 
-/* Print one event's chain, or a counted chain: one line, or one "=> frame" line per frame. */
+/* " tramp=NAME" where the walk stopped at a trampoline it could not see behind. */
+static void fw_print_tramp(FILE *out, const struct fw_event *e)
+{
+	if (e->tramp != FW_TRAMP_NONE)
+		fprintf(out, " tramp=%s", fw_tramp_name(e->tramp));
+}
+
+/*
+ * Print one event's chain, or a counted chain: one line, or one "=> frame"
+ * line per frame. A
+ * frame whose return address was recovered from behind a trampoline says
+ * [recovered], as the plugin prints it.
+ */
 void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 		    const char *comm, int frames)
 {
+	const char *sep = frames ? "\n => " : " <- ";
 	char buf[FW_SYM_BUF];
 	unsigned int i;
 
@@ -24,16 +37,21 @@ void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 	fprintf(out, "%s%s%s", fw_color ? "\033[1m" : "",
 		fw_symtab_format(syms, e->ip, 0, buf, sizeof(buf)), fw_color ? "\033[0m" : "");
 	if (frames) {
-		fprintf(out, " depth=%u stop=%s\n", e->nanc, fw_stop_name(e->stop));
-		fprintf(out, " => %s\n", fw_symtab_format(syms, e->parent, 1, buf, sizeof(buf)));
-		for (i = 0; i < e->nanc; i++)
-			fprintf(out, " => %s\n", fw_symtab_format(syms, e->anc[i], 1, buf, sizeof(buf)));
-		return;
+		fprintf(out, " depth=%u stop=%s", e->nanc, fw_stop_name(e->stop));
+		fw_print_tramp(out, e);
 	}
-	fprintf(out, " <- %s", fw_symtab_format(syms, e->parent, 1, buf, sizeof(buf)));
-	for (i = 0; i < e->nanc; i++)
-		fprintf(out, " <- %s", fw_symtab_format(syms, e->anc[i], 1, buf, sizeof(buf)));
-	fprintf(out, "   [%s]\n", fw_stop_name(e->stop));
+	fprintf(out, "%s%s", sep, fw_symtab_format(syms, e->parent, 1, buf, sizeof(buf)));
+	for (i = 0; i < e->nanc; i++) {
+		fprintf(out, "%s%s", sep, fw_symtab_format(syms, e->anc[i], 1, buf, sizeof(buf)));
+		if (e->recovered & (1ull << i))
+			fprintf(out, " [recovered]");
+	}
+	if (!frames) {
+		fprintf(out, "   [%s", fw_stop_name(e->stop));
+		fw_print_tramp(out, e);
+		fprintf(out, "]");
+	}
+	fprintf(out, "\n");
 }
 
 int fw_report(struct fw_recording *r, FILE *out, int frames)

@@ -6,9 +6,12 @@
  * Default, one "=> func+off" line per frame, like the kernel_stack event:
  *   vfs_read depth=6 stop=chain_end
  *    => ksys_read+0x7c
- *    => __arm64_sys_read+0x24
+ *    => __arm64_sys_read+0x24 [recovered]
  * With -O framewalk:oneline=1, one line per call:
- *   vfs_read <- ksys_read+0x7c <- __arm64_sys_read+0x24 ... [chain_end]
+ *   vfs_read <- ksys_read+0x7c <- __arm64_sys_read+0x24 [recovered] ... [chain_end]
+ * [recovered]: a return trampoline had replaced that return address and the
+ * module recovered the real one. At stop=trampoline, tramp=NAME says which
+ * trampoline it could not see behind.
  */
 #include <stdio.h>
 #include <string.h>
@@ -64,11 +67,18 @@ static void fw_print_frame(struct trace_seq *s, struct tep_handle *tep,
 	fw_print_sym(s, tep, addr, 1);
 }
 
+/* " tramp=NAME" where the walk stopped at a trampoline it could not see behind. */
+static void fw_print_tramp(struct trace_seq *s, unsigned long long tramp)
+{
+	if (tramp != FW_TRAMP_NONE)
+		trace_seq_printf(s, " tramp=%s", fw_tramp_name((unsigned int)tramp));
+}
+
 static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 			    struct tep_event *event, void *context)
 {
 	struct tep_handle *tep = event->tep;
-	unsigned long long ip, parent, stop, depth;
+	unsigned long long ip, parent, stop, depth, tramp = FW_TRAMP_NONE, recovered = 0;
 	int len, word, i, n;
 	void *anc;
 
@@ -78,6 +88,9 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 	    tep_get_field_val(s, event, "stop", record, &stop, 1) ||
 	    tep_get_field_val(s, event, "depth", record, &depth, 1))
 		return 0;
+	/* Absent from events of modules older than the recovery. */
+	tep_get_field_val(NULL, event, "tramp", record, &tramp, 0);
+	tep_get_field_val(NULL, event, "recovered", record, &recovered, 0);
 	anc = tep_get_field_raw(s, event, "ancestors", record, &len, 1);
 	if (!anc)
 		return 0;
@@ -87,13 +100,21 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 	n = len / word;
 
 	fw_print_sym(s, tep, ip, 0);
-	if (!fw_opt_oneline->set)
+	if (!fw_opt_oneline->set) {
 		trace_seq_printf(s, " depth=%llu stop=%s", depth, fw_stop_name((unsigned int)stop));
+		fw_print_tramp(s, tramp);
+	}
 	fw_print_frame(s, tep, parent);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		fw_print_frame(s, tep, tep_read_number(tep, (char *)anc + i * word, word));
-	if (fw_opt_oneline->set)
-		trace_seq_printf(s, "   [%s]", fw_stop_name((unsigned int)stop));
+		if (i < 64 && (recovered & (1ull << i)))
+			trace_seq_puts(s, " [recovered]");
+	}
+	if (fw_opt_oneline->set) {
+		trace_seq_printf(s, "   [%s", fw_stop_name((unsigned int)stop));
+		fw_print_tramp(s, tramp);
+		trace_seq_puts(s, "]");
+	}
 	return 0;
 }
 

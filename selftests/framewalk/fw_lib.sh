@@ -71,9 +71,39 @@ fw_dmesg_trouble() {
 # Turn framewalk:chain and fw_oracle:stack lines of a trace into fw_match.awk input.
 fw_trace_to_match() {
 	sed -n \
-	-e 's/.* chain: \([^ ]*\) .* depth=\([0-9]*\) stop=\([a-z_]*\) parent_ip=0x\([0-9a-f]*\) .*ancestors={\([^}]*\)}.*/C \1 \2 \3 \4 \5/p' \
+	-e 's/.* chain: \([^ ]*\) .* depth=\([0-9]*\) stop=\([a-z_]*\) tramp=\([a-z]*\) recovered=0x\([0-9a-f]*\) parent_ip=0x\([0-9a-f]*\) .*ancestors={\([^}]*\)}.*/C \1 \2 \3 \4 \5 \6 \7/p' \
 	-e 's/.* stack: \([^ ]*\) .*found=\([01]\) entries={\([^}]*\)}.*/O \1 \2 \3/p' |
 		sed -e 's/0x//g' -e 's/,/ /g'
+}
+
+# fw_oracle_compare BUFFER LIST DEPTH: load framewalk (filter LIST, DEPTH)
+# and the oracle module on the same functions, run the caller's `workload`
+# with both events in BUFFER (a tracefs directory), unload both, and leave
+# fw_match.awk's verdicts in /tmp/fw_match_out and the pairs it read in
+# /tmp/fw_match_all.
+fw_oracle_compare() {
+	# The oracle is registered last so that ftrace calls it first (fw_match.awk).
+	insmod "$FW_KO_DIR/framewalk.ko" filter="$2" depth="$3" || ktap_fail "insmod framewalk.ko failed"
+	insmod "$FW_KO_DIR/fw_oracle.ko" funcs="$2" || ktap_fail "insmod fw_oracle.ko failed"
+	# Both views start at the same instant: no hit is seen by only one.
+	echo 0 >"$1/tracing_on"
+	echo 1 >"$1/events/framewalk/chain/enable"
+	echo 1 >"$1/events/fw_oracle/stack/enable"
+	echo >"$1/trace"
+	echo 1 >"$1/tracing_on"
+	workload
+	echo 0 >"$1/tracing_on"
+	# Per CPU, so the two events of one call stay next to each other.
+	: >/tmp/fw_match_all
+	for cpu in "$1"/per_cpu/cpu*; do
+		fw_trace_to_match <"$cpu/trace" >/tmp/fw_match_in
+		cat /tmp/fw_match_in >>/tmp/fw_match_all
+		awk -v maxdepth="$3" -f ./fw_match.awk /tmp/fw_match_in
+	done >/tmp/fw_match_out
+	echo 0 >"$1/events/framewalk/chain/enable"
+	echo 0 >"$1/events/fw_oracle/stack/enable"
+	rmmod fw_oracle
+	rmmod framewalk
 }
 
 # Read a file with read(2) calls of 32 bytes (busybox cat would use sendfile).

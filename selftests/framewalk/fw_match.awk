@@ -2,15 +2,18 @@
 # fw_match.awk - pair framewalk chains with the kernel unwinder's stacks of the
 # same calls and compare them frame by frame.
 #
-# Input lines (hex addresses without 0x):
-#   C FUNC DEPTH STOP PARENT ANCESTOR...   framewalk's chain for one hit
-#   O FUNC FOUND ENTRY...                  the oracle for one hit, from the parent outward
+# Input lines (hex addresses without 0x), one CPU's trace:
+#   C FUNC DEPTH STOP TRAMP RECOVERED PARENT ANCESTOR...   framewalk's chain for one hit
+#   O FUNC FOUND ENTRY...      the oracle for one hit, from the parent outward
 # ftrace calls the most recently registered ops first, and the oracle is
 # loaded after framewalk: one hit is an O line followed, on the same CPU, by a
 # C line for the same FUNC (other functions' events from a nested interrupt
-# may stand between). Anything else is unpaired, never compared.
+# may stand between). Anything else is unpaired, never compared, except the
+# two halves tracing_on cuts off: a C line before FUNC's first O line and an
+# O line after FUNC's last C line, which are counted as cut.
 # -v maxdepth=N is the depth framewalk was walking to.
-# Output: "# mismatch ..." details, then "RESULT FUNC matched mismatched unpaired".
+# Output: "# mismatch ..." details, then
+# "RESULT FUNC matched mismatched unpaired cut recovered-frames".
 
 function fail(fn, why) {
 	bad[fn]++
@@ -52,6 +55,7 @@ function compare(fn,    c, o, nc, no, i, n) {
 
 $1 == "O" {
 	fn = $2
+	ohit[fn] = 1
 	if (fn in oracle)
 		lost[fn]++
 	ofound[fn] = $3
@@ -63,23 +67,41 @@ $1 == "O" {
 
 $1 == "C" {
 	fn = $2
+	seen[fn] = 1
 	if (!(fn in oracle)) {
-		lost[fn]++
-		seen[fn] = 1
+		if (fn in ohit)
+			lost[fn]++
+		else
+			cut[fn]++
 		next
 	}
 	cdepth[fn] = $3
 	cstop[fn] = $4
+	if ($6 != "0")
+		nrec[fn] += bits($6)
 	chain[fn] = ""
-	for (i = 5; i <= NF; i++)
+	for (i = 7; i <= NF; i++)
 		chain[fn] = chain[fn] " " $i
 	compare(fn)
 	delete oracle[fn]
 }
 
+# Number of bits set in a hex mask.
+function bits(hex,    n, i, d) {
+	n = 0
+	for (i = 1; i <= length(hex); i++) {
+		d = index("0123456789abcdef", substr(hex, i, 1)) - 1
+		n += (d % 2) + int(d / 2) % 2 + int(d / 4) % 2 + int(d / 8)
+	}
+	return n
+}
+
 END {
-	for (fn in oracle)
-		lost[fn]++
+	for (fn in oracle) {
+		cut[fn]++
+		seen[fn] = 1
+	}
 	for (fn in seen)
-		print "RESULT " fn " " good[fn] + 0 " " bad[fn] + 0 " " lost[fn] + 0
+		print "RESULT " fn " " good[fn] + 0 " " bad[fn] + 0 " " lost[fn] + 0 " " \
+			cut[fn] + 0 " " nrec[fn] + 0
 }

@@ -20,26 +20,7 @@ workload() {
 compare_at() {
 	depth=$1
 	fw_trace_reset
-	# The oracle is registered last so that ftrace calls it first (fw_match.awk).
-	insmod "$FW_KO_DIR/framewalk.ko" filter="$list" depth="$depth" || ktap_fail "insmod framewalk.ko failed"
-	insmod "$FW_KO_DIR/fw_oracle.ko" funcs="$list" || ktap_fail "insmod fw_oracle.ko failed"
-	# Both views start at the same instant: no hit is seen by only one.
-	echo 0 >"$TRACEFS/tracing_on"
-	echo 1 >"$TRACEFS/events/framewalk/chain/enable"
-	echo 1 >"$TRACEFS/events/fw_oracle/stack/enable"
-	echo >"$TRACEFS/trace"
-	echo 1 >"$TRACEFS/tracing_on"
-	workload
-	echo 0 >"$TRACEFS/tracing_on"
-	# Per CPU, so the two events of one call stay next to each other.
-	for cpu in "$TRACEFS"/per_cpu/cpu*; do
-		fw_trace_to_match <"$cpu/trace" >/tmp/fw_match_in
-		awk -v maxdepth="$depth" -f ./fw_match.awk /tmp/fw_match_in
-	done >/tmp/fw_match_out
-	echo 0 >"$TRACEFS/events/framewalk/chain/enable"
-	echo 0 >"$TRACEFS/events/fw_oracle/stack/enable"
-	rmmod fw_oracle
-	rmmod framewalk
+	fw_oracle_compare "$TRACEFS" "$list" "$depth"
 	grep '^#' /tmp/fw_match_out
 	for fn in $FUNCS; do
 		set -- $(awk -v f="$fn" '$1 == "RESULT" && $2 == f { g += $3; b += $4; l += $5 }

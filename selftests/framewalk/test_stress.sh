@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: 200 load/unload cycles and parameter rewrites while traced functions run hot on both CPUs, in task, softirq and hard-IRQ context and across sleeps, events and aggregation on in turn and together; rmmod with tracing and aggregation active; no kernel warning, statistics consistent
+# description: 200 load/unload cycles and parameter rewrites while traced functions run hot on both CPUs, in task, softirq and hard-IRQ context and across sleeps, events and aggregation on in turn and together, the rewrites with function_graph and kretprobes hooking the chains' ancestors; rmmod with tracing and aggregation active; no kernel warning, statistics consistent
 # requires: framewalk.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
 # make check runs fewer (each cycle costs about 2 s under qemu's TCG); make stress the full set.
@@ -34,6 +34,12 @@ ktap_case_end "$CYCLES load/unload cycles under load, events on, aggregation eve
 
 insmod "$FW_KO_DIR/framewalk.ko" filter=$FUNCS depth=16 instance=fw_stress aggregate=1 ||
 	ktap_fail "insmod failed"
+# Return hooks on the ancestors, so walks take the recovery path throughout.
+echo ksys_read >"$TRACEFS/set_ftrace_filter"
+echo __hrtimer_run_queues >>"$TRACEFS/set_ftrace_filter"
+echo function_graph >"$TRACEFS/current_tracer"
+echo 'r64:fw_stress_kret do_el0_svc' >"$TRACEFS/kprobe_events"
+echo 1 >"$TRACEFS/events/kprobes/enable"
 refused=0
 for i in $(seq "$REWRITES"); do
 	case $((i % 4)) in
@@ -47,10 +53,18 @@ for i in $(seq "$REWRITES"); do
 	[ $((i % 7)) = 0 ] && { echo >"$DEBUGFS/framewalk/folded" || refused=$((refused + 1)); }
 	echo fw_no_such_function >$P/filter 2>/dev/null && refused=$((refused + 100))
 done
+recovered=$(grep -c ' chain: .* recovered=0x[1-9a-f]' "$TRACEFS/instances/fw_stress/trace")
+echo 0 >"$TRACEFS/events/kprobes/enable"
+echo >"$TRACEFS/kprobe_events"
+echo nop >"$TRACEFS/current_tracer"
+echo >"$TRACEFS/set_ftrace_filter"
+ktap_note "$recovered events in the buffer with recovered frames"
 ktap_expect "every good write accepted, every bad one refused" "$refused" = 0
 ktap_expect "events flowed" "$(fw_stat events)" -gt 0
 ktap_expect "chains were counted" "$(fw_stat aggregated)" -gt 0
-ktap_case_end "filter, notrace, depth and aggregate rewritten, counts cleared, under load"
+ktap_expect "walks recovered frames behind the hooks" "$recovered" -gt 0
+ktap_expect "no walk stopped at a trampoline" "$(fw_stat stop.trampoline)" = 0
+ktap_case_end "filter, notrace, depth and aggregate rewritten, counts cleared, under load, function_graph and a kretprobe on"
 
 kill $load_pids
 wait 2>/dev/null

@@ -83,6 +83,25 @@ n=$(trace-cmd report -i "$OUT/trace.dat" 2>/dev/null | grep -c ' chain: .*fw_tes
 ktap_expect "trace.dat holds both chain events (trace-cmd report finds $n)" "$n" -ge 2
 ktap_case_end "trace-cmd records framewalk:chain"
 
+# A kretprobe on fw_test_l3 replaces the return address its record holds: the
+# chain is the same with fw_test_l2's frame marked recovered, for the host's
+# plugin (trace-kret.dat) and CLI (fw-kret.rec) to show.
+# trace-cmd turns events off when it ends: it keeps the probe's on while it records.
+echo 'r:fw_kret_l3 fw_test_l3' >"$TRACEFS/kprobe_events" || ktap_fail "r: on fw_test_l3 refused"
+trace-cmd record -e framewalk:chain -e kprobes:fw_kret_l3 -o "$OUT/trace-kret.dat" \
+	sh -c "sleep 1; echo write >$DEBUGFS/framewalk_test/trigger; sleep 1" >/tmp/tc.log 2>&1 ||
+	ktap_fail "trace-cmd record under the kretprobe failed"
+echo 1 >"$TRACEFS/events/kprobes/fw_kret_l3/enable"
+framewalk record -f fw_test_leaf -d 16 -o "$OUT/fw-kret.rec" -- \
+	sh -c "echo write >$DEBUGFS/framewalk_test/trigger" 2>/dev/null
+echo 0 >"$TRACEFS/events/kprobes/enable"
+echo >"$TRACEFS/kprobe_events"
+framewalk report "$OUT/fw-kret.rec" >/tmp/report.txt
+sed 's/^/# /' /tmp/report.txt | cut -c1-200
+ktap_expect "report marks fw_test_l2's frame recovered" \
+	-n "$(grep 'fw_test_l3+0x[0-9a-f]* <- fw_test_l2+0x[0-9a-f]* \[recovered\] <- fw_test_l1+' /tmp/report.txt)"
+ktap_case_end "under a kretprobe the recorded chain goes on, the recovered frame marked"
+
 # A recorder ended by SIGTERM or SIGHUP removes its instance and ends its file;
 # one killed by SIGKILL cannot, and framewalk reset removes what it left.
 I=$TRACEFS/instances

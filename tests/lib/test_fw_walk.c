@@ -227,7 +227,7 @@ static void walk_trampoline(void)
 	rec64(&m, BASE + 0x180, BASE + 0x300, 0xdead0000);	/* recoverable */
 	n = fw_walk(&cfg64, &tops, &m, BASE + 0x100, f, 8, &stop);
 	KTAP_EXPECT(n == 3 && stop == FW_STOP_CHAIN_END, "n=%u stop=%s", n, fw_stop_name(stop));
-	KTAP_EXPECT(f[1].ret == 0xffff800008002008ull && (f[1].flags & FW_FRAME_TRAMPOLINE_FIXED),
+	KTAP_EXPECT(f[1].ret == 0xffff800008002008ull && (f[1].flags & FW_FRAME_RECOVERED),
 		    "ret1=%llx flags=%x", (unsigned long long)f[1].ret, f[1].flags);
 	rec64(&m, BASE + 0x300, BASE + 0xf00, 0xdead0000);	/* not recoverable */
 	n = fw_walk(&cfg64, &tops, &m, BASE + 0x100, f, 8, &stop);
@@ -396,7 +396,7 @@ static void native_equals_generic(void)
 		}
 		for (i = 0; i < gn; i++)
 			if (rets[i] != f[i].ret || records[i] != f[i].record ||
-			    !!(fixed & (1ull << i)) != !!(f[i].flags & FW_FRAME_TRAMPOLINE_FIXED))
+			    !!(fixed & (1ull << i)) != !!(f[i].flags & FW_FRAME_RECOVERED))
 				bad++;
 		frames += gn;
 		stops[gstop]++;

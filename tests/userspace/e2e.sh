@@ -35,4 +35,14 @@ echo "$folded" | grep -q ';fw_test_trigger_write;fw_test_l1;fw_test_l2;fw_test_l
 ktap_result $? "framewalk folded: the write chain, outermost first"
 "$top/build/host/framewalk" top "$files/fw.rec" | grep -q ' 2 .*fw_test_l5 -> fw_test_leaf$'
 ktap_result $? "framewalk top: fw_test_l5 -> fw_test_leaf twice"
+
+# Recorded under a kretprobe on fw_test_l3: fw_test_l2's frame was recovered.
+kret_chain='fw_test_l3+0x[0-9a-f]* <- fw_test_l2+0x[0-9a-f]* \[recovered\] <- fw_test_l1+0x[0-9a-f]* <- fw_test_trigger_write+0x'
+report=$(TRACEEVENT_PLUGIN_DIR=$top/build/host/plugins trace-cmd report -O framewalk:oneline=1 \
+	-i "$files/trace-kret.dat" 2>&1)
+echo "$report" | grep fw_test_leaf | cut -c1-220 | sed 's/^/# /'
+echo "$report" | grep -q "$kret_chain"
+ktap_result $? "trace-cmd report with the plugin: the recovered frame is marked"
+"$top/build/host/framewalk" report "$files/fw-kret.rec" 2>&1 | grep -q "$kret_chain"
+ktap_result $? "framewalk report on the host: the recovered frame is marked"
 ktap_done

@@ -137,6 +137,39 @@ check "report prints a counted chain with its hits, and sums them" \
 	"$("$fw" report "$tmp/counted.rec" | sed -n '2p;$p')" \
 "         2 hits: child <- parentfn+0x10 <- grand+0x20 <- great+0x30   [chain_end]
 # 2 chains of 3 hits, 7 dropped; stops: chain_end=2 off_stack=1"
+# Format 2 adds the trampoline and the recovered mask: the first chain's
+# grand+0x20 (bit 0) was recovered from behind a trampoline; the second stops
+# at a kretprobe trampoline (tramp 2) it could not see behind.
+cat >"$tmp/tramp.rec" <<'REC'
+framewalk-record 2
+kernel 6.12-test
+filter child*
+notrace
+depth 4
+E 0 1000000000 10 1000 2010 0 0 1 2 3020 4030
+E 0 2000000000 10 1000 2010 6 2 0 2 3020 5000
+C 10 alpha
+S 1000 child
+S 2000 parentfn
+S 3000 grand
+S 4000 great
+S 5000 __kretprobe_trampoline
+end 2 0
+REC
+got=$("$fw" report "$tmp/tramp.rec" 2>&1)
+check "report marks a recovered frame and names the trampoline a walk stopped at" \
+	"$(echo "$got" | sed -n 2,3p)" \
+"           alpha-10     [000]      1.000000: child <- parentfn+0x10 <- grand+0x20 [recovered] <- great+0x30   [chain_end]
+           alpha-10     [000]      2.000000: child <- parentfn+0x10 <- grand+0x20 <- __kretprobe_trampoline+0x0   [trampoline tramp=kretprobe]"
+check "report -F marks the recovered frame on its line" \
+	"$("$fw" report -F "$tmp/tramp.rec" 2>&1 | sed -n 2,5p)" \
+"           alpha-10     [000]      1.000000: child depth=2 stop=chain_end
+ => parentfn+0x10
+ => grand+0x20 [recovered]
+ => great+0x30"
+check "report -F names the trampoline in the stop line" \
+	"$("$fw" report -F "$tmp/tramp.rec" 2>&1 | sed -n 6p)" \
+"           alpha-10     [000]      2.000000: child depth=2 stop=trampoline tramp=kretprobe"
 
 # Addresses no symbol covers stay numeric.
 sed '/^S /d' "$tmp/good.rec" >"$tmp/nosyms.rec"
@@ -168,7 +201,7 @@ bad() {
 	rc=$?
 	check "$what" "$rc: $got" "1: framewalk report: $tmp/bad.rec$want"
 }
-expect=" expected a 'framewalk-record 1' line"
+expect=" expected a 'framewalk-record 2' line"
 echo "not a recording" >"$tmp/bad.rec"
 bad "a file that is not a recording" ":1: not a framewalk recording;$expect"
 printf '\027\010\104tracing6\000\001\010\000\000\000' >"$tmp/bad.rec"
@@ -179,7 +212,7 @@ bad "an ELF file is named as one" ":1: not a framewalk recording: it is an ELF f
 printf 'framewalk-record 1\nE \000\001\n' >"$tmp/bad.rec"
 bad "binary data after the magic" ":2: binary data in a text recording"
 printf 'framewalk-record 9\n' >"$tmp/bad.rec"
-bad "an unknown format version" ":1: format version 9, expected 1"
+bad "an unknown format version" ":1: format version 9, expected 1 to 2"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 3 a b\n' >"$tmp/bad.rec"
 bad "an event with fewer ancestors than it says" ":2: fewer ancestors than the line says"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 65\n' >"$tmp/bad.rec"
@@ -188,6 +221,13 @@ printf 'framewalk-record 1\nA 0 1 1 0 0\n' >"$tmp/bad.rec"
 bad "a chain counted 0 times" ":2: chain counted 0 times"
 printf 'framewalk-record 1\nA 3 1 1 0\n' >"$tmp/bad.rec"
 bad "a malformed chain line" ":2: malformed chain line"
+printf 'framewalk-record 2\nE 0 1 1 1 1 0 0 4 2 a b\n' >"$tmp/bad.rec"
+bad "a recovered mark beyond the ancestors" ":2: recovered marks a frame beyond the ancestors"
+printf 'framewalk-record 2\nE 0 1 1 1 1 6 7 0 1 a\n' >"$tmp/bad.rec"
+bad "an unknown trampoline" ":2: unknown trampoline number"
+printf 'framewalk-record 2\nE 0 1 1 1 1 0 1 0 1 a\n' >"$tmp/bad.rec"
+bad "a trampoline on an event that did not stop at one" \
+	":2: a trampoline named on an event that did not stop at one"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 0\nend 5 0\n' >"$tmp/bad.rec"
 bad "an end line that miscounts" ":3: end line counts 5 events, the file has 1"
 printf 'framewalk-record 1\nend 0 0\nE 0 1 1 1 1 0 0\n' >"$tmp/bad.rec"

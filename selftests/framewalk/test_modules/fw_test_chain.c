@@ -7,7 +7,9 @@
  *
  * debugfs framewalk_test/trigger: write "write" or "timer" to run the chain, or
  * "misaligned", "off_stack" or "cycle" to call fw_test_target with the frame
- * pointer aimed at a broken frame record of that kind.
+ * pointer aimed at a broken frame record of that kind, or "tramp ADDR" for a
+ * record whose saved return address is ADDR (a return trampoline no tracer
+ * put there, so nothing can recover what it replaced).
  * debugfs framewalk_test/oracle: the last leaf's stack, "0xADDR SYMBOL+OFF/SIZE" a line.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -78,17 +80,24 @@ static noinline __noclone int fw_test_target(int x)
 static noinline __noclone int fw_test_bad_chain(const char *kind)
 {
 	unsigned long rec[4] __aligned(16);
-	unsigned long ret;
+	unsigned long ret, addr;
 
 	rec[1] = (unsigned long)__builtin_return_address(0);
-	if (!strcmp(kind, "misaligned"))
+	if (!strncmp(kind, "tramp ", 6)) {
+		if (kstrtoul(kind + 6, 16, &addr))
+			return -EINVAL;
+		rec[1] = addr;
+		/* The last record: no hook's frame can match it, nothing recovers it. */
+		rec[0] = 0;
+	} else if (!strcmp(kind, "misaligned")) {
 		rec[0] = (unsigned long)&rec[2] + 4;
-	else if (!strcmp(kind, "off_stack"))
+	} else if (!strcmp(kind, "off_stack")) {
 		rec[0] = (unsigned long)fw_test_target & ~15UL;
-	else if (!strcmp(kind, "cycle"))
+	} else if (!strcmp(kind, "cycle")) {
 		rec[0] = (unsigned long)&rec[0];
-	else
+	} else {
 		return -EINVAL;
+	}
 	asm volatile("mov x19, x29\n\t"
 		     "mov x29, %[rec]\n\t"
 		     "mov x0, #41\n\t"
@@ -114,7 +123,7 @@ static enum hrtimer_restart fw_test_timer_fn(struct hrtimer *t)
 static ssize_t fw_test_trigger_write(struct file *file, const char __user *ubuf,
 				     size_t len, loff_t *ppos)
 {
-	char cmd[16] = {};
+	char cmd[32] = {};
 
 	if (copy_from_user(cmd, ubuf, min(len, sizeof(cmd) - 1)))
 		return -EFAULT;
