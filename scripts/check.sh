@@ -70,10 +70,11 @@ checkpatch_tests() {
 }
 
 # The bugs fw_planted_bug.ko commits on a debug kernel, after the tests: each must be reported.
-# lockdep goes last, since its first report turns it off.
+# RCU's lockdep checks need lockdep on, which its own first report and KASAN's taint
+# (LOCKDEP_NOW_UNRELIABLE) turn off: rcu, then lockdep, and kasan last.
 planted_bugs() {
 	case $1 in
-	*-debug) echo kasan ubsan atomic-sleep rcu kmemleak lockdep ;;
+	*-debug) echo rcu lockdep atomic-sleep ubsan kmemleak kasan ;;
 	esac
 }
 
