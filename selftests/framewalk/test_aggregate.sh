@@ -31,11 +31,11 @@ buffer_losses() {
 event_keys() {
 	for cpu in "$TRACEFS"/per_cpu/cpu*; do
 		fw_trace_to_match <"$cpu/trace"
-	done | awk '$1 == "C" {
+	done | awk '$1 == "C" {	# C func depth stop tramp recovered parent ancestors...
 		k = ($4 != "chain_end" && $4 != "depth") ? "[" $4 "];" : ""
-		for (i = NF; i >= 6; i--)
+		for (i = NF; i >= 8; i--)
 			k = k $i ";"
-		n[k $5 ";" $2]++
+		n[k $7 ";" $2]++
 	}
 	END { for (k in n) print k, n[k] }' | sort
 }
