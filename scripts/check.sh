@@ -79,12 +79,12 @@ planted_bugs() {
 }
 
 guest_selftests() {
-	local k=$1 tests plant= limit=2400 cycles=${FW_STRESS_CYCLES:-20} rewrites=${FW_STRESS_REWRITES:-8}
+	local k=$1 tests plant= limit=3000 cycles=${FW_STRESS_CYCLES:-20} rewrites=${FW_STRESS_REWRITES:-8}
 	tests=$(make -s -C "$top/selftests/framewalk" list)
 	# KASAN, lockdep and kmemleak make every call slower, the ftrace ones most: a
 	# smaller stress run there, and more time. The limits are for hangs: every
 	# guest shares 2 cores with the others, the corpus and the package builds.
-	case $k in *-debug) limit=3600 cycles=${FW_STRESS_CYCLES:-6} rewrites=${FW_STRESS_REWRITES:-3} ;; esac
+	case $k in *-debug) limit=4200 cycles=${FW_STRESS_CYCLES:-6} rewrites=${FW_STRESS_REWRITES:-3} ;; esac
 	[ -n "$(planted_bugs "$k")" ] && plant="sh fw_kernel_log.sh plant $(planted_bugs "$k");"
 	# The kernel log is saved whatever the tests did; the command's status stays theirs.
 	"$top/scripts/guest.sh" -q -k "$k" -t "$limit" -o "$logs/guest-$k" -- \
