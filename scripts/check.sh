@@ -84,7 +84,15 @@ guest_selftests() {
 	# KASAN, lockdep and kmemleak make every call slower, the ftrace ones most: a
 	# smaller stress run there, and more time. The limits are for hangs: every
 	# guest shares 2 cores with the others, the corpus and the package builds.
-	case $k in *-debug) limit=4200 cycles=${FW_STRESS_CYCLES:-6} rewrites=${FW_STRESS_REWRITES:-3} ;; esac
+	# On the debug kernel the suites the debug checks are about; the ones that hook
+	# every function or replay the CLI (test_recovery's function_graph everywhere,
+	# test_userspace, test_aggregate, test_stress) ran past 15 minutes each under
+	# KASAN and TCG and stay on the production kernels for now.
+	case $k in *-debug)
+		limit=4200 cycles=${FW_STRESS_CYCLES:-6} rewrites=${FW_STRESS_REWRITES:-3}
+		tests="test_load.sh test_params.sh test_chain.sh test_stops.sh test_oracle.sh"
+		tests="$tests test_stats.sh test_trampoline.sh" ;;
+	esac
 	[ -n "$(planted_bugs "$k")" ] && plant="sh fw_kernel_log.sh plant $(planted_bugs "$k");"
 	# The kernel log is saved whatever the tests did; the command's status stays theirs.
 	"$top/scripts/guest.sh" -q -k "$k" -t "$limit" -o "$logs/guest-$k" -- \
@@ -147,7 +155,9 @@ for k in $kernels; do
 	else
 		record FAIL "build-$k" "modules did not build against $k"
 	fi
-	# Host side of the end-to-end test: what the guest recorded, read here.
+	# Host side of the end-to-end test: what the guest recorded, read here (the
+	# debug kernel's run records nothing for it).
+	case $k in *-debug) continue ;; esac
 	"$top/tests/userspace/e2e.sh" "$logs/guest-$k/files" >"$logs/userspace-$k.log" 2>&1
 	echo $? >"$logs/userspace-$k.log.rc"
 	collect "userspace-$k" "$logs/userspace-$k.log"
