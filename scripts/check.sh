@@ -79,7 +79,7 @@ planted_bugs() {
 }
 
 guest_selftests() {
-	local k=$1 tests plant= limit=3000 cycles=${FW_STRESS_CYCLES:-20} rewrites=${FW_STRESS_REWRITES:-8}
+	local k=$1 tests plant= limit=3000 cycles=${FW_STRESS_CYCLES:-10} rewrites=${FW_STRESS_REWRITES:-4}
 	tests=$(make -s -C "$top/selftests/framewalk" list)
 	# KASAN, lockdep and kmemleak make every call slower, the ftrace ones most: a
 	# smaller stress run there, and more time. The limits are for hangs: every
