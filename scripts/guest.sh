@@ -16,6 +16,8 @@
 # writes to /fw/out come back base64-encoded over the console and are checked
 # against their size and sha256. Exit status: CMD's, 124 on timeout, 125 when
 # the guest died without reporting one (panic), 126 when a file came back damaged.
+# FW_QEMU_ARGS adds qemu options (a serial link, -s for gdb), FW_KERNEL_ARGS
+# kernel parameters (nokaslr to read PCs against System.map).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -91,8 +93,10 @@ set +e
 timeout --foreground -k 5 "$timeout" qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on \
 	-smp 2 -m $mem "${icount[@]+"${icount[@]}"}" -nographic -no-reboot -nic none \
 	-kernel "$kdir/vmlinuz" -initrd "$initrd" \
-	-append "console=ttyAMA0 panic=-1 oops=panic quiet $debug_args" </dev/null 2>&1 |
-	tr -d '\r' | tee "$log" | { if [ -n "$quiet" ]; then cat >/dev/null; else
+	${FW_QEMU_ARGS:-} \
+	-append "console=ttyAMA0 panic=-1 oops=panic quiet $debug_args ${FW_KERNEL_ARGS:-}" </dev/null 2>&1 |
+	# Unbuffered, so the log of a guest killed on timeout shows where it stood.
+	stdbuf -o0 tr -d '\r' | tee "$log" | { if [ -n "$quiet" ]; then cat >/dev/null; else
 		awk '/^@@FW-FILE /{print; skip=1; next} /^@@FW-END /{skip=0} !skip'; fi; }
 qrc=${PIPESTATUS[0]}
 set -e
