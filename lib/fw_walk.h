@@ -94,9 +94,11 @@ struct fw_walk_ops {
 	fw_u64 (*record_at)(void *ctx, fw_u64 fp, fw_u64 ret);
 	/*
 	 * fw_walk_native() only: load the record at @addr, two native words,
-	 * into *fp and *ret; 0 on success, non-zero on a fault.
+	 * into *fp and *ret. A fault sets *fault non-zero and *ret to 0; nothing
+	 * clears *fault. The walk tests it only where a return address is 0, so
+	 * a load costs no error test of its own. fixup_ret must keep 0 at 0.
 	 */
-	int (*load_record)(void *ctx, fw_u64 addr, fw_u64 *fp, fw_u64 *ret);
+	void (*load_record)(void *ctx, fw_u64 addr, fw_u64 *fp, fw_u64 *ret, int *fault);
 };
 
 /* One frame: the return address found in a record and where the record was. */
@@ -322,18 +324,19 @@ static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg
 	/* Pointers, not an index: the stores advance them and the depth test is one compare. */
 	fw_u64 *ret_out = rets, *rec_out = records, *ret_end = rets + max;
 	unsigned int cur = 0;
-	int tramp;
+	int tramp, fault = 0;
 
 	if (cfg->nr_stacks)
 		fw_stack_span(&cfg->stacks[0], rec_size, cfg->align, &lo, &span);
 	for (;;) {
-		if (fp == 0) {
-			*stop = FW_STOP_CHAIN_END;
-			break;
-		}
+		/* A zero fp fails the fast test (0 <= prev): fw_walk()'s first check is the slow path's. */
 		if (__builtin_expect(fp <= prev || fw_ror(fp - lo, shift) > span, 0)) {
 			int idx;
 
+			if (fp == 0) {
+				*stop = FW_STOP_CHAIN_END;
+				break;
+			}
 			if (fp & (cfg->align - 1)) {
 				*stop = FW_STOP_MISALIGNED;
 				break;
@@ -352,14 +355,11 @@ static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg
 				fw_stack_span(&cfg->stacks[cur], rec_size, cfg->align, &lo, &span);
 			}
 		}
-		if (ops->load_record(ctx, fp, &next, &ret)) {
-			*stop = FW_STOP_READ_FAULT;
-			break;
-		}
+		ops->load_record(ctx, fp, &next, &ret, &fault);
 		if (ops->fixup_ret)
 			ret = ops->fixup_ret(ctx, ret);
 		if (ret == 0) {
-			*stop = FW_STOP_CHAIN_END;
+			*stop = fault ? FW_STOP_READ_FAULT : FW_STOP_CHAIN_END;
 			break;
 		}
 		if (ret_out == ret_end) {

@@ -83,6 +83,10 @@ struct fw_context {
 	struct fw_stats stats;
 	struct fw_agg_table agg;	/* the chains it counted (aggregation mode) */
 	unsigned long trace[FW_TRACE_MAX];	/* the kernel's, for fw_recover_chain() */
+	/* What fw_walk_hooked() found besides the frames: off the common path's stack. */
+	u64 recovered;
+	unsigned int tramp;
+	unsigned int stop;
 };
 
 /*

@@ -99,14 +99,15 @@ static char *fw_instance = "";
  * frame cost a return-address signing pair (paciasp/autiasp) on top of the
  * branch.
  */
-static __always_inline int fw_load_record(void *ctx, fw_u64 addr, fw_u64 *fp, fw_u64 *ret)
+static __always_inline void fw_load_record(void *ctx, fw_u64 addr, fw_u64 *fp, fw_u64 *ret,
+					   int *fault)
 {
-	return fw_load_pair_nofault((unsigned long)addr, fp, ret);
+	fw_load_pair_nofault((unsigned long)addr, fp, ret, fault);
 }
 
 static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
 {
-	return fw_strip_pac((unsigned long)ret);
+	return fw_strip_pac(ret);
 }
 
 /* The trampolines' addresses, copied into the walk so the loop keeps them in registers. */
@@ -221,9 +222,10 @@ static const struct fw_walk_ops fw_walk_ops_recover = {
  * The rare walk that met a return trampoline: take the kernel's own stack
  * trace, which recovers the addresses behind function_graph and kretprobe
  * trampolines (and rethook's where kretprobes run on it), and walk again
- * with it beside the records; *recovered marks the frames it fixed, *tramp
- * names the trampoline where the walk still ends at one. The trace holds the `bl
- * ftrace_caller` return (ip + 4), then parent_ip, then the walk's frame j.
+ * with it beside the records; slot->recovered marks the frames it fixed,
+ * slot->tramp names the trampoline where the walk still ends at one. The
+ * trace holds the `bl ftrace_caller` return (ip + 4), then parent_ip, then
+ * the walk's frame j.
  * stack_trace_save() is traced code, called with the recursion lock held: a
  * filtered function inside it is refused, or re-enters once in the
  * transition context, which has its own slot. The stop stays trampoline,
@@ -235,8 +237,7 @@ static noinline enum fw_stop fw_recover_chain(unsigned long ip, unsigned long pa
 					      struct fw_context *slot,
 					      const struct fw_walk_cfg *cfg,
 					      const struct fw_trampolines *tramps,
-					      unsigned int depth, unsigned int *nr,
-					      u64 *recovered, unsigned int *tramp)
+					      unsigned int depth, unsigned int *nr)
 {
 	struct fw_recovery r = { .tramps = tramps, .aligned = true };
 	enum fw_stop stop = FW_STOP_TRAMPOLINE;
@@ -251,50 +252,72 @@ static noinline enum fw_stop fw_recover_chain(unsigned long ip, unsigned long pa
 		r.trace = trace + i + 2;
 		r.nr = n - i - 2;
 		*nr = fw_walk_native(cfg, &fw_walk_ops_recover, &r, fw_fregs_fp(fregs), slot->rets,
-				     slot->records, recovered, depth, &stop);
+				     slot->records, &slot->recovered, depth, &stop);
 	}
 	if (stop == FW_STOP_TRAMPOLINE)
-		*tramp = fw_tramp_kind(tramps, slot->rets[*nr - 1]);
+		slot->tramp = fw_tramp_kind(tramps, slot->rets[*nr - 1]);
 	return stop;
 }
 
 /*
- * At the patched entry no frame record exists for the child yet: fp is the
- * parent's record, whose saved LR is the grandparent's return address, as
- * mcount_get_lr read it one frame higher. The chain is walked once and goes
- * to the event, the aggregate or both. Out of line, so a hit that writes
- * nothing does not pay for this function's registers and stack.
+ * The walk of a task one of whose returns a tracer hooks: it watches for the
+ * trampolines and looks behind them. Out of line, with its results in @slot,
+ * so that no local of the common walk has its address taken: there the
+ * compiler keeps the walk's state in registers, with no stack canary.
  */
-static noinline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
-				   struct ftrace_regs *fregs, struct fw_context *slot,
-				   bool event, bool aggregate)
+static noinline unsigned int fw_walk_hooked(unsigned long ip, unsigned long parent_ip,
+					    struct ftrace_regs *fregs, struct fw_context *slot,
+					    unsigned int nr_stacks, unsigned int depth)
 {
 	struct fw_walk_cfg cfg = {
 		.word_size = 8,
-		.fp_off = 0,
+		.lr_off = 8,
+		.align = 8,
+		.stacks = slot->stacks,
+		.nr_stacks = nr_stacks,
+	};
+	struct fw_trampolines tramps = {
+		.graph = fw_return_to_handler,
+		.kretprobe = fw_kretprobe_trampoline,
+		.rethook = fw_rethook_trampoline,
+	};
+	enum fw_stop stop;
+	unsigned int nr;
+
+	slot->recovered = 0;
+	slot->tramp = FW_TRAMP_NONE;
+	nr = fw_walk_native(&cfg, &fw_walk_ops_hooked, &tramps, fw_fregs_fp(fregs), slot->rets,
+			    slot->records, NULL, depth, &stop);
+	if (unlikely(stop == FW_STOP_TRAMPOLINE))
+		stop = fw_recover_chain(ip, parent_ip, fregs, slot, &cfg, &tramps, depth, &nr);
+	slot->stop = stop;
+	return nr;
+}
+
+/* Walk, then write the event and count the chain. */
+static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
+					  struct ftrace_regs *fregs, struct fw_context *slot,
+					  bool event, bool aggregate)
+{
+	struct fw_walk_cfg cfg = {
+		.word_size = 8,
 		.lr_off = 8,
 		.align = 8,
 		.stacks = slot->stacks,
 	};
 	unsigned int nr, depth = READ_ONCE(fw_depth), tramp = FW_TRAMP_NONE;
-	unsigned long fp = fw_fregs_fp(fregs);
-	struct fw_trampolines tramps;
 	u64 recovered = 0;
 	enum fw_stop stop;
 
 	cfg.nr_stacks = fw_stacks(slot->stacks);
 	if (likely(!fw_return_hooks_pending())) {
-		nr = fw_walk_native(&cfg, &fw_walk_ops, NULL, fp, slot->rets, slot->records,
-				    NULL, depth, &stop);
-	} else {
-		tramps.graph = fw_return_to_handler;
-		tramps.kretprobe = fw_kretprobe_trampoline;
-		tramps.rethook = fw_rethook_trampoline;
-		nr = fw_walk_native(&cfg, &fw_walk_ops_hooked, &tramps, fp, slot->rets,
+		nr = fw_walk_native(&cfg, &fw_walk_ops, NULL, fw_fregs_fp(fregs), slot->rets,
 				    slot->records, NULL, depth, &stop);
-		if (unlikely(stop == FW_STOP_TRAMPOLINE))
-			stop = fw_recover_chain(ip, parent_ip, fregs, slot, &cfg, &tramps, depth,
-						&nr, &recovered, &tramp);
+	} else {
+		nr = fw_walk_hooked(ip, parent_ip, fregs, slot, cfg.nr_stacks, depth);
+		stop = slot->stop;
+		recovered = slot->recovered;
+		tramp = slot->tramp;
 	}
 	ip -= FW_CALLSITE_OFFSET;
 	slot->stats.walks++;
@@ -306,6 +329,26 @@ static noinline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
 	}
 	if (aggregate)
 		fw_agg_count(&slot->agg, ip, parent_ip, slot->rets, nr, stop, &slot->stats);
+}
+
+/*
+ * A hit with something to write, out of line with the walk and the event so
+ * that fw_callback() saves no register on the path of a hit that writes
+ * nothing; it drops the recursion lock fw_callback() took.
+ */
+static noinline void fw_write_hit(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_regs *fregs, struct fw_context *slot,
+				  bool event, bool aggregate, int bit)
+{
+	/*
+	 * Tracepoints need RCU, and fw_agg_clear() waits for counting hits with
+	 * synchronize_rcu(); asked only of a hit that has something to write.
+	 */
+	if (!rcu_is_watching())
+		slot->stats.rcu_off++;
+	else
+		fw_emit_chain(ip, parent_ip, fregs, slot, event, aggregate);
+	ftrace_test_recursion_unlock(bit);
 }
 
 static notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
@@ -331,17 +374,10 @@ static notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 	slot->stats.hits++;
 	event = trace_chain_enabled();
 	aggregate = fw_agg_on();
-	if (!event && !aggregate)
-		goto out;
-	/*
-	 * Tracepoints need RCU, and fw_agg_clear() waits for counting hits with
-	 * synchronize_rcu(); asked only of a hit that has something to write.
-	 */
-	if (!rcu_is_watching()) {
-		slot->stats.rcu_off++;
-		goto out;
+	if (event || aggregate) {
+		fw_write_hit(ip, parent_ip, fregs, slot, event, aggregate, bit);
+		return;
 	}
-	fw_emit_chain(ip, parent_ip, fregs, slot, event, aggregate);
 out:
 	ftrace_test_recursion_unlock(bit);
 }

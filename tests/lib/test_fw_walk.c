@@ -313,15 +313,18 @@ static void walk_record_at(void)
 	KTAP_EXPECT(f[0].ret == 0x210 && f[1].ret == 0x300, "rets");
 }
 
-static int mem_load_record(void *ctx, fw_u64 addr, fw_u64 *fp, fw_u64 *ret)
+static void mem_load_record(void *ctx, fw_u64 addr, fw_u64 *fp, fw_u64 *ret, int *fault)
 {
 	fw_u64 words[2];
 
-	if (mem_read(ctx, addr, words, sizeof(words)))
-		return -1;
+	if (mem_read(ctx, addr, words, sizeof(words))) {
+		/* As the kernel's exception fixup leaves them: fp stale, ret zeroed. */
+		*ret = 0;
+		*fault = 1;
+		return;
+	}
 	*fp = words[0];
 	*ret = words[1];
-	return 0;
 }
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
