@@ -1,0 +1,124 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# test-follow.sh - crashwalk --follow on a serial log: each #CD: dump among log lines (CRLF,
+# logger prefixes, a log line inside a dump) is reported as soon as its end arrives, with the
+# same report as the dump read from a file; a dump cut by the next one, by the end of the
+# stream, by a bad hex digit or a lost line, or missing its start, is an error naming the
+# line and what is missing, and the stream goes on; a tty is read raw.
+# Usage: test-follow.sh CRASHWALK BUNDLED_DIR
+set -u
+cw=$1
+b=$2
+tmp=$(mktemp -d)
+trap 'kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+pid=
+. "$(cd "$(dirname "$0")/.." && pwd)/ktap.sh"
+
+# dump_lines: demo.zephyr in Zephyr's log transport, behind a logger prefix, CRLF ends.
+dump_lines() {
+	printf '[00:00:02.000,000] <err> coredump: #CD:BEGIN#\r\n'
+	xxd -p -c 32 "$b/demo.zephyr" | sed 's/^/[00:00:02.000,000] <err> coredump: #CD:/;s/$/\r/'
+	printf '[00:00:02.000,000] <err> coredump: #CD:END#\r\n'
+}
+# no_path: a JSON report without its dump's name, to compare reports of one dump.
+no_path() {
+	sed 's/"path": "[^"]*"//'
+}
+
+ktap_header
+ktap_note "suite: crashwalk-follow"
+dump_lines >"$tmp/one"
+n=$(wc -l <"$tmp/one")
+{
+	echo "boot 1"
+	sed 5q "$tmp/one"
+	echo "[00:00:02.000,000] <inf> main: a log line inside the dump"
+	sed 1,5d "$tmp/one"
+	echo "restart 1"
+	sed 10q "$tmp/one"			# cut by the next dump
+	dump_lines
+	sed '20s/#CD:\(..\)../#CD:\1zz/' "$tmp/one"	# a bad hex digit
+	sed 30d "$tmp/one"			# a line lost on the wire
+	dump_lines
+	sed 1d "$tmp/one"			# the stream began after its start
+	dump_lines
+	sed 40q "$tmp/one"			# the stream ends
+} >"$tmp/log"
+"$cw" --json "$b/demo.elf" "$b/demo.zephyr" | no_path >"$tmp/file.json"
+"$cw" --json --follow "$b/demo.elf" "$tmp/log" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+
+good=$(grep -c '"format": "zephyr"' "$tmp/out")
+[ "$good" -eq 4 ]
+ktap_result $? "follow_reports_each_complete_dump"
+[ "$(no_path <"$tmp/out" | grep '"format"' | sort -u)" = "$(cat "$tmp/file.json")" ]
+ktap_result $? "follow_report_equals_the_report_of_the_dump_file"
+grep -q "\"path\": \"$tmp/log:2\", \"format\"" "$tmp/out"
+ktap_result $? "follow_names_a_dump_by_its_first_line"
+l=$((n + 4))
+grep -q "\"path\": \"$tmp/log:$l\"}, \"error\": \"[^\"]*incomplete dump (a new #CD:BEGIN# at line $((l + 10))[^\"]*overruns" "$tmp/out"
+ktap_result $? "follow_dump_cut_by_the_next_names_both_lines_and_what_is_short"
+grep -q 'error": "[^"]*bad hex digit in #CD: line' "$tmp/out"
+ktap_result $? "follow_bad_hex_digit_is_an_error"
+l=$((2 * n + l + 10))
+grep -q "\"path\": \"$tmp/log:$l\"}, \"error\": \"[^\"]*unknown block id" "$tmp/out" &&
+	[ "$(grep -c '"error"' "$tmp/out")" -eq 5 ]
+ktap_result $? "follow_lost_line_is_an_error"
+grep -q 'error": "[^"]*incomplete dump (no #CD:BEGIN# before line' "$tmp/out"
+ktap_result $? "follow_dump_without_its_start_is_an_error"
+grep -q 'error": "[^"]*incomplete dump (the stream ended after line' "$tmp/out"
+ktap_result $? "follow_stream_ending_inside_a_dump_is_an_error"
+[ "$(tail -1 "$tmp/out" | grep -c '"error"')" -eq 1 ] &&
+	[ "$(sed -n 1p "$tmp/out" | grep -c '"format"')" -eq 1 ]
+ktap_result $? "follow_reports_in_stream_order"
+[ "$rc" -eq 1 ] && [ "$(grep -c "^crashwalk: $tmp/log:[0-9]*: " "$tmp/err")" -eq 5 ]
+ktap_result $? "follow_exit_status_and_stderr_count_the_bad_dumps"
+
+# Live: a dump is reported while the writer keeps the stream open.
+mkfifo "$tmp/fifo"
+"$cw" --json -f "$b/demo.elf" - <"$tmp/fifo" >"$tmp/live" 2>&1 &
+pid=$!
+exec 3>"$tmp/fifo"
+cat "$tmp/one" >&3
+i=0
+while ! grep -q '"format"' "$tmp/live" && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+grep -q '"path": "<stdin>:1", "format"' "$tmp/live"
+ktap_result $? "follow_reports_a_dump_before_the_stream_ends"
+cat "$tmp/one" >&3
+exec 3>&-
+wait "$pid"
+[ $? -eq 0 ] && [ "$(grep -c '"format"' "$tmp/live")" -eq 2 ]
+ktap_result $? "follow_goes_on_after_a_dump_and_stops_at_the_end"
+pid=
+
+# A tty: raw, so CRLF and an echo do not change the bytes; on a pty, as on a USB serial port.
+if python3 -c 'import pty' 2>/dev/null; then
+	python3 - "$cw" "$b/demo.elf" "$tmp/one" >"$tmp/tty" 2>&1 <<'EOF'
+import os, pty, subprocess, sys, time
+cw, elf, one = sys.argv[1:4]
+m, s = pty.openpty()
+p = subprocess.Popen([cw, "--json", "--follow", elf, os.ttyname(s)], stdout=subprocess.PIPE)
+time.sleep(0.5)
+os.write(m, open(one, "rb").read())
+out = b""
+while b"\n" not in out:
+    out += p.stdout.read1(65536)
+p.kill()
+sys.stdout.write(out.decode())
+EOF
+	grep -q '"format": "zephyr"' "$tmp/tty"
+	ktap_result $? "follow_reads_a_tty_raw"
+else
+	ktap_result skip "follow_reads_a_tty_raw" "no python3 pty"
+fi
+
+"$cw" --follow "$b/demo.elf" "$tmp/none" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "$tmp/none: cannot follow: No such file" "$tmp/err"
+ktap_result $? "follow_missing_stream_named"
+"$cw" --follow -w "$tmp" "$b/demo.elf" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q -- '--follow and --watch' "$tmp/err"
+ktap_result $? "follow_and_watch_refused_together"
+ktap_done
