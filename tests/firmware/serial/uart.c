@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uart.c - an MCU that logs on its UART and crashes three times, its fault
+ * handler streaming each crash as a Zephyr coredump over Zephyr's "#CD:" log
+ * transport, then restarting the application as a watchdog would. The
+ * second dump is cut short, as when a watchdog bites while it is written.
+ * Board: QEMU mps2-an385 (Cortex-M3), CMSDK UART0; start.S from the corpus.
+ */
+#include <stdint.h>
+#include "../src/fw.h"
+
+/* CMSDK APB UART0 */
+#define UART_DATA	(*(volatile uint32_t *)0x40004000)
+#define UART_STATE	(*(volatile uint32_t *)0x40004004)
+#define UART_CTRL	(*(volatile uint32_t *)0x40004008)
+#define UART_BAUDDIV	(*(volatile uint32_t *)0x40004010)
+#define UART_TX_FULL	1u
+#define SCB_CFSR	(*(volatile uint32_t *)0xE000ED28)
+#define SCB_HFSR	(*(volatile uint32_t *)0xE000ED2C)
+
+#define LIVES		3
+#define CUT_LIFE	2	/* whose dump the "watchdog" cuts */
+#define CUT_LINES	5	/* #CD: lines of it that get out */
+
+/* Filled by hardfault_entry in start.S before any register is disturbed. */
+struct crash_entry {
+	uint32_t r4_r11[8];
+	uint32_t msp, psp, control, exc_return;
+} crash_entry;
+
+extern uint32_t __data_load[], __data_start[], __data_end[], __bss_start[], __bss_end[];
+extern uint32_t __ram_lo[], __ram_hi[];
+extern void hardfault_entry(void);
+
+/* Kept over the restarts (reset_handler does not clear it); set up on the first boot. */
+#define LIFE_MAGIC	0x11fe11feu
+static struct {
+	uint32_t magic;
+	unsigned int count;
+} lives __attribute__((section(".noinit")));
+#define life lives.count
+volatile uint32_t sensor_address = 0xF0000000u;	/* nothing answers there: a bus fault */
+volatile int samples;
+
+static void uart_putc(char c)
+{
+	while (UART_STATE & UART_TX_FULL)
+		;
+	UART_DATA = (uint8_t)c;
+}
+
+static void uart_puts(const char *s)
+{
+	while (*s)
+		uart_putc(*s++);
+}
+
+static void uart_dec(uint32_t v)
+{
+	char b[10];
+	int n = 0;
+
+	do
+		b[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		uart_putc(b[--n]);
+}
+
+/* One log line the way Zephyr's logger prints it: level, module, message. */
+static void log_line(const char *level, const char *module, const char *msg, int num)
+{
+	uart_puts("<");
+	uart_puts(level);
+	uart_puts("> ");
+	uart_puts(module);
+	uart_puts(": ");
+	uart_puts(msg);
+	if (num >= 0)
+		uart_dec((uint32_t)num);
+	uart_puts("\r\n");
+}
+
+/* ---- the application: each life crashes somewhere else ---- */
+
+static NOINLINE int read_sensor(int channel)
+{
+	return *(volatile int *)(sensor_address + 4u * (uint32_t)channel);
+}
+
+static NOINLINE int filter_sample(int channel)
+{
+	int v = read_sensor(channel);
+
+	samples++;
+	return v / 2 + 1;
+}
+
+static NOINLINE void handle_command(int cmd)
+{
+	if (cmd > 2)
+		__builtin_trap();	/* an undefined instruction: UNDEFINSTR */
+	samples += cmd;
+}
+
+static NOINLINE void parse_commands(int n)
+{
+	int i;
+
+	for (i = 0; i <= n; i++)
+		handle_command(i);
+}
+
+static NOINLINE void app_run(void)
+{
+	int i;
+
+	log_line("inf", "main", "application start, life ", (int)life);
+	for (i = 0; i < 3; i++)
+		log_line("inf", "sensor", "sample ", samples++);
+	if (life == 3)
+		parse_commands(3);
+	filter_sample((int)life);
+}
+
+/* Where the "watchdog" restarts the MCU: a fresh main stack, reset_handler again. */
+__attribute__((naked, noreturn)) static void restart(void)
+{
+	__asm__ volatile("ldr r0, =__msp_stack_hi\n"
+			 "mov sp, r0\n"
+			 "b reset_handler\n"
+			 ".ltorg");
+}
+
+int main(void)
+{
+	if (lives.magic != LIFE_MAGIC) {
+		lives.magic = LIFE_MAGIC;
+		life = 0;
+	}
+	UART_BAUDDIV = 16;
+	UART_CTRL = 1;		/* TX enable */
+	if (++life > LIVES) {
+		log_line("inf", "main", "done after crashes: ", LIVES);
+		semihost_exit(0);
+	}
+	log_line("inf", "boot", "serial crash demo, boot ", (int)life);
+	app_run();
+	log_line("err", "main", "life ended without a crash: ", (int)life);
+	semihost_exit(1);
+	return 1;
+}
+
+/* ---- the fault handler: a Zephyr coredump, hex in #CD: lines ---- */
+
+static const char hex[] = "0123456789abcdef";
+
+struct cd_out {
+	uint8_t line[32];	/* bytes of the next #CD: line */
+	unsigned int n;
+	unsigned int lines;
+	uint32_t crc;
+	int cut;		/* the watchdog bit: nothing more gets out */
+};
+
+static uint32_t crc32_update(uint32_t crc, const uint8_t *p, uint32_t n)
+{
+	int k;
+
+	crc = ~crc;
+	while (n--) {
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1)));
+	}
+	return ~crc;
+}
+
+static void cd_flush(struct cd_out *o)
+{
+	unsigned int i;
+
+	if (!o->n || o->cut)
+		return;
+	uart_puts("<err> coredump: #CD:");
+	for (i = 0; i < o->n; i++) {
+		uart_putc(hex[o->line[i] >> 4]);
+		uart_putc(hex[o->line[i] & 15]);
+	}
+	uart_puts("\r\n");
+	o->n = 0;
+	if (++o->lines == CUT_LINES && life == CUT_LIFE)
+		o->cut = 1;
+}
+
+static void cd_write(struct cd_out *o, const void *p, uint32_t n)
+{
+	const uint8_t *b = p;
+
+	o->crc = crc32_update(o->crc, b, n);
+	while (n--) {
+		o->line[o->n++] = *b++;
+		if (o->n == sizeof(o->line))
+			cd_flush(o);
+	}
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+/* A memory block {'M', version 1, start, end} and its bytes, read as words (the SCB needs that). */
+static void cd_memory(struct cd_out *o, uint32_t lo, uint32_t hi)
+{
+	uint8_t blk[11] = { 'M', 1, 0 }, w[4];
+	uint32_t a;
+
+	put32(blk + 3, lo);
+	put32(blk + 7, hi);
+	cd_write(o, blk, sizeof(blk));
+	for (a = lo; a < hi; a += 4) {
+		put32(w, *(volatile uint32_t *)a);
+		cd_write(o, w, 4);
+	}
+}
+
+/* Zephyr coredump v2, arch block v2 (pre-exception r0-r3 r12 lr pc xpsr sp, r4-r11), CRC. */
+static void write_coredump(const uint32_t *frame, uint32_t sp)
+{
+	uint8_t hdr[12] = { 'Z', 'E', 2, 0, 3, 0, 5, 1 /* CRC trailer */ }, blk[7];
+	uint32_t arch[17], i;
+	struct cd_out o = { .n = 0 };
+
+	for (i = 0; i < 8; i++)
+		arch[i] = frame[i];
+	arch[8] = sp;
+	for (i = 0; i < 8; i++)
+		arch[9 + i] = crash_entry.r4_r11[i];
+	uart_puts("<err> coredump: #CD:BEGIN#\r\n");
+	cd_write(&o, hdr, sizeof(hdr));
+	blk[0] = 'A';
+	blk[1] = 2;
+	blk[2] = 0;
+	blk[3] = sizeof(arch);
+	blk[4] = 0;
+	cd_write(&o, blk, 5);
+	cd_write(&o, arch, sizeof(arch));
+	cd_memory(&o, (uint32_t)__ram_lo, (uint32_t)__bss_end);
+	cd_memory(&o, crash_entry.msp, (uint32_t)__ram_hi);
+	cd_memory(&o, 0xE000ED00, 0xE000ED40);	/* SCB: CFSR, HFSR, MMFAR, BFAR */
+	blk[0] = 'C';
+	blk[1] = 1;
+	blk[2] = 0;
+	put32(blk + 3, o.crc);
+	o.crc = 0;
+	cd_write(&o, blk, 7);
+	cd_flush(&o);
+	if (!o.cut)
+		uart_puts("<err> coredump: #CD:END#\r\n");
+}
+
+void crash_handler(void)
+{
+	uint32_t er = crash_entry.exc_return, *frame, size;
+
+	/* The application runs on the main stack: the frame is where MSP was at entry. */
+	frame = (uint32_t *)crash_entry.msp;
+	size = (er & 0x10) ? 0x20 : 0x68;
+	if (frame[7] & (1u << 9))
+		size += 4;
+	log_line("err", "os", "fatal fault in life ", (int)life);
+	write_coredump(frame, (uint32_t)frame + size);
+	log_line("wrn", "wdt", "watchdog reset after crash ", (int)life);
+	/* Clear the sticky fault status (write one to clear), then return into restart(). */
+	SCB_CFSR = SCB_CFSR;
+	SCB_HFSR = SCB_HFSR;
+	frame[6] = (uint32_t)restart & ~1u;
+	frame[7] = 1u << 24;	/* Thumb state, no padding */
+	__asm__ volatile("msr msp, %0\n"
+			 "bx %1" : : "r"(frame), "r"(er) : "memory");
+	for (;;)
+		;
+}
+
+/* start.S's vectors name them; nothing here uses them. */
+void pendsv_handler(void)
+{
+	for (;;)
+		;
+}
+
+void systick_handler(void)
+{
+	for (;;)
+		;
+}
+
+void *memset(void *d, int c, unsigned int n)
+{
+	unsigned char *p = d;
+
+	while (n--)
+		*p++ = (unsigned char)c;
+	return d;
+}
+
+void reset_handler(void)
+{
+	uint32_t *s = __data_load, *d = __data_start;
+
+	while (d < __data_end)
+		*d++ = *s++;
+	for (d = __bss_start; d < __bss_end; d++)
+		*d = 0;
+	main();
+}
+
+static int semihost(int op, void *arg)
+{
+	register int r0 __asm__("r0") = op;
+	register void *r1 __asm__("r1") = arg;
+
+	__asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+	return r0;
+}
+
+/* Ends the QEMU run, and with it the serial stream the host follows. */
+void semihost_exit(int code)
+{
+	semihost(0x18, (void *)(code ? 0x20023 : 0x20026));
+	for (;;)
+		;
+}
