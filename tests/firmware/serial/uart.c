@@ -83,12 +83,15 @@ static void log_line(const char *level, const char *module, const char *msg, int
 
 /* ---- the application: each life crashes somewhere else ---- */
 
-static NOINLINE int read_sensor(int channel)
+/* Not inlined, and no .isra/.constprop clones: GDB and crashwalk name the same function. */
+#define APP_FN	__attribute__((noipa))
+
+static APP_FN int read_sensor(int channel)
 {
 	return *(volatile int *)(sensor_address + 4u * (uint32_t)channel);
 }
 
-static NOINLINE int filter_sample(int channel)
+static APP_FN int filter_sample(int channel)
 {
 	int v = read_sensor(channel);
 
@@ -96,14 +99,14 @@ static NOINLINE int filter_sample(int channel)
 	return v / 2 + 1;
 }
 
-static NOINLINE void handle_command(int cmd)
+static APP_FN void handle_command(int cmd)
 {
 	if (cmd > 2)
 		__builtin_trap();	/* an undefined instruction: UNDEFINSTR */
 	samples += cmd;
 }
 
-static NOINLINE void parse_commands(int n)
+static APP_FN void parse_commands(int n)
 {
 	int i;
 
@@ -111,7 +114,7 @@ static NOINLINE void parse_commands(int n)
 		handle_command(i);
 }
 
-static NOINLINE void app_run(void)
+static APP_FN void app_run(void)
 {
 	int i;
 
