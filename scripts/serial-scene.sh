@@ -40,6 +40,10 @@ qemu_mcu() {	# qemu_mcu ARGS...: the MCU, as every run here starts it
 		-semihosting-config enable=on,target=native -kernel "$out/fw.elf" "$@"
 }
 
+for need in "$top/analyzer/build/crashwalk" "$top/build/arm64/bin/crashwalk" \
+	"$top/build/$series/ko/framewalk.ko"; do
+	[ -e "$need" ] || { echo "serial-scene: $need missing (make all)" >&2; exit 2; }
+done
 [ -n "$demo" ] || ktap_header
 arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -O2 -g -ffreestanding -nostdlib -Wall -Wextra -Werror \
 	-fno-unwind-tables -L"$top/tests/firmware/src" -T "$top/tests/firmware/src/mps2.ld" \
