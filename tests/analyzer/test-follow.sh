@@ -4,7 +4,8 @@
 # logger prefixes, a log line inside a dump) is reported as soon as its end arrives, with the
 # same report as the dump read from a file; a dump cut by the next one, by the end of the
 # stream, by a bad hex digit or a lost line, or missing its start, is an error naming the
-# line and what is missing, and the stream goes on; a tty is read raw.
+# line and what is missing, and the stream goes on; a tty is read raw; -v prints the log
+# lines; an over-long line cuts its dump.
 # Usage: test-follow.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -114,6 +115,19 @@ EOF
 else
 	ktap_result skip "follow_reads_a_tty_raw" "no python3 pty"
 fi
+
+# -v: the firmware's own lines on stderr, without their CR; a dump line too long to be one.
+{
+	printf 'boot\r\n'
+	sed 3q "$tmp/one"
+	printf '[00:00:02.000,000] <err> coredump: #CD:%05000d\r\n' 0
+	sed 1,3d "$tmp/one"
+} | "$cw" -v --json --follow "$b/demo.elf" - >"$tmp/out" 2>"$tmp/err"
+grep -qx '<stdin>: boot' "$tmp/err"
+ktap_result $? "follow_verbose_prints_log_lines"
+grep -q '"path": "<stdin>:2"}, "error": "[^"]*incomplete dump (line 5 is longer than 4096 bytes)' \
+	"$tmp/out"
+ktap_result $? "follow_overlong_line_cuts_its_dump"
 
 "$cw" --follow "$b/demo.elf" "$tmp/none" >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "$tmp/none: cannot follow: No such file" "$tmp/err"
