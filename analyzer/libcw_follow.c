@@ -4,14 +4,17 @@
  * crash dump in it to a callback as soon as its last line arrives, so a host
  * reports an attached MCU's crashes live, from the UART they come out of.
  *
- * A dump is Zephyr's coredump log transport: "#CD:BEGIN#", lines of "#CD:"
- * and hex, "#CD:END#", each after whatever prefix the firmware's logger puts
- * on its lines. Lines without "#CD:" are the firmware's ordinary log, also
- * between the lines of a dump (another context logging). A dump cut short
- * (the MCU reset while writing it, the stream ended, the start was missed) is
- * handed over too, with what cut it and what its bytes lack, and the stream
- * goes on: one bad dump never stops the next from being reported.
+ * Two transports firmware uses for this: Zephyr's coredump log lines
+ * ("#CD:BEGIN#", lines of "#CD:" and hex, "#CD:END#", each after whatever
+ * prefix the logger puts on its lines; lines without "#CD:" are the
+ * firmware's ordinary log, also between the lines of a dump), and
+ * CrashCatcher's hex dump ("CRASH ENCOUNTERED", its prompt, lines of bare hex,
+ * "End of dump"; written with interrupts off, so nothing else comes between).
+ * A dump cut short (the MCU reset while writing it, the stream ended, the
+ * start was missed) is handed over too, with what cut it and what its bytes
+ * lack, and the stream goes on: one bad dump never stops the next.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -21,8 +24,14 @@
 
 #include "cw_internal.h"
 
-#define LINE_MAX_LEN	4096		/* a #CD: line is a log line: short */
-#define TEXT_MAX	(64u << 20)	/* hex text of the largest dump taken */
+#define LINE_MAX_LEN	4096		/* a dump's line is a log line: short */
+#define TEXT_MAX	(64u << 20)	/* text of the largest dump taken */
+
+enum dump_kind { NO_DUMP, ZEPHYR_LOG, CRASHCATCHER_HEX };
+
+/* The line that starts a dump of each kind, and the one that ends it. */
+static const char *const begin_mark[] = { "", "#CD:BEGIN#", "CRASH ENCOUNTERED" };
+static const char *const end_mark[] = { "", "#CD:END#", "End of dump" };
 
 struct follow {
 	const char *path;
@@ -33,8 +42,11 @@ struct follow {
 	char line[LINE_MAX_LEN];
 	size_t line_len;
 	int line_long;			/* the current line overflowed line[] */
-	/* The dump being collected: its lines verbatim, so offsets point into them. */
-	int in_dump;
+	/*
+	 * The dump being collected: a Zephyr one's lines verbatim, so offsets
+	 * point into them; a CrashCatcher one's bytes, decoded.
+	 */
+	enum dump_kind kind;
 	int headless;			/* its #CD:BEGIN# was never seen */
 	unsigned long first_line;
 	char *text;
@@ -42,6 +54,11 @@ struct follow {
 	char cut[256];			/* set once the dump is known to be damaged */
 	char name[300];
 };
+
+static int hexdigit(char c)
+{
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
 
 static int text_add(struct follow *f, const char *p, size_t n)
 {
@@ -71,10 +88,11 @@ static int text_add(struct follow *f, const char *p, size_t n)
  */
 static void describe_cut(struct follow *f, struct cw_stream_dump *sd)
 {
-	static const char end[] = "#CD:END#\n";
+	const char *end = f->kind == ZEPHYR_LOG ? "#CD:END#\n" : "";
+	size_t end_len = strlen(end);
 	struct cw_error err = { { 0 } };
 	struct cw_dump d;
-	uint8_t *copy = malloc(f->len + sizeof(end));
+	uint8_t *copy = malloc(f->len + end_len + 1);
 	int n;
 
 	n = snprintf(sd->why, sizeof(sd->why), "%s: incomplete dump (%s)", sd->name, f->cut);
@@ -84,8 +102,8 @@ static void describe_cut(struct follow *f, struct cw_stream_dump *sd)
 		return;
 	}
 	memcpy(copy, f->text, f->len);
-	memcpy(copy + f->len, end, sizeof(end) - 1);
-	if (cw_dump_parse(&d, sd->name, copy, f->len + sizeof(end) - 1, &err))
+	memcpy(copy + f->len, end, end_len);
+	if (cw_dump_parse(&d, sd->name, copy, f->len + end_len, &err))
 		snprintf(sd->why + n, sizeof(sd->why) - n, "; what came: %s",
 			 err.msg + strlen(sd->name) + 2);
 	else
@@ -112,28 +130,79 @@ static int deliver(struct follow *f)
 	}
 	f->text = NULL;
 	f->len = f->cap = 0;
-	f->in_dump = f->headless = 0;
+	f->kind = NO_DUMP;
+	f->headless = 0;
 	f->cut[0] = '\0';
 	rc = f->fn(f->ctx, &sd);
 	return rc;
 }
 
-static void begin(struct follow *f, int headless)
+/* A dump of kind starts at this line; one being collected is cut by it. */
+static int begin(struct follow *f, enum dump_kind kind, int headless)
 {
-	f->in_dump = 1;
+	if (f->kind) {
+		snprintf(f->cut, sizeof(f->cut), "a new %s at line %lu before %s",
+			 begin_mark[kind], f->lineno, end_mark[f->kind]);
+		if (deliver(f))
+			return 1;
+	}
+	f->kind = kind;
 	f->headless = headless;
 	f->first_line = f->lineno;
 	snprintf(f->name, sizeof(f->name), "%s:%lu", f->path, f->lineno);
+	return 0;
+}
+
+/* A line of the dump; once the dump is known to be cut, nothing more is kept. */
+static void dump_add(struct follow *f, const char *p, size_t n)
+{
+	if (!f->cut[0] && f->line_long)
+		snprintf(f->cut, sizeof(f->cut), "line %lu is longer than %d bytes", f->lineno,
+			 LINE_MAX_LEN);
+	if (!f->cut[0] && text_add(f, p, n))
+		snprintf(f->cut, sizeof(f->cut), "larger than %u MiB at line %lu",
+			 TEXT_MAX >> 20, f->lineno);
+}
+
+static int follow_line(struct follow *f, const char *p, size_t n);
+
+/* A line inside a CrashCatcher hex dump: hex, a blank, the prompt, or its end. */
+static int crashcatcher_line(struct follow *f, const char *p, size_t n)
+{
+	char bytes[LINE_MAX_LEN / 2];
+	size_t i;
+
+	if (memmem(p, n, "End of dump", 11))
+		return deliver(f);
+	for (i = 0; i < n && isxdigit((unsigned char)p[i]); i++)
+		if (i % 2)
+			bytes[i / 2] = (char)(hexdigit(p[i - 1]) << 4 | hexdigit(p[i]));
+	if (i == n && !(n % 2)) {
+		dump_add(f, bytes, n / 2);
+		return 0;
+	}
+	if (memmem(p, n, "press any key", 13))
+		return 0;
+	snprintf(f->cut, sizeof(f->cut), "line %lu is not hex, before %s", f->lineno,
+		 end_mark[f->kind]);
+	if (deliver(f))
+		return 1;
+	return follow_line(f, p, n);	/* the firmware's log again */
 }
 
 /* One line of the log, without its end of line. */
 static int follow_line(struct follow *f, const char *p, size_t n)
 {
-	const char *m = memmem(p, n, "#CD:", 4);
+	const char *m;
 	size_t rest;
 
 	if (n && p[n - 1] == '\r')
 		n--;
+	if (memmem(p, n, begin_mark[CRASHCATCHER_HEX], strlen(begin_mark[CRASHCATCHER_HEX])))
+		return begin(f, CRASHCATCHER_HEX, 0);
+	if (f->kind == CRASHCATCHER_HEX)
+		return crashcatcher_line(f, p, n);
+	m = memmem(p, n, "#CD:", 4);
 	if (!m) {
 		if (f->log) {
 			fprintf(f->log, "%s: %.*s\n", f->path, (int)n, p);
@@ -143,22 +212,13 @@ static int follow_line(struct follow *f, const char *p, size_t n)
 	}
 	rest = n - (size_t)(m + 4 - p);
 	if (rest >= 6 && !memcmp(m + 4, "BEGIN#", 6)) {
-		if (f->in_dump) {
-			snprintf(f->cut, sizeof(f->cut), "a new #CD:BEGIN# at line %lu before "
-				 "#CD:END#", f->lineno);
-			if (deliver(f))
-				return 1;
-		}
-		begin(f, 0);
-	} else if (!f->in_dump) {
-		begin(f, 1);
+		if (begin(f, ZEPHYR_LOG, 0))
+			return 1;
+	} else if (!f->kind && begin(f, ZEPHYR_LOG, 1)) {
+		return 1;
 	}
-	if (!f->cut[0] && f->line_long)
-		snprintf(f->cut, sizeof(f->cut), "line %lu is longer than %d bytes", f->lineno,
-			 LINE_MAX_LEN);
-	if (!f->cut[0] && (text_add(f, p, n) || text_add(f, "\n", 1)))
-		snprintf(f->cut, sizeof(f->cut), "larger than %u MiB of text at line %lu",
-			 TEXT_MAX >> 20, f->lineno);
+	dump_add(f, p, n);
+	dump_add(f, "\n", 1);
 	if (rest >= 4 && !memcmp(m + 4, "END#", 4))
 		return deliver(f);
 	return 0;
@@ -237,9 +297,9 @@ int cw_follow(const char *path, FILE *log, cw_follow_fn fn, void *ctx, struct cw
 		f->lineno++;
 		stopped = follow_line(f, f->line, f->line_len);
 	}
-	if (f->in_dump && !stopped) {
-		snprintf(f->cut, sizeof(f->cut), "the stream %s after line %lu, before #CD:END#",
-			 rc ? "failed" : "ended", f->lineno);
+	if (f->kind && !stopped) {
+		snprintf(f->cut, sizeof(f->cut), "the stream %s after line %lu, before %s",
+			 rc ? "failed" : "ended", f->lineno, end_mark[f->kind]);
 		deliver(f);
 	}
 	if (raw > 0)

@@ -5,7 +5,7 @@
 # same report as the dump read from a file; a dump cut by the next one, by the end of the
 # stream, by a bad hex digit or a lost line, or missing its start, is an error naming the
 # line and what is missing, and the stream goes on; a tty is read raw; -v prints the log
-# lines; an over-long line cuts its dump.
+# lines; an over-long line cuts its dump; CrashCatcher's hex dump, whole and cut.
 # Usage: test-follow.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -128,6 +128,43 @@ ktap_result $? "follow_verbose_prints_log_lines"
 grep -q '"path": "<stdin>:2"}, "error": "[^"]*incomplete dump (line 5 is longer than 4096 bytes)' \
 	"$tmp/out"
 ktap_result $? "follow_overlong_line_cuts_its_dump"
+
+# CrashCatcher's hex dump: demo.zephyr's crash rewritten as a CrashCatcher dump, sent the way
+# its HexDump port prints it (prompt, bare hex lines, a blank after each piece, its end).
+python3 - "$b/demo.zephyr" "$tmp/cc" <<'EOF'
+import struct, sys
+z = open(sys.argv[1], "rb").read()
+off, regs, mem = 12, None, []
+while off < len(z) and z[off] != ord("C"):
+    if z[off] == ord("A"):
+        n, = struct.unpack_from("<H", z, off + 3)
+        a = struct.unpack_from("<17I", z, off + 5)
+        regs = list(a[0:4]) + list(a[9:17]) + [a[4], a[8], a[5], a[6], a[7]]
+        off += 5 + n
+    else:
+        lo, hi = struct.unpack_from("<II", z, off + 3)
+        mem.append(z[off + 3:off + 11 + hi - lo])
+        off += 11 + hi - lo
+pieces = [b"cC\x03\x00", struct.pack("<I", 0),
+          struct.pack("<20I", *(regs + [regs[13], 0, 3]))] + mem
+with open(sys.argv[2], "w") as fh:
+    fh.write("\r\n\r\nCRASH ENCOUNTERED\r\n"
+             "Enable logging and then press any key to start dump.\r\n\r\n")
+    for p in pieces:
+        h = p.hex().upper()
+        fh.write("\r\n".join(h[i:i + 32] for i in range(0, len(h), 32)) + "\r\n")
+    fh.write("\r\nEnd of dump\r\n")
+EOF
+{ echo "boot"; cat "$tmp/cc"; echo "restart"; sed 40q "$tmp/cc"; echo "a log line"; cat "$tmp/cc"
+  sed 30q "$tmp/cc"; } | "$cw" --json --follow "$b/demo.elf" - >"$tmp/out" 2>"$tmp/err"
+sig=$(grep -o '"signature": "[0-9a-f]*"' "$tmp/file.json")
+[ "$(grep -c "\"format\": \"crashcatcher\".*$sig" "$tmp/out")" -eq 2 ]
+ktap_result $? "follow_crashcatcher_hex_dump_reported_as_the_same_crash"
+grep -q '"error": "[^"]*incomplete dump (line [0-9]* is not hex, before End of dump); what came: [^"]*overruns' "$tmp/out"
+ktap_result $? "follow_crashcatcher_dump_cut_by_a_log_line"
+grep -q 'incomplete dump (the stream ended after line [0-9]*, before End of dump)' "$tmp/out" &&
+	[ "$(wc -l <"$tmp/out")" -eq 4 ]
+ktap_result $? "follow_crashcatcher_dump_cut_by_the_end"
 
 "$cw" --follow "$b/demo.elf" "$tmp/none" >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "$tmp/none: cannot follow: No such file" "$tmp/err"
