@@ -73,5 +73,5 @@ if [ -x "$top/analyzer/build/crashwalk" ] && [ -f "$crash_elf" ] && [ -f "$crash
 fi
 
 # The two halves on one board: the MCU's crashes over its UART into the arm64 host.
-banner "an MCU on a serial link: its crashes streamed in #CD: lines into the arm64 guest"
+banner "an MCU on a serial link: its crashes streamed over its UART into the arm64 guest"
 "$top/scripts/serial-scene.sh" -d -k "$series" -t 180 -o "$out/serial"

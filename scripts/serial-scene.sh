@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # serial-scene.sh - an attached MCU end to end: the Cortex-M firmware of tests/firmware/serial
-# runs under qemu-system-arm (-icount), crashes three times and streams its dumps in #CD: lines
-# over its UART; a TCP chardev carries the UART into a virtio-serial port of the arm64 guest,
-# where crashwalk --follow reports each dump as it completes while framewalk.ko traces the
-# port's receive path. The guest's reports are checked against the host's crashwalk on the
-# same bytes and against GDB's backtrace at each fault (KTAP). Both emulators are bounded by
-# the time limit and killed at the end.
+# runs under qemu-system-arm (-icount), crashes three times and streams its dumps (#CD: lines,
+# CrashCatcher's hex dump) over its UART; a TCP chardev carries the UART into a virtio-serial
+# port of the arm64 guest, where crashwalk --follow reports each dump as it completes while
+# framewalk.ko traces the port's receive path. The guest's reports are checked against the
+# host's crashwalk on the same bytes and against GDB's backtrace at each fault (KTAP). Both
+# emulators are bounded by the time limit and killed at the end.
 #
 # usage: serial-scene.sh [-k SERIES] [-o DIR] [-t SECONDS] [-d]
 #   -k  guest kernel series (default 6.12)      -o  output directory (default build/serial)
@@ -44,6 +44,9 @@ for need in "$top/analyzer/build/crashwalk" "$top/build/arm64/bin/crashwalk" \
 	"$top/build/$series/ko/framewalk.ko"; do
 	[ -e "$need" ] || { echo "serial-scene: $need missing (make all)" >&2; exit 2; }
 done
+stale=$(find "$top/analyzer" -maxdepth 1 -name '*.[ch]' -newer "$top/build/arm64/bin/crashwalk")
+[ -z "$stale" ] || { echo "serial-scene: the guest's crashwalk is older than" $stale \
+	"(make guest-bin)" >&2; exit 2; }
 [ -n "$demo" ] || ktap_header
 # The corpus's reset code and semihosting (crash.c), its fault handler made weak: uart.c's
 # streams the dump instead.

@@ -7,8 +7,9 @@
 # chains, symbolized, for the demo.
 """
 The firmware crashes three times (tests/firmware/serial/uart.c); the dump of the second crash
-is cut by its "watchdog". So the stream must give: a report, an error naming the cut dump and
-what its bytes lack, a report. Each report must equal the host's for the same stream line by
+is cut by its "watchdog", the third is CrashCatcher's hex dump. So the stream must give: a
+report of a Zephyr dump, an error naming the cut dump and what its bytes lack, a report of a
+CrashCatcher dump. Each report must equal the host's for the same stream line by
 line (the dump's name aside: the guest names the port, the host its file), and its frames
 from the fault on must match GDB's at that fault, frame for frame (function, caller return
 addresses, lines), as tests/analyzer/corpus-compare.py scores the corpus.
@@ -124,12 +125,12 @@ def main():
     if isinstance(guest, str) or isinstance(host, str):
         return not check("serial_reports_readable", False, guest if isinstance(guest, str)
                          else host)
-    kinds = ["report" if "frames" in r else "error" for r in guest]
-    ok &= check("serial_stream_gives_report_error_report", kinds == ["report", "error", "report"],
-                "got %s" % kinds)
+    kinds = [r["dump"]["format"] if "frames" in r else "error" for r in guest]
+    ok &= check("serial_stream_gives_zephyr_error_crashcatcher",
+                kinds == ["zephyr", "error", "crashcatcher"], "got %s" % kinds)
     cut = [r["error"] for r in guest if "error" in r]
     ok &= check("serial_cut_dump_names_what_is_missing",
-                len(cut) == 1 and "incomplete dump (a new #CD:BEGIN# at line" in cut[0] and
+                len(cut) == 1 and "incomplete dump (a new CRASH ENCOUNTERED at line" in cut[0] and
                 "what came: " in cut[0], "got %s" % cut)
     ok &= check("serial_guest_reports_equal_the_host_reports",
                 [without_name(r) for r in guest] == [without_name(r) for r in host],

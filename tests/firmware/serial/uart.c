@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * uart.c - an MCU that logs on its UART and crashes three times, its fault
- * handler streaming each crash as a Zephyr coredump over Zephyr's "#CD:" log
- * transport, then restarting the application as a watchdog would. The
- * second dump is cut short, as when a watchdog bites while it is written.
+ * handler streaming each crash over the UART, then restarting as a watchdog
+ * would: the first two as Zephyr coredumps in Zephyr's "#CD:" log lines (the
+ * second cut short, as when the watchdog bites while it is written), the
+ * third as a CrashCatcher dump the way CrashCatcher's HexDump port prints it.
  * Board: QEMU mps2-an385 (Cortex-M3), CMSDK UART0. The corpus's start.S and
  * crash.c give the vectors, the fault entry, reset_handler and semihosting;
  * crash.c's crash_handler is linked weak, so the one here takes the faults.
@@ -23,6 +24,7 @@
 #define LIVES		3
 #define CUT_LIFE	2	/* whose dump the "watchdog" cuts */
 #define CUT_LINES	5	/* #CD: lines of it that get out */
+#define CRASHCATCHER_LIFE 3	/* whose dump is CrashCatcher's, in hex */
 
 /* Filled by hardfault_entry in start.S before any register is disturbed (crash.c). */
 extern struct crash_entry {
@@ -155,12 +157,13 @@ int main(void)
 	return 1;
 }
 
-/* ---- the fault handler: a Zephyr coredump, hex in #CD: lines ---- */
+/* ---- the fault handler: the dump, in hex lines of one of two formats ---- */
 
-static const char hex[] = "0123456789abcdef";
+enum dump_format { ZEPHYR_LOG, CRASHCATCHER_HEX };
 
-struct cd_out {
-	uint8_t line[32];	/* bytes of the next #CD: line */
+struct dump_out {
+	enum dump_format fmt;
+	uint8_t line[32];	/* bytes of the next line */
 	unsigned int n;
 	unsigned int lines;
 	uint32_t crc;
@@ -189,13 +192,16 @@ static uint32_t crc32_update(uint32_t crc, const uint8_t *p, uint32_t n)
 	return ~crc;
 }
 
-static void cd_flush(struct cd_out *o)
+/* Zephyr: "#CD:" behind the logger's prefix, 32 bytes a line; CrashCatcher: bare, 16, upper case. */
+static void dump_flush(struct dump_out *o)
 {
+	const char *hex = o->fmt == ZEPHYR_LOG ? "0123456789abcdef" : "0123456789ABCDEF";
 	unsigned int i;
 
 	if (!o->n || o->cut)
 		return;
-	uart_puts("<err> coredump: #CD:");
+	if (o->fmt == ZEPHYR_LOG)
+		uart_puts("<err> coredump: #CD:");
 	for (i = 0; i < o->n; i++) {
 		uart_putc(hex[o->line[i] >> 4]);
 		uart_putc(hex[o->line[i] & 15]);
@@ -206,15 +212,15 @@ static void cd_flush(struct cd_out *o)
 		o->cut = 1;
 }
 
-static void cd_write(struct cd_out *o, const void *p, uint32_t n)
+static void dump_write(struct dump_out *o, const void *p, uint32_t n)
 {
 	const uint8_t *b = p;
 
 	o->crc = crc32_update(o->crc, b, n);
 	while (n--) {
 		o->line[o->n++] = *b++;
-		if (o->n == sizeof(o->line))
-			cd_flush(o);
+		if (o->n == (o->fmt == ZEPHYR_LOG ? 32u : 16u))
+			dump_flush(o);
 	}
 }
 
@@ -226,27 +232,46 @@ static void put32(uint8_t *p, uint32_t v)
 	p[3] = v >> 24;
 }
 
-/* A memory block {'M', version 1, start, end} and its bytes, read as words (the SCB needs that). */
-static void cd_memory(struct cd_out *o, uint32_t lo, uint32_t hi)
+/*
+ * A memory range: {start, end} then its bytes, read as words (the SCB needs
+ * that). Zephyr puts a block id and version before; CrashCatcher ends each
+ * piece it prints on a line of its own.
+ */
+static void dump_region(struct dump_out *o, uint32_t lo, uint32_t hi)
 {
 	uint8_t blk[11] = { 'M', 1, 0 }, w[4];
 	uint32_t a;
 
 	put32(blk + 3, lo);
 	put32(blk + 7, hi);
-	cd_write(o, blk, sizeof(blk));
+	if (o->fmt == ZEPHYR_LOG) {
+		dump_write(o, blk, sizeof(blk));
+	} else {
+		dump_write(o, blk + 3, 8);
+		dump_flush(o);
+	}
 	for (a = lo; a < hi; a += 4) {
 		put32(w, *(volatile uint32_t *)a);
-		cd_write(o, w, 4);
+		dump_write(o, w, 4);
 	}
+	if (o->fmt == CRASHCATCHER_HEX)
+		dump_flush(o);
+}
+
+/* RAM up to the end of .bss, the stack the fault left, and the SCB's fault registers. */
+static void dump_memory(struct dump_out *o)
+{
+	dump_region(o, (uint32_t)__ram_lo, (uint32_t)__bss_end);
+	dump_region(o, crash_entry.msp, (uint32_t)__ram_hi);
+	dump_region(o, 0xE000ED00, 0xE000ED40);	/* CFSR, HFSR, MMFAR, BFAR */
 }
 
 /* Zephyr coredump v2, arch block v2 (pre-exception r0-r3 r12 lr pc xpsr sp, r4-r11), CRC. */
-static void write_coredump(const uint32_t *frame, uint32_t sp)
+static void write_zephyr(const uint32_t *frame, uint32_t sp)
 {
 	uint8_t hdr[12] = { 'Z', 'E', 2, 0, 3, 0, 5, 1 /* CRC trailer */ }, blk[7];
 	uint32_t arch[17], i;
-	struct cd_out o = { .n = 0 };
+	struct dump_out o = { .fmt = ZEPHYR_LOG };
 
 	for (i = 0; i < 8; i++)
 		arch[i] = frame[i];
@@ -254,26 +279,59 @@ static void write_coredump(const uint32_t *frame, uint32_t sp)
 	for (i = 0; i < 8; i++)
 		arch[9 + i] = crash_entry.r4_r11[i];
 	uart_puts("<err> coredump: #CD:BEGIN#\r\n");
-	cd_write(&o, hdr, sizeof(hdr));
+	dump_write(&o, hdr, sizeof(hdr));
 	blk[0] = 'A';
 	blk[1] = 2;
 	blk[2] = 0;
 	blk[3] = sizeof(arch);
 	blk[4] = 0;
-	cd_write(&o, blk, 5);
-	cd_write(&o, arch, sizeof(arch));
-	cd_memory(&o, (uint32_t)__ram_lo, (uint32_t)__bss_end);
-	cd_memory(&o, crash_entry.msp, (uint32_t)__ram_hi);
-	cd_memory(&o, 0xE000ED00, 0xE000ED40);	/* SCB: CFSR, HFSR, MMFAR, BFAR */
+	dump_write(&o, blk, 5);
+	dump_write(&o, arch, sizeof(arch));
+	dump_memory(&o);
 	blk[0] = 'C';
 	blk[1] = 1;
 	blk[2] = 0;
 	put32(blk + 3, o.crc);
-	o.crc = 0;
-	cd_write(&o, blk, 7);
-	cd_flush(&o);
+	dump_write(&o, blk, 7);
+	dump_flush(&o);
 	if (!o.cut)
 		uart_puts("<err> coredump: #CD:END#\r\n");
+}
+
+/*
+ * CrashCatcher's dump: signature and version, flags (no FP state on an M3),
+ * pre-exception r0-r12 sp lr pc xpsr, msp, psp, the handler's xPSR, then
+ * memory ranges; printed between its banner and "End of dump". The port does
+ * not wait for a key before dumping: nobody on this link could press one.
+ */
+static void write_crashcatcher(const uint32_t *frame, uint32_t sp)
+{
+	static const uint8_t sig[4] = { 'c', 'C', 3, 0 };
+	struct dump_out o = { .fmt = CRASHCATCHER_HEX };
+	uint32_t regs[20], flags = 0, i;
+
+	for (i = 0; i < 4; i++)
+		regs[i] = frame[i];
+	for (i = 0; i < 8; i++)
+		regs[4 + i] = crash_entry.r4_r11[i];
+	regs[12] = frame[4];
+	regs[13] = sp;
+	regs[14] = frame[5];
+	regs[15] = frame[6];
+	regs[16] = frame[7];
+	regs[17] = sp;		/* the application runs on MSP */
+	regs[18] = crash_entry.psp;
+	__asm__ volatile("mrs %0, xpsr" : "=r"(regs[19]));
+	uart_puts("\r\n\r\nCRASH ENCOUNTERED\r\n"
+		  "Enable logging and then press any key to start dump.\r\n\r\n");
+	dump_write(&o, sig, sizeof(sig));
+	dump_flush(&o);
+	dump_write(&o, &flags, sizeof(flags));
+	dump_flush(&o);
+	dump_write(&o, regs, sizeof(regs));
+	dump_flush(&o);
+	dump_memory(&o);
+	uart_puts("\r\nEnd of dump\r\n");
 }
 
 void crash_handler(void)
@@ -286,7 +344,10 @@ void crash_handler(void)
 	if (frame[7] & (1u << 9))
 		size += 4;
 	log_line("err", "os", "fatal fault in life ", (int)life);
-	write_coredump(frame, (uint32_t)frame + size);
+	if (life == CRASHCATCHER_LIFE)
+		write_crashcatcher(frame, (uint32_t)frame + size);
+	else
+		write_zephyr(frame, (uint32_t)frame + size);
 	log_line("wrn", "wdt", "watchdog reset after crash ", (int)life);
 	/* Clear the sticky fault status (write one to clear), then return into restart(). */
 	SCB_CFSR = SCB_CFSR;
