@@ -101,7 +101,8 @@ static void describe_cut(struct follow *f, struct cw_stream_dump *sd)
 		free(copy);
 		return;
 	}
-	memcpy(copy, f->text, f->len);
+	if (f->len)
+		memcpy(copy, f->text, f->len);
 	memcpy(copy + f->len, end, end_len);
 	if (cw_dump_parse(&d, sd->name, copy, f->len + end_len, &err))
 		snprintf(sd->why + n, sizeof(sd->why) - n, "; what came: %s",
@@ -121,6 +122,9 @@ static int deliver(struct follow *f)
 	if (f->headless && !f->cut[0])
 		snprintf(f->cut, sizeof(f->cut), "no #CD:BEGIN# before line %lu: the stream "
 			 "began inside a dump", f->first_line);
+	if (!f->len && !f->cut[0])
+		snprintf(f->cut, sizeof(f->cut), "no bytes before %s at line %lu",
+			 end_mark[f->kind], f->lineno);
 	if (f->cut[0]) {
 		describe_cut(f, &sd);
 		free(f->text);

@@ -165,6 +165,9 @@ ktap_result $? "follow_crashcatcher_dump_cut_by_a_log_line"
 grep -q 'incomplete dump (the stream ended after line [0-9]*, before End of dump)' "$tmp/out" &&
 	[ "$(wc -l <"$tmp/out")" -eq 4 ]
 ktap_result $? "follow_crashcatcher_dump_cut_by_the_end"
+printf 'CRASH ENCOUNTERED\r\nEnd of dump\r\n' | "$cw" --json -f "$b/demo.elf" - >"$tmp/out" 2>&1
+grep -q '"error": "[^"]*incomplete dump (no bytes before End of dump at line 2)' "$tmp/out"
+ktap_result $? "follow_empty_dump_is_an_error"
 
 "$cw" --follow "$b/demo.elf" "$tmp/none" >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -q "$tmp/none: cannot follow: No such file" "$tmp/err"
