@@ -109,10 +109,12 @@ wait "$mcu"
 mcu=
 
 if [ -n "$demo" ]; then
-	echo "== the MCU's UART, as the host's own copy shows it (hex lines elided) =="
-	grep -v '#CD:[0-9a-f]' "$out/uart-host.log" | tr -d '\r'
+	echo "== the MCU's UART, as the host's own copy shows it (the dumps' hex lines elided) =="
+	tr -d '\r' <"$out/uart-host.log" | grep -v -e '#CD:[0-9a-f]' -e '^[0-9A-F]*$'
 	echo "== crashwalk --follow in the arm64 guest, on $(sed -n 's/^scene: crashwalk follows //p' "$out/guest/console.log") =="
-	cat "$out/guest/files/reports" "$out/guest/files/errors" 2>/dev/null
+	cat "$out/guest/files/reports"
+	echo "-- and on its stderr:"
+	cat "$out/guest/files/errors"
 	echo "== framewalk.ko in the guest: where the bytes entered the kernel, and who read them =="
 	"$top/tests/firmware/serial/compare.py" --trace-summary "$out/guest/files/trace" \
 		--symbols "$out/guest/files/symbols"
