@@ -104,9 +104,13 @@ static void describe_cut(struct follow *f, struct cw_stream_dump *sd)
 	if (f->len)
 		memcpy(copy, f->text, f->len);
 	memcpy(copy + f->len, end, end_len);
-	if (cw_dump_parse(&d, sd->name, copy, f->len + end_len, &err))
-		snprintf(sd->why + n, sizeof(sd->why) - n, "; what came: %s",
-			 err.msg + strlen(sd->name) + 2);
+	if (cw_dump_parse(&d, sd->name, copy, f->len + end_len, &err)) {
+		size_t skip = strlen(sd->name) + 2;	/* the reader's "NAME: ", said already */
+
+		if (strncmp(err.msg, sd->name, skip - 2))
+			skip = 0;
+		snprintf(sd->why + n, sizeof(sd->why) - n, "; what came: %s", err.msg + skip);
+	}
 	else
 		snprintf(sd->why + n, sizeof(sd->why) - n,
 			 "; its %zu bytes parse, only the end marker is missing", d.len);
