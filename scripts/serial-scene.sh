@@ -61,8 +61,12 @@ fwcc() {
 	{ echo "serial-scene: cannot build the firmware" >&2; exit 1; }
 
 # The oracle: GDB stopped at each fault's entry; the UART into a file on the host.
+listening() {	# listening PORT: a TCP server is up on it
+	ss -Hltn "sport = :$1" | grep -q .
+}
 ( qemu_mcu -monitor none -serial file:"$out/uart-host.log" -S -gdb tcp:127.0.0.1:$port \
-	>"$out/qemu-gdb.log" 2>&1 & sleep 0.5
+	>"$out/qemu-gdb.log" 2>&1 &
+  for _ in $(seq 100); do listening $port && break; sleep 0.1; done
   timeout 120 gdb-multiarch -batch -nx "$out/fw.elf" -ex "set pagination off" \
 	-ex "target remote 127.0.0.1:$port" -ex "set backtrace past-main on" \
 	-ex "source $top/tests/firmware/oracle.py" -ex "break hardfault_entry" \
