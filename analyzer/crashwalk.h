@@ -333,6 +333,25 @@ typedef int (*cw_watch_fn)(void *ctx, const char *path);
 
 int cw_watch_dir(const char *dir, const char *keep, cw_watch_fn fn, void *ctx);
 
+/* ---- following a serial log for dumps (Zephyr #CD: lines) ---- */
+
+struct cw_stream_dump {
+	const char *name;	/* STREAM:LINE, the line the dump's first #CD: line was on */
+	uint8_t *text;		/* its lines, malloc'ed, the callback's to free; NULL when cut */
+	size_t len;
+	char why[1024];		/* a cut dump: what cut it and what its bytes lack */
+};
+
+typedef int (*cw_follow_fn)(void *ctx, struct cw_stream_dump *dump);
+
+/*
+ * Read path ("-": standard input; a tty is set raw while read) to its end and
+ * call fn for each dump as its #CD:END# line arrives, and for each dump cut
+ * short, until fn returns non-zero. Lines outside dumps go to log unless it
+ * is NULL. Returns 0, or -1 with err set when path cannot be read.
+ */
+int cw_follow(const char *path, FILE *log, cw_follow_fn fn, void *ctx, struct cw_error *err);
+
 /* ---- report ---- */
 
 struct cw_report_opts {

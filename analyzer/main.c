@@ -20,6 +20,7 @@ static void usage(FILE *out)
 {
 	fputs("usage: crashwalk [OPTIONS] FIRMWARE.elf DUMP...\n"
 	      "       crashwalk [OPTIONS] -w DIR [-k DIR] FIRMWARE.elf [DUMP...]\n"
+	      "       crashwalk [OPTIONS] -f FIRMWARE.elf STREAM...\n"
 	      "Unwind and explain Cortex-M crash dumps (ELF core, Zephyr coredump or #CD: log,\n"
 	      "CrashCatcher, remoteproc ELF); DUMP '-' is standard input.\n\n"
 	      "  -j, --json              one JSON object per dump, failed dumps included\n"
@@ -28,6 +29,8 @@ static void usage(FILE *out)
 	      "  -R, --rtos=KIND         auto, none, freertos or zephyr (default auto)\n"
 	      "  -w, --watch=DIR         analyze dumps as they arrive in DIR\n"
 	      "  -k, --keep=DIR          where --watch keeps devcoredump copies (default .)\n"
+	      "  -f, --follow            read each STREAM (tty, pipe, file, '-') to its end and\n"
+	      "                          analyze its #CD: and CrashCatcher hex dumps as they come\n"
 	      "      --color[=WHEN]      bold function names: auto, always or never (default\n"
 	      "                          auto: a terminal, NO_COLOR unset, TERM not dumb)\n"
 	      "  -q, --quiet             print no notes on stderr, only errors\n"
@@ -111,7 +114,9 @@ static int load_dump(struct cw_dump *d, const char *path, struct cw_error *err)
 	return cw_dump_load(d, path, err);
 }
 
-static int analyze(struct cw_image *img, const char *path, const struct options *opt)
+/* The dump at path, or, when buf is not NULL, in buf (malloc'ed, taken over) under that name. */
+static int analyze(struct cw_image *img, const char *path, uint8_t *buf, size_t len,
+		   const struct options *opt)
 {
 	struct cw_error err = { { 0 } };
 	struct cw_report_opts ropt = opt->report;
@@ -129,7 +134,7 @@ static int analyze(struct cw_image *img, const char *path, const struct options 
 		return dump_failed(opt, path, "%s: out of memory", path);
 	if (verbosity > 0)
 		note("reading %s\n", path);
-	if (load_dump(&d, path, &err)) {
+	if (buf ? cw_dump_parse(&d, path, buf, len, &err) : load_dump(&d, path, &err)) {
 		dump_failed(opt, path, "%s", err.msg);
 		goto out;
 	}
@@ -167,6 +172,7 @@ out:
 struct watch_ctx {
 	struct cw_image *img;
 	const struct options *opt;
+	int failed;		/* a followed stream had a dump that could not be analyzed */
 };
 
 /* A dump that cannot be read is reported and the watch goes on. */
@@ -174,7 +180,20 @@ static int watch_one(void *p, const char *path)
 {
 	struct watch_ctx *w = p;
 
-	analyze(w->img, path, w->opt);
+	analyze(w->img, path, NULL, 0, w->opt);
+	fflush(stdout);
+	return 0;
+}
+
+/* A dump from a followed stream; one cut short is reported and the stream goes on. */
+static int follow_one(void *p, struct cw_stream_dump *sd)
+{
+	struct watch_ctx *w = p;
+
+	if (sd->text)
+		w->failed |= analyze(w->img, sd->name, sd->text, sd->len, w->opt);
+	else
+		w->failed |= dump_failed(w->opt, sd->name, "%s", sd->why);
 	fflush(stdout);
 	return 0;
 }
@@ -275,6 +294,7 @@ int main(int argc, char **argv)
 		{ "method", required_argument, NULL, 'm' },
 		{ "watch", required_argument, NULL, 'w' },
 		{ "keep", required_argument, NULL, 'k' },
+		{ "follow", no_argument, NULL, 'f' },
 		{ "regs", required_argument, NULL, 'r' },
 		{ "rtos", required_argument, NULL, 'R' },
 		{ "color", optional_argument, NULL, OPT_COLOR },
@@ -289,10 +309,10 @@ int main(int argc, char **argv)
 	const char *watch = NULL, *keep = ".", *color = "auto";
 	struct cw_image *img;
 	struct stat st;
-	int c, i, rc = 0;
+	int c, i, rc = 0, follow = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jm:w:k:r:R:qvhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jm:w:k:fr:R:qvhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opt.report.json = 1;
@@ -310,6 +330,9 @@ int main(int argc, char **argv)
 			break;
 		case 'k':
 			keep = optarg;
+			break;
+		case 'f':
+			follow = 1;
 			break;
 		case 'r':
 			opt.regs = optarg;
@@ -352,8 +375,14 @@ int main(int argc, char **argv)
 	}
 	if (parse_color(color, &opt.report.color))
 		return 2;
+	if (follow && watch) {
+		fprintf(stderr, "crashwalk: --follow and --watch: one at a time (a stream may "
+			"never end)\n");
+		return 2;
+	}
 	if (argc - optind < (watch ? 1 : 2)) {
 		fprintf(stderr, "crashwalk: %s\n", argc == optind ? "no firmware image" :
+			follow ? "no stream to follow (a tty, a pipe, a file or '-')" :
 			"no dump (name one or more, or --watch DIR)");
 		usage(stderr);
 		return 2;
@@ -381,10 +410,19 @@ int main(int argc, char **argv)
 		cw_image_close(img);
 		return 2;
 	}
-	for (i = optind + 1; i < argc; i++)
-		rc |= analyze(img, argv[i], &opt);
+	for (i = optind + 1; i < argc; i++) {
+		struct watch_ctx w = { img, &opt, 0 };
+
+		if (!follow) {
+			rc |= analyze(img, argv[i], NULL, 0, &opt);
+		} else if (cw_follow(argv[i], verbosity > 0 ? stderr : NULL, follow_one, &w, &err)) {
+			fprintf(stderr, "crashwalk: %s\n", err.msg);
+			rc = 1;
+		}
+		rc |= w.failed;
+	}
 	if (watch) {
-		struct watch_ctx w = { img, &opt };
+		struct watch_ctx w = { img, &opt, 0 };
 
 		if (cw_watch_dir(watch, keep, watch_one, &w)) {
 			fprintf(stderr, "crashwalk: %s: cannot watch: %s\n", watch, strerror(errno));

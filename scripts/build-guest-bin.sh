@@ -1,13 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Cross-build the static arm64 helper programs the guest tests run (build/arm64/bin).
+# Cross-build the arm64 programs the guest runs (build/arm64/bin): the static
+# test helpers, and crashwalk, linked against Debian's arm64 libdw, libelf and
+# capstone (the -dev:arm64 packages of deps.sh) and run on the shared
+# libraries deps.sh unpacks into .cache/arm64-root.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/arm64/bin
 mkdir -p "$out"
-cc=${CROSS_COMPILE:-aarch64-linux-gnu-}gcc
+cross=${CROSS_COMPILE:-aarch64-linux-gnu-}
+cc=${cross}gcc
 for src in "$top"/selftests/framewalk/fw_insmod.c; do
 	bin=$out/$(basename "$src" .c)
 	[ "$bin" -nt "$src" ] && continue
 	$cc -static -O2 -Wall -Wextra -Werror -o "$bin" "$src"
 done
+# The analyzer's own Makefile, in a build directory of its own: make decides what is stale.
+make -s -C "$top/analyzer" O="$top/build/arm64/analyzer" CC="$cc" AR="${cross}ar" \
+	"$top/build/arm64/analyzer/crashwalk"
+"${cross}strip" -o "$out/crashwalk.new" "$top/build/arm64/analyzer/crashwalk"
+mv "$out/crashwalk.new" "$out/crashwalk"

@@ -131,6 +131,10 @@ if [ -z "$guest_only" ]; then
 	start kernel-log-check "$logs/kernel-log-check.log" "$top/tests/kernel-log/run.sh"
 	start guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" \
 		"$prod_k"
+	# An MCU on a serial link into the guest: two emulators, half a minute when idle;
+	# the limit is for hangs, on a machine shared with the other guests.
+	start serial "$logs/serial.log" "$top/scripts/serial-scene.sh" -k "$prod_k" -t 600 \
+		-o "$logs/serial"
 fi
 for k in $kernels; do
 	start "guest-$k" "$logs/guest-$k.log" guest_selftests "$k"

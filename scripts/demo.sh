@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The framewalk tour: framewalk.ko in an arm64 guest on real kernel functions
-# and on a known chain in hard-IRQ context, then a Cortex-M crash analyzed.
+# and on a known chain in hard-IRQ context, then Cortex-M crashes analyzed: bundled
+# dumps, and an MCU streaming its crashes over a serial link into the guest.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 series=${DEMO_KERNEL:-6.12}
@@ -70,3 +71,7 @@ if [ -x "$top/analyzer/build/crashwalk" ] && [ -f "$crash_elf" ] && [ -f "$crash
 	"$top/analyzer/build/crashwalk" "$top/tests/firmware/bundled/rtos-m4f-freertos.elf" \
 		"$top/tests/firmware/bundled/rtos-m4f-freertos.core"
 fi
+
+# The two halves on one board: the MCU's crashes over its UART into the arm64 host.
+banner "an MCU on a serial link: its crashes streamed over its UART into the arm64 guest"
+"$top/scripts/serial-scene.sh" -d -k "$series" -t 180 -o "$out/serial"

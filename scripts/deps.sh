@@ -165,23 +165,35 @@ fetch_busybox() {
 }
 
 # An arm64 userland for the guest and for cross-linking the framewalk CLI:
-# trace-cmd and the libraries it and the CLI need, unpacked, not installed.
+# trace-cmd and the libraries it and the CLI need, and the shared libraries
+# crashwalk runs on in the guest (libdw, libelf, capstone and what libdw
+# decompresses with); unpacked, not installed.
 ARM64_USERLAND="libc6 libzstd1 libtraceevent1 libtraceevent1-plugin libtracefs1 libtracecmd1
-	trace-cmd libtraceevent-dev libtracefs-dev"
+	trace-cmd libtraceevent-dev libtracefs-dev libelf1 libdw1 libcapstone4 zlib1g liblzma5
+	libbz2-1.0"
+
+# The stamp lists the packages unpacked: a package added to the list is fetched
+# on its own, without unpacking the others again.
+arm64_userland_missing() {
+	local p
+	for p in $ARM64_USERLAND; do
+		grep -qx "$p" "$cache/arm64-root/stamp" 2>/dev/null || echo "$p"
+	done
+}
 
 fetch_arm64_userland() {
-	local dir=$cache/arm64-root p
-	[ -f "$dir/stamp" ] && return 0
-	rm -rf "$dir"
+	local dir=$cache/arm64-root p missing
+	missing=$(arm64_userland_missing)
+	[ -z "$missing" ] && return 0
 	mkdir -p "$dir/debs"
-	for p in $ARM64_USERLAND; do
+	for p in $missing; do
 		download "$p:arm64" "$dir/debs"
 	done
 	for deb in "$dir"/debs/*.deb; do
 		dpkg -x "$deb" "$dir" || die "cannot unpack $deb"
 	done
 	rm -rf "$dir/debs"
-	touch "$dir/stamp"
+	printf '%s\n' $ARM64_USERLAND >"$dir/stamp"
 }
 
 # checkpatch.pl and its data files, from Debian's kernel source tarball.
@@ -201,7 +213,7 @@ quick_check() {
 	local s
 	[ -f "$cache/deps.stamp" ] || return 1
 	[ -x "$cache/busybox/busybox" ] && [ -x "$cache/checkpatch/scripts/checkpatch.pl" ] || return 1
-	[ -f "$cache/arm64-root/stamp" ] || return 1
+	[ -z "$(arm64_userland_missing)" ] || return 1
 	[ -f "$cache/npm/stamp" ] && cmp -s "$cache/npm/package-lock.json" \
 		"$top/userspace/flamegraph/package-lock.json" || return 1
 	[ -z "$(missing_pkgs $ARM64_BUILD_PKGS)" ] || return 1

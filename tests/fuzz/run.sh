@@ -35,6 +35,14 @@ seed() {
 			done
 		printf '\x10\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xb0\xb0\xb0\x80' >"$dir/inline"
 		;;
+	follow)
+		# The bundled crash in both serial transports, with log lines around.
+		{ echo "<inf> boot"; echo "<err> coredump: #CD:BEGIN#"
+		  xxd -p -c 32 "$top/tests/firmware/bundled/demo.zephyr" | sed 's/^/#CD:/'
+		  echo "#CD:END#"; } >"$dir/zephyr"
+		{ printf 'CRASH ENCOUNTERED\r\n6343030000000000\r\n'; head -c 600 "$top/tests/firmware/bundled/demo.zephyr" |
+		  xxd -p -c 16 | tr a-f A-F; echo "End of dump"; } >"$dir/crashcatcher"
+		;;
 	thumb)
 		arm-none-eabi-objcopy -O binary -j .text "$top/tests/firmware/bundled/demo.elf" "$dir/text"
 		split -b 1024 "$dir/text" "$dir/chunk-"
@@ -45,7 +53,7 @@ seed() {
 }
 
 ktap_header
-for name in dump unwind thumb ehabi; do
+for name in dump unwind thumb ehabi follow; do
 	fuzzer=$out/fuzz_$name
 	reg=$here/regressions/$name
 	if [ -d "$reg" ] && [ -n "$(ls -A "$reg")" ]; then
