@@ -96,6 +96,7 @@ struct cw_gap {
 };
 
 #define CW_MAX_GAPS	8
+#define CW_MAX_BUILD_ID	64	/* bytes: SHA-1 ids are 20, the longest in use 32 */
 
 struct cw_dump {
 	const char *path;
@@ -110,6 +111,8 @@ struct cw_dump {
 	const char *warning;	/* the dump is readable but its writer reported a problem */
 	struct cw_gap gaps[CW_MAX_GAPS];	/* filled by cw_image_gaps() */
 	unsigned int nr_gaps;
+	uint8_t build_id[CW_MAX_BUILD_ID];	/* ELF core: its NT_GNU_BUILD_ID note */
+	uint32_t build_id_len;
 };
 
 int cw_dump_parse(struct cw_dump *dump, const char *path, const uint8_t *buf, size_t len,
@@ -264,6 +267,17 @@ struct cw_fault {
 
 void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f);
 
+/* ---- the dump against the firmware (libcw_match.c) ---- */
+
+/* Each way the dump contradicts the firmware, one line naming what differed and where. */
+struct cw_match {
+	char lines[8][224];
+	unsigned int nr;
+};
+
+unsigned int cw_match(const struct cw_target *t, const struct cw_dump *dump,
+		      const struct cw_backtrace *bt, const struct cw_fault *f, struct cw_match *m);
+
 /* ---- RTOS threads (libcw_rtos.c) ---- */
 
 enum cw_rtos_kind {
@@ -339,6 +353,8 @@ struct cw_report_opts {
 	int json;
 	int color;			/* text: function names in bold */
 	const struct cw_rtos *rtos;	/* threads to list after the backtrace, or NULL */
+	const struct cw_match *match;	/* --allow-mismatch: how the dump contradicts the
+					 * firmware, or NULL */
 };
 
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,
