@@ -141,12 +141,19 @@ static const char *cause_mismatch(uint32_t cfsr, const char *insn)
 static void match_pcs(const struct cw_target *t, const struct cw_dump *d,
 		      const struct cw_backtrace *bt, const struct cw_fault *f, struct cw_match *m)
 {
-	unsigned int ff = cw_fault_frame(d->context, bt), i;
+	unsigned int ff = cw_fault_frame(d->context, bt), i, end;
 	const char *cause;
 	uint32_t target;
 
 	if (ff >= bt->nr)
 		return;
+	/*
+	 * Past a frame outside the code the chain is the unwinders' guess over
+	 * whatever the stack holds (an overflow, the words above a task's first
+	 * frame), not something the dump asserts: only the frames below count.
+	 */
+	for (end = ff + 1; end < bt->nr && cw_image_is_code(t->img, bt->frames[end].pc); end++)
+		;
 	if (!cw_image_is_code(t->img, bt->frames[ff].pc)) {
 		if (f->have_scb && !(f->cfsr & CFSR_NOT_AT_PC) && (f->cfsr & ~CFSR_NOT_AT_PC))
 			mismatch(m, "frame #%u: the stacked pc 0x%08x is not in the firmware's code, "
@@ -156,7 +163,7 @@ static void match_pcs(const struct cw_target *t, const struct cw_dump *d,
 		mismatch(m, "frame #%u: the firmware's instruction at the stacked pc 0x%08x (%s) "
 			 "cannot raise %s", ff, bt->frames[ff].pc, f->insn, cause);
 	}
-	for (i = 0; i < bt->nr; i++) {
+	for (i = 0; i < end; i++) {
 		const struct cw_frame *fr = &bt->frames[i];
 
 		if ((fr->flags & (CW_FRAME_FNC_RETURN | CW_FRAME_LOST)) ||
@@ -166,7 +173,7 @@ static void match_pcs(const struct cw_target *t, const struct cw_dump *d,
 			mismatch(m, "frame #%u: pc 0x%08x is inside one of the firmware's "
 				 "instructions, not at its start", i, fr->pc);
 	}
-	for (i = 1; i < bt->nr; i++) {
+	for (i = 1; i < end; i++) {
 		const struct cw_frame *fr = &bt->frames[i];
 
 		if (!(fr->flags & CW_FRAME_RETURN_ADDR) || fr->method == CW_M_SCAN ||
