@@ -185,6 +185,8 @@ enum cw_stop {
 	CW_STOP_NO_PSP,		/* exception frame on the process stack, PSP unknown */
 	CW_STOP_FP_CHAIN,	/* frame-pointer chain ended or broke */
 	CW_STOP_NOT_INCREASING,	/* sp did not move up: a loop */
+	CW_STOP_TASK_ENTRY,	/* reached where the RTOS started the thread */
+	CW_STOP_STACK_END,	/* the caller's frame would lie above the thread's stack */
 	CW_STOP_NR
 };
 
@@ -232,9 +234,24 @@ struct cw_backtrace {
 	char stop_detail[128];
 };
 
+/*
+ * What bounds an unwind besides memory: the thread's stack, and where the
+ * RTOS starts its threads. Every unwinder's caller lies inside the stack;
+ * the chain ends at the thread's start instead of reading what is above it.
+ */
+struct cw_bounds {
+	uint32_t stack_lo, stack_hi;	/* [lo, hi); hi 0: not known */
+	uint32_t task_exit;	/* the return address a task's function is given (FreeRTOS
+				 * prvTaskExitError, configTASK_RETURN_ADDRESS); 0: none */
+	uint32_t thread_entry;	/* the function every thread starts in (Zephyr
+				 * z_thread_entry); 0: none */
+	const char *task_exit_name, *thread_entry_name;
+};
+
 struct cw_target {
 	const struct cw_mem *mem;
 	struct cw_image *img;
+	const struct cw_bounds *bounds;	/* or NULL */
 };
 
 unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt);
@@ -310,6 +327,8 @@ struct cw_thread {
 	int current;
 	int have_stack;		/* stack_lo is known; stack_hi too when stack_size */
 	uint32_t stack_lo, stack_hi, stack_size;
+	uint32_t stack_bound;	/* without stack_size: the next thread's stack or TCB above
+				 * stack_lo, which its stack cannot reach into; 0: none */
 	int have_use;
 	uint32_t stack_untouched;	/* bytes of fill pattern left at the low end */
 	uint32_t overflow;	/* CW_OVF_* */
@@ -340,6 +359,7 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 		    const struct cw_backtrace *bt, const struct cw_fault *f, enum cw_rtos_kind kind,
 		    enum cw_unwinder how, struct cw_rtos *out);
 void cw_rtos_free(struct cw_rtos *r);
+void cw_rtos_bounds(const struct cw_image *img, enum cw_rtos_kind kind, struct cw_bounds *b);
 
 /* ---- watching a directory for new dumps ---- */
 

@@ -142,6 +142,7 @@ static int analyze(struct cw_image *img, const char *path, const struct options 
 	struct cw_report_opts ropt = opt->report;
 	struct cw_rtos rtos = { 0 };
 	struct cw_match match;
+	struct cw_bounds ends;
 	struct cw_backtrace *bt;
 	struct cw_target t;
 	struct cw_fault f;
@@ -164,7 +165,9 @@ static int analyze(struct cw_image *img, const char *path, const struct options 
 		dump_failed(opt, path, "%s: out of memory", path);
 		goto out;
 	}
-	t = (struct cw_target){ .mem = &d.mem, .img = img };
+	/* The crash's chain ends where the RTOS started the thread, as each thread's does. */
+	cw_rtos_bounds(img, opt->rtos, &ends);
+	t = (struct cw_target){ .mem = &d.mem, .img = img, .bounds = &ends };
 	if (d.context != CW_CTX_MEMORY_ONLY && opt->regs)
 		note("%s: the dump has its registers; --regs is not used\n", d.path);
 	if (d.context == CW_CTX_MEMORY_ONLY && opt->regs &&
