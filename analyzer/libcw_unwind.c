@@ -576,6 +576,14 @@ static int below_stack_top(const struct walk *w, uint32_t end)
 	return !b || !b->stack_hi || end <= b->stack_hi;
 }
 
+/* The return address a task's function was given: no call precedes it, yet it ends the chain. */
+static int is_task_exit(const struct walk *w, uint32_t v)
+{
+	const struct cw_bounds *b = w->t->bounds;
+
+	return b && b->task_exit && (v & 1) && (v & ~1u) == b->task_exit;
+}
+
 static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 {
 	uint32_t sp = w->regs.r[CW_SP], a, v;
@@ -587,7 +595,7 @@ static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 	/* lr still holds this frame's return address unless the prologue already saved it. */
 	if (w->lr_live && !(fn && lr_pushed_before_pc(w, fn))) {
 		v = w->regs.r[CW_LR];
-		if ((cw_is_exc_return(v) && !cw_exc_return_decode(v, &er)) ||
+		if ((cw_is_exc_return(v) && !cw_exc_return_decode(v, &er)) || is_task_exit(w, v) ||
 		    scan_candidate(w, v, fn, &s->confidence, &s->flags)) {
 			s->pc = v;
 			s->sp = sp;
@@ -607,9 +615,10 @@ static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 			s->confidence = CONF_SCAN_BL;
 			return 0;
 		}
-		if (scan_candidate(w, v, fn, &s->confidence, &s->flags)) {
+		if (is_task_exit(w, v) || scan_candidate(w, v, fn, &s->confidence, &s->flags)) {
 			s->pc = v;
 			s->sp = a + 4;
+			s->confidence = is_task_exit(w, v) ? CONF_SCAN_BL : s->confidence;
 			return 0;
 		}
 	}

@@ -22,7 +22,8 @@ import sys
 from compare_common import build, finish, load_baseline, parse_args
 
 FORMATS = [("elf-core", "core.elf"), ("zephyr", "core.zephyr")]
-METHODS = ["auto", "auto-nodwarf"]
+# scan: the method most apt to read past a stack's end, which no method may do.
+METHODS = ["auto", "auto-nodwarf", "scan"]
 # What the firmware's threads are doing when it crashes (rtos/app.c); the crasher is running.
 # FreeRTOS's eTaskGetState() gives these too: "notified" waits for a notification in the
 # suspended list (blocked), "pending" was readied into xPendingReadyList by the crasher just
@@ -70,9 +71,9 @@ def score(expect, got, dwarf):
     return n
 
 
-def run_crashwalk(tool, elf, dump, kernel):
-    r = subprocess.run([tool, "--json", "--rtos", kernel, elf, dump], capture_output=True,
-                       text=True, timeout=120)
+def run_crashwalk(tool, elf, dump, kernel, method):
+    r = subprocess.run([tool, "--json", "--rtos", kernel, "--method", method, elf, dump],
+                       capture_output=True, text=True, timeout=120)
     if r.returncode != 0 or not r.stdout.strip():
         return None, r.stderr.strip() or "no output (exit %d)" % r.returncode
     return json.loads(r.stdout.splitlines()[0]), None
@@ -84,7 +85,8 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method):
         oracle = json.load(fh)
     dwarf = not method.endswith("nodwarf")
     elf = os.path.join(os.path.dirname(d), "fw.elf" if dwarf else "fw-nodwarf.elf")
-    j, err = run_crashwalk(tool, elf, os.path.join(d, fname), kernel)
+    kernel = kernel.split("-")[0]  # freertos-noend is FreeRTOS built otherwise
+    j, err = run_crashwalk(tool, elf, os.path.join(d, fname), kernel, method.split("-")[0])
     if j is None:
         return ["crashwalk failed: " + err], 0, 0, 0, len(oracle["threads"])
     problems = []

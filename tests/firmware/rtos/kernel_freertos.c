@@ -22,6 +22,12 @@
 
 #define configMAX_PRIORITIES	5
 #define configMAX_TASK_NAME_LEN	16
+/* The ports' default is 0: only pxStack says where a stack is (the RTOS_NO_END_OF_STACK build). */
+#ifdef RTOS_NO_END_OF_STACK
+#define configRECORD_STACK_HIGH_ADDRESS	0
+#else
+#define configRECORD_STACK_HIGH_ADDRESS	1
+#endif
 #define STACK_FILL	0xA5A5A5A5u	/* tskSTACK_FILL_BYTE, four times */
 #define taskWAITING_NOTIFICATION	1
 #define portMAX_DELAY	0xFFFFFFFFu
@@ -61,7 +67,9 @@ typedef struct tskTaskControlBlock {
 	UBaseType_t uxPriority;
 	StackType_t *pxStack;
 	char pcTaskName[configMAX_TASK_NAME_LEN];
-	StackType_t *pxEndOfStack;	/* configRECORD_STACK_HIGH_ADDRESS */
+#if configRECORD_STACK_HIGH_ADDRESS
+	StackType_t *pxEndOfStack;
+#endif
 	UBaseType_t uxTCBNumber;
 	UBaseType_t uxBasePriority;
 	volatile uint32_t ulNotifiedValue[1];	/* configTASK_NOTIFICATION_ARRAY_ENTRIES 1 */
@@ -213,7 +221,9 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 	for (i = 0; i < configMAX_TASK_NAME_LEN - 1 && name[i]; i++)
 		t->pcTaskName[i] = name[i];
 	t->pxStack = stack;
+#if configRECORD_STACK_HIGH_ADDRESS
 	t->pxEndOfStack = stack + words - 1;
+#endif
 	t->uxPriority = t->uxBasePriority = prio;
 	t->uxTCBNumber = uxCurrentNumberOfTasks;
 	t->xStateListItem.pvOwner = t;
