@@ -46,6 +46,7 @@ unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inl
 			      unsigned int max, struct cw_srcline *outer);
 uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok);
 int cw_image_object(const struct cw_image *img, const char *name, uint32_t *addr, uint32_t *size);
+int cw_image_object_at(const struct cw_image *img, uint32_t addr, uint32_t *size);
 int cw_image_is_handler(const struct cw_image *img, uint32_t func_addr);
 int cw_image_exidx(const struct cw_image *img, uint32_t *addr, uint32_t *size);
 

@@ -148,6 +148,32 @@ static enum cw_thread_state frt_state(struct cw_rtos_walk *w, const struct frt_l
 	return state;
 }
 
+/*
+ * pxEndOfStack is &pxStack[depth - 1] aligned down to 8 bytes, so the stack
+ * ends 4 or 8 bytes above it. An object symbol starting at pxStack (a static
+ * stack buffer) gives its size exactly; else the word above pxEndOfStack is
+ * the stack's when it still holds the fill pattern and starts no other
+ * thread's stack (prvInitialiseNewTask filled it, and the port stacks below
+ * pxEndOfStack).
+ */
+static void frt_stack_top(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t end)
+{
+	uint32_t size, v, i;
+
+	th->stack_hi = end + 4;
+	if (!cw_image_object_at(w->t->img, th->stack_lo, &size) && size >= end + 4 - th->stack_lo &&
+	    size <= end + 8 - th->stack_lo) {
+		th->stack_hi = th->stack_lo + size;
+	} else if (!(end & 7) && !cw_rtos_rd32(w, end + 4, &v) &&
+		   v == FREERTOS_FILL * 0x01010101u) {
+		th->stack_hi = end + 8;
+		for (i = 0; i < w->out->nr; i++)
+			if (w->out->threads[i].have_stack && w->out->threads[i].stack_lo == end + 4)
+				th->stack_hi = end + 4;
+	}
+	th->stack_size = th->stack_hi - th->stack_lo;
+}
+
 static void frt_thread(struct cw_rtos_walk *w, const struct frt_layout *l, uint32_t tcb,
 		       enum cw_thread_state state, const char *where)
 {
@@ -162,11 +188,6 @@ static void frt_thread(struct cw_rtos_walk *w, const struct frt_layout *l, uint3
 		th->priority = (int)v;
 	if (!cw_rtos_rd32(w, tcb + l->stack, &th->stack_lo))
 		th->have_stack = 1;
-	if (l->have_end_of_stack && !cw_rtos_rd32(w, tcb + l->end_of_stack, &v) && v > th->stack_lo) {
-		/* pxEndOfStack is the highest word of a descending stack. */
-		th->stack_hi = v + 4;
-		th->stack_size = th->stack_hi - th->stack_lo;
-	}
 }
 
 static int frt_known(const struct cw_rtos_walk *w, uint32_t tcb)
@@ -265,10 +286,14 @@ static int frt_find(struct cw_rtos_walk *w)
 		cw_rtos_warn(w, "uxCurrentNumberOfTasks says %u tasks, the lists hold %u", nr_tasks,
 		     w->out->nr);
 	for (i = 0; i < w->out->nr; i++) {
-		uint32_t top;
+		uint32_t top, end;
 
 		th = &w->out->threads[i];
 		th->current = th->tcb == cur;
+		/* Once every thread is known: the top is checked against their stacks. */
+		if (l.have_end_of_stack && th->have_stack &&
+		    !cw_rtos_rd32(w, th->tcb + l.end_of_stack, &end) && end > th->stack_lo)
+			frt_stack_top(w, th, end);
 		if (cw_rtos_rd32(w, th->tcb + l.top, &top))
 			cw_thread_problem(th, "TCB at 0x%08x not in the dump", th->tcb);
 		else

@@ -798,6 +798,19 @@ int cw_image_object(const struct cw_image *img, const char *name, uint32_t *addr
 	return -1;
 }
 
+/* The size of a sized symbol defined at exactly addr (a static buffer); -1 if none. */
+int cw_image_object_at(const struct cw_image *img, uint32_t addr, uint32_t *size)
+{
+	size_t i;
+
+	for (i = 0; i < img->nr_named; i++)
+		if (img->named[i].name && img->named[i].addr == addr && img->named[i].size) {
+			*size = img->named[i].size;
+			return 0;
+		}
+	return -1;
+}
+
 int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr)
 {
 	return cw_image_object(img, name, addr, NULL);

@@ -10,7 +10,7 @@ state, and flagged overflowed exactly when it is the crasher of the "overflow" c
 compared as corpus-compare.py does (function, return address, with DWARF the line and inlined
 functions), from frame 0 up to the thread's entry function: what lies above it is the task
 start-up, which neither side can know. A case fails on a missing or extra thread, a wrong
-state or overflow flag, a warning about the kernel's lists (the states above are all states the
+state, stack bounds or overflow flag, a warning about the kernel's lists (the states above are all states the
 kernel produces), a whole chain that does not end with the task_entry stop, or fewer matching
 frames than tests/analyzer/rtos-baseline.txt records.
 """
@@ -115,6 +115,13 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method):
         if j.get("rtos_warnings"):
             problems.append("warnings for states the kernel produces: %s" %
                             "; ".join(j["rtos_warnings"]))
+        # The stack as the kernel was given it (the registry), wherever the kernel records its size.
+        size = g["stack"].get("size")
+        if g["stack"].get("start") != t["stack_lo"] or \
+                (size is not None and g["stack"]["start"] + size != t["stack_hi"]):
+            problems.append("%s stack 0x%x+%s, the kernel was given 0x%x-0x%x" %
+                            (name, g["stack"].get("start", 0), size, t["stack_lo"],
+                             t["stack_hi"]))
         should_overflow = case == "overflow" and name == "crasher"
         if g["stack"]["overflow"] != should_overflow:
             problems.append("%s overflow flag %s (%s)" % (name, g["stack"]["overflow"],

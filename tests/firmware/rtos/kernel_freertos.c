@@ -175,7 +175,7 @@ static NOINLINE __attribute__((used)) void prvTaskExitError(void)
  */
 static uint32_t *initial_context(uint32_t *top, uint32_t *limit, rtos_entry fn, void *arg)
 {
-	uint32_t *sp = (uint32_t *)((uint32_t)top & ~7u);
+	uint32_t *sp = top;
 	int i;
 
 	*--sp = 0x01000000u;			/* xPSR: Thumb */
@@ -201,7 +201,7 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 		 uint32_t *stack, uint32_t words)
 {
 	TCB_t *t = &tcbs[uxCurrentNumberOfTasks];
-	uint32_t i;
+	uint32_t i, *top;
 
 	if (!uxCurrentNumberOfTasks) {
 		for (i = 0; i < configMAX_PRIORITIES; i++)
@@ -221,15 +221,20 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 	for (i = 0; i < configMAX_TASK_NAME_LEN - 1 && name[i]; i++)
 		t->pcTaskName[i] = name[i];
 	t->pxStack = stack;
-#if configRECORD_STACK_HIGH_ADDRESS
-	t->pxEndOfStack = stack + words - 1;
-#endif
 	t->uxPriority = t->uxBasePriority = prio;
 	t->uxTCBNumber = uxCurrentNumberOfTasks;
 	t->xStateListItem.pvOwner = t;
 	t->xEventListItem.pvOwner = t;
 	t->xEventListItem.xItemValue = configMAX_PRIORITIES - prio;
-	t->pxTopOfStack = initial_context(stack + words, stack, fn, arg);
+	/*
+	 * prvInitialiseNewTask(): the top word, aligned down to 8 bytes; the port
+	 * stacks below it, so the word there and any above stay fill.
+	 */
+	top = (uint32_t *)((uint32_t)(stack + words - 1) & ~7u);
+#if configRECORD_STACK_HIGH_ADDRESS
+	t->pxEndOfStack = top;
+#endif
+	t->pxTopOfStack = initial_context(top, stack, fn, arg);
 	make_ready(t);
 	uxCurrentNumberOfTasks++;
 	rtos_registry_add(t->pcTaskName, t, fn, stack, stack + words);
