@@ -303,8 +303,8 @@ static int frt_find(struct cw_rtos_walk *w)
 }
 
 /*
- * Without ucNotifyState's offset (no DWARF), a task in xSuspendedTaskList
- * with no event is blocked on a notification when its frames are in the
+ * Without ucNotifyState's offset (no DWARF), a task in xSuspendedTaskList or
+ * a delayed list with no event is blocked on a notification when its frames are in the
  * kernel's notification wait (ulTaskNotifyTake, xTaskNotifyWait and their
  * indexed forms all end in these two).
  */
@@ -314,7 +314,7 @@ static void frt_settle(struct cw_rtos_walk *w, struct cw_thread *th)
 	unsigned int i, k;
 
 	(void)w;
-	if (th->state != CW_TS_SUSPENDED)
+	if (th->state != CW_TS_SUSPENDED && th->state != CW_TS_DELAYED)
 		return;
 	for (i = 0; i < th->bt.nr; i++)
 		for (k = 0; th->bt.frames[i].func && k < ARRAY_SIZE(waits); k++)
