@@ -472,18 +472,11 @@ const struct cw_symbol *cw_image_func(const struct cw_image *img, uint32_t addr)
 	return NULL;
 }
 
-int cw_image_is_code(const struct cw_image *img, uint32_t addr)
+/* The last mapping symbol ($t, $d, $a) at or below addr, NULL if none. */
+static const struct cw_mapsym *map_at(const struct cw_image *img, uint32_t addr)
 {
-	unsigned int i, lo = 0, hi = img->nr_maps;
-	int in_exec = 0;
+	unsigned int lo = 0, hi = img->nr_maps;
 
-	for (i = 0; i < img->nr_exec; i++)
-		if (addr >= img->exec[i].addr && addr - img->exec[i].addr < img->exec[i].size)
-			in_exec = 1;
-	if (!in_exec)
-		return 0;
-	if (!img->nr_maps)
-		return 1;
 	while (lo < hi) {
 		unsigned int mid = (lo + hi) / 2;
 
@@ -492,8 +485,23 @@ int cw_image_is_code(const struct cw_image *img, uint32_t addr)
 		else
 			hi = mid;
 	}
+	return lo ? &img->maps[lo - 1] : NULL;
+}
+
+int cw_image_is_code(const struct cw_image *img, uint32_t addr)
+{
+	const struct cw_mapsym *m;
+	unsigned int i;
+	int in_exec = 0;
+
+	for (i = 0; i < img->nr_exec; i++)
+		if (addr >= img->exec[i].addr && addr - img->exec[i].addr < img->exec[i].size)
+			in_exec = 1;
+	if (!in_exec)
+		return 0;
 	/* Literal pools ($d) inside a text section are not code. */
-	return lo == 0 || img->maps[lo - 1].kind == 't';
+	m = map_at(img, addr);
+	return !m || m->kind == 't';
 }
 
 #define MAX_SWEEP	0x10000u	/* bytes decoded to find whether addr starts an instruction */
@@ -507,23 +515,13 @@ int cw_image_is_code(const struct cw_image *img, uint32_t addr)
 int cw_image_insn_start(const struct cw_image *img, uint32_t addr)
 {
 	const struct cw_symbol *fn = cw_image_func(img, addr);
-	unsigned int lo = 0, hi = img->nr_maps;
+	const struct cw_mapsym *m = map_at(img, addr);
 	uint32_t a, from;
 	uint16_t hw;
 
 	if ((addr & 1) || !fn || !cw_image_is_code(img, addr))
 		return -1;
-	from = fn->addr;
-	while (lo < hi) {
-		unsigned int mid = (lo + hi) / 2;
-
-		if (img->maps[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo && img->maps[lo - 1].addr > from)
-		from = img->maps[lo - 1].addr;
+	from = m && m->addr > fn->addr ? m->addr : fn->addr;
 	if (from > addr || addr - from > MAX_SWEEP)
 		return -1;
 	for (a = from; a < addr; a += (hw >> 11) >= 0x1d ? 4 : 2)

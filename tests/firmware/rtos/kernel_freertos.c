@@ -289,39 +289,6 @@ void rtos_tick(void)
 	rtos_pend_switch();	/* time slicing */
 }
 
-void rtos_delay(uint32_t ticks)
-{
-	TCB_t *t;
-
-	irq_off();
-	t = pxCurrentTCB;
-	list_remove(&t->xStateListItem);
-	t->xStateListItem.xItemValue = xTickCount + ticks;
-	list_insert_sorted(t->xStateListItem.xItemValue < xTickCount ? pxOverflowDelayedTaskList
-								      : pxDelayedTaskList,
-			   &t->xStateListItem);
-	irq_on();
-	rtos_pend_switch();
-}
-
-void rtos_yield(void)
-{
-	rtos_pend_switch();
-}
-
-void rtos_block_forever(void)
-{
-	TCB_t *t;
-
-	irq_off();
-	t = pxCurrentTCB;
-	list_remove(&t->xStateListItem);
-	list_insert_end(&xSuspendedTaskList, &t->xStateListItem);
-	list_insert_sorted(&xNeverSignalled, &t->xEventListItem);
-	irq_on();
-	rtos_pend_switch();
-}
-
 /*
  * prvAddCurrentTaskToDelayedList(): portMAX_DELAY blocks in the suspended
  * list, any other timeout sorts the state item by wake tick.
@@ -339,6 +306,31 @@ static void add_current_to_delayed(uint32_t ticks)
 	list_insert_sorted(t->xStateListItem.xItemValue < xTickCount ? pxOverflowDelayedTaskList
 								      : pxDelayedTaskList,
 			   &t->xStateListItem);
+}
+
+void rtos_delay(uint32_t ticks)
+{
+	irq_off();
+	add_current_to_delayed(ticks);
+	irq_on();
+	rtos_pend_switch();
+}
+
+void rtos_yield(void)
+{
+	rtos_pend_switch();
+}
+
+void rtos_block_forever(void)
+{
+	TCB_t *t;
+
+	irq_off();
+	t = pxCurrentTCB;
+	add_current_to_delayed(portMAX_DELAY);
+	list_insert_sorted(&xNeverSignalled, &t->xEventListItem);
+	irq_on();
+	rtos_pend_switch();
 }
 
 /* ulTaskNotifyTake(pdTRUE, portMAX_DELAY): no event list, only ucNotifyState says why. */
