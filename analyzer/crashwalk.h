@@ -218,6 +218,7 @@ struct cw_frame {
 	unsigned int agreed;
 	unsigned int disagreed;
 	uint32_t exc_return;	/* with CW_FRAME_EXCEPTION */
+	uint32_t stacked_lr;	/* popped with CW_FRAME_EXCEPTION: the interrupted code's lr */
 	const struct cw_symbol *func;
 	struct cw_srcline src;
 	int has_src;

@@ -147,6 +147,10 @@ static void match_pcs(const struct cw_target *t, const struct cw_dump *d,
 
 	if (ff >= bt->nr)
 		return;
+	/* At handler entry the dump's pc is the handler's first instruction: firmware code. */
+	if (d->context == CW_CTX_HANDLER_ENTRY && !cw_image_is_code(t->img, bt->frames[0].pc))
+		mismatch(m, "frame #0: the dump's pc 0x%08x, at the exception handler's entry, is "
+			 "not in the firmware's code", bt->frames[0].pc);
 	/*
 	 * Past a frame outside the code the chain is the unwinders' guess over
 	 * whatever the stack holds (an overflow, the words above a task's first
@@ -167,11 +171,17 @@ static void match_pcs(const struct cw_target *t, const struct cw_dump *d,
 		const struct cw_frame *fr = &bt->frames[i];
 
 		if ((fr->flags & (CW_FRAME_FNC_RETURN | CW_FRAME_LOST)) ||
-		    (i == ff && (!f->have_scb || (f->cfsr & CFSR_FETCH))))
+		    (i == ff && f->have_scb && (f->cfsr & CFSR_FETCH)))
 			continue;
 		if (!cw_image_insn_start(t->img, fr->pc))
 			mismatch(m, "frame #%u: pc 0x%08x is inside one of the firmware's "
 				 "instructions, not at its start", i, fr->pc);
+		/* A BL or BLX wrote an odd lr that points into code: the next instruction. */
+		if ((fr->flags & CW_FRAME_EXCEPTION) && fr->method == CW_M_EXCEPTION &&
+		    (fr->stacked_lr & 1) && !cw_is_exc_return(fr->stacked_lr) &&
+		    !cw_image_insn_start(t->img, fr->stacked_lr & ~1u))
+			mismatch(m, "frame #%u: the stacked lr 0x%08x is inside one of the "
+				 "firmware's instructions, not at its start", i, fr->stacked_lr);
 	}
 	for (i = 1; i < end; i++) {
 		const struct cw_frame *fr = &bt->frames[i];

@@ -782,6 +782,7 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 	push_frame(w, w->regs.r[CW_PC], f.base + f.size, CW_M_EXCEPTION, CONF_EXCEPTION,
 		   CW_FRAME_EXCEPTION | f.fp);
 	w->bt->frames[w->bt->nr - 1].exc_return = exc_return;
+	w->bt->frames[w->bt->nr - 1].stacked_lr = w->regs.r[CW_LR];
 	return 0;
 }
 

@@ -115,6 +115,8 @@ fi
 addseg="python3 $(dirname "$0")/add-segment.py"
 check "wrong_firmware_refused" "$(run "$b/demo.elf" "$b/rtos-m4f-freertos.core" | sed 's/ (--.*//')" \
 	"1: crashwalk: $b/rtos-m4f-freertos.core: not a dump of $b/demo.elf"
+check "wrong_firmware_elsewhere_refused" "$(run "$elf" "$b/rtos-m33-zephyr.core" | \
+	sed 's/.*anyway): //')" "frame #0: the dump's pc 0x10000040, at the exception handler's entry, is not in the firmware's code"
 check "allow_mismatch_reports_it" \
 	"$("$cw" -q --allow-mismatch "$b/demo.elf" "$b/rtos-m4f-freertos.core" | grep -c '^mismatch: ')" 1
 check "allow_mismatch_in_json" "$("$cw" -q -j --allow-mismatch "$b/demo.elf" \
