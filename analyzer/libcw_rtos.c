@@ -129,7 +129,7 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 
 	memset(out, 0, sizeof(*out));
 	out->kind = CW_RTOS_NONE;
-	ops = kind == CW_RTOS_NONE ? NULL : pick_kernel(t->img, kind);
+	ops = pick_kernel(t->img, kind);
 	if (!ops)
 		return kind == CW_RTOS_NONE || kind == CW_RTOS_AUTO ? 0 : -1;
 	out->threads = calloc(CW_MAX_THREADS, sizeof(*out->threads));
