@@ -96,6 +96,7 @@ struct cw_gap {
 };
 
 #define CW_MAX_GAPS	8
+#define CW_MAX_BUILD_ID	64	/* bytes: SHA-1 ids are 20, the longest in use 32 */
 
 struct cw_dump {
 	const char *path;
@@ -110,6 +111,8 @@ struct cw_dump {
 	const char *warning;	/* the dump is readable but its writer reported a problem */
 	struct cw_gap gaps[CW_MAX_GAPS];	/* filled by cw_image_gaps() */
 	unsigned int nr_gaps;
+	uint8_t build_id[CW_MAX_BUILD_ID];	/* ELF core: its NT_GNU_BUILD_ID note */
+	uint32_t build_id_len;
 };
 
 int cw_dump_parse(struct cw_dump *dump, const char *path, const uint8_t *buf, size_t len,
@@ -182,6 +185,8 @@ enum cw_stop {
 	CW_STOP_NO_PSP,		/* exception frame on the process stack, PSP unknown */
 	CW_STOP_FP_CHAIN,	/* frame-pointer chain ended or broke */
 	CW_STOP_NOT_INCREASING,	/* sp did not move up: a loop */
+	CW_STOP_TASK_ENTRY,	/* reached where the RTOS started the thread */
+	CW_STOP_STACK_END,	/* the caller's frame would lie above the thread's stack */
 	CW_STOP_NR
 };
 
@@ -213,6 +218,7 @@ struct cw_frame {
 	unsigned int agreed;
 	unsigned int disagreed;
 	uint32_t exc_return;	/* with CW_FRAME_EXCEPTION */
+	uint32_t stacked_lr;	/* popped with CW_FRAME_EXCEPTION: the interrupted code's lr */
 	const struct cw_symbol *func;
 	struct cw_srcline src;
 	int has_src;
@@ -229,9 +235,24 @@ struct cw_backtrace {
 	char stop_detail[128];
 };
 
+/*
+ * What bounds an unwind besides memory: the thread's stack, and where the
+ * RTOS starts its threads. Every unwinder's caller lies inside the stack;
+ * the chain ends at the thread's start instead of reading what is above it.
+ */
+struct cw_bounds {
+	uint32_t stack_lo, stack_hi;	/* [lo, hi); hi 0: not known */
+	uint32_t task_exit;	/* the return address a task's function is given (FreeRTOS
+				 * prvTaskExitError, configTASK_RETURN_ADDRESS); 0: none */
+	uint32_t thread_entry;	/* the function every thread starts in (Zephyr
+				 * z_thread_entry); 0: none */
+	const char *task_exit_name, *thread_entry_name;
+};
+
 struct cw_target {
 	const struct cw_mem *mem;
 	struct cw_image *img;
+	const struct cw_bounds *bounds;	/* or NULL */
 };
 
 unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt);
@@ -263,6 +284,17 @@ struct cw_fault {
 #define CW_SCB_CFSR		0xE000ED28u
 
 void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f);
+
+/* ---- the dump against the firmware (libcw_match.c) ---- */
+
+/* Each way the dump contradicts the firmware, one line naming what differed and where. */
+struct cw_match {
+	char lines[8][224];
+	unsigned int nr;
+};
+
+unsigned int cw_match(const struct cw_target *t, const struct cw_dump *dump,
+		      const struct cw_backtrace *bt, const struct cw_fault *f, struct cw_match *m);
 
 /* ---- RTOS threads (libcw_rtos.c) ---- */
 
@@ -296,6 +328,8 @@ struct cw_thread {
 	int current;
 	int have_stack;		/* stack_lo is known; stack_hi too when stack_size */
 	uint32_t stack_lo, stack_hi, stack_size;
+	uint32_t stack_bound;	/* without stack_size: the next thread's stack or TCB above
+				 * stack_lo, which its stack cannot reach into; 0: none */
 	int have_use;
 	uint32_t stack_untouched;	/* bytes of fill pattern left at the low end */
 	uint32_t overflow;	/* CW_OVF_* */
@@ -326,6 +360,7 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 		    const struct cw_backtrace *bt, const struct cw_fault *f, enum cw_rtos_kind kind,
 		    enum cw_unwinder how, struct cw_rtos *out);
 void cw_rtos_free(struct cw_rtos *r);
+void cw_rtos_bounds(const struct cw_image *img, enum cw_rtos_kind kind, struct cw_bounds *b);
 
 /* ---- watching a directory for new dumps ---- */
 
@@ -358,6 +393,8 @@ struct cw_report_opts {
 	int json;
 	int color;			/* text: function names in bold */
 	const struct cw_rtos *rtos;	/* threads to list after the backtrace, or NULL */
+	const struct cw_match *match;	/* --allow-mismatch: how the dump contradicts the
+					 * firmware, or NULL */
 };
 
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,

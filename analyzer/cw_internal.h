@@ -29,13 +29,24 @@ void cw_mem_free(struct cw_mem *mem);
 
 /* ---- firmware image: code, symbols, line info, struct layouts ---- */
 
+/* A loadable section of the firmware, named. */
+struct cw_image_section {
+	const char *name;
+	uint32_t addr, size;
+	const uint8_t *data;
+};
+
+const struct cw_image_section *cw_image_rosec(const struct cw_image *img, unsigned int n);
+uint32_t cw_image_build_id(const struct cw_image *img, const uint8_t **id);
 const struct cw_symbol *cw_image_func(const struct cw_image *img, uint32_t addr);
 int cw_image_is_code(const struct cw_image *img, uint32_t addr);
+int cw_image_insn_start(const struct cw_image *img, uint32_t addr);
 int cw_image_srcline(struct cw_image *img, uint32_t addr, struct cw_srcline *out);
 unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inline *out,
 			      unsigned int max, struct cw_srcline *outer);
 uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok);
 int cw_image_object(const struct cw_image *img, const char *name, uint32_t *addr, uint32_t *size);
+int cw_image_object_at(const struct cw_image *img, uint32_t addr, uint32_t *size);
 int cw_image_is_handler(const struct cw_image *img, uint32_t func_addr);
 int cw_image_exidx(const struct cw_image *img, uint32_t *addr, uint32_t *size);
 

@@ -20,6 +20,7 @@ struct cw_rtos_walk {
 	enum cw_unwinder how;
 	struct cw_rtos *out;
 	uint8_t fill;
+	struct cw_bounds ends;	/* the kernel's task_exit and thread_entry */
 };
 
 /* A kernel: the symbol that shows it is there, its stack fill byte, how to find its threads. */
@@ -28,6 +29,10 @@ struct cw_rtos_ops {
 	const char *detect;
 	uint8_t fill;
 	int (*find)(struct cw_rtos_walk *w);	/* -1: its objects are not in the firmware */
+	/* What ends a thread's chain (struct cw_bounds): symbols, or NULL. */
+	const char *task_exit, *thread_entry;
+	/* After the unwind: a state only the thread's frames tell apart, or NULL. */
+	void (*settle)(struct cw_rtos_walk *w, struct cw_thread *th);
 };
 
 extern const struct cw_rtos_ops cw_freertos_ops;

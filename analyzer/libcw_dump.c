@@ -159,6 +159,7 @@ const char *cw_dump_format_name(enum cw_dump_format fmt)
 /* ---- ELF32 ARM core ---- */
 
 #define NT_PRSTATUS		1
+#define NT_GNU_BUILD_ID		3	/* name "GNU": the firmware's build-id, as ld wrote it */
 #define PRSTATUS_REGS_OFF	72
 #define PRSTATUS_MIN		148
 #define CW_NOTE_STACKS		1	/* "CRASHWALK" note: version, msp, psp, control
@@ -217,6 +218,13 @@ static int elf_core_notes(struct cw_dump *d, uint32_t off, uint32_t size, struct
 		    !cw_reg_ok(&d->regs, CW_PC)) {
 			if (elf_core_prstatus(d, d->buf + desc_off, descsz, off, err))
 				return -1;
+		} else if (namesz == 4 && !memcmp(d->buf + name_off, "GNU", 4) &&
+			   type == NT_GNU_BUILD_ID) {
+			if (!descsz || descsz > sizeof(d->build_id))
+				return cw_fail(err, d->path, off, "GNU build-id note of %u bytes "
+					       "(1 to %zu expected)", descsz, sizeof(d->build_id));
+			memcpy(d->build_id, d->buf + desc_off, descsz);
+			d->build_id_len = descsz;
 		} else if (namesz == 10 && !memcmp(d->buf + name_off, "CRASHWALK", 10) &&
 			   type == CW_NOTE_STACKS) {
 			if (elf_core_stacks(d, d->buf + desc_off, descsz, off, err))

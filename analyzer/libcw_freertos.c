@@ -4,10 +4,12 @@
  * layout, and the saved context each GCC port's context switch leaves.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cw_rtos.h"
 
 #define FREERTOS_FILL	0xA5	/* tskSTACK_FILL_BYTE */
+#define WAITING_NOTIFICATION	1	/* taskWAITING_NOTIFICATION in ucNotifyState */
 #define FP_CALLEE	0x40u	/* s16-s31, saved by the context switch */
 
 /*
@@ -74,9 +76,11 @@ static void frt_context(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t t
 
 struct frt_layout {
 	uint32_t top, state_item, event_item, prio, stack, name, name_len, end_of_stack;
+	uint32_t notify_state, notify_len;
 	uint32_t item_next, item_owner, item_container;
 	uint32_t list_count, list_end, list_size;
-	int have_end_of_stack;
+	uint32_t pending_ready;	/* &xPendingReadyList, 0 without it */
+	int have_end_of_stack, have_notify_state;
 };
 
 /*
@@ -94,6 +98,8 @@ static int frt_layout(const struct cw_image *img, struct frt_layout *l)
 		{ "tskTaskControlBlock", "pcTaskName", &l->name, 52, &l->name_len, 16, 0, NULL },
 		{ "tskTaskControlBlock", "pxEndOfStack", &l->end_of_stack, 0, NULL, 0, 1,
 		  &l->have_end_of_stack },
+		{ "tskTaskControlBlock", "ucNotifyState", &l->notify_state, 0, &l->notify_len, 0,
+		  1, &l->have_notify_state },
 		{ "xLIST_ITEM", "pxNext", &l->item_next, 4, NULL, 0, 0, NULL },
 		{ "xLIST_ITEM", "pvOwner", &l->item_owner, 12, NULL, 0, 0, NULL },
 		{ "xLIST_ITEM", "pxContainer", &l->item_container, 16, NULL, 0, 0, NULL },
@@ -107,34 +113,100 @@ static int frt_layout(const struct cw_image *img, struct frt_layout *l)
 	return dwarf;
 }
 
+/* Whether any of the task's notification slots says it waits for one (ulTaskNotifyTake...). */
+static int frt_waits_notification(struct cw_rtos_walk *w, const struct frt_layout *l, uint32_t tcb)
+{
+	uint8_t st[8];
+	uint32_t i, n = l->notify_len < sizeof(st) ? l->notify_len : sizeof(st);
+
+	if (!l->have_notify_state || !n || cw_mem_read(w->t->mem, tcb + l->notify_state, st, n))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (st[i] == WAITING_NOTIFICATION)
+			return 1;
+	return 0;
+}
+
+/*
+ * The state as eTaskGetState() computes it from the list the state item is
+ * in (state) and the event item's list: pending-ready is ready whatever list
+ * the state item is still in; a delayed or suspended task waiting on an event
+ * or a notification is blocked (delayed: sleeping with no event).
+ */
+static enum cw_thread_state frt_state(struct cw_rtos_walk *w, const struct frt_layout *l,
+				      uint32_t tcb, enum cw_thread_state state)
+{
+	uint32_t event_list = 0;
+
+	if (cw_rtos_rd32(w, tcb + l->event_item + l->item_container, &event_list))
+		event_list = 0;
+	if (l->pending_ready && event_list == l->pending_ready)
+		return CW_TS_READY;
+	if ((state == CW_TS_SUSPENDED || state == CW_TS_DELAYED) &&
+	    (event_list || frt_waits_notification(w, l, tcb)))
+		return CW_TS_BLOCKED;
+	return state;
+}
+
+/*
+ * pxEndOfStack is &pxStack[depth - 1] aligned down to 8 bytes, so the stack
+ * ends 4 or 8 bytes above it. An object symbol starting at pxStack (a static
+ * stack buffer) gives its size exactly; else the word above pxEndOfStack is
+ * the stack's when it still holds the fill pattern and starts no other
+ * thread's stack (prvInitialiseNewTask filled it, and the port stacks below
+ * pxEndOfStack).
+ */
+static void frt_stack_top(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t end)
+{
+	uint32_t size, v, i;
+
+	th->stack_hi = end + 4;
+	if (!cw_image_object_at(w->t->img, th->stack_lo, &size) && size >= end + 4 - th->stack_lo &&
+	    size <= end + 8 - th->stack_lo) {
+		th->stack_hi = th->stack_lo + size;
+	} else if (!(end & 7) && !cw_rtos_rd32(w, end + 4, &v) &&
+		   v == FREERTOS_FILL * 0x01010101u) {
+		th->stack_hi = end + 8;
+		for (i = 0; i < w->out->nr; i++)
+			if (w->out->threads[i].have_stack && w->out->threads[i].stack_lo == end + 4)
+				th->stack_hi = end + 4;
+	}
+	th->stack_size = th->stack_hi - th->stack_lo;
+}
+
 static void frt_thread(struct cw_rtos_walk *w, const struct frt_layout *l, uint32_t tcb,
 		       enum cw_thread_state state, const char *where)
 {
 	struct cw_thread *th = cw_rtos_add_thread(w, tcb, where);
-	uint32_t v, event_container = 0;
+	uint32_t v;
 
 	if (!th)
 		return;
-	th->state = state;
+	th->state = frt_state(w, l, tcb, state);
 	cw_rtos_read_name(w, tcb + l->name, l->name_len, th->name, sizeof(th->name));
 	if (!cw_rtos_rd32(w, tcb + l->prio, &v))
 		th->priority = (int)v;
 	if (!cw_rtos_rd32(w, tcb + l->stack, &th->stack_lo))
 		th->have_stack = 1;
-	if (l->have_end_of_stack && !cw_rtos_rd32(w, tcb + l->end_of_stack, &v) && v > th->stack_lo) {
-		/* pxEndOfStack is the highest word of a descending stack. */
-		th->stack_hi = v + 4;
-		th->stack_size = th->stack_hi - th->stack_lo;
-	}
-	/* In the suspended or delayed list while waiting on an event: blocked. */
-	if ((state == CW_TS_SUSPENDED || state == CW_TS_DELAYED) &&
-	    !cw_rtos_rd32(w, tcb + l->event_item + l->item_container, &event_container) && event_container)
-		th->state = CW_TS_BLOCKED;
 }
 
-/* Walk one xLIST from its xListEnd, adding the owner of every item. */
+static int frt_known(const struct cw_rtos_walk *w, uint32_t tcb)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->out->nr; i++)
+		if (w->out->threads[i].tcb == tcb)
+			return 1;
+	return 0;
+}
+
+/*
+ * Walk one xLIST from its xListEnd, adding the owner of every item. An event
+ * list (xPendingReadyList holds event items) adds only tasks whose state item
+ * was in none of the lists walked before.
+ */
 static void frt_walk_list(struct cw_rtos_walk *w, const struct frt_layout *l, uint32_t list,
-			  enum cw_thread_state state, const char *name)
+			  enum cw_thread_state state, const char *name, int event_list)
 {
 	uint32_t seen[CW_RTOS_MAX_LIST_ITEMS], count, end = list + l->list_end, item, owner, container;
 	unsigned int n = 0, i;
@@ -166,7 +238,8 @@ static void frt_walk_list(struct cw_rtos_walk *w, const struct frt_layout *l, ui
 		if (container != list)
 			cw_rtos_warn(w, "%s at 0x%08x: item 0x%08x says it is in 0x%08x", name, list, item,
 			     container);
-		frt_thread(w, l, owner, state, name);
+		if (!event_list || !frt_known(w, owner))
+			frt_thread(w, l, owner, state, name);
 		if (cw_rtos_rd32(w, item + l->item_next, &item)) {
 			cw_rtos_warn(w, "%s at 0x%08x: item 0x%08x not in the dump", name, list, seen[n - 1]);
 			return;
@@ -182,9 +255,9 @@ static int frt_find(struct cw_rtos_walk *w)
 	static const struct { const char *sym; enum cw_thread_state state; } lists[] = {
 		{ "xDelayedTaskList1", CW_TS_DELAYED },
 		{ "xDelayedTaskList2", CW_TS_DELAYED },
-		{ "xPendingReadyList", CW_TS_READY },
 		{ "xSuspendedTaskList", CW_TS_SUSPENDED },
-		{ "xTasksWaitingTermination", CW_TS_DEAD },
+		{ "xTasksWaitingTermination", CW_TS_DEAD },	/* eDeleted: the idle task frees it */
+		{ "xPendingReadyList", CW_TS_READY },	/* last: its items are event items */
 	};
 	uint32_t cur_sym, cur = 0, ready, ready_size, addr, nr_tasks;
 	struct frt_layout l;
@@ -196,24 +269,31 @@ static int frt_find(struct cw_rtos_walk *w)
 	    cw_image_object(img, "pxReadyTasksLists", &ready, &ready_size))
 		return -1;
 	w->out->layout_dwarf = frt_layout(img, &l);
+	if (cw_image_lookup(img, "xPendingReadyList", &l.pending_ready))
+		l.pending_ready = 0;
 	if (cw_rtos_rd32(w, cur_sym, &cur))
 		cw_rtos_warn(w, "pxCurrentTCB at 0x%08x not in the dump", cur_sym);
 	for (i = 0; i < ready_size / l.list_size && i < 256; i++) {
 		snprintf(name, sizeof(name), "pxReadyTasksLists[%u]", i);
-		frt_walk_list(w, &l, ready + i * l.list_size, CW_TS_READY, name);
+		frt_walk_list(w, &l, ready + i * l.list_size, CW_TS_READY, name, 0);
 	}
 	for (i = 0; i < ARRAY_SIZE(lists); i++)
 		if (!cw_image_lookup(img, lists[i].sym, &addr))
-			frt_walk_list(w, &l, addr, lists[i].state, lists[i].sym);
+			frt_walk_list(w, &l, addr, lists[i].state, lists[i].sym,
+				      addr == l.pending_ready);
 	if (!cw_image_lookup(img, "uxCurrentNumberOfTasks", &addr) && !cw_rtos_rd32(w, addr, &nr_tasks) &&
 	    nr_tasks != w->out->nr)
 		cw_rtos_warn(w, "uxCurrentNumberOfTasks says %u tasks, the lists hold %u", nr_tasks,
 		     w->out->nr);
 	for (i = 0; i < w->out->nr; i++) {
-		uint32_t top;
+		uint32_t top, end;
 
 		th = &w->out->threads[i];
 		th->current = th->tcb == cur;
+		/* Once every thread is known: the top is checked against their stacks. */
+		if (l.have_end_of_stack && th->have_stack &&
+		    !cw_rtos_rd32(w, th->tcb + l.end_of_stack, &end) && end > th->stack_lo)
+			frt_stack_top(w, th, end);
 		if (cw_rtos_rd32(w, th->tcb + l.top, &top))
 			cw_thread_problem(th, "TCB at 0x%08x not in the dump", th->tcb);
 		else
@@ -222,7 +302,27 @@ static int frt_find(struct cw_rtos_walk *w)
 	return 0;
 }
 
+/*
+ * Without ucNotifyState's offset (no DWARF), a task in xSuspendedTaskList or
+ * a delayed list with no event is blocked on a notification when its frames are in the
+ * kernel's notification wait (ulTaskNotifyTake, xTaskNotifyWait and their
+ * indexed forms all end in these two).
+ */
+static void frt_settle(struct cw_rtos_walk *w, struct cw_thread *th)
+{
+	static const char *const waits[] = { "ulTaskGenericNotifyTake", "xTaskGenericNotifyWait" };
+	unsigned int i, k;
+
+	(void)w;
+	if (th->state != CW_TS_SUSPENDED && th->state != CW_TS_DELAYED)
+		return;
+	for (i = 0; i < th->bt.nr; i++)
+		for (k = 0; th->bt.frames[i].func && k < ARRAY_SIZE(waits); k++)
+			if (!strcmp(th->bt.frames[i].func->name, waits[k]))
+				th->state = CW_TS_BLOCKED;
+}
+
 const struct cw_rtos_ops cw_freertos_ops = {
 	.kind = CW_RTOS_FREERTOS, .detect = "pxCurrentTCB", .fill = FREERTOS_FILL,
-	.find = frt_find,
+	.find = frt_find, .task_exit = "prvTaskExitError", .settle = frt_settle,
 };

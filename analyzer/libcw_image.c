@@ -62,6 +62,10 @@ struct cw_image {
 		int nobits;
 	} wsec[16];			/* writable sections: what a dump should cover */
 	unsigned int nr_wsec;
+	struct cw_image_section rosec[16];	/* read-only ones: what a dump must match */
+	unsigned int nr_rosec;
+	const uint8_t *build_id;	/* NT_GNU_BUILD_ID's descriptor, when the firmware has one */
+	uint32_t build_id_len;
 	struct cw_mem mem;		/* all loadable sections */
 	uint32_t vectors;
 	int have_vectors;
@@ -178,6 +182,31 @@ static int image_symbols(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 	return 0;
 }
 
+/* The GNU build-id among a note section's notes (name "GNU", type NT_GNU_BUILD_ID). */
+static void image_build_id(struct cw_image *img, const Elf_Data *data)
+{
+	const uint8_t *p = data->d_buf;
+	size_t off = 0;
+
+	while (data->d_size - off >= 12) {
+		uint32_t namesz, descsz, type;
+		size_t desc;
+
+		memcpy(&namesz, p + off, 4);
+		memcpy(&descsz, p + off + 4, 4);
+		memcpy(&type, p + off + 8, 4);
+		desc = off + 12 + ((namesz + 3ul) & ~3ul);
+		if (namesz > data->d_size || descsz > data->d_size || desc + descsz > data->d_size)
+			return;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + off + 12, "GNU", 4)) {
+			img->build_id = p + desc;
+			img->build_id_len = descsz;
+			return;
+		}
+		off = desc + ((descsz + 3ul) & ~3ul);
+	}
+}
+
 static int image_section(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 {
 	Elf_Data *data;
@@ -201,6 +230,14 @@ static int image_section(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 	data = elf_rawdata(scn, NULL);
 	if (!data || data->d_size < sh->sh_size)
 		return -1;
+	if (sh->sh_type == SHT_NOTE && !img->build_id)
+		image_build_id(img, data);
+	if (!(sh->sh_flags & SHF_WRITE) && img->nr_rosec < ARRAY_SIZE(img->rosec) &&
+	    !elf_getshdrstrndx(img->elf, &shstrndx))
+		img->rosec[img->nr_rosec++] = (struct cw_image_section){
+			elf_strptr(img->elf, shstrndx, sh->sh_name), (uint32_t)sh->sh_addr,
+			(uint32_t)sh->sh_size, data->d_buf
+		};
 	if (cw_mem_add(&img->mem, (uint32_t)sh->sh_addr, (uint32_t)sh->sh_size, data->d_buf,
 		       "image"))
 		return -1;
@@ -435,18 +472,11 @@ const struct cw_symbol *cw_image_func(const struct cw_image *img, uint32_t addr)
 	return NULL;
 }
 
-int cw_image_is_code(const struct cw_image *img, uint32_t addr)
+/* The last mapping symbol ($t, $d, $a) at or below addr, NULL if none. */
+static const struct cw_mapsym *map_at(const struct cw_image *img, uint32_t addr)
 {
-	unsigned int i, lo = 0, hi = img->nr_maps;
-	int in_exec = 0;
+	unsigned int lo = 0, hi = img->nr_maps;
 
-	for (i = 0; i < img->nr_exec; i++)
-		if (addr >= img->exec[i].addr && addr - img->exec[i].addr < img->exec[i].size)
-			in_exec = 1;
-	if (!in_exec)
-		return 0;
-	if (!img->nr_maps)
-		return 1;
 	while (lo < hi) {
 		unsigned int mid = (lo + hi) / 2;
 
@@ -455,8 +485,49 @@ int cw_image_is_code(const struct cw_image *img, uint32_t addr)
 		else
 			hi = mid;
 	}
+	return lo ? &img->maps[lo - 1] : NULL;
+}
+
+int cw_image_is_code(const struct cw_image *img, uint32_t addr)
+{
+	const struct cw_mapsym *m;
+	unsigned int i;
+	int in_exec = 0;
+
+	for (i = 0; i < img->nr_exec; i++)
+		if (addr >= img->exec[i].addr && addr - img->exec[i].addr < img->exec[i].size)
+			in_exec = 1;
+	if (!in_exec)
+		return 0;
 	/* Literal pools ($d) inside a text section are not code. */
-	return lo == 0 || img->maps[lo - 1].kind == 't';
+	m = map_at(img, addr);
+	return !m || m->kind == 't';
+}
+
+#define MAX_SWEEP	0x10000u	/* bytes decoded to find whether addr starts an instruction */
+
+/*
+ * Whether an instruction of the firmware starts at addr: 1 yes, 0 no, -1 not
+ * known (not code, or too far from where the decoding can start). Thumb
+ * instructions are decoded by length only, from the function's start or the
+ * last $t mapping symbol, whichever is nearer: literal pools end at a $t.
+ */
+int cw_image_insn_start(const struct cw_image *img, uint32_t addr)
+{
+	const struct cw_symbol *fn = cw_image_func(img, addr);
+	const struct cw_mapsym *m = map_at(img, addr);
+	uint32_t a, from;
+	uint16_t hw;
+
+	if ((addr & 1) || !fn || !cw_image_is_code(img, addr))
+		return -1;
+	from = m && m->addr > fn->addr ? m->addr : fn->addr;
+	if (from > addr || addr - from > MAX_SWEEP)
+		return -1;
+	for (a = from; a < addr; a += (hw >> 11) >= 0x1d ? 4 : 2)
+		if (cw_mem_read(&img->mem, a, &hw, 2))
+			return -1;
+	return a == addr;
 }
 
 /*
@@ -725,6 +796,19 @@ int cw_image_object(const struct cw_image *img, const char *name, uint32_t *addr
 	return -1;
 }
 
+/* The size of a sized symbol defined at exactly addr (a static buffer); -1 if none. */
+int cw_image_object_at(const struct cw_image *img, uint32_t addr, uint32_t *size)
+{
+	size_t i;
+
+	for (i = 0; i < img->nr_named; i++)
+		if (img->named[i].name && img->named[i].addr == addr && img->named[i].size) {
+			*size = img->named[i].size;
+			return 0;
+		}
+	return -1;
+}
+
 int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr)
 {
 	return cw_image_object(img, name, addr, NULL);
@@ -736,6 +820,19 @@ uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok)
 
 	*ok = img->have_vectors && !cw_mem_read32(&img->mem, img->vectors + 4 * n, &v);
 	return v;
+}
+
+/* The n-th loadable read-only section (code, constants, the vector table), NULL past the last. */
+const struct cw_image_section *cw_image_rosec(const struct cw_image *img, unsigned int n)
+{
+	return n < img->nr_rosec ? &img->rosec[n] : NULL;
+}
+
+/* The firmware's GNU build-id; 0 bytes when it has none. */
+uint32_t cw_image_build_id(const struct cw_image *img, const uint8_t **id)
+{
+	*id = img->build_id;
+	return img->build_id_len;
 }
 
 int cw_image_is_handler(const struct cw_image *img, uint32_t func_addr)

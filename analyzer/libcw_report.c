@@ -173,7 +173,8 @@ static void threads_json(FILE *out, const struct cw_rtos *r)
 }
 
 static void report_json(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
-			const struct cw_fault *f, const struct cw_rtos *rtos)
+			const struct cw_fault *f, const struct cw_rtos *rtos,
+			const struct cw_match *m)
 {
 	unsigned int i, first = 1;
 
@@ -185,7 +186,12 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 		d->context == CW_CTX_HANDLER_ENTRY ? "handler-entry" :
 		d->context == CW_CTX_MEMORY_ONLY ? "memory-only" : "pre-exception");
 	json_str(out, d->warning);
-	fputs(", \"gaps\": [", out);
+	fputs(", \"mismatch\": [", out);
+	for (i = 0; m && i < m->nr; i++) {
+		fputs(i ? ", " : "", out);
+		json_str(out, m->lines[i]);
+	}
+	fputs("], \"gaps\": [", out);
 	for (i = 0; i < d->nr_gaps; i++) {
 		fprintf(out, "%s{\"section\": ", i ? ", " : "");
 		json_str(out, d->gaps[i].section);
@@ -305,13 +311,16 @@ static void threads_text(FILE *out, const struct cw_rtos *r, int color)
 }
 
 static void report_text(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
-			const struct cw_fault *f, const struct cw_rtos *rtos, int color)
+			const struct cw_fault *f, const struct cw_rtos *rtos,
+			const struct cw_match *m, int color)
 {
 	unsigned int i, ff = cw_fault_frame(d->context, bt);
 
 	fprintf(out, "crashwalk: %s (%s)\n", d->path, cw_dump_format_name(d->format));
 	if (d->warning)
 		fprintf(out, "warning: %s\n", d->warning);
+	for (i = 0; m && i < m->nr; i++)
+		fprintf(out, "mismatch: %s\n", m->lines[i]);
 	for (i = 0; i < d->nr_gaps; i++)
 		fprintf(out, "gap: %s 0x%08x-0x%08x (%u bytes) not in the dump: %s\n",
 			d->gaps[i].section, d->gaps[i].lo, d->gaps[i].hi,
@@ -346,9 +355,9 @@ void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *
 	       const struct cw_backtrace *bt, const struct cw_fault *f)
 {
 	if (o->json)
-		report_json(out, dump, bt, f, o->rtos);
+		report_json(out, dump, bt, f, o->rtos, o->match);
 	else
-		report_text(out, dump, bt, f, o->rtos, o->color);
+		report_text(out, dump, bt, f, o->rtos, o->match, o->color);
 }
 
 /* A dump that could not be analyzed: in JSON, an object of its own in the stream. */

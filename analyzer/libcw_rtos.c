@@ -56,6 +56,63 @@ const char *cw_thread_state_name(enum cw_thread_state s)
 	return s < ARRAY_SIZE(names) ? names[s] : "unknown";
 }
 
+static const struct cw_rtos_ops *pick_kernel(const struct cw_image *img, enum cw_rtos_kind kind)
+{
+	uint32_t addr;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(kernels); i++)
+		if (kernels[i]->kind == kind ||
+		    (kind == CW_RTOS_AUTO && !cw_image_lookup(img, kernels[i]->detect, &addr)))
+			return kernels[i];
+	return NULL;
+}
+
+static void kernel_ends(const struct cw_image *img, const struct cw_rtos_ops *ops,
+			struct cw_bounds *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (ops && ops->task_exit && !cw_image_lookup(img, ops->task_exit, &b->task_exit)) {
+		b->task_exit &= ~1u;
+		b->task_exit_name = ops->task_exit;
+	}
+	if (ops && ops->thread_entry && !cw_image_lookup(img, ops->thread_entry, &b->thread_entry)) {
+		b->thread_entry &= ~1u;
+		b->thread_entry_name = ops->thread_entry;
+	}
+}
+
+/*
+ * Where the kernel kind (or the one the symbols show) starts its threads, so
+ * the crash's own chain ends there too; no stack bounds.
+ */
+void cw_rtos_bounds(const struct cw_image *img, enum cw_rtos_kind kind, struct cw_bounds *b)
+{
+	kernel_ends(img, pick_kernel(img, kind), b);
+}
+
+/*
+ * The top of a stack whose size the kernel does not record: the nearest
+ * other thread's stack or TCB above its start, so no unwinder reads into them.
+ */
+static void stack_top_from_neighbours(struct cw_rtos *r, struct cw_thread *th)
+{
+	uint32_t top = 0;
+	unsigned int i;
+
+	for (i = 0; i < r->nr; i++) {
+		const struct cw_thread *o = &r->threads[i];
+
+		if (o == th)
+			continue;
+		if (o->tcb > th->stack_lo && (!top || o->tcb < top))
+			top = o->tcb;
+		if (o->have_stack && o->stack_lo > th->stack_lo && (!top || o->stack_lo < top))
+			top = o->stack_lo;
+	}
+	th->stack_bound = top;
+}
+
 /*
  * Fill out with the threads of the kernel kind names (or the one the symbols
  * show, for CW_RTOS_AUTO). Returns 0 with out->kind CW_RTOS_NONE when there
@@ -67,18 +124,12 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 {
 	struct cw_rtos_walk w = { .t = t, .dump = dump, .bt = bt, .fault = f, .how = how,
 				  .out = out };
-	const struct cw_rtos_ops *ops = NULL;
-	uint32_t addr;
+	const struct cw_rtos_ops *ops;
 	unsigned int i;
 
 	memset(out, 0, sizeof(*out));
 	out->kind = CW_RTOS_NONE;
-	for (i = 0; i < ARRAY_SIZE(kernels); i++)
-		if (kernels[i]->kind == kind ||
-		    (kind == CW_RTOS_AUTO && !cw_image_lookup(t->img, kernels[i]->detect, &addr))) {
-			ops = kernels[i];
-			break;
-		}
+	ops = pick_kernel(t->img, kind);
 	if (!ops)
 		return kind == CW_RTOS_NONE || kind == CW_RTOS_AUTO ? 0 : -1;
 	out->threads = calloc(CW_MAX_THREADS, sizeof(*out->threads));
@@ -86,12 +137,19 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 		return -1;
 	out->kind = ops->kind;
 	w.fill = ops->fill;
+	kernel_ends(t->img, ops, &w.ends);
 	if (ops->find(&w)) {
 		cw_rtos_free(out);
 		return -1;
 	}
 	for (i = 0; i < out->nr; i++)
+		if (out->threads[i].have_stack)
+			stack_top_from_neighbours(out, &out->threads[i]);
+	for (i = 0; i < out->nr; i++) {
 		cw_rtos_finish_thread(&w, &out->threads[i]);
+		if (ops->settle)
+			ops->settle(&w, &out->threads[i]);
+	}
 	return 0;
 }
 

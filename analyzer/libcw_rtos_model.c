@@ -269,20 +269,18 @@ static void current_frames(struct cw_rtos_walk *w, struct cw_thread *th)
 	th->problem[0] = 0;
 }
 
+/* Every unwinder is kept inside the thread's stack and stops where the kernel started it. */
 static void unwind_thread(struct cw_rtos_walk *w, struct cw_thread *th)
 {
-	unsigned int i;
+	struct cw_bounds b = w->ends;
+	struct cw_target t = *w->t;
 
-	cw_unwind(w->t, &th->regs, CW_CTX_PRE_EXCEPTION, w->how, &th->bt);
-	/* Past its stack's top the walk reads another thread's stack or the task start. */
-	for (i = 1; th->stack_size && i < th->bt.nr; i++)
-		if (th->bt.frames[i].sp > th->stack_hi) {
-			th->bt.nr = i;
-			th->bt.stop = CW_STOP_OUTERMOST;
-			snprintf(th->bt.stop_detail, sizeof(th->bt.stop_detail),
-				 "sp 0x%08x above the thread's stack", th->bt.frames[i].sp);
-			break;
-		}
+	if (th->have_stack) {
+		b.stack_lo = th->stack_lo;
+		b.stack_hi = th->stack_size ? th->stack_hi : th->stack_bound;
+	}
+	t.bounds = &b;
+	cw_unwind(&t, &th->regs, CW_CTX_PRE_EXCEPTION, w->how, &th->bt);
 }
 
 void cw_rtos_finish_thread(struct cw_rtos_walk *w, struct cw_thread *th)

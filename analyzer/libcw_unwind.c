@@ -81,6 +81,7 @@ const char *cw_stop_name(enum cw_stop s)
 		[CW_STOP_READ] = "read_fault", [CW_STOP_NO_RETURN] = "no_return_address",
 		[CW_STOP_NO_PSP] = "no_psp", [CW_STOP_FP_CHAIN] = "fp_chain",
 		[CW_STOP_NOT_INCREASING] = "not_increasing",
+		[CW_STOP_TASK_ENTRY] = "task_entry", [CW_STOP_STACK_END] = "stack_end",
 	};
 
 	return s < CW_STOP_NR ? names[s] : "unknown";
@@ -567,6 +568,22 @@ static int lr_pushed_before_pc(const struct walk *w, const struct cw_symbol *fn)
 	       (p.saved & (1u << CW_LR));
 }
 
+/* Whether [.., end) stays inside the thread's stack, when the walk knows it. */
+static int below_stack_top(const struct walk *w, uint32_t end)
+{
+	const struct cw_bounds *b = w->t->bounds;
+
+	return !b || !b->stack_hi || end <= b->stack_hi;
+}
+
+/* The return address a task's function was given: no call precedes it, yet it ends the chain. */
+static int is_task_exit(const struct walk *w, uint32_t v)
+{
+	const struct cw_bounds *b = w->t->bounds;
+
+	return b && b->task_exit && (v & 1) && (v & ~1u) == b->task_exit;
+}
+
 static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 {
 	uint32_t sp = w->regs.r[CW_SP], a, v;
@@ -578,7 +595,7 @@ static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 	/* lr still holds this frame's return address unless the prologue already saved it. */
 	if (w->lr_live && !(fn && lr_pushed_before_pc(w, fn))) {
 		v = w->regs.r[CW_LR];
-		if ((cw_is_exc_return(v) && !cw_exc_return_decode(v, &er)) ||
+		if ((cw_is_exc_return(v) && !cw_exc_return_decode(v, &er)) || is_task_exit(w, v) ||
 		    scan_candidate(w, v, fn, &s->confidence, &s->flags)) {
 			s->pc = v;
 			s->sp = sp;
@@ -587,7 +604,7 @@ static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 			return 0;
 		}
 	}
-	for (i = 0, a = sp; i < SCAN_WORDS; i++, a += 4) {
+	for (i = 0, a = sp; i < SCAN_WORDS && below_stack_top(w, a + 4); i++, a += 4) {
 		if (cw_mem_read32(w->t->mem, a, &v))
 			break;
 		s->flags = 0;
@@ -598,9 +615,10 @@ static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 			s->confidence = CONF_SCAN_BL;
 			return 0;
 		}
-		if (scan_candidate(w, v, fn, &s->confidence, &s->flags)) {
+		if (is_task_exit(w, v) || scan_candidate(w, v, fn, &s->confidence, &s->flags)) {
 			s->pc = v;
 			s->sp = a + 4;
+			s->confidence = is_task_exit(w, v) ? CONF_SCAN_BL : s->confidence;
 			return 0;
 		}
 	}
@@ -752,6 +770,9 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 		return stop(w, CW_STOP_READ, "exception frame word at 0x%08x not in the dump",
 			    f.bad_addr);
 	}
+	if (!below_stack_top(w, f.base + f.size))
+		return stop(w, CW_STOP_STACK_END, "exception frame at 0x%08x above the thread's "
+			    "stack (top 0x%08x)", f.base, w->t->bounds->stack_hi);
 	if (frame_lost(w, f.words))
 		return walk_lost_frame(w, exc_return, f.base, CW_FRAME_EXCEPTION);
 	cw_exc_frame_pop(&f, &w->regs);
@@ -761,6 +782,7 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 	push_frame(w, w->regs.r[CW_PC], f.base + f.size, CW_M_EXCEPTION, CONF_EXCEPTION,
 		   CW_FRAME_EXCEPTION | f.fp);
 	w->bt->frames[w->bt->nr - 1].exc_return = exc_return;
+	w->bt->frames[w->bt->nr - 1].stacked_lr = w->regs.r[CW_LR];
 	return 0;
 }
 
@@ -972,6 +994,9 @@ static int walk_one(struct walk *w)
 			    fn->addr), 0;
 	if (!fn && !w->lr_live)
 		return stop(w, CW_STOP_NO_SYMBOL, "pc 0x%08x is in no known function", pc), 0;
+	if (fn && w->t->bounds && w->t->bounds->thread_entry == fn->addr)
+		return stop(w, CW_STOP_TASK_ENTRY, "%s started the thread",
+			    w->t->bounds->thread_entry_name), 0;
 	if (!fn) {
 		/* A wild pc (fetch fault, jump to data): the caller is still in lr. */
 		s.pc = w->regs.r[CW_LR];
@@ -1000,6 +1025,12 @@ static int walk_one(struct walk *w)
 		return walk_exception(w, s.pc, s.sp) == 0;
 	if (!s.pc)
 		return stop(w, CW_STOP_OUTERMOST, "return address is 0"), 0;
+	if (w->t->bounds && w->t->bounds->task_exit && (s.pc & ~1u) == w->t->bounds->task_exit)
+		return stop(w, CW_STOP_TASK_ENTRY, "return address 0x%08x is %s: this is the "
+			    "task's function", s.pc, w->t->bounds->task_exit_name), 0;
+	if (!below_stack_top(w, s.sp))
+		return stop(w, CW_STOP_STACK_END, "caller sp 0x%08x above the thread's stack "
+			    "(top 0x%08x)", s.sp, w->t->bounds->stack_hi), 0;
 	if (!is_return_address(w, s.pc))
 		return stop(w, CW_STOP_BAD_PC, "return address 0x%08x is not code", s.pc), 0;
 	if (s.sp < sp || (s.sp == sp && !w->lr_live))

@@ -9,8 +9,8 @@
 
 struct zep_layout {
 	uint32_t current, threads, state, prio, callee, psp, next, name, name_len;
-	uint32_t stack_start, stack_size, exc_return;
-	int have_name, have_stack, have_exc_return;
+	uint32_t stack_start, stack_size, exc_return, timeout_next;
+	int have_name, have_stack, have_exc_return, have_timeout;
 };
 
 /*
@@ -35,6 +35,8 @@ static int zep_layout(const struct cw_image *img, struct zep_layout *l)
 		{ "k_thread", "stack_info.size", &l->stack_size, 152, NULL, 0, 1, NULL },
 		{ "k_thread", "arch.mode_exc_return", &l->exc_return, 233, NULL, 0, 1,
 		  &l->have_exc_return },
+		{ "k_thread", "base.timeout.node.next", &l->timeout_next, 24, NULL, 0, 1,
+		  &l->have_timeout },
 	};
 	int dwarf = cw_rtos_read_fields(img, f, ARRAY_SIZE(f));
 	uint32_t cur;
@@ -46,23 +48,41 @@ static int zep_layout(const struct cw_image *img, struct zep_layout *l)
 		dwarf = 0;
 	if (!dwarf) {
 		l->current = 8;
-		l->have_name = l->have_stack = l->have_exc_return = 1;
+		l->have_name = l->have_stack = l->have_exc_return = l->have_timeout = 1;
 	}
 	return dwarf;
 }
 
-/* Zephyr's thread_state bits (kernel_structs.h), most telling first. */
-static enum cw_thread_state zep_state(uint8_t s)
+/*
+ * Zephyr's thread_state bits (kernel/include/kthread.h, kernel_structs.h),
+ * most telling first. Bit 2 is _THREAD_SLEEPING since Zephyr 3.7 and
+ * _THREAD_PRESTART before (a thread not started yet, its start delayed):
+ * delayed either way. Before 3.7, k_sleep() marked a sleeping thread
+ * _THREAD_SUSPENDED with its timeout armed, and k_thread_suspend() disarms
+ * the timeout: suspended with a timeout is delayed. _THREAD_ABORTING is on
+ * its way to dead, _THREAD_SUSPENDING (4.x) to suspended.
+ */
+#define ZEP_PENDING	0x02
+#define ZEP_SLEEPING	0x04
+#define ZEP_DEAD	0x08
+#define ZEP_SUSPENDED	0x10
+#define ZEP_ABORTING	0x20
+#define ZEP_SUSPENDING	0x40
+#define ZEP_QUEUED	0x80
+
+static enum cw_thread_state zep_state(uint8_t s, int timeout_armed)
 {
-	if (s & 0x08)
+	if (s & (ZEP_DEAD | ZEP_ABORTING))
 		return CW_TS_DEAD;
-	if (s & 0x10)
-		return CW_TS_SUSPENDED;
-	if (s & 0x02)
-		return CW_TS_BLOCKED;
-	if (s & 0x04)
+	if ((s & ZEP_SUSPENDED) && timeout_armed && !(s & ZEP_PENDING))
 		return CW_TS_DELAYED;
-	if (s & 0x80)
+	if (s & (ZEP_SUSPENDED | ZEP_SUSPENDING))
+		return CW_TS_SUSPENDED;
+	if (s & ZEP_PENDING)
+		return CW_TS_BLOCKED;
+	if (s & ZEP_SLEEPING)
+		return CW_TS_DELAYED;
+	if (s & ZEP_QUEUED)
 		return CW_TS_READY;
 	return CW_TS_UNKNOWN;
 }
@@ -124,7 +144,8 @@ static int zep_find(struct cw_rtos_walk *w)
 		if (th) {
 			th->current = tcb == cur;
 			if (!cw_mem_read(w->t->mem, tcb + l.state, &b, 1))
-				th->state = zep_state(b);
+				th->state = zep_state(b, l.have_timeout &&
+						      !cw_rtos_rd32(w, tcb + l.timeout_next, &v) && v);
 			if (!cw_mem_read(w->t->mem, tcb + l.prio, &b, 1))
 				th->priority = (int8_t)b;
 			if (l.have_name)
@@ -147,4 +168,5 @@ static int zep_find(struct cw_rtos_walk *w)
 
 const struct cw_rtos_ops cw_zephyr_ops = {
 	.kind = CW_RTOS_ZEPHYR, .detect = "_kernel", .fill = ZEPHYR_FILL, .find = zep_find,
+	.thread_entry = "z_thread_entry",
 };

@@ -27,6 +27,8 @@ static void usage(FILE *out)
 	      "  -m, --method=M          auto, cfi, ehabi, prologue, fp or scan (default auto)\n"
 	      "  -r, --regs=SYM:LAYOUT   registers of a dump without them, from a crash record\n"
 	      "  -R, --rtos=KIND         auto, none, freertos or zephyr (default auto)\n"
+	      "      --allow-mismatch    report a dump that contradicts the firmware, with a\n"
+	      "                          warning, instead of refusing it\n"
 	      "  -w, --watch=DIR         analyze dumps as they arrive in DIR\n"
 	      "  -k, --keep=DIR          where --watch keeps devcoredump copies (default .)\n"
 	      "  -f, --follow            read each STREAM (tty, pipe, file, '-') to its end and\n"
@@ -61,6 +63,8 @@ struct options {
 	struct cw_report_opts report;
 	const char *regs;	/* --regs SYMBOL:LAYOUT for dumps without registers */
 	enum cw_rtos_kind rtos;	/* whose threads to list after the crash backtrace */
+	const char *firmware;
+	int allow_mismatch;	/* a dump that contradicts the firmware is reported, not refused */
 };
 
 /*
@@ -100,6 +104,27 @@ static int find_registers(const struct cw_target *t, struct cw_dump *d, const ch
 	return 0;
 }
 
+/*
+ * A dump the firmware contradicts: every difference on stderr, then refused
+ * unless --allow-mismatch, when the report carries them as warnings.
+ */
+static int refuse_mismatch(const struct cw_match *m, const char *path, const struct options *opt)
+{
+	unsigned int i;
+
+	if (opt->allow_mismatch) {
+		for (i = 0; i < m->nr; i++)
+			note("%s: warning: does not match %s: %s\n", path, opt->firmware, m->lines[i]);
+		return 0;
+	}
+	for (i = 1; i < m->nr; i++)
+		fprintf(stderr, "crashwalk: %s: does not match %s: %s\n", path, opt->firmware,
+			m->lines[i]);
+	return dump_failed(opt, path, "%s: not a dump of %s (--allow-mismatch reports it "
+			   "anyway): %s%s", path, opt->firmware, m->lines[0],
+			   m->nr > 1 ? "; more above" : "");
+}
+
 /* Read DUMP ("-": standard input); a directory or an empty file is named as such. */
 static int load_dump(struct cw_dump *d, const char *path, struct cw_error *err)
 {
@@ -121,6 +146,8 @@ static int analyze(struct cw_image *img, const char *path, uint8_t *buf, size_t 
 	struct cw_error err = { { 0 } };
 	struct cw_report_opts ropt = opt->report;
 	struct cw_rtos rtos = { 0 };
+	struct cw_match match;
+	struct cw_bounds ends;
 	struct cw_backtrace *bt;
 	struct cw_target t;
 	struct cw_fault f;
@@ -143,7 +170,9 @@ static int analyze(struct cw_image *img, const char *path, uint8_t *buf, size_t 
 		dump_failed(opt, path, "%s: out of memory", path);
 		goto out;
 	}
-	t = (struct cw_target){ .mem = &d.mem, .img = img };
+	/* The crash's chain ends where the RTOS started the thread, as each thread's does. */
+	cw_rtos_bounds(img, opt->rtos, &ends);
+	t = (struct cw_target){ .mem = &d.mem, .img = img, .bounds = &ends };
 	if (d.context != CW_CTX_MEMORY_ONLY && opt->regs)
 		note("%s: the dump has its registers; --regs is not used\n", d.path);
 	if (d.context == CW_CTX_MEMORY_ONLY && opt->regs &&
@@ -157,9 +186,12 @@ static int analyze(struct cw_image *img, const char *path, uint8_t *buf, size_t 
 	cw_symbolize(img, bt);
 	ff = cw_fault_frame(d.context, bt);
 	cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);
+	if (cw_match(&t, &d, bt, &f, &match) && refuse_mismatch(&match, d.path, opt))
+		goto out;
 	if (cw_rtos_threads(&t, &d, bt, &f, opt->rtos, opt->how, &rtos))
 		note("%s: no %s kernel objects in the firmware\n", d.path, cw_rtos_name(opt->rtos));
 	ropt.rtos = &rtos;
+	ropt.match = &match;
 	cw_report(stdout, &ropt, &d, bt, &f);
 	rc = 0;
 out:
@@ -285,7 +317,7 @@ static int parse_color(const char *when, int *color)
 	return 0;
 }
 
-enum { OPT_COLOR = 256 };
+enum { OPT_COLOR = 256, OPT_ALLOW_MISMATCH };
 
 int main(int argc, char **argv)
 {
@@ -297,6 +329,7 @@ int main(int argc, char **argv)
 		{ "follow", no_argument, NULL, 'f' },
 		{ "regs", required_argument, NULL, 'r' },
 		{ "rtos", required_argument, NULL, 'R' },
+		{ "allow-mismatch", no_argument, NULL, OPT_ALLOW_MISMATCH },
 		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -343,6 +376,9 @@ int main(int argc, char **argv)
 					"none, freertos or zephyr\n", optarg);
 				return 2;
 			}
+			break;
+		case OPT_ALLOW_MISMATCH:
+			opt.allow_mismatch = 1;
 			break;
 		case OPT_COLOR:
 			color = optarg;
@@ -399,6 +435,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	opt.firmware = argv[optind];
 	if (check_firmware(argv[optind]))
 		return 1;
 	img = cw_image_open(argv[optind], &err);

@@ -10,7 +10,9 @@ state, and flagged overflowed exactly when it is the crasher of the "overflow" c
 compared as corpus-compare.py does (function, return address, with DWARF the line and inlined
 functions), from frame 0 up to the thread's entry function: what lies above it is the task
 start-up, which neither side can know. A case fails on a missing or extra thread, a wrong
-state or overflow flag, or fewer matching frames than tests/analyzer/rtos-baseline.txt records.
+state, stack bounds or overflow flag, a warning about the kernel's lists (the states above are all states the
+kernel produces), a whole chain that does not end with the task_entry stop, or fewer matching
+frames than tests/analyzer/rtos-baseline.txt records.
 """
 import json
 import os
@@ -20,10 +22,16 @@ import sys
 from compare_common import build, finish, load_baseline, parse_args
 
 FORMATS = [("elf-core", "core.elf"), ("zephyr", "core.zephyr")]
-METHODS = ["auto", "auto-nodwarf"]
+# scan: the method most apt to read past a stack's end, which no method may do.
+METHODS = ["auto", "auto-nodwarf", "scan"]
 # What the firmware's threads are doing when it crashes (rtos/app.c); the crasher is running.
+# FreeRTOS's eTaskGetState() gives these too: "notified" waits for a notification in the
+# suspended list (blocked), "pending" was readied into xPendingReadyList by the crasher just
+# before the fault (still blocked in the overflow case), "doomed" deleted itself (dead).
 STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": {"ready"},
-          "waiter": {"blocked"}, "crasher": {"running"}}
+          "waiter": {"blocked"}, "crasher": {"running"}, "notified": {"blocked"},
+          "doomed": {"dead"}}
+CASE_STATES = {("pending", "fault"): {"ready"}, ("pending", "overflow"): {"blocked"}}
 
 
 def base_name(f):
@@ -42,7 +50,8 @@ def expected(thread):
         out.append({"function": f["function"], "pc": f["pc"], "line": f["line"],
                     "inlined": inlined})
         inlined = []
-        if f["function"] == thread["entry"]:
+        # The thread's function, or Zephyr's z_thread_entry for a thread that never ran.
+        if f["function"] in (thread["entry"], "z_thread_entry"):
             break
     return out
 
@@ -62,9 +71,9 @@ def score(expect, got, dwarf):
     return n
 
 
-def run_crashwalk(tool, elf, dump, kernel):
-    r = subprocess.run([tool, "--json", "--rtos", kernel, elf, dump], capture_output=True,
-                       text=True, timeout=120)
+def run_crashwalk(tool, elf, dump, kernel, method):
+    r = subprocess.run([tool, "--json", "--rtos", kernel, "--method", method, elf, dump],
+                       capture_output=True, text=True, timeout=120)
     if r.returncode != 0 or not r.stdout.strip():
         return None, r.stderr.strip() or "no output (exit %d)" % r.returncode
     return json.loads(r.stdout.splitlines()[0]), None
@@ -76,7 +85,8 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method):
         oracle = json.load(fh)
     dwarf = not method.endswith("nodwarf")
     elf = os.path.join(os.path.dirname(d), "fw.elf" if dwarf else "fw-nodwarf.elf")
-    j, err = run_crashwalk(tool, elf, os.path.join(d, fname), kernel)
+    kernel = kernel.split("-")[0]  # freertos-noend is FreeRTOS built otherwise
+    j, err = run_crashwalk(tool, elf, os.path.join(d, fname), kernel, method.split("-")[0])
     if j is None:
         return ["crashwalk failed: " + err], 0, 0, 0, len(oracle["threads"])
     problems = []
@@ -97,14 +107,31 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method):
             continue
         if g["name"] != name:
             problems.append("%s listed as %r" % (name, g["name"]))
-        if g["state"] not in STATES.get(name, {g["state"]}):
-            problems.append("%s is %s, expected %s" % (name, g["state"],
-                                                        "/".join(STATES[name])))
+        want_state = CASE_STATES.get((name, case), STATES.get(name))
+        if want_state is None:
+            problems.append("%s: no expected state" % name)
+        elif g["state"] not in want_state:
+            problems.append("%s is %s, expected %s" % (name, g["state"], "/".join(want_state)))
+        if j.get("rtos_warnings"):
+            problems.append("warnings for states the kernel produces: %s" %
+                            "; ".join(j["rtos_warnings"]))
+        # The stack as the kernel was given it (the registry), wherever the kernel records its size.
+        size = g["stack"].get("size")
+        if g["stack"].get("start") != t["stack_lo"] or \
+                (size is not None and g["stack"]["start"] + size != t["stack_hi"]):
+            problems.append("%s stack 0x%x+%s, the kernel was given 0x%x-0x%x" %
+                            (name, g["stack"].get("start", 0), size, t["stack_lo"],
+                             t["stack_hi"]))
         should_overflow = case == "overflow" and name == "crasher"
         if g["stack"]["overflow"] != should_overflow:
             problems.append("%s overflow flag %s (%s)" % (name, g["stack"]["overflow"],
                                                           g["stack"]["overflow_reasons"]))
         n = score(exp, g["frames"], dwarf)
+        # A chain that reached where the kernel started the thread ends there, saying so.
+        if n == len(exp) and exp and exp[-1]["function"] in (t["entry"], "z_thread_entry") and \
+                g["stop"]["reason"] != "task_entry":
+            problems.append("%s: chain ends %s (%s) at its entry, not task_entry" %
+                            (name, g["stop"]["reason"], g["stop"].get("detail")))
         frames += n
         exact += n == len(exp)
         if n < len(exp):

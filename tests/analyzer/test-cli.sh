@@ -4,7 +4,8 @@
 # --version, unknown options, methods and RTOS names named in the error (with the accepted
 # ones), --regs checked against the firmware, missing, empty, directory and non-ELF files named
 # with the reason, a failed dump as an error object in the --json stream, '-' for standard
-# input, --color honouring NO_COLOR, TERM=dumb and terminals, -q, and the documented exit codes.
+# input, --color honouring NO_COLOR, TERM=dumb and terminals, -q, the documented exit codes, and
+# the dump checked against the firmware (--allow-mismatch).
 # Usage: test-cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -108,6 +109,26 @@ if command -v script >/dev/null; then
 	check "color_auto_honours_TERM_dumb" "$(TERM=dumb tty "$cw" "$elf" "$core")" 0
 	check "color_never_on_a_terminal" "$(TERM=xterm tty "$cw" --color=never "$elf" "$core")" 0
 fi
+
+# The dump against the firmware: a wrong ELF is refused unless --allow-mismatch; a dump that
+# holds the code or a GNU build-id is compared byte for byte (add-segment.py writes them).
+addseg="python3 $(dirname "$0")/add-segment.py"
+check "wrong_firmware_refused" "$(run "$b/demo.elf" "$b/rtos-m4f-freertos.core" | sed 's/ (--.*//')" \
+	"1: crashwalk: $b/rtos-m4f-freertos.core: not a dump of $b/demo.elf"
+check "wrong_firmware_elsewhere_refused" "$(run "$elf" "$b/rtos-m33-zephyr.core" | \
+	sed 's/.*anyway): //')" "frame #0: the dump's pc 0x10000040, at the exception handler's entry, is not in the firmware's code"
+check "allow_mismatch_reports_it" \
+	"$("$cw" -q --allow-mismatch "$b/demo.elf" "$b/rtos-m4f-freertos.core" | grep -c '^mismatch: ')" 1
+check "allow_mismatch_in_json" "$("$cw" -q -j --allow-mismatch "$b/demo.elf" \
+	"$b/rtos-m4f-freertos.core" | grep -c '"mismatch": \["frame #1: ')" 1
+$addseg "$core" "$tmp/text-ok.core" --text "$elf"
+check "dumped_code_equal_accepted" "$(run "$elf" "$tmp/text-ok.core")" "0: "
+$addseg "$core" "$tmp/text-bad.core" --text "$elf" --flip 0x100
+check "dumped_code_differing_refused" "$(run "$elf" "$tmp/text-bad.core" | grep -c \
+	'): \.text: 1 of the [0-9]* bytes at 0x00000000-0x[0-9a-f]* differ from the firmware.s, the first at 0x00000100 ')" 1
+$addseg "$core" "$tmp/id.core" --build-id 0123456789abcdef
+check "build_id_the_firmware_lacks_refused" "$(run "$elf" "$tmp/id.core" | sed 's/.*): //')" \
+	"build-id: the dump names build-id 0123456789abcdef, the firmware has none"
 
 # A dump without registers notes the frame it starts from; -q keeps stderr for errors.
 check "quiet_keeps_notes_off_stderr" \

@@ -21,6 +21,8 @@
 #define ITEM_OWNER	12
 #define LIST_END	8
 #define ZEP_NEXT_THREAD	112
+#define ZEP_STATE_WORD	12	/* user_options, thread_state, prio, sched_locked */
+#define ZEP_TIMEOUT_NEXT	24	/* base.timeout.node.next: non-NULL while armed */
 
 struct session {
 	struct cw_image *img;
@@ -400,6 +402,52 @@ static void one_frame_schema(void)
 	close_session(&s);
 }
 
+/* A thread_state byte as the given Zephyr writes it, and whether its timeout is armed. */
+static enum cw_thread_state zephyr_state_of(struct session *s, uint32_t tcb, uint8_t state,
+					    uint32_t timeout_next)
+{
+	uint32_t w = peek32(s, tcb + ZEP_STATE_WORD);
+	const struct cw_thread *th;
+
+	poke32(s, tcb + ZEP_STATE_WORD, (w & ~0xFF00u) | (uint32_t)state << 8);
+	poke32(s, tcb + ZEP_TIMEOUT_NEXT, timeout_next);
+	run(s, CW_RTOS_ZEPHYR);
+	th = thread(&s->r, "sensor");
+	return th ? th->state : CW_TS_UNKNOWN;
+}
+
+/*
+ * Zephyr before 3.7 marks a sleeping thread _THREAD_SUSPENDED with its
+ * timeout armed (k_thread_suspend disarms it); _THREAD_ABORTING is dying.
+ */
+static void zephyr_states(void)
+{
+	const struct cw_thread *th;
+	struct session s;
+	uint32_t tcb;
+
+	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
+		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+		return;
+	}
+	run(&s, CW_RTOS_ZEPHYR);
+	th = thread(&s.r, "sensor");
+	if (!th) {
+		close_session(&s);
+		return;
+	}
+	tcb = th->tcb;
+	KTAP_EXPECT(zephyr_state_of(&s, tcb, 0x10, tcb) == CW_TS_DELAYED,
+		    "suspended with its timeout armed: sleeping");
+	KTAP_EXPECT(zephyr_state_of(&s, tcb, 0x10, 0) == CW_TS_SUSPENDED, "suspended");
+	KTAP_EXPECT(zephyr_state_of(&s, tcb, 0x12, tcb) == CW_TS_SUSPENDED,
+		    "pending and suspended, timeout armed: suspended");
+	KTAP_EXPECT(zephyr_state_of(&s, tcb, 0x04, 0) == CW_TS_DELAYED, "sleeping (3.7) / prestart");
+	KTAP_EXPECT(zephyr_state_of(&s, tcb, 0x20, 0) == CW_TS_DEAD, "aborting");
+	KTAP_EXPECT(zephyr_state_of(&s, tcb, 0x40, 0) == CW_TS_SUSPENDED, "suspending (4.x)");
+	close_session(&s);
+}
+
 int main(void)
 {
 	ktap_header("crashwalk-rtos-unit");
@@ -409,6 +457,7 @@ int main(void)
 	KTAP_RUN(freertos_cm33_fp_context);
 	KTAP_RUN(freertos_overflow);
 	KTAP_RUN(zephyr_threads);
+	KTAP_RUN(zephyr_states);
 	KTAP_RUN(parse_names);
 	KTAP_RUN(one_frame_schema);
 	return ktap_finish();

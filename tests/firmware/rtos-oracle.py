@@ -110,6 +110,7 @@ def rtos_oracle(path, kernel, port):
             regs, how = saved_context_zephyr(tcb), "saved-context"
         frames, stop = with_registers(regs, backtrace)
         threads.append({"name": name, "tcb": tcb, "entry": entry, "current": tcb == current,
+                        "stack_lo": u32(e + ".stack_lo"), "stack_hi": u32(e + ".stack_hi"),
                         "from": how, "sp": regs["sp"], "frames": frames, "stop": stop})
     with open(path, "w") as fh:
         json.dump({"kernel": kernel, "port": port, "threads": threads}, fh, indent=1)

@@ -15,7 +15,10 @@ out=${1:-$repo/.cache/rtos}
 src=$here/rtos
 
 cores=${RTOS_CORES:-"m3 m4f m33"}
-kernels=${RTOS_KERNELS:-"freertos zephyr"}
+# freertos-noend: FreeRTOS without configRECORD_STACK_HIGH_ADDRESS (no pxEndOfStack), on M4F only.
+kernels=${RTOS_KERNELS:-"freertos zephyr freertos-noend"}
+core_kernels() { case $1 in m4f) echo "$kernels";; *) echo "$kernels" | sed 's/freertos-noend//';; esac; }
+kernel_source() { echo "${1%%-*}"; }
 core_machine() { case $1 in m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;; esac; }
 core_ldscript() { case $1 in m33) echo an505.ld;; *) echo mps2.ld;; esac; }
 # The FreeRTOS port whose context layout the build follows: the oracle reads it the same way.
@@ -27,7 +30,9 @@ core_cflags() {
 	m33) echo "-mcpu=cortex-m33 -mthumb -mfpu=fpv5-sp-d16 -mfloat-abi=hard";;
 	esac
 }
-kernel_cflags() { case $1 in zephyr) echo "-DKERNEL_ZEPHYR";; *) echo "";; esac; }
+kernel_cflags() {
+	case $1 in zephyr) echo "-DKERNEL_ZEPHYR";; freertos-noend) echo "-DRTOS_NO_END_OF_STACK";; esac
+}
 # Case numbers are enum rtos_case in rtos/app.c.
 cases="fault:1 overflow:2"
 
@@ -58,7 +63,7 @@ run_case() {	# case-dir machine case-number kernel fpport
 
 status=0
 for core in $cores; do
-	for k in $kernels; do
+	for k in $(core_kernels "$core"); do
 		d=$base/$core-$k
 		if [ ! -f "$d/.done" ]; then
 			rm -rf "$d"
@@ -68,14 +73,14 @@ for core in $cores; do
 				-O2 -funwind-tables -g -ffreestanding -nostdlib -Wall -Wextra \
 				-I"$src" -L"$src" -T "$src/$(core_ldscript "$core")" \
 				"$here/src/start.S" "$src/port.S" "$src/app.c" "$src/board.c" \
-				"$src/kernel_$k.c" \
+				"$src/kernel_$(kernel_source "$k").c" \
 				"$here/src/crash.c" -lgcc -o "$d/fw.elf"
 			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
 			for c in $cases; do
 				name=${c%%:*}
 				mkdir -p "$d/$name"
 				on_free_port run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" \
-					"$k" "$(core_port "$core")" || status=1
+					"$(kernel_source "$k")" "$(core_port "$core")" || status=1
 			done
 			[ $status -eq 0 ] && touch "$d/.done"
 		fi

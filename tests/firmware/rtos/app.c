@@ -2,7 +2,8 @@
 /*
  * app.c - the threads of the multi-thread crash firmware: each with its own
  * call chain and its own way of being stopped (delayed, preempted, blocked,
- * preempted with live FPU state), and one that crashes or overflows its stack.
+ * preempted with live FPU state; on FreeRTOS also waiting for a notification,
+ * pending ready and deleted), and one that crashes or overflows its stack.
  */
 #include <stdint.h>
 #include "rtos.h"
@@ -174,6 +175,53 @@ static void waiter_task(void *arg)
 	waiter_loop((uint32_t)arg);
 }
 
+#ifndef KERNEL_ZEPHYR
+/*
+ * ---- FreeRTOS states read from more than one list (eTaskGetState) ----
+ * notified: in xSuspendedTaskList with no event, waiting for a notification
+ * (blocked); pending: blocked with a timeout, then readied by the crasher
+ * while the scheduler is suspended, so its event item is in
+ * xPendingReadyList and its state item still in a delayed list (ready);
+ * doomed: deleted itself, waiting for the idle task's clean-up (dead).
+ */
+static NOINLINE void notified_wait(uint32_t id)
+{
+	sink = id;
+	rtos_notify_take();
+	sink = id + 1;
+}
+
+static void notified_task(void *arg)
+{
+	for (;;)
+		notified_wait((uint32_t)arg);
+}
+
+static NOINLINE void pending_wait(uint32_t id)
+{
+	sink = id;
+	rtos_wait_signal(100000);
+	sink = id + 1;
+}
+
+static void pending_task(void *arg)
+{
+	for (;;)
+		pending_wait((uint32_t)arg);
+}
+
+static NOINLINE void doomed_finish(uint32_t id)
+{
+	sink = id;
+	rtos_delete_self();
+}
+
+static void doomed_task(void *arg)
+{
+	doomed_finish((uint32_t)arg);
+}
+#endif
+
 /* ---- crasher: a fault, or a stack overflow, after the others have all run ---- */
 
 NOINLINE void crasher_store(volatile uint32_t *p, uint32_t v)
@@ -212,6 +260,9 @@ static void crasher_task(void *arg)
 		rtos_delay(2);
 	if (crash_case == CASE_OVERFLOW)
 		sink = crasher_recurse(0);
+#ifndef KERNEL_ZEPHYR
+	rtos_signal_suspended();
+#endif
 	crasher_apply(0x1234);
 	for (;;)
 		rtos_delay(100);
@@ -245,6 +296,11 @@ int main(void)
 	rtos_create("fpu", fpu_task, 0, 1, stack_for(&n), n);
 #endif
 	rtos_create("waiter", waiter_task, (void *)40, 3, stack_for(&n), n);
+#ifndef KERNEL_ZEPHYR
+	rtos_create("notified", notified_task, (void *)50, 3, stack_for(&n), n);
+	rtos_create("pending", pending_task, (void *)60, 3, stack_for(&n), n);
+	rtos_create("doomed", doomed_task, (void *)70, 3, stack_for(&n), n);
+#endif
 	rtos_create("crasher", crasher_task, 0, 2, stack_for(&n), n);
 	rtos_start();
 }

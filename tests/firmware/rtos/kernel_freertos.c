@@ -8,7 +8,12 @@
  * Task states as FreeRTOS keeps them: running = pxCurrentTCB; ready = in
  * pxReadyTasksLists[priority]; delayed = in *pxDelayedTaskList, ordered by
  * wake tick; blocked without timeout = in xSuspendedTaskList with the event
- * list item in an event list. The context switch (port.S) saves the task's
+ * list item in an event list, or with ucNotifyState taskWAITING_NOTIFICATION
+ * (ulTaskGenericNotifyTake); readied while the scheduler is suspended = the
+ * event list item in xPendingReadyList, the state list item still where it
+ * was (xTaskRemoveFromEventList); deleted itself = the state list item in
+ * xTasksWaitingTermination until the idle task frees it (vTaskDelete).
+ * eTaskGetState() reads exactly these. The context switch (port.S) saves the task's
  * registers on its own stack and pxTopOfStack, the TCB's first word, points
  * at them.
  */
@@ -17,7 +22,15 @@
 
 #define configMAX_PRIORITIES	5
 #define configMAX_TASK_NAME_LEN	16
+/* The ports' default is 0: only pxStack says where a stack is (the RTOS_NO_END_OF_STACK build). */
+#ifdef RTOS_NO_END_OF_STACK
+#define configRECORD_STACK_HIGH_ADDRESS	0
+#else
+#define configRECORD_STACK_HIGH_ADDRESS	1
+#endif
 #define STACK_FILL	0xA5A5A5A5u	/* tskSTACK_FILL_BYTE, four times */
+#define taskWAITING_NOTIFICATION	1
+#define portMAX_DELAY	0xFFFFFFFFu
 
 typedef uint32_t TickType_t;
 typedef uint32_t StackType_t;
@@ -54,9 +67,13 @@ typedef struct tskTaskControlBlock {
 	UBaseType_t uxPriority;
 	StackType_t *pxStack;
 	char pcTaskName[configMAX_TASK_NAME_LEN];
-	StackType_t *pxEndOfStack;	/* configRECORD_STACK_HIGH_ADDRESS */
+#if configRECORD_STACK_HIGH_ADDRESS
+	StackType_t *pxEndOfStack;
+#endif
 	UBaseType_t uxTCBNumber;
 	UBaseType_t uxBasePriority;
+	volatile uint32_t ulNotifiedValue[1];	/* configTASK_NOTIFICATION_ARRAY_ENTRIES 1 */
+	volatile uint8_t ucNotifyState[1];
 } tskTCB;
 typedef tskTCB TCB_t;
 
@@ -68,12 +85,17 @@ List_t *volatile pxDelayedTaskList;
 List_t *volatile pxOverflowDelayedTaskList;
 List_t xPendingReadyList;
 List_t xSuspendedTaskList;
+List_t xTasksWaitingTermination;
+volatile UBaseType_t uxDeletedTasksWaitingCleanUp;
+volatile UBaseType_t uxSchedulerSuspended;
 volatile UBaseType_t uxCurrentNumberOfTasks;
 volatile TickType_t xTickCount;
 volatile UBaseType_t uxTopReadyPriority;
 
 /* The event the waiter thread blocks on: nobody ever signals it. */
 List_t xNeverSignalled;
+/* The event rtos_signal_suspended() signals with the scheduler suspended. */
+List_t xSignalledSuspended;
 
 static TCB_t tcbs[RTOS_MAX_TASKS];
 /* The context main() leaves behind when the first task starts; never resumed. */
@@ -139,17 +161,26 @@ static void make_ready(TCB_t *t)
 }
 
 /*
+ * The port's task return address (configTASK_RETURN_ADDRESS's default): a
+ * task function must not return.
+ */
+static NOINLINE __attribute__((used)) void prvTaskExitError(void)
+{
+	rtos_task_exit();
+}
+
+/*
  * The first context switch pops this as if the task had been interrupted
  * right at its entry: the hardware frame, under it what port.S saves.
  */
 static uint32_t *initial_context(uint32_t *top, uint32_t *limit, rtos_entry fn, void *arg)
 {
-	uint32_t *sp = (uint32_t *)((uint32_t)top & ~7u);
+	uint32_t *sp = top;
 	int i;
 
 	*--sp = 0x01000000u;			/* xPSR: Thumb */
 	*--sp = (uint32_t)fn | 1;		/* pc */
-	*--sp = (uint32_t)rtos_task_exit;	/* lr: a task must not return */
+	*--sp = (uint32_t)prvTaskExitError;	/* lr: a task must not return */
 	for (i = 0; i < 4; i++)
 		*--sp = 0;			/* r12, r3, r2, r1 */
 	*--sp = (uint32_t)arg;			/* r0 */
@@ -170,7 +201,7 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 		 uint32_t *stack, uint32_t words)
 {
 	TCB_t *t = &tcbs[uxCurrentNumberOfTasks];
-	uint32_t i;
+	uint32_t i, *top;
 
 	if (!uxCurrentNumberOfTasks) {
 		for (i = 0; i < configMAX_PRIORITIES; i++)
@@ -179,7 +210,9 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 		list_init(&xDelayedTaskList2);
 		list_init(&xPendingReadyList);
 		list_init(&xSuspendedTaskList);
+		list_init(&xTasksWaitingTermination);
 		list_init(&xNeverSignalled);
+		list_init(&xSignalledSuspended);
 		pxDelayedTaskList = &xDelayedTaskList1;
 		pxOverflowDelayedTaskList = &xDelayedTaskList2;
 	}
@@ -188,13 +221,20 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 	for (i = 0; i < configMAX_TASK_NAME_LEN - 1 && name[i]; i++)
 		t->pcTaskName[i] = name[i];
 	t->pxStack = stack;
-	t->pxEndOfStack = stack + words - 1;
 	t->uxPriority = t->uxBasePriority = prio;
 	t->uxTCBNumber = uxCurrentNumberOfTasks;
 	t->xStateListItem.pvOwner = t;
 	t->xEventListItem.pvOwner = t;
 	t->xEventListItem.xItemValue = configMAX_PRIORITIES - prio;
-	t->pxTopOfStack = initial_context(stack + words, stack, fn, arg);
+	/*
+	 * prvInitialiseNewTask(): the top word, aligned down to 8 bytes; the port
+	 * stacks below it, so the word there and any above stay fill.
+	 */
+	top = (uint32_t *)((uint32_t)(stack + words - 1) & ~7u);
+#if configRECORD_STACK_HIGH_ADDRESS
+	t->pxEndOfStack = top;
+#endif
+	t->pxTopOfStack = initial_context(top, stack, fn, arg);
 	make_ready(t);
 	uxCurrentNumberOfTasks++;
 	rtos_registry_add(t->pcTaskName, t, fn, stack, stack + words);
@@ -249,17 +289,29 @@ void rtos_tick(void)
 	rtos_pend_switch();	/* time slicing */
 }
 
-void rtos_delay(uint32_t ticks)
+/*
+ * prvAddCurrentTaskToDelayedList(): portMAX_DELAY blocks in the suspended
+ * list, any other timeout sorts the state item by wake tick.
+ */
+static void add_current_to_delayed(uint32_t ticks)
 {
-	TCB_t *t;
+	TCB_t *t = pxCurrentTCB;
 
-	irq_off();
-	t = pxCurrentTCB;
 	list_remove(&t->xStateListItem);
+	if (ticks == portMAX_DELAY) {
+		list_insert_end(&xSuspendedTaskList, &t->xStateListItem);
+		return;
+	}
 	t->xStateListItem.xItemValue = xTickCount + ticks;
 	list_insert_sorted(t->xStateListItem.xItemValue < xTickCount ? pxOverflowDelayedTaskList
 								      : pxDelayedTaskList,
 			   &t->xStateListItem);
+}
+
+void rtos_delay(uint32_t ticks)
+{
+	irq_off();
+	add_current_to_delayed(ticks);
 	irq_on();
 	rtos_pend_switch();
 }
@@ -275,11 +327,89 @@ void rtos_block_forever(void)
 
 	irq_off();
 	t = pxCurrentTCB;
-	list_remove(&t->xStateListItem);
-	list_insert_end(&xSuspendedTaskList, &t->xStateListItem);
+	add_current_to_delayed(portMAX_DELAY);
 	list_insert_sorted(&xNeverSignalled, &t->xEventListItem);
 	irq_on();
 	rtos_pend_switch();
+}
+
+/* ulTaskNotifyTake(pdTRUE, portMAX_DELAY): no event list, only ucNotifyState says why. */
+NOINLINE uint32_t ulTaskGenericNotifyTake(uint32_t index, uint32_t clear, uint32_t ticks)
+{
+	TCB_t *t;
+	uint32_t v;
+
+	irq_off();
+	t = pxCurrentTCB;
+	if (!t->ulNotifiedValue[index]) {
+		t->ucNotifyState[index] = taskWAITING_NOTIFICATION;
+		add_current_to_delayed(ticks);
+		irq_on();
+		rtos_pend_switch();
+		irq_off();
+	}
+	v = t->ulNotifiedValue[index];
+	if (clear)
+		t->ulNotifiedValue[index] = 0;
+	t->ucNotifyState[index] = 0;
+	irq_on();
+	return v;
+}
+
+void rtos_notify_take(void)
+{
+	ulTaskGenericNotifyTake(0, 1, portMAX_DELAY);
+}
+
+/* Block on xSignalledSuspended with a timeout: the state item in a delayed list. */
+void rtos_wait_signal(uint32_t ticks)
+{
+	TCB_t *t;
+
+	irq_off();
+	t = pxCurrentTCB;
+	list_insert_sorted(&xSignalledSuspended, &t->xEventListItem);
+	add_current_to_delayed(ticks);
+	irq_on();
+	rtos_pend_switch();
+}
+
+/*
+ * vTaskSuspendAll(), then xTaskRemoveFromEventList() on the first waiter: with
+ * the scheduler suspended the ready lists are off limits, so the waiter's
+ * event item goes to xPendingReadyList and its state item stays in the
+ * delayed list until xTaskResumeAll(), which the crash never reaches.
+ */
+void rtos_signal_suspended(void)
+{
+	ListItem_t *it;
+
+	irq_off();
+	uxSchedulerSuspended++;
+	if (xSignalledSuspended.uxNumberOfItems) {
+		it = xSignalledSuspended.xListEnd.pxNext;
+		list_remove(it);
+		list_insert_end(&xPendingReadyList, it);
+	}
+	irq_on();
+}
+
+/* vTaskDelete(NULL): the idle task frees the TCB and stack later; until then it is eDeleted. */
+void rtos_delete_self(void)
+{
+	TCB_t *t;
+
+	irq_off();
+	t = pxCurrentTCB;
+	list_remove(&t->xStateListItem);
+	if (t->xEventListItem.pxContainer)
+		list_remove(&t->xEventListItem);
+	list_insert_end(&xTasksWaitingTermination, &t->xStateListItem);
+	uxDeletedTasksWaitingCleanUp++;
+	irq_on();
+	rtos_pend_switch();
+	for (;;)
+		;
 }
 
 extern void port_start(uint32_t *psp);

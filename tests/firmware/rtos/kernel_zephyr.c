@@ -139,6 +139,18 @@ static int8_t zephyr_prio(unsigned int prio)
 	return (int8_t)(14 - prio);
 }
 
+/*
+ * Where every thread starts, as arch_new_thread() sets it up: the entry and
+ * its parameters in r0-r3. A thread that returns is aborted (here: a fault).
+ */
+NOINLINE void z_thread_entry(rtos_entry entry, void *p1, void *p2, void *p3)
+{
+	(void)p2;
+	(void)p3;
+	entry(p1);
+	rtos_task_exit();
+}
+
 void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 		 uint32_t *stack, uint32_t words)
 {
@@ -150,11 +162,12 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 	for (i = 0; i < CONFIG_THREAD_MAX_NAME_LEN - 1 && name[i]; i++)
 		t->name[i] = name[i];
 	*--sp = 0x01000000u;			/* xPSR: Thumb */
-	*--sp = (uint32_t)fn | 1;		/* pc */
-	*--sp = (uint32_t)rtos_task_exit;	/* lr */
-	for (i = 0; i < 4; i++)
-		*--sp = 0;			/* r12, r3, r2, r1 */
-	*--sp = (uint32_t)arg;			/* r0 */
+	*--sp = (uint32_t)z_thread_entry | 1;	/* pc */
+	*--sp = 0;				/* lr: z_thread_entry never returns */
+	for (i = 0; i < 3; i++)
+		*--sp = 0;			/* r12, r3 (p3), r2 (p2) */
+	*--sp = (uint32_t)arg;			/* r1: p1 */
+	*--sp = (uint32_t)fn;			/* r0: the entry */
 	t->callee_saved.psp = (uint32_t)sp;
 	t->arch.mode_exc_return = 0xFD;		/* thread mode, PSP, basic frame */
 	t->base.prio = zephyr_prio(prio);

@@ -16,7 +16,7 @@
 #define RTOS_V8M 0
 #endif
 
-#define RTOS_MAX_TASKS	8
+#define RTOS_MAX_TASKS	10
 #define RTOS_GUARD_WORDS	64	/* untouched space below each stack: overflow lands here */
 
 typedef void (*rtos_entry)(void *arg);
@@ -43,6 +43,11 @@ void rtos_start(void) __attribute__((noreturn));
 void rtos_delay(uint32_t ticks);
 void rtos_yield(void);
 void rtos_block_forever(void);	/* wait on an event nobody signals */
+/* FreeRTOS only: the states eTaskGetState() reads from more than one list. */
+void rtos_notify_take(void);	/* wait for a notification nobody sends */
+void rtos_wait_signal(uint32_t ticks);	/* wait, with a timeout, for rtos_signal_suspended() */
+void rtos_signal_suspended(void);	/* suspend the scheduler, then signal one waiter */
+void rtos_delete_self(void) __attribute__((noreturn));
 
 /* The kernel's half of the port: called by the context switch and the tick. */
 void rtos_tick(void);
