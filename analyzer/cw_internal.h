@@ -212,6 +212,24 @@ typedef unsigned int (*cw_exc_depth_fn)(void *ctx, const struct cw_regs *regs);
 int cw_exc_frame_search(const struct cw_mem *mem, const struct cw_image *img,
 			cw_exc_depth_fn depth, void *ctx, struct cw_regs *regs, uint32_t *at);
 
+/* ---- the frame search (libcw_search.c) ---- */
+
+/* A trial unwind from a candidate's registers: 0 with bt filled. */
+typedef int (*cw_search_trial_fn)(void *ctx, const struct cw_regs *regs, struct cw_backtrace *bt);
+
+struct cw_search_req {
+	enum cw_reg reg;		/* the stack pointer the dump lacks */
+	int process;			/* the frame is on a thread's (process) stack */
+	const struct cw_exc_return *er;	/* the EXC_RETURN that named the frame */
+	int fault_frame;		/* the fault's own frame: CFSR must agree with its pc */
+	const struct cw_regs *known;	/* stacked words the dump recorded, or NULL */
+	cw_search_trial_fn trial;
+	void *ctx;
+};
+
+int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
+		    struct cw_exc_frame *out, struct cw_search *res, struct cw_backtrace *scratch);
+
 /* ---- unwinding ---- */
 
 /*

@@ -46,6 +46,9 @@ struct walk {
 	int psp_used;		/* the process stack was entered: PSP is spent */
 	int handler_state;	/* security state the innermost handler ran in: -1 unknown,
 				 * 0 Non-secure, 1 Secure; the dump's MSP/PSP are that state's */
+	int conf_cap;		/* past a searched frame no frame is surer than it (0: none) */
+	int fault_entry;	/* the walk starts at a fault handler's entry */
+	unsigned int exceptions;	/* exception frames popped so far */
 };
 
 /* What one step found: the caller's pc and sp, or a stop. */
@@ -130,6 +133,8 @@ static void push_frame(struct walk *w, uint32_t pc, uint32_t sp, enum cw_method 
 {
 	struct cw_frame *f = &w->bt->frames[w->bt->nr++];
 
+	if (w->conf_cap && conf > w->conf_cap)
+		conf = w->conf_cap;
 	*f = (struct cw_frame){ .pc = pc, .sp = sp, .method = m, .confidence = conf,
 				.flags = flags };
 }
@@ -681,6 +686,52 @@ static int banked_sp(struct walk *w, int secure, int psp, uint32_t *sp)
 	return 0;
 }
 
+struct trial_ctx {
+	const struct cw_target *t;
+	enum cw_unwinder how;
+};
+
+/* A trial walk for the search: the same unwinders, and no search of its own. */
+static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtrace *bt)
+{
+	const struct trial_ctx *c = ctx;
+	struct cw_target plain = { .mem = c->t->mem, .img = c->t->img };
+
+	return cw_unwind(&plain, regs, CW_CTX_PRE_EXCEPTION, c->how, bt);
+}
+
+/*
+ * The dump lacks the stack pointer r that holds the frame EXC_RETURN er
+ * names: look for the frame in RAM (libcw_search.c). The first exception the
+ * walk meets from a fault handler's entry is the fault's own.
+ */
+static int searched_frame(struct walk *w, enum cw_reg r, const struct cw_exc_return *er,
+			  struct cw_exc_frame *f)
+{
+	struct trial_ctx ctx = { w->t, w->how };
+	struct cw_search_req req = {
+		.reg = r, .process = er->psp, .er = er, .trial = search_trial, .ctx = &ctx,
+		.fault_frame = w->fault_entry && !w->exceptions,
+	};
+	struct cw_backtrace *scratch;
+	int err;
+
+	if (!w->t->hints)
+		return stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: frame on the %s stack, %s not in "
+			    "the dump", er->value, er->psp ? "process" : "main", cw_reg_name(r));
+	scratch = calloc(1, sizeof(*scratch));
+	if (!scratch)
+		return stop(w, CW_STOP_NO_PSP, "out of memory for the frame search");
+	err = cw_search_frame(w->t, &req, f, &w->bt->search, scratch);
+	free(scratch);
+	if (err)
+		return stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: %s not in the dump, and none of "
+			    "%u candidate frames in RAM yields a complete chain", er->value,
+			    cw_reg_name(r), w->bt->search.candidates);
+	w->conf_cap = w->bt->search.confidence;
+	return 0;
+}
+
 /*
  * FNC_RETURN: this code is Non-secure and was called from Secure code with
  * BLXNS, which pushed the return address and part of xPSR on the Secure stack
@@ -720,6 +771,8 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 {
 	struct cw_exc_return er;
 	struct cw_exc_frame f;
+	unsigned int flags = 0;
+	enum cw_reg missing;
 	uint32_t base;
 
 	if (exc_return == CW_LR_RESET_VALUE)
@@ -731,35 +784,45 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 	if (w->handler_state < 0 && er.v8m)
 		w->handler_state = er.es;
 	base = sp_at_entry;
+	missing = CW_NR_REGS;
 	if (er.v8m && w->handler_state >= 0 && er.secure != w->handler_state) {
 		/* Taken from the other security state: its frame is on that state's stack. */
-		if (banked_sp(w, er.secure, er.psp, &base))
+		missing = cw_exc_banked_sp(w->handler_state, er.secure, er.psp);
+		if (cw_reg_ok(&w->regs, missing) && banked_sp(w, er.secure, er.psp, &base))
 			return -1;
 	} else if (er.psp) {
-		if (!cw_reg_ok(&w->regs, CW_PSP) || w->psp_used)
-			return stop(w, CW_STOP_NO_PSP,
-				    "EXC_RETURN 0x%08x: frame on the process stack, PSP not in the dump",
-				    exc_return);
+		if (w->psp_used)
+			return stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: a second frame on the "
+				    "process stack, whose PSP is spent", exc_return);
+		missing = CW_PSP;
 		base = w->regs.r[CW_PSP];
 		w->psp_used = 1;
 	}
-	switch (cw_exc_frame_read(w->t->mem, base, &er, &f)) {
-	case CW_EXC_OK:
-		break;
-	case CW_EXC_SIGNATURE:
-		return stop(w, CW_STOP_BAD_PC, "integrity signature 0x%08x is wrong", f.signature);
-	default:
-		return stop(w, CW_STOP_READ, "exception frame word at 0x%08x not in the dump",
-			    f.bad_addr);
+	if (missing < CW_NR_REGS && !cw_reg_ok(&w->regs, missing)) {
+		if (searched_frame(w, missing, &er, &f))
+			return -1;
+		flags = CW_FRAME_SEARCHED;
+	} else {
+		switch (cw_exc_frame_read(w->t->mem, base, &er, &f)) {
+		case CW_EXC_OK:
+			break;
+		case CW_EXC_SIGNATURE:
+			return stop(w, CW_STOP_BAD_PC, "integrity signature 0x%08x is wrong",
+				    f.signature);
+		default:
+			return stop(w, CW_STOP_READ, "exception frame word at 0x%08x not in the dump",
+				    f.bad_addr);
+		}
 	}
+	w->exceptions++;
 	if (frame_lost(w, f.words))
 		return walk_lost_frame(w, exc_return, f.base, CW_FRAME_EXCEPTION);
 	cw_exc_frame_pop(&f, &w->regs);
 	w->lr_live = 1;
 	if (w->bt->nr >= CW_MAX_FRAMES)
 		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES);
-	push_frame(w, w->regs.r[CW_PC], f.base + f.size, CW_M_EXCEPTION, CONF_EXCEPTION,
-		   CW_FRAME_EXCEPTION | f.fp);
+	push_frame(w, w->regs.r[CW_PC], f.base + f.size, CW_M_EXCEPTION,
+		   flags ? w->conf_cap : CONF_EXCEPTION, CW_FRAME_EXCEPTION | f.fp | flags);
 	w->bt->frames[w->bt->nr - 1].exc_return = exc_return;
 	return 0;
 }
@@ -1029,6 +1092,10 @@ int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
 			  .handler_state = -1 };
 
 	memset(bt, 0, sizeof(*bt));
+	/* A fault handler's IPSR is 3 to 7 (HardFault to SecureFault); unknown, a dump's is. */
+	w.fault_entry = context == CW_CTX_HANDLER_ENTRY &&
+			(!cw_reg_ok(regs, CW_XPSR) || ((regs->r[CW_XPSR] & CW_XPSR_IPSR) >= 3 &&
+						       (regs->r[CW_XPSR] & CW_XPSR_IPSR) <= 7));
 	if (!cw_reg_ok(&w.regs, CW_PC) || !cw_reg_ok(&w.regs, CW_SP)) {
 		stop(&w, CW_STOP_READ, "dump has no pc or sp");
 		return -1;
@@ -1144,7 +1211,8 @@ int cw_regs_from_record(const struct cw_target *t, struct cw_dump *d, const char
 
 /*
  * The frame the fault interrupted: frame 0 when the dump holds the
- * interrupted registers, else the first frame popped from an exception frame.
+ * interrupted registers, else the first frame popped from an exception frame;
+ * bt->nr when the walk never reached that frame.
  */
 unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt)
 {
@@ -1155,5 +1223,6 @@ unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtra
 	for (i = 0; i < bt->nr; i++)
 		if (bt->frames[i].flags & CW_FRAME_EXCEPTION)
 			return i;
-	return 0;
+	/* The handler's own frames are not the fault's: where it happened is unknown. */
+	return bt->nr;
 }

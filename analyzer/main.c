@@ -26,6 +26,8 @@ static void usage(FILE *out)
 	      "  -m, --method=M          auto, cfi, ehabi, prologue, fp or scan (default auto)\n"
 	      "  -r, --regs=SYM:LAYOUT   registers of a dump without them, from a crash record\n"
 	      "  -R, --rtos=KIND         auto, none, freertos or zephyr (default auto)\n"
+	      "  -s, --sp=REG=ADDR,...   stack pointers the dump lacks: msp, psp, msp_s,\n"
+	      "                          psp_s, msp_ns, psp_ns (else they are searched for)\n"
 	      "  -w, --watch=DIR         analyze dumps as they arrive in DIR\n"
 	      "  -k, --keep=DIR          where --watch keeps devcoredump copies (default .)\n"
 	      "      --color[=WHEN]      bold function names: auto, always or never (default\n"
@@ -57,6 +59,7 @@ struct options {
 	enum cw_unwinder how;
 	struct cw_report_opts report;
 	const char *regs;	/* --regs SYMBOL:LAYOUT for dumps without registers */
+	struct cw_regs sp;	/* --sp: stack pointers given by hand */
 	enum cw_rtos_kind rtos;	/* whose threads to list after the crash backtrace */
 };
 
@@ -97,6 +100,17 @@ static int find_registers(const struct cw_target *t, struct cw_dump *d, const ch
 	return 0;
 }
 
+/* --sp: a value given by hand replaces the dump's (a writer may have recorded a wrong one). */
+static void use_given_sp(struct cw_dump *d, const struct cw_regs *given)
+{
+	unsigned int i;
+
+	for (i = 0; i < CW_NR_REGS; i++)
+		if (cw_reg_ok(given, (enum cw_reg)i))
+			d->regs.r[i] = given->r[i];
+	d->regs.valid |= given->valid;
+}
+
 /* Read DUMP ("-": standard input); a directory or an empty file is named as such. */
 static int load_dump(struct cw_dump *d, const char *path, struct cw_error *err)
 {
@@ -115,6 +129,7 @@ static int analyze(struct cw_image *img, const char *path, const struct options 
 {
 	struct cw_error err = { { 0 } };
 	struct cw_report_opts ropt = opt->report;
+	struct cw_search_hints hints;
 	struct cw_rtos rtos = { 0 };
 	struct cw_backtrace *bt;
 	struct cw_target t;
@@ -139,6 +154,7 @@ static int analyze(struct cw_image *img, const char *path, const struct options 
 		goto out;
 	}
 	t = (struct cw_target){ .mem = &d.mem, .img = img };
+	use_given_sp(&d, &opt->sp);
 	if (d.context != CW_CTX_MEMORY_ONLY && opt->regs)
 		note("%s: the dump has its registers; --regs is not used\n", d.path);
 	if (d.context == CW_CTX_MEMORY_ONLY && opt->regs &&
@@ -148,10 +164,16 @@ static int analyze(struct cw_image *img, const char *path, const struct options 
 	}
 	if (d.context == CW_CTX_MEMORY_ONLY && find_registers(&t, &d, d.path, opt))
 		goto out;
+	/* A stack pointer the walk may need is missing: say where the stacks are. */
+	if (!cw_reg_ok(&d.regs, CW_PSP) || !cw_reg_ok(&d.regs, CW_MSP)) {
+		cw_stack_hints(&t, &d, opt->rtos, opt->how, &hints);
+		t.hints = &hints;
+	}
 	cw_unwind(&t, &d.regs, d.context, opt->how, bt);
 	cw_symbolize(img, bt);
 	ff = cw_fault_frame(d.context, bt);
-	cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);
+	/* Never the handler's own instruction: only a frame the fault interrupted. */
+	cw_fault_decode(&d.mem, ff < bt->nr ? bt->frames[ff].pc : 0, ff < bt->nr, &f);
 	if (cw_rtos_threads(&t, &d, bt, &f, opt->rtos, opt->how, &rtos))
 		note("%s: no %s kernel objects in the firmware\n", d.path, cw_rtos_name(opt->rtos));
 	ropt.rtos = &rtos;
@@ -277,6 +299,7 @@ int main(int argc, char **argv)
 		{ "keep", required_argument, NULL, 'k' },
 		{ "regs", required_argument, NULL, 'r' },
 		{ "rtos", required_argument, NULL, 'R' },
+		{ "sp", required_argument, NULL, 's' },
 		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -292,7 +315,7 @@ int main(int argc, char **argv)
 	int c, i, rc = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jm:w:k:r:R:qvhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jm:w:k:r:R:s:qvhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opt.report.json = 1;
@@ -318,6 +341,12 @@ int main(int argc, char **argv)
 			if (cw_rtos_parse(optarg, &opt.rtos)) {
 				fprintf(stderr, "crashwalk: --rtos: unknown RTOS '%s'; use auto, "
 					"none, freertos or zephyr\n", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			if (cw_sp_parse(optarg, &opt.sp, &err)) {
+				fprintf(stderr, "crashwalk: %s\n", err.msg);
 				return 2;
 			}
 			break;

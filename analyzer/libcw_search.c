@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libcw_search.c - the exception frame a walk needs when the dump lacks the
+ * stack pointer that holds it (PSP, or a banked v8-M one), found in the
+ * dumped RAM: every candidate is checked against the exception model, the
+ * fault status and a trial unwind, and the live one is picked by the rule
+ * Documentation/crashwalk.rst states ("Frames found by search").
+ */
+#include <string.h>
+
+#include "cw_internal.h"
+
+#define SEARCH_MAX_TRIALS	48	/* trial unwinds per search: hostile RAM ends here */
+#define SEARCH_TOP_SLACK	64	/* a complete chain ends this close to its stack's top */
+#define CONF_SEARCH_SURE	80	/* one complete candidate in a bounded stack */
+#define CONF_SEARCH_KNOWN	90	/* its words are the registers the dump recorded */
+#define CONF_SEARCH_UNBOUNDED	60	/* one complete candidate, stack bounds unknown */
+#define CONF_SEARCH_AMBIGUOUS	30	/* another candidate also yields a complete chain */
+
+#define XPSR_RESERVED	0x00E00000u	/* bits 23:21; bit 20 is v8-M SFPA */
+
+#define CFSR_IACCVIOL	(1u << 0)
+#define CFSR_DACCVIOL	(1u << 1)
+#define CFSR_IBUSERR	(1u << 8)
+#define CFSR_PRECISERR	(1u << 9)
+#define CFSR_UNDEFINSTR	(1u << 16)
+#define CFSR_INVSTATE	(1u << 17)
+#define CFSR_UNALIGNED	(1u << 24)
+#define CFSR_DIVBYZERO	(1u << 25)
+
+const char *cw_search_bound_name(enum cw_search_bound b)
+{
+	switch (b) {
+	case CW_BOUND_RTOS:
+		return "rtos-thread";
+	case CW_BOUND_SYMBOLS:
+		return "elf-symbols";
+	default:
+		return "dumped-ram";
+	}
+}
+
+/* Only what the dump holds counts: an image never carries SCB state. */
+static int dump_read32(const struct cw_mem *mem, uint32_t addr, uint32_t *v)
+{
+	const struct cw_region *r = cw_mem_find(mem, addr);
+
+	return (!r || strcmp(r->origin, "dump")) ? -1 : cw_mem_read32(mem, addr, v);
+}
+
+static int thumb32(uint16_t hw)
+{
+	return (hw & 0xF800) >= 0xE800;
+}
+
+/*
+ * Is pc an instruction boundary of fn? Decoded by length from the function's
+ * start; GCC puts literal pools after the code, so the walk meets none before
+ * a pc inside the code.
+ */
+static int insn_boundary(const struct cw_mem *mem, const struct cw_symbol *fn, uint32_t pc)
+{
+	uint32_t a = fn->addr;
+	uint16_t hw;
+
+	while (a < pc) {
+		if (cw_mem_read(mem, a, &hw, 2))
+			return 0;
+		a += thumb32(hw) ? 4 : 2;
+	}
+	return a == pc;
+}
+
+/* Does the instruction at pc read or write memory (what a data fault needs)? */
+static int is_load_store(uint16_t hw1)
+{
+	if (thumb32(hw1))
+		return (hw1 & 0xFE00) == 0xE800 || (hw1 & 0xFE00) == 0xF800 ||
+		       (hw1 & 0xFC00) == 0xEC00;
+	return (hw1 >= 0x4800 && hw1 < 0xA000) || (hw1 & 0xF000) == 0xC000 ||
+	       (hw1 & 0xF600) == 0xB400;
+}
+
+/*
+ * The fault status names what the faulting instruction was: a frame whose pc
+ * holds another kind of instruction is not the fault's. Returns 1 when the
+ * words agree with CFSR (or the dump has none).
+ */
+static int agrees_with_fault(const struct cw_mem *mem, const uint32_t *w)
+{
+	uint32_t cfsr, pc = w[6], xpsr = w[CW_EXC_XPSR_WORD];
+	uint16_t hw[2];
+
+	if (dump_read32(mem, CW_SCB_CFSR, &cfsr) || !cfsr)
+		return 1;
+	if (cfsr & (CFSR_IACCVIOL | CFSR_IBUSERR | CFSR_INVSTATE))
+		return (cfsr & CFSR_INVSTATE) ? !(xpsr & CW_XPSR_T) : 1;
+	if (cw_mem_read(mem, pc, hw, 4) && cw_mem_read(mem, pc, hw, 2))
+		return 0;
+	if (cfsr & CFSR_UNDEFINSTR)
+		return (hw[0] & 0xFF00) == 0xDE00 || (thumb32(hw[0]) && (hw[0] & 0xEC00) == 0xEC00) ||
+		       ((hw[0] & 0xFFF0) == 0xF7F0 && (hw[1] & 0xF000) == 0xA000);
+	if (cfsr & CFSR_DIVBYZERO)
+		return (hw[0] & 0xFFD0) == 0xFB90 && (hw[1] & 0x00F0) == 0x00F0;
+	if (cfsr & (CFSR_PRECISERR | CFSR_DACCVIOL | CFSR_UNALIGNED))
+		return is_load_store(hw[0]);
+	return 1;
+}
+
+/*
+ * The checks on one candidate's basic frame, before any unwinding: the
+ * stacked xPSR (Thumb bit, reserved bits, IPSR against the mode EXC_RETURN
+ * names, realignment against the frame's own alignment), the stacked pc (in
+ * a function, at an instruction boundary, the kind of instruction the fault
+ * status names) and the stacked lr (EXC_RETURN, reset value or code).
+ */
+static int candidate_ok(const struct cw_target *t, const struct cw_search_req *req,
+			uint32_t base, const uint32_t *w)
+{
+	uint32_t lr = w[5], pc = w[6], xpsr = w[CW_EXC_XPSR_WORD];
+	const struct cw_symbol *fn = cw_image_func(t->img, pc);
+	int fetch_fault = 0;
+	struct cw_exc_return er;
+	uint32_t cfsr;
+	unsigned int k;
+
+	if (req->known) {
+		for (k = 0; k < CW_EXC_BASIC_WORDS; k++)
+			if (cw_reg_ok(req->known, cw_exc_stacked[k]) &&
+			    (req->known->r[cw_exc_stacked[k]] & ~(k == 6 ? 1u : 0u)) !=
+			    (w[k] & ~(k == 6 ? 1u : 0u)))
+				return 0;
+	}
+	if ((xpsr & XPSR_RESERVED) || (pc & 1))
+		return 0;
+	/* Only a frame stacked on an unaligned sp says it realigned. */
+	if ((base & 7) && (xpsr & CW_XPSR_ALIGN))
+		return 0;
+	if (req->er && req->er->thread != !(xpsr & CW_XPSR_IPSR))
+		return 0;
+	if (req->fault_frame) {
+		if (!agrees_with_fault(t->mem, w))
+			return 0;
+		fetch_fault = !dump_read32(t->mem, CW_SCB_CFSR, &cfsr) &&
+			      (cfsr & (CFSR_IACCVIOL | CFSR_IBUSERR));
+	}
+	if (!fetch_fault) {
+		if (!fn || !cw_image_is_code(t->img, pc) || !insn_boundary(t->mem, fn, pc))
+			return 0;
+		/* T = 0 only at a function's entry: a call through an even pointer. */
+		if (!(xpsr & CW_XPSR_T) && pc != fn->addr)
+			return 0;
+	}
+	if (lr == CW_LR_RESET_VALUE || (cw_is_exc_return(lr) && !cw_exc_return_decode(lr, &er)))
+		return 1;
+	return (lr & 1) && cw_image_is_code(t->img, lr & ~1u);
+}
+
+/* The stack a candidate sits in, as [lo, hi), and how it was bounded. */
+static const struct cw_stack_range *range_of(const struct cw_search_hints *h, uint32_t a)
+{
+	unsigned int i;
+
+	for (i = 0; h && i < h->nr; i++)
+		if (a >= h->ranges[i].lo && a < h->ranges[i].hi)
+			return &h->ranges[i];
+	return NULL;
+}
+
+struct candidate {
+	uint32_t base;		/* where the frame's words start (v8-M: the additional state) */
+	struct cw_exc_frame f;
+	int complete;
+	uint32_t top;		/* the sp the trial chain ended at */
+};
+
+/*
+ * A trial chain is complete when it ends at the outermost frame, or, in a
+ * stack whose top is known, within a few words of that top: the chain then
+ * accounts for every live frame above the candidate.
+ */
+static int chain_complete(const struct cw_backtrace *bt, const struct cw_stack_range *r)
+{
+	uint32_t top;
+
+	if (bt->nr < 2)
+		return 0;
+	top = bt->frames[bt->nr - 1].sp;
+	if (bt->stop == CW_STOP_OUTERMOST)
+		return 1;
+	if (!r || r->bound == CW_BOUND_DUMP)
+		return bt->stop == CW_STOP_READ;
+	return top <= r->hi && r->hi - top <= SEARCH_TOP_SLACK;
+}
+
+static void trial(const struct cw_search_req *req, struct candidate *c,
+		  const struct cw_stack_range *r, struct cw_backtrace *bt)
+{
+	struct cw_regs regs = { .valid = 0 };
+
+	cw_exc_frame_pop(&c->f, &regs);
+	memset(bt, 0, sizeof(*bt));
+	if (req->trial(req->ctx, &regs, bt))
+		return;
+	c->complete = chain_complete(bt, r);
+	c->top = bt->nr ? bt->frames[bt->nr - 1].sp : 0;
+}
+
+/*
+ * One candidate at a: its words checked, then, within the trial budget, its
+ * chain. Returns 1 when the words passed the checks (no other frame size is
+ * then tried at a).
+ */
+static int try_candidate(const struct cw_target *t, const struct cw_search_req *req,
+			 const struct cw_exc_return *er, uint32_t a, uint32_t end,
+			 const struct cw_stack_range *r, struct cw_backtrace *scratch,
+			 unsigned int *trials, struct cw_search *res, struct candidate *best)
+{
+	struct candidate c = { .base = a };
+
+	if (cw_exc_frame_read(t->mem, a, er, &c.f) != CW_EXC_OK ||
+	    c.f.base + c.f.size > end || !candidate_ok(t, req, c.f.base, c.f.words))
+		return 0;
+	if (*trials >= SEARCH_MAX_TRIALS) {
+		res->candidates++;
+		res->truncated = 1;
+		return 1;
+	}
+	++*trials;
+	trial(req, &c, r, scratch);
+	/* Without EXC_RETURN either size may fit: only a complete chain counts the words. */
+	if (!req->er && !c.complete)
+		return 0;
+	res->candidates++;
+	if (!c.complete)
+		return 1;
+	res->complete++;
+	/* Ascending addresses: a later complete candidate is higher. */
+	if (best->complete) {
+		res->other = best->base;
+		res->have_other = 1;
+	}
+	*best = c;
+	res->lo = r ? r->lo : a;
+	res->hi = r ? r->hi : end;
+	res->bound = r ? r->bound : CW_BOUND_DUMP;
+	return 1;
+}
+
+/*
+ * Look through every dumped RAM word (or only the bounded stacks when the
+ * hints name any) for the frame req describes. The rule: among candidates
+ * whose trial chain is complete, the live frame is the highest. Only one
+ * exception frame of a thread is live; the stack below it is dead and keeps
+ * what earlier exceptions stacked there (the context the last switch saved,
+ * interrupts that hit deeper calls), whose chains the live frame's own
+ * stacking usually breaks. A stale frame above the live one survives only in
+ * a hole of a live frame, and its chain must then run through the live
+ * frames above it: when it does, the report names the other candidate.
+ */
+int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
+		    struct cw_exc_frame *out, struct cw_search *res, struct cw_backtrace *scratch)
+{
+	const struct cw_search_hints *h = t->hints;
+	struct cw_exc_return ers[2];
+	struct candidate best = { 0 };
+	unsigned int i, v, nr_er = 1, trials = 0;
+	int bounded = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->ran = 1;
+	res->reg = req->reg;
+	if (req->er) {
+		ers[0] = *req->er;
+	} else {
+		/* The dump recorded the stacked words but not the frame's type: try both. */
+		cw_exc_return_decode(CW_EXC_RETURN_THREAD_PSP, &ers[0]);
+		cw_exc_return_decode(CW_EXC_RETURN_THREAD_PSP & ~CW_EXC_RETURN_FTYPE, &ers[1]);
+		nr_er = 2;
+	}
+	for (i = 0; h && i < h->nr; i++)
+		bounded |= h->ranges[i].process == req->process;
+	for (i = 0; i < t->mem->nr; i++) {
+		const struct cw_region *reg = &t->mem->regions[i];
+		uint32_t a, end = reg->addr + reg->size;
+
+		if (strcmp(reg->origin, "dump") || reg->addr >= CW_SYSTEM_BASE)
+			continue;
+		for (a = (reg->addr + 3) & ~3u; a < end && end - a >= 32; a += 4) {
+			const struct cw_stack_range *r = range_of(h, a);
+
+			/* A bounded search keeps to its stacks, and out of the other kind's. */
+			if ((r && r->process != req->process) || (bounded && !r))
+				continue;
+			for (v = 0; v < nr_er; v++) {
+				if (try_candidate(t, req, &ers[v], a, end, r, scratch, &trials,
+						  res, &best))
+					break;
+			}
+		}
+	}
+	if (!best.complete)
+		return -1;
+	*out = best.f;
+	res->found = 1;
+	res->at = best.base;
+	if (res->have_other || res->truncated)
+		res->confidence = CONF_SEARCH_AMBIGUOUS;
+	else if (req->known)
+		res->confidence = CONF_SEARCH_KNOWN;
+	else
+		res->confidence = res->bound == CW_BOUND_DUMP ? CONF_SEARCH_UNBOUNDED
+							      : CONF_SEARCH_SURE;
+	return 0;
+}
