@@ -252,7 +252,9 @@ struct cw_search {
 	enum cw_reg reg;	/* the stack pointer the dump lacked */
 	uint32_t at;		/* the frame taken as live */
 	unsigned int candidates;	/* frames that passed the checks on their words */
-	unsigned int complete;	/* of those tried, with a complete chain above them */
+	unsigned int tried;	/* trial unwinds, from the highest candidate down */
+	unsigned int complete;	/* of those, with a complete chain (at most 2: the
+				 * search ends at the first rival) */
 	int have_other;		/* another candidate also yields a complete chain: */
 	uint32_t other;		/* the next one below the frame taken */
 	int truncated;		/* more candidates than trial unwinds allowed */
@@ -266,6 +268,7 @@ struct cw_backtrace {
 	unsigned int nr;
 	enum cw_stop stop;
 	char stop_detail[128];
+	uint32_t stop_addr;	/* CW_STOP_BAD_PC: the return address that is not code */
 	struct cw_search search;
 };
 
@@ -273,12 +276,14 @@ struct cw_target {
 	const struct cw_mem *mem;
 	struct cw_image *img;
 	const struct cw_search_hints *hints;	/* NULL: a missing stack pointer stops the walk */
+	const struct cw_search *found;	/* how cw_find_exception_frame() found the registers */
 };
 
 unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt);
 const char *cw_search_bound_name(enum cw_search_bound b);
 int cw_sp_parse(const char *spec, struct cw_regs *regs, struct cw_error *err);
-int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *dump, uint32_t *at);
+int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *dump, uint32_t *at,
+			    struct cw_search *res);
 int cw_regs_from_record(const struct cw_target *t, struct cw_dump *dump, const char *spec,
 			struct cw_error *err);
 int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,

@@ -206,12 +206,6 @@ enum cw_exc_status cw_exc_fnc_frame_read(const struct cw_mem *mem, uint32_t sp,
 void cw_exc_frame_pop(const struct cw_exc_frame *f, struct cw_regs *regs);
 enum cw_reg cw_exc_banked_sp(int handler_state, int secure, int psp);
 
-/* How far a trial unwind gets from regs: the frame search's tie-breaker. */
-typedef unsigned int (*cw_exc_depth_fn)(void *ctx, const struct cw_regs *regs);
-
-int cw_exc_frame_search(const struct cw_mem *mem, const struct cw_image *img,
-			cw_exc_depth_fn depth, void *ctx, struct cw_regs *regs, uint32_t *at);
-
 /* ---- the frame search (libcw_search.c) ---- */
 
 /* A trial unwind from a candidate's registers: 0 with bt filled. */
@@ -219,7 +213,8 @@ typedef int (*cw_search_trial_fn)(void *ctx, const struct cw_regs *regs, struct 
 
 struct cw_search_req {
 	enum cw_reg reg;		/* the stack pointer the dump lacks */
-	int process;			/* the frame is on a thread's (process) stack */
+	int process;			/* the frame is on a process (1) or main (0) stack, or
+					 * either (-1) */
 	const struct cw_exc_return *er;	/* the EXC_RETURN that named the frame */
 	int fault_frame;		/* the fault's own frame: CFSR must agree with its pc */
 	const struct cw_regs *known;	/* stacked words the dump recorded, or NULL */

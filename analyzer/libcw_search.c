@@ -6,11 +6,13 @@
  * fault status and a trial unwind, and the live one is picked by the rule
  * Documentation/crashwalk.rst states ("Frames found by search").
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cw_internal.h"
 
 #define SEARCH_MAX_TRIALS	48	/* trial unwinds per search: hostile RAM ends here */
+#define SEARCH_MAX_CANDIDATES	16384	/* frames kept for trial, highest first */
 #define SEARCH_TOP_SLACK	64	/* a complete chain ends this close to its stack's top */
 #define CONF_SEARCH_SURE	80	/* one complete candidate in a bounded stack */
 #define CONF_SEARCH_KNOWN	90	/* its words are the registers the dump recorded */
@@ -167,143 +169,200 @@ static const struct cw_stack_range *range_of(const struct cw_search_hints *h, ui
 	return NULL;
 }
 
-struct candidate {
-	uint32_t base;		/* where the frame's words start (v8-M: the additional state) */
-	struct cw_exc_frame f;
-	int complete;
-	uint32_t top;		/* the sp the trial chain ended at */
-};
-
 /*
- * A trial chain is complete when it ends at the outermost frame, or, in a
- * stack whose top is known, within a few words of that top: the chain then
- * accounts for every live frame above the candidate.
+ * A trial chain is complete when it ends at the outermost frame; within a
+ * few words of its stack's known top; at a return address that is a
+ * function's first instruction (the one an RTOS gives a new task, which
+ * the task's entry returns to); or, in a stack of unknown bounds, where the
+ * dumped memory ends.
  */
-static int chain_complete(const struct cw_backtrace *bt, const struct cw_stack_range *r)
+static int chain_complete(const struct cw_target *t, const struct cw_backtrace *bt,
+			  const struct cw_stack_range *r)
 {
+	const struct cw_symbol *fn;
 	uint32_t top;
 
 	if (bt->nr < 2)
 		return 0;
 	top = bt->frames[bt->nr - 1].sp;
-	if (bt->stop == CW_STOP_OUTERMOST)
+	if (bt->stop == CW_STOP_OUTERMOST || (r && top <= r->hi && r->hi - top <= SEARCH_TOP_SLACK))
 		return 1;
-	if (!r || r->bound == CW_BOUND_DUMP)
-		return bt->stop == CW_STOP_READ;
-	return top <= r->hi && r->hi - top <= SEARCH_TOP_SLACK;
+	if (bt->stop == CW_STOP_READ)
+		return !r;
+	fn = cw_image_func(t->img, bt->stop_addr & ~1u);
+	return bt->stop == CW_STOP_BAD_PC && (bt->stop_addr & 1) && fn &&
+	       fn->addr == (bt->stop_addr & ~1u);
 }
 
-static void trial(const struct cw_search_req *req, struct candidate *c,
-		  const struct cw_stack_range *r, struct cw_backtrace *bt)
+struct candidate {
+	uint32_t base;		/* where the frame's words start (v8-M: the additional state) */
+	uint32_t end;		/* the end of the dumped region it is in */
+	unsigned int variant;	/* which frame type (ers[]) its words were read as */
+};
+
+struct search {
+	const struct cw_target *t;
+	const struct cw_search_req *req;
+	struct cw_exc_return ers[2];
+	unsigned int nr_er;
+	int bounded;		/* the hints name a stack of the kind searched: keep to it */
+	struct candidate *c;
+	unsigned int nr, cap;
+	struct cw_search *res;
+};
+
+/*
+ * The frame types to read at a: EXC_RETURN's when the walk has it; else what
+ * a handler pushed right below the frame, when that is an EXC_RETURN; else
+ * both the basic and the extended frame, and the trial unwinds decide.
+ */
+static unsigned int variants(struct search *s, uint32_t a, unsigned int *first)
+{
+	struct cw_exc_return er;
+	uint32_t below;
+
+	*first = 0;
+	if (s->req->er)
+		return 1;
+	if (!cw_mem_read32(s->t->mem, a - 4, &below) && !cw_exc_return_decode(below, &er) &&
+	    !er.fnc_return && er.dcrs) {
+		*first = er.fp_frame;
+		return *first + 1;
+	}
+	return 2;
+}
+
+static void collect(struct search *s, uint32_t a, uint32_t end)
+{
+	const struct cw_stack_range *r = range_of(s->t->hints, a);
+	unsigned int v, first, n = variants(s, a, &first);
+	struct cw_exc_frame f;
+
+	/* A bounded search keeps to its stacks, and out of the other kind's. */
+	if (s->req->process >= 0 && ((r && r->process != s->req->process) ||
+				     (!r && s->bounded)))
+		return;
+	for (v = first; v < n; v++) {
+		if (cw_exc_frame_read(s->t->mem, a, &s->ers[v], &f) != CW_EXC_OK ||
+		    f.base + f.size > end || f.base + f.size < f.base ||
+		    !candidate_ok(s->t, s->req, f.base, f.words))
+			continue;
+		s->res->candidates++;
+		if (s->nr == s->cap) {
+			s->res->truncated = 1;
+			return;
+		}
+		s->c[s->nr++] = (struct candidate){ .base = a, .end = end, .variant = v };
+	}
+}
+
+static int by_address_down(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+
+	if (x->base != y->base)
+		return x->base < y->base ? 1 : -1;
+	return (int)x->variant - (int)y->variant;
+}
+
+/* Trial-unwind one candidate: its chain's depth when complete, else 0. */
+static unsigned int try_chain(struct search *s, const struct candidate *c,
+			      struct cw_exc_frame *f, struct cw_backtrace *bt)
 {
 	struct cw_regs regs = { .valid = 0 };
 
-	cw_exc_frame_pop(&c->f, &regs);
+	cw_exc_frame_read(s->t->mem, c->base, &s->ers[c->variant], f);
+	cw_exc_frame_pop(f, &regs);
 	memset(bt, 0, sizeof(*bt));
-	if (req->trial(req->ctx, &regs, bt))
-		return;
-	c->complete = chain_complete(bt, r);
-	c->top = bt->nr ? bt->frames[bt->nr - 1].sp : 0;
+	if (s->req->trial(s->req->ctx, &regs, bt) ||
+	    !chain_complete(s->t, bt, range_of(s->t->hints, c->base)))
+		return 0;
+	return bt->nr;
 }
 
 /*
- * One candidate at a: its words checked, then, within the trial budget, its
- * chain. Returns 1 when the words passed the checks (no other frame size is
- * then tried at a).
- */
-static int try_candidate(const struct cw_target *t, const struct cw_search_req *req,
-			 const struct cw_exc_return *er, uint32_t a, uint32_t end,
-			 const struct cw_stack_range *r, struct cw_backtrace *scratch,
-			 unsigned int *trials, struct cw_search *res, struct candidate *best)
-{
-	struct candidate c = { .base = a };
-
-	if (cw_exc_frame_read(t->mem, a, er, &c.f) != CW_EXC_OK ||
-	    c.f.base + c.f.size > end || !candidate_ok(t, req, c.f.base, c.f.words))
-		return 0;
-	if (*trials >= SEARCH_MAX_TRIALS) {
-		res->candidates++;
-		res->truncated = 1;
-		return 1;
-	}
-	++*trials;
-	trial(req, &c, r, scratch);
-	/* Without EXC_RETURN either size may fit: only a complete chain counts the words. */
-	if (!req->er && !c.complete)
-		return 0;
-	res->candidates++;
-	if (!c.complete)
-		return 1;
-	res->complete++;
-	/* Ascending addresses: a later complete candidate is higher. */
-	if (best->complete) {
-		res->other = best->base;
-		res->have_other = 1;
-	}
-	*best = c;
-	res->lo = r ? r->lo : a;
-	res->hi = r ? r->hi : end;
-	res->bound = r ? r->bound : CW_BOUND_DUMP;
-	return 1;
-}
-
-/*
- * Look through every dumped RAM word (or only the bounded stacks when the
- * hints name any) for the frame req describes. The rule: among candidates
- * whose trial chain is complete, the live frame is the highest. Only one
- * exception frame of a thread is live; the stack below it is dead and keeps
- * what earlier exceptions stacked there (the context the last switch saved,
- * interrupts that hit deeper calls), whose chains the live frame's own
- * stacking usually breaks. A stale frame above the live one survives only in
- * a hole of a live frame, and its chain must then run through the live
- * frames above it: when it does, the report names the other candidate.
+ * Look through the dumped RAM (only the stacks req may be on, when the hints
+ * bound them) for the frame req describes. The rule: among candidates whose
+ * trial chain is complete, the live frame is the highest. Only one exception
+ * frame of a stack is live; the stack below it is dead and keeps what earlier
+ * exceptions stacked there (the context the last switch saved, interrupts
+ * that hit deeper calls), whose chains the live frame's own stacking usually
+ * breaks. A stale frame above the live one survives only in a hole of a live
+ * frame, and its chain must then run through the live frames above it. The
+ * candidates are tried from the top down; the search ends at the second
+ * complete one, which the report names as a rival.
  */
 int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 		    struct cw_exc_frame *out, struct cw_search *res, struct cw_backtrace *scratch)
 {
-	const struct cw_search_hints *h = t->hints;
-	struct cw_exc_return ers[2];
-	struct candidate best = { 0 };
-	unsigned int i, v, nr_er = 1, trials = 0;
-	int bounded = 0;
+	struct search s = { .t = t, .req = req, .res = res, .nr_er = 1,
+			    .cap = SEARCH_MAX_CANDIDATES };
+	unsigned int i, depth, best_depth = 0, found = 0;
+	struct cw_exc_frame f;
+	uint32_t a;
 
 	memset(res, 0, sizeof(*res));
 	res->ran = 1;
 	res->reg = req->reg;
 	if (req->er) {
-		ers[0] = *req->er;
+		s.ers[0] = *req->er;
 	} else {
-		/* The dump recorded the stacked words but not the frame's type: try both. */
-		cw_exc_return_decode(CW_EXC_RETURN_THREAD_PSP, &ers[0]);
-		cw_exc_return_decode(CW_EXC_RETURN_THREAD_PSP & ~CW_EXC_RETURN_FTYPE, &ers[1]);
-		nr_er = 2;
+		cw_exc_return_decode(CW_EXC_RETURN_THREAD_MSP, &s.ers[0]);
+		cw_exc_return_decode(CW_EXC_RETURN_THREAD_MSP_FP, &s.ers[1]);
+		s.nr_er = 2;
 	}
-	for (i = 0; h && i < h->nr; i++)
-		bounded |= h->ranges[i].process == req->process;
+	for (i = 0; t->hints && i < t->hints->nr; i++)
+		s.bounded |= t->hints->ranges[i].process == req->process;
+	s.c = calloc(s.cap, sizeof(*s.c));
+	if (!s.c)
+		return -1;
 	for (i = 0; i < t->mem->nr; i++) {
 		const struct cw_region *reg = &t->mem->regions[i];
-		uint32_t a, end = reg->addr + reg->size;
+		uint32_t end = reg->addr + reg->size;
 
-		if (strcmp(reg->origin, "dump") || reg->addr >= CW_SYSTEM_BASE)
+		if (strcmp(reg->origin, "dump") || reg->addr >= CW_SYSTEM_BASE || end < reg->addr)
 			continue;
-		for (a = (reg->addr + 3) & ~3u; a < end && end - a >= 32; a += 4) {
-			const struct cw_stack_range *r = range_of(h, a);
-
-			/* A bounded search keeps to its stacks, and out of the other kind's. */
-			if ((r && r->process != req->process) || (bounded && !r))
-				continue;
-			for (v = 0; v < nr_er; v++) {
-				if (try_candidate(t, req, &ers[v], a, end, r, scratch, &trials,
-						  res, &best))
-					break;
-			}
-		}
+		for (a = (reg->addr + 3) & ~3u; a < end && end - a >= 32; a += 4)
+			collect(&s, a, end);
 	}
-	if (!best.complete)
+	qsort(s.c, s.nr, sizeof(*s.c), by_address_down);
+	for (i = 0; i < s.nr && found < 2; i++) {
+		const struct candidate *c = &s.c[i];
+
+		if (res->tried == SEARCH_MAX_TRIALS) {
+			res->truncated = 1;
+			break;
+		}
+		res->tried++;
+		depth = try_chain(&s, c, &f, scratch);
+		if (!depth)
+			continue;
+		/* The same words read as the other frame type: the deeper chain is the frame. */
+		if (found && c->base == res->at) {
+			if (depth > best_depth) {
+				*out = f;
+				best_depth = depth;
+			}
+			continue;
+		}
+		res->complete++;
+		if (found++) {
+			res->have_other = 1;
+			res->other = c->base;
+			continue;
+		}
+		*out = f;
+		best_depth = depth;
+		res->at = c->base;
+		res->lo = range_of(t->hints, c->base) ? range_of(t->hints, c->base)->lo : 0;
+		res->hi = range_of(t->hints, c->base) ? range_of(t->hints, c->base)->hi : c->end;
+		res->bound = range_of(t->hints, c->base) ? range_of(t->hints, c->base)->bound
+							 : CW_BOUND_DUMP;
+	}
+	free(s.c);
+	if (!found)
 		return -1;
-	*out = best.f;
 	res->found = 1;
-	res->at = best.base;
 	if (res->have_other || res->truncated)
 		res->confidence = CONF_SEARCH_AMBIGUOUS;
 	else if (req->known)

@@ -1064,7 +1064,8 @@ static int walk_one(struct walk *w)
 	if (!s.pc)
 		return stop(w, CW_STOP_OUTERMOST, "return address is 0"), 0;
 	if (!is_return_address(w, s.pc))
-		return stop(w, CW_STOP_BAD_PC, "return address 0x%08x is not code", s.pc), 0;
+		return w->bt->stop_addr = s.pc,
+		       stop(w, CW_STOP_BAD_PC, "return address 0x%08x is not code", s.pc), 0;
 	if (s.sp < sp || (s.sp == sp && !w->lr_live))
 		return stop(w, CW_STOP_NOT_INCREASING, "caller sp 0x%08x below this frame's", s.sp),
 		       0;
@@ -1110,40 +1111,56 @@ int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
 				;
 		return 0;
 	}
+	if (t->found && t->found->found) {
+		/* The registers came from a searched frame: nothing above it is surer. */
+		bt->search = *t->found;
+		w.conf_cap = t->found->confidence;
+	}
 	if (context == CW_CTX_MEMORY_ONLY)
 		push_frame(&w, w.regs.r[CW_PC], w.regs.r[CW_SP], CW_M_EXCEPTION, CONF_FOUND_FRAME,
 			   CW_FRAME_EXCEPTION);
 	else
 		push_frame(&w, w.regs.r[CW_PC], w.regs.r[CW_SP], CW_M_REGS, CONF_REGS, 0);
+	if (w.conf_cap)
+		bt->frames[0].flags |= CW_FRAME_SEARCHED;
 	while (walk_one(&w))
 		;
 	return 0;
 }
 
-/* How far prologue analysis gets from these registers: a test of a guessed sp. */
-struct trial {
-	const struct cw_target *t;
-	enum cw_reg_context context;
-};
-
-static unsigned int trial_depth(void *ctx, const struct cw_regs *regs)
+/*
+ * A dump without registers (memory only), or whose writer recorded the
+ * interrupted registers but not the stack pointer (CrashCatcher with a zero
+ * PSP): the frame search finds the exception frame, the fault's own for
+ * memory only, or the one that holds the recorded words.
+ */
+int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32_t *at,
+			    struct cw_search *res)
 {
-	const struct trial *tr = ctx;
-	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
-	unsigned int n = 0;
+	struct trial_ctx ctx = { t, CW_UNWIND_AUTO };
+	int known = d->context != CW_CTX_MEMORY_ONLY && cw_reg_ok(&d->regs, CW_PC);
+	struct cw_search_req req = {
+		.reg = CW_SP, .process = -1, .fault_frame = !known,
+		.known = known ? &d->regs : NULL, .trial = search_trial, .ctx = &ctx,
+	};
+	struct cw_backtrace *scratch = calloc(1, sizeof(*scratch));
+	struct cw_search none;
+	struct cw_exc_frame f;
+	int err;
 
-	if (bt && !cw_unwind(tr->t, regs, tr->context, CW_UNWIND_PROLOGUE, bt))
-		n = bt->nr;
-	free(bt);
-	return n;
-}
-
-/* A dump without registers: the exception model's search of its memory. */
-int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32_t *at)
-{
-	struct trial tr = { t, d->context };
-
-	return cw_exc_frame_search(t->mem, t->img, trial_depth, &tr, &d->regs, at);
+	if (!scratch)
+		return -1;
+	err = cw_search_frame(t, &req, &f, res ? res : &none, scratch);
+	free(scratch);
+	if (err)
+		return -1;
+	*at = f.base;
+	if (known) {
+		cw_reg_set(&d->regs, CW_SP, f.base + f.size);
+		return 0;
+	}
+	cw_exc_frame_pop(&f, &d->regs);
+	return 0;
 }
 
 static int reg_by_name(const char *name, size_t len)

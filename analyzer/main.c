@@ -82,20 +82,34 @@ static int dump_failed(const struct options *opt, const char *path, const char *
 	return 1;
 }
 
-/* A dump without registers: start from the innermost exception frame in its memory. */
+/*
+ * A dump without registers: start from the innermost exception frame in its
+ * memory. A dump with the interrupted registers but no stack pointer: find the
+ * frame that holds them.
+ */
 static int find_registers(const struct cw_target *t, struct cw_dump *d, const char *path,
-			  const struct options *opt)
+			  const struct options *opt, struct cw_search *found)
 {
 	uint32_t at, cfsr;
+
+	if (d->context != CW_CTX_MEMORY_ONLY) {
+		if (cw_find_exception_frame(t, d, &at, found))
+			return dump_failed(opt, path, "%s: no stack pointer, and no exception frame "
+					   "in memory holds the dump's registers; give it with --sp",
+					   path);
+		note("%s: no stack pointer; the dump's registers are the exception frame at "
+		     "0x%08x\n", path, at);
+		return 0;
+	}
 
 	/* Any frame a search finds would be older than the crash: refuse rather than mislead. */
 	if (!cw_mem_read32(t->mem, CW_SCB_CFSR, &cfsr) && (cfsr & CW_CFSR_STACKING))
 		return dump_failed(opt, path, "%s: no registers, and exception stacking failed "
 				   "(CFSR 0x%08x): the crash's own frame was never written; give "
 				   "the registers with --regs", path, cfsr);
-	if (cw_find_exception_frame(t, d, &at))
-		return dump_failed(opt, path, "%s: no registers and no exception frame in memory",
-				   path);
+	if (cw_find_exception_frame(t, d, &at, found))
+		return dump_failed(opt, path, "%s: no registers and no exception frame in memory "
+				   "with a complete chain above it", path);
 	note("%s: no registers; using the exception frame at 0x%08x\n", path, at);
 	return 0;
 }
@@ -130,6 +144,7 @@ static int analyze(struct cw_image *img, const char *path, const struct options 
 	struct cw_error err = { { 0 } };
 	struct cw_report_opts ropt = opt->report;
 	struct cw_search_hints hints;
+	struct cw_search found = { 0 };
 	struct cw_rtos rtos = { 0 };
 	struct cw_backtrace *bt;
 	struct cw_target t;
@@ -162,13 +177,16 @@ static int analyze(struct cw_image *img, const char *path, const struct options 
 		dump_failed(opt, path, "%s", err.msg);
 		goto out;
 	}
-	if (d.context == CW_CTX_MEMORY_ONLY && find_registers(&t, &d, d.path, opt))
-		goto out;
 	/* A stack pointer the walk may need is missing: say where the stacks are. */
-	if (!cw_reg_ok(&d.regs, CW_PSP) || !cw_reg_ok(&d.regs, CW_MSP)) {
+	if (!cw_reg_ok(&d.regs, CW_PSP) || !cw_reg_ok(&d.regs, CW_MSP) ||
+	    !cw_reg_ok(&d.regs, CW_SP)) {
 		cw_stack_hints(&t, &d, opt->rtos, opt->how, &hints);
 		t.hints = &hints;
 	}
+	if ((d.context == CW_CTX_MEMORY_ONLY || !cw_reg_ok(&d.regs, CW_SP)) &&
+	    find_registers(&t, &d, d.path, opt, &found))
+		goto out;
+	t.found = &found;
 	cw_unwind(&t, &d.regs, d.context, opt->how, bt);
 	cw_symbolize(img, bt);
 	ff = cw_fault_frame(d.context, bt);
