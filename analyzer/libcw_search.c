@@ -170,7 +170,8 @@ static const struct cw_stack_range *range_of(const struct cw_search_hints *h, ui
 }
 
 /*
- * A trial chain is complete when it ends at the outermost frame; within a
+ * A trial chain is complete when it ends at the outermost frame, or at an
+ * exception return to a stack whose pointer it lacks; within a
  * few words of its stack's known top; at a return address that is a
  * function's first instruction (the one an RTOS gives a new task, which
  * the task's entry returns to); or, in a stack of unknown bounds, where the
@@ -185,7 +186,8 @@ static int chain_complete(const struct cw_target *t, const struct cw_backtrace *
 	if (bt->nr < 2)
 		return 0;
 	top = bt->frames[bt->nr - 1].sp;
-	if (bt->stop == CW_STOP_OUTERMOST || (r && top <= r->hi && r->hi - top <= SEARCH_TOP_SLACK))
+	if (bt->stop == CW_STOP_OUTERMOST || bt->stop == CW_STOP_NO_PSP ||
+	    (r && top <= r->hi && r->hi - top <= SEARCH_TOP_SLACK))
 		return 1;
 	if (bt->stop == CW_STOP_READ)
 		return !r;
@@ -196,7 +198,7 @@ static int chain_complete(const struct cw_target *t, const struct cw_backtrace *
 
 struct candidate {
 	uint32_t base;		/* where the frame's words start (v8-M: the additional state) */
-	uint32_t end;		/* the end of the dumped region it is in */
+	uint32_t region, end;	/* the dumped region it is in */
 	unsigned int variant;	/* which frame type (ers[]) its words were read as */
 };
 
@@ -232,15 +234,18 @@ static unsigned int variants(struct search *s, uint32_t a, unsigned int *first)
 	return 2;
 }
 
-static void collect(struct search *s, uint32_t a, uint32_t end)
+static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 {
 	const struct cw_stack_range *r = range_of(s->t->hints, a);
 	unsigned int v, first, n = variants(s, a, &first);
 	struct cw_exc_frame f;
 
-	/* A bounded search keeps to its stacks, and out of the other kind's. */
-	if (s->req->process >= 0 && ((r && r->process != s->req->process) ||
-				     (!r && s->bounded)))
+	/*
+	 * A bounded search keeps to its stacks, and out of the other kind's; a
+	 * search on either kind keeps to the live stacks when both are known.
+	 */
+	if (s->req->process >= 0 ? (r && r->process != s->req->process) || (!r && s->bounded)
+				 : !r && s->bounded)
 		return;
 	for (v = first; v < n; v++) {
 		if (cw_exc_frame_read(s->t->mem, a, &s->ers[v], &f) != CW_EXC_OK ||
@@ -252,7 +257,8 @@ static void collect(struct search *s, uint32_t a, uint32_t end)
 			s->res->truncated = 1;
 			return;
 		}
-		s->c[s->nr++] = (struct candidate){ .base = a, .end = end, .variant = v };
+		s->c[s->nr++] = (struct candidate){ .base = a, .region = start, .end = end,
+						    .variant = v };
 	}
 }
 
@@ -280,6 +286,17 @@ static unsigned int try_chain(struct search *s, const struct candidate *c,
 	return bt->nr;
 }
 
+/* Does the chain in bt pop the exception frame whose caller's sp is sp: is it nested in it? */
+static int nests(const struct cw_backtrace *bt, uint32_t sp)
+{
+	unsigned int i;
+
+	for (i = 1; i < bt->nr; i++)
+		if ((bt->frames[i].flags & CW_FRAME_EXCEPTION) && bt->frames[i].sp == sp)
+			return 1;
+	return 0;
+}
+
 /*
  * Look through the dumped RAM (only the stacks req may be on, when the hints
  * bound them) for the frame req describes. The rule: among candidates whose
@@ -297,7 +314,8 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 {
 	struct search s = { .t = t, .req = req, .res = res, .nr_er = 1,
 			    .cap = SEARCH_MAX_CANDIDATES };
-	unsigned int i, depth, best_depth = 0, found = 0;
+	unsigned int i, depth, best_depth = 0, found = 0, kinds = 0;
+	const struct cw_stack_range *r;
 	struct cw_exc_frame f;
 	uint32_t a;
 
@@ -312,7 +330,8 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 		s.nr_er = 2;
 	}
 	for (i = 0; t->hints && i < t->hints->nr; i++)
-		s.bounded |= t->hints->ranges[i].process == req->process;
+		kinds |= 1u << !!t->hints->ranges[i].process;
+	s.bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) : kinds == 3;
 	s.c = calloc(s.cap, sizeof(*s.c));
 	if (!s.c)
 		return -1;
@@ -323,10 +342,10 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 		if (strcmp(reg->origin, "dump") || reg->addr >= CW_SYSTEM_BASE || end < reg->addr)
 			continue;
 		for (a = (reg->addr + 3) & ~3u; a < end && end - a >= 32; a += 4)
-			collect(&s, a, end);
+			collect(&s, a, reg->addr, end);
 	}
 	qsort(s.c, s.nr, sizeof(*s.c), by_address_down);
-	for (i = 0; i < s.nr && found < 2; i++) {
+	for (i = 0; i < s.nr; i++) {
 		const struct candidate *c = &s.c[i];
 
 		if (res->tried == SEARCH_MAX_TRIALS) {
@@ -346,18 +365,20 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 			continue;
 		}
 		res->complete++;
-		if (found++) {
+		if (found && !nests(scratch, out->base + out->size)) {
 			res->have_other = 1;
 			res->other = c->base;
-			continue;
+			break;
 		}
+		/* The first complete candidate, or one whose chain pops it: a later exception. */
+		found = 1;
 		*out = f;
 		best_depth = depth;
 		res->at = c->base;
-		res->lo = range_of(t->hints, c->base) ? range_of(t->hints, c->base)->lo : 0;
-		res->hi = range_of(t->hints, c->base) ? range_of(t->hints, c->base)->hi : c->end;
-		res->bound = range_of(t->hints, c->base) ? range_of(t->hints, c->base)->bound
-							 : CW_BOUND_DUMP;
+		r = range_of(t->hints, c->base);
+		res->lo = r ? r->lo : c->region;
+		res->hi = r ? r->hi : c->end;
+		res->bound = r ? r->bound : CW_BOUND_DUMP;
 	}
 	free(s.c);
 	if (!found)

@@ -716,9 +716,12 @@ static int searched_frame(struct walk *w, enum cw_reg r, const struct cw_exc_ret
 	struct cw_backtrace *scratch;
 	int err;
 
+	if (!w->t->hints && r == CW_PSP)
+		return stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: frame on the process stack, PSP "
+			    "not in the dump", er->value);
 	if (!w->t->hints)
-		return stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: frame on the %s stack, %s not in "
-			    "the dump", er->value, er->psp ? "process" : "main", cw_reg_name(r));
+		return stop(w, CW_STOP_NO_PSP, "the %s %s stack pointer is not in the dump",
+			    er->secure ? "Secure" : "Non-secure", er->psp ? "process" : "main");
 	scratch = calloc(1, sizeof(*scratch));
 	if (!scratch)
 		return stop(w, CW_STOP_NO_PSP, "out of memory for the frame search");
@@ -1121,8 +1124,10 @@ int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
 			   CW_FRAME_EXCEPTION);
 	else
 		push_frame(&w, w.regs.r[CW_PC], w.regs.r[CW_SP], CW_M_REGS, CONF_REGS, 0);
-	if (w.conf_cap)
+	if (w.conf_cap) {
 		bt->frames[0].flags |= CW_FRAME_SEARCHED;
+		bt->frames[0].confidence = w.conf_cap;
+	}
 	while (walk_one(&w))
 		;
 	return 0;

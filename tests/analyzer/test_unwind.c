@@ -62,7 +62,7 @@ static void check_against_gdb(const char *dump_path, unsigned int skip)
 		return;
 	}
 	for (m = 0; m < ARRAY_SIZE(how); m++) {
-		struct cw_target t = { &d.mem, img };
+		struct cw_target t = { .mem = &d.mem, .img = img };
 
 		cw_unwind(&t, &d.regs, d.context, how[m], bt);
 		cw_symbolize(t.img, bt);
@@ -116,7 +116,7 @@ static void bundled_fault(void)
 		free(bt);
 		return;
 	}
-	t = (struct cw_target){ &d.mem, img };
+	t = (struct cw_target){ .mem = &d.mem, .img = img };
 	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
 	cw_symbolize(t.img, bt);
 	cw_fault_decode(&d.mem, bt->frames[cw_fault_frame(d.context, bt)].pc, 1, &f);
@@ -182,7 +182,7 @@ static void memory_only(const char *record)
 		return;
 	}
 	KTAP_EXPECT(d.context == CW_CTX_MEMORY_ONLY, "context %d", d.context);
-	t = (struct cw_target){ &d.mem, img };
+	t = (struct cw_target){ .mem = &d.mem, .img = img };
 	if (record) {
 		struct cw_error err;
 
@@ -229,7 +229,7 @@ static void bundled_crash_record(void)
 	if (load(&img, &d, BUNDLED_DIR "/demo.core")) {
 		return;
 	}
-	t = (struct cw_target){ &d.mem, img };
+	t = (struct cw_target){ .mem = &d.mem, .img = img };
 	KTAP_EXPECT(!cw_regs_from_record(&t, &d, "crash_entry:msp_s,psp_s,msp_ns,psp_ns", &err),
 		    "%s", err.msg);
 	KTAP_EXPECT(cw_regs_from_record(&t, &d, "crash_entry:r0,bogus", &err) &&
@@ -294,7 +294,7 @@ static int syn_unwind(struct tbuf *t, struct cw_backtrace *bt, struct cw_dump *d
 		cw_image_close(img);
 		return -1;
 	}
-	tg = (struct cw_target){ &d->mem, img };
+	tg = (struct cw_target){ .mem = &d->mem, .img = img };
 	cw_unwind(&tg, &d->regs, d->context, CW_UNWIND_PROLOGUE, bt);
 	cw_symbolize(tg.img, bt);
 	cw_dump_free(d);
@@ -423,7 +423,7 @@ static int syn_unwind_regs(struct tbuf *t, struct cw_backtrace *bt, const uint32
 	}
 	for (i = 0; banked && i < 4; i++)
 		cw_reg_set(&d.regs, (enum cw_reg)(CW_MSP_S + i), banked[i]);
-	tg = (struct cw_target){ &d.mem, img };
+	tg = (struct cw_target){ .mem = &d.mem, .img = img };
 	cw_unwind(&tg, &d.regs, d.context, CW_UNWIND_PROLOGUE, bt);
 	cw_symbolize(tg.img, bt);
 	cw_dump_free(&d);
@@ -536,7 +536,7 @@ static void provenance(void)
 		free(bt);
 		return;
 	}
-	t = (struct cw_target){ &d.mem, img };
+	t = (struct cw_target){ .mem = &d.mem, .img = img };
 	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
 	cw_symbolize(t.img, bt);
 	KTAP_EXPECT(bt->nr > 3 && bt->frames[2].method == CW_M_CFI &&
@@ -607,7 +607,7 @@ static void corrupted_stacks(void)
 	}
 	stack = cw_mem_find(&d.mem, d.regs.r[CW_SP]);
 	for (k = 0; k < 6; k++) {
-		struct cw_target t = { &d.mem, img };
+		struct cw_target t = { .mem = &d.mem, .img = img };
 
 		cw_unwind(&t, &d.regs, d.context, (enum cw_unwinder)k, &clean[k]);
 		cw_symbolize(t.img, &clean[k]);
@@ -615,7 +615,7 @@ static void corrupted_stacks(void)
 	saved = malloc(stack->size);
 	memcpy(saved, stack->data, stack->size);
 	for (i = 0; i < 4000; i++) {
-		struct cw_target t = { &d.mem, img };
+		struct cw_target t = { .mem = &d.mem, .img = img };
 		const struct cw_backtrace *c = &clean[i % 6];
 		uint8_t *w = (uint8_t *)stack->data;
 		uint32_t off, low = UINT32_MAX;
