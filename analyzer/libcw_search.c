@@ -29,6 +29,12 @@
 #define CFSR_INVSTATE	(1u << 17)
 #define CFSR_UNALIGNED	(1u << 24)
 #define CFSR_DIVBYZERO	(1u << 25)
+#define CFSR_MMARVALID	(1u << 7)
+#define CFSR_BFARVALID	(1u << 15)
+#define CW_SCB_MMFAR	0xE000ED34u
+#define CW_SCB_BFAR	0xE000ED38u
+/* Exception numbers no stacked IPSR holds: Reset, and the reserved 8-10 and 13. */
+#define IPSR_IMPOSSIBLE	((1u << 1) | (1u << 8) | (1u << 9) | (1u << 10) | (1u << 13))
 
 const char *cw_search_bound_name(enum cw_search_bound b)
 {
@@ -84,11 +90,70 @@ static int is_load_store(uint16_t hw1)
 }
 
 /*
+ * The base register of a load or store, when the frame knows it: a stacked
+ * register (r0-r3, r12), sp (the sp before the exception) or pc. -1 when it
+ * is one of r4-r11, which the frame does not hold.
+ */
+static int access_base(const uint32_t *w, uint32_t sp, const uint16_t *hw, uint32_t *base)
+{
+	static const int stacked[16] = { 0, 1, 2, 3, -1, -1, -1, -1, -1, -1, -1, -1, 4, -1,
+					  -1, -1 };
+	unsigned int rn;
+
+	if (thumb32(hw[0])) {
+		rn = hw[0] & 0xF;
+	} else if ((hw[0] & 0xF600) == 0xB400 || (hw[0] & 0xF000) == 0x9000) {
+		rn = CW_SP;	/* push, pop, sp-relative */
+	} else if ((hw[0] & 0xF800) == 0x4800) {
+		rn = CW_PC;	/* literal */
+	} else if ((hw[0] & 0xF000) == 0xC000) {
+		rn = (hw[0] >> 8) & 7;
+	} else {
+		rn = (hw[0] >> 3) & 7;
+	}
+	if (rn == CW_SP)
+		*base = sp;
+	else if (rn == CW_PC)
+		*base = w[6];
+	else if (stacked[rn] >= 0)
+		*base = w[stacked[rn]];
+	else
+		return -1;
+	return 0;
+}
+
+/* An offset a Thumb load or store adds to its base: at most 4 KB either way, or a list. */
+#define ACCESS_REACH	4096u
+
+/*
+ * With BFAR (or MMFAR) valid the faulting access's address is known: a
+ * frame whose instruction's base register is far from it is not the fault's.
+ * Register-offset forms add a register the frame may not hold: only the
+ * immediate forms and push, pop, literal and multiple loads are judged.
+ */
+static int near_fault_address(const struct cw_mem *mem, uint32_t cfsr, const uint32_t *w,
+			      uint32_t sp, const uint16_t *hw)
+{
+	uint32_t far, base;
+	int valid = (cfsr & CFSR_BFARVALID) ? !dump_read32(mem, CW_SCB_BFAR, &far) :
+		    (cfsr & CFSR_MMARVALID) ? !dump_read32(mem, CW_SCB_MMFAR, &far) : 0;
+
+	if (!valid || (!thumb32(hw[0]) && (hw[0] & 0xF000) == 0x5000))
+		return 1;
+	if (thumb32(hw[0]) && (hw[0] & 0xFE00) == 0xF800 && !(hw[1] & 0x0800) &&
+	    (hw[0] & 0xF) != 0xF && !(hw[0] & 0x0080))
+		return 1;	/* T2 LDR/STR (register) */
+	if (access_base(w, sp, hw, &base))
+		return 1;
+	return far - base + ACCESS_REACH <= 2 * ACCESS_REACH;
+}
+
+/*
  * The fault status names what the faulting instruction was: a frame whose pc
  * holds another kind of instruction is not the fault's. Returns 1 when the
  * words agree with CFSR (or the dump has none).
  */
-static int agrees_with_fault(const struct cw_mem *mem, const uint32_t *w)
+static int agrees_with_fault(const struct cw_mem *mem, const uint32_t *w, uint32_t sp)
 {
 	uint32_t cfsr, pc = w[6], xpsr = w[CW_EXC_XPSR_WORD];
 	uint16_t hw[2];
@@ -105,7 +170,7 @@ static int agrees_with_fault(const struct cw_mem *mem, const uint32_t *w)
 	if (cfsr & CFSR_DIVBYZERO)
 		return (hw[0] & 0xFFD0) == 0xFB90 && (hw[1] & 0x00F0) == 0x00F0;
 	if (cfsr & (CFSR_PRECISERR | CFSR_DACCVIOL | CFSR_UNALIGNED))
-		return is_load_store(hw[0]);
+		return is_load_store(hw[0]) && near_fault_address(mem, cfsr, w, sp, hw);
 	return 1;
 }
 
@@ -121,7 +186,7 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 {
 	uint32_t lr = w[5], pc = w[6], xpsr = w[CW_EXC_XPSR_WORD];
 	const struct cw_symbol *fn = cw_image_func(t->img, pc);
-	int fetch_fault = 0;
+	int fetch_fault = 0, have_cfsr;
 	struct cw_exc_return er;
 	uint32_t cfsr;
 	unsigned int k;
@@ -133,19 +198,24 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 			    (w[k] & ~(k == 6 ? 1u : 0u)))
 				return 0;
 	}
-	if ((xpsr & XPSR_RESERVED) || (pc & 1))
+	if ((xpsr & XPSR_RESERVED) || (pc & 1) ||
+	    ((xpsr & CW_XPSR_IPSR) < 16 && (IPSR_IMPOSSIBLE >> (xpsr & CW_XPSR_IPSR) & 1)))
 		return 0;
 	/* Only a frame stacked on an unaligned sp says it realigned. */
 	if ((base & 7) && (xpsr & CW_XPSR_ALIGN))
 		return 0;
 	if (req->er && req->er->thread != !(xpsr & CW_XPSR_IPSR))
 		return 0;
+	have_cfsr = !dump_read32(t->mem, CW_SCB_CFSR, &cfsr) && cfsr;
 	if (req->fault_frame) {
-		if (!agrees_with_fault(t->mem, w))
+		if (!agrees_with_fault(t->mem, w, base + CW_EXC_BASIC_WORDS * 4))
 			return 0;
-		fetch_fault = !dump_read32(t->mem, CW_SCB_CFSR, &cfsr) &&
-			      (cfsr & (CFSR_IACCVIOL | CFSR_IBUSERR));
+		fetch_fault = have_cfsr && (cfsr & (CFSR_IACCVIOL | CFSR_IBUSERR));
 	}
+	/* T = 0 is stacked only by the INVSTATE fault it causes. */
+	if (!(xpsr & CW_XPSR_T) &&
+	    !(req->fault_frame && (!have_cfsr || (cfsr & CFSR_INVSTATE))))
+		return 0;
 	if (!fetch_fault) {
 		if (!fn || !cw_image_is_code(t->img, pc) || !insn_boundary(t->mem, fn, pc))
 			return 0;
@@ -271,11 +341,16 @@ static int by_address_down(const void *a, const void *b)
 	return (int)x->variant - (int)y->variant;
 }
 
-/* Trial-unwind one candidate: its chain's depth when complete, else 0. */
+/*
+ * Trial-unwind one candidate: when its chain is complete, how much the chain
+ * is worth (the sum of its frames' confidence: a frame read as the wrong type
+ * leaves the unwinders disagreeing above it), else 0.
+ */
 static unsigned int try_chain(struct search *s, const struct candidate *c,
 			      struct cw_exc_frame *f, struct cw_backtrace *bt)
 {
 	struct cw_regs regs = { .valid = 0 };
+	unsigned int i, worth = 0;
 
 	cw_exc_frame_read(s->t->mem, c->base, &s->ers[c->variant], f);
 	cw_exc_frame_pop(f, &regs);
@@ -283,17 +358,28 @@ static unsigned int try_chain(struct search *s, const struct candidate *c,
 	if (s->req->trial(s->req->ctx, &regs, bt) ||
 	    !chain_complete(s->t, bt, range_of(s->t->hints, c->base)))
 		return 0;
-	return bt->nr;
+	for (i = 0; i < bt->nr; i++)
+		worth += (unsigned int)bt->frames[i].confidence;
+	return worth;
 }
 
-/* Does the chain in bt pop the exception frame whose caller's sp is sp: is it nested in it? */
-static int nests(const struct cw_backtrace *bt, uint32_t sp)
+/*
+ * Does the chain in bt account for the frame f found higher up: does it pop
+ * f (a later exception, nested in f's), or does one of its frames start
+ * strictly inside f's words (the chain read its saved registers there, so
+ * those words are its frames' data and f only looks like a frame)?
+ */
+static int accounts_for(const struct cw_backtrace *bt, const struct cw_exc_frame *f)
 {
 	unsigned int i;
 
-	for (i = 1; i < bt->nr; i++)
-		if ((bt->frames[i].flags & CW_FRAME_EXCEPTION) && bt->frames[i].sp == sp)
+	for (i = 1; i < bt->nr; i++) {
+		if ((bt->frames[i].flags & CW_FRAME_EXCEPTION) &&
+		    bt->frames[i].sp == f->base + f->size)
 			return 1;
+		if (bt->frames[i].sp > f->base && bt->frames[i].sp < f->base + f->size)
+			return 1;
+	}
 	return 0;
 }
 
@@ -365,12 +451,12 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 			continue;
 		}
 		res->complete++;
-		if (found && !nests(scratch, out->base + out->size)) {
+		if (found && !accounts_for(scratch, out)) {
 			res->have_other = 1;
 			res->other = c->base;
 			break;
 		}
-		/* The first complete candidate, or one whose chain pops it: a later exception. */
+		/* The first complete candidate, or a lower one that accounts for it. */
 		found = 1;
 		*out = f;
 		best_depth = depth;
