@@ -6,15 +6,20 @@
 The crashes: every process-stack case of the QEMU crash corpus ("psp") and of the multi-thread
 firmware ("fault", the running task's chain). GDB's backtrace, taken with the true registers, is
 the oracle. Each crash's own ELF core (handler entry, MSP and PSP in its CRASHWALK note) is
-rewritten three ways:
+rewritten these ways:
   gcore        r0-r15 and xPSR only, as GDB's gcore writes them: no MSP, PSP or SCB;
   crashcatcher the interrupted registers, as CrashCatcher writes them, with sp and PSP zeroed;
   memory-only  no registers at all (the notes removed), as a remoteproc dump: the fault frame is
-               found first, then the thread's.
+               found first, then the thread's;
+  dead-stack   gcore, with stale copies of the live thread frame in the dead stack below it;
+  unbounded    gcore of the RTOS crashes run with --rtos none: without the running task's stack
+               bounds every task's saved context (stacked by an earlier context switch) competes,
+               and the report must name a rival and stay below full confidence.
 Bars, over all crashes of a format: chains equal to GDB's >= 95%; no frame that GDB's chain lacks
 reported with the confidence of an unambiguous search or more (80). Then hostile dumps (RAM full of
 copies of a real exception frame) must end within the time limit, without a crash, and say that
-other candidates yield a complete chain.
+other candidates yield a complete chain. The multi-thread firmware's run-rtos.sh is found beside
+--corpus-script.
 """
 import importlib.util
 import json
@@ -104,11 +109,7 @@ def crashcatcher(core, out):
     b = open(core, "rb").read()
     regs = prstatus_regs(b)
     regions = memory(core)
-    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
-        if typ == PT_NOTE:
-            for _, name, t, desc, _, _ in notes(b, off, filesz):
-                if name == b"CRASHWALK":
-                    msp, psp = struct.unpack_from("<II", b, desc + 4)
+    msp, psp = crashwalk_note(b)
     exc_return = regs[14]
     base = psp if exc_return & 4 else msp
     frame = [read32(regions, base + 4 * i) for i in range(8)]
@@ -127,32 +128,61 @@ def crashcatcher(core, out):
 def hostile(core, out):
     """Every RAM word pair a copy of the crash's own thread frame: thousands of candidates."""
     b = bytearray(open(core, "rb").read())
-    regs = prstatus_regs(b)
+    psp = crashwalk_note(b)[1]
     regions = memory(core)
-    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
-        if typ == PT_NOTE:
-            for _, name, t, desc, _, _ in notes(b, off, filesz):
-                if name == b"CRASHWALK":
-                    psp, = struct.unpack_from("<I", b, desc + 8)
     frame = struct.pack("<8I", *[read32(regions, psp + 4 * i) for i in range(8)])
     for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
         if typ == PT_LOAD and vaddr < 0xE0000000 and filesz > 4096:
             for a in range(off, off + filesz - 32, 32):
                 b[a:a + 32] = frame
     open(out, "wb").write(b)
-    return gcore_inplace(b, out)
+    return gcore(out, out)
 
 
-def gcore_inplace(b, out):
+def dead_stack(core, out):
+    """
+    gcore, with stale copies of the live thread frame in the dead stack below it, as earlier
+    exceptions leave there: their chains run through dead words and must not be taken.
+    """
+    b = bytearray(open(core, "rb").read())
+    psp = crashwalk_note(b)[1]
+    regions = memory(core)
+    frame = struct.pack("<8I", *[read32(regions, psp + 4 * i) for i in range(8)])
+    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
+        if typ == PT_LOAD and vaddr <= psp - 0xC0 and psp < vaddr + filesz:
+            for k in range(2, 7):
+                at = psp - 0x20 * k - vaddr + off
+                b[at:at + 32] = frame
     open(out, "wb").write(b)
     return gcore(out, out)
 
 
-def cases():
-    """(label, fw.elf, core.elf, oracle frames) of every process-stack crash."""
+def crashwalk_note(b):
+    """(msp, psp) from crashwalk's own note."""
+    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
+        if typ == PT_NOTE:
+            for _, name, t, desc, _, _ in notes(b, off, filesz):
+                if name == b"CRASHWALK":
+                    return struct.unpack_from("<II", b, desc + 4)
+    raise ValueError("no CRASHWALK note")
+
+
+# Each format: its name, how a crash's own ELF core is rewritten, crashwalk's extra options.
+# "dead-stack" adds stale copies of the live frame below it; "unbounded" runs the RTOS crashes
+# without the RTOS's stack bounds, so that every task's saved context (a frame the context switch
+# stacked earlier) is a candidate with a complete chain: the report must name a rival.
+FORMATS = [("gcore", gcore, []), ("crashcatcher", crashcatcher, []),
+           ("memory-only", cc.memory_only, []), ("dead-stack", dead_stack, []),
+           ("unbounded", gcore, ["--rtos", "none"])]
+
+
+def cases(corpus_script):
+    """
+    (label, fw.elf, core.elf, oracle frames, from the RTOS firmware) of every process-stack
+    crash; the multi-thread firmware's script sits beside the corpus's.
+    """
     out = []
-    r = subprocess.run([os.path.join(HERE, "../firmware/run-corpus.sh")], capture_output=True,
-                       text=True, timeout=2700)
+    r = subprocess.run([corpus_script], capture_output=True, text=True, timeout=2700)
     if r.returncode:
         raise RuntimeError("run-corpus.sh failed: " + r.stderr)
     for core, fl, name, d in (line.split() for line in r.stdout.splitlines()):
@@ -161,8 +191,8 @@ def cases():
         elf = os.path.join(os.path.dirname(d), "fw.elf")
         out.append(("%s-%s-%s" % (core, fl, name), elf, os.path.join(d, "core.elf"),
                     cc.oracle(d, cc.functions(elf)), False))
-    r = subprocess.run([os.path.join(HERE, "../firmware/run-rtos.sh")], capture_output=True,
-                       text=True, timeout=2700)
+    r = subprocess.run([os.path.join(os.path.dirname(corpus_script), "run-rtos.sh")],
+                       capture_output=True, text=True, timeout=2700)
     if r.returncode:
         raise RuntimeError("run-rtos.sh failed: " + r.stderr)
     for core, kernel, name, d in (line.split() for line in r.stdout.splitlines()):
@@ -184,7 +214,7 @@ def run(tool, elf, dump, extra=(), timeout=300):
 
 def compare(expect, j, rtos):
     """(chain equal, frames reported sure that GDB's chain lacks)."""
-    if j is None or "error" in j:
+    if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
         return False, []
     got = j["frames"][j["fault_frame"]:]
     # GDB stopped the corpus's thread at a breakpoint in its faulting function, not at the fault;
@@ -199,19 +229,26 @@ def main():
     a = cc.parse_args("--corpus-script")
     print("KTAP version 1\n# suite: crashwalk-search")
     try:
-        crashes = cases()
+        crashes = cases(a.corpus_script)
     except RuntimeError as e:
         print("# " + str(e).replace("\n", "\n# ") + "\nnot ok 1 search-build\n1..1")
         return 1
     tmp = tempfile.TemporaryDirectory(prefix="crashwalk-search-")
     n, failed = 0, 0
-    for fmt, rewrite in (("gcore", gcore), ("crashcatcher", crashcatcher),
-                         ("memory-only", cc.memory_only)):
+    for fmt, rewrite, extra in FORMATS:
         equal, total, sure_wrong, bad = 0, 0, 0, []
         for label, elf, core, expect, rtos in crashes:
+            if fmt == "unbounded" and not rtos:
+                continue
             dump = rewrite(core, os.path.join(tmp.name, "%s.%s" % (label, fmt)))
-            r, j = run(a.crashwalk, elf, dump)
+            r, j = run(a.crashwalk, elf, dump, extra)
             ok, wrong = compare(expect, j, rtos)
+            s = (j or {}).get("search") or {}
+            if fmt == "unbounded" and ok and (s.get("other") is None or
+                                              s.get("confidence", 100) >= SURE):
+                ok = False
+                bad.append("%s: the other tasks' saved contexts compete, yet the search named "
+                           "no rival (confidence %s)" % (label, s.get("confidence")))
             total += 1
             equal += ok
             sure_wrong += len(wrong)
