@@ -14,7 +14,11 @@ rewritten these ways:
   dead-stack   gcore, with stale copies of the live thread frame in the dead stack below it;
   unbounded    gcore of the RTOS crashes run with --rtos none: without the running task's stack
                bounds every task's saved context (stacked by an earlier context switch) competes,
-               and the report must name a rival and stay below full confidence.
+               and the report must name a rival and stay below full confidence;
+  no-stack     gcore with the live process stack wiped: no frame to find.
+On gcore and no-stack, also: the fault kind is "unknown" (no SCB), the instruction shown is the
+interrupted frame's and none when no frame was found (never the handler's own), and the running
+thread is not flagged sp-outside-stack from the handler's MSP.
 Bars, over all crashes of a format: chains equal to GDB's >= 95%; no frame that GDB's chain lacks
 reported with the confidence of an unambiguous search or more (80). Then hostile dumps (RAM full of
 copies of a real exception frame) must end within the time limit, without a crash, and say that
@@ -157,6 +161,43 @@ def dead_stack(core, out):
     return gcore(out, out)
 
 
+def no_stack(core, out):
+    """gcore with the live process stack wiped: no frame to find, so nothing to decode."""
+    b = bytearray(open(core, "rb").read())
+    psp = crashwalk_note(b)[1]
+    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
+        if typ == PT_LOAD and vaddr <= psp < vaddr + filesz:
+            lo = max(vaddr, psp - 0x100)
+            b[lo - vaddr + off:min(psp + 0x400, vaddr + filesz) - vaddr + off] = \
+                bytes(min(psp + 0x400, vaddr + filesz) - lo)
+    open(out, "wb").write(b)
+    return gcore(out, out)
+
+
+def fault_problems(fmt, j):
+    """
+    Without SCB the fault kind is "unknown"; the instruction shown is the interrupted frame's,
+    never the handler's: none when the frame was not found. The running thread's stack is not
+    judged from another stack's pointer.
+    """
+    out = []
+    if j is None or "error" in j:
+        return out
+    ff, fault = j["fault_frame"], j["fault"]
+    if fault["class"] != "unknown":
+        out.append("fault class '%s' without SCB" % fault["class"])
+    if ff < len(j["frames"]) and not j["frames"][ff]["exception"]:
+        out.append("fault frame %d is not an exception frame" % ff)
+    if ff >= len(j["frames"]) and fault["instruction"] is not None:
+        out.append("instruction '%s' decoded with no fault frame" % fault["instruction"])
+    if fmt == "no-stack" and ff < len(j["frames"]):
+        out.append("a fault frame found on a wiped stack")
+    for t in j.get("threads", []):
+        if t["current"] and "sp-outside-stack" in t["stack"]["overflow_reasons"]:
+            out.append("running thread %s flagged sp-outside-stack" % t["name"])
+    return out
+
+
 def crashwalk_note(b):
     """(msp, psp) from crashwalk's own note."""
     for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
@@ -173,7 +214,7 @@ def crashwalk_note(b):
 # stacked earlier) is a candidate with a complete chain: the report must name a rival.
 FORMATS = [("gcore", gcore, []), ("crashcatcher", crashcatcher, []),
            ("memory-only", cc.memory_only, []), ("dead-stack", dead_stack, []),
-           ("unbounded", gcore, ["--rtos", "none"])]
+           ("unbounded", gcore, ["--rtos", "none"]), ("no-stack", no_stack, [])]
 
 
 def cases(corpus_script):
@@ -243,6 +284,9 @@ def main():
             dump = rewrite(core, os.path.join(tmp.name, "%s.%s" % (label, fmt)))
             r, j = run(a.crashwalk, elf, dump, extra)
             ok, wrong = compare(expect, j, rtos)
+            if fmt in ("gcore", "no-stack"):
+                bad += ["%s: %s" % (label, p) for p in fault_problems(fmt, j)]
+                ok = ok and not fault_problems(fmt, j)
             s = (j or {}).get("search") or {}
             if fmt == "unbounded" and ok and (s.get("other") is None or
                                               s.get("confidence", 100) >= SURE):
@@ -252,15 +296,19 @@ def main():
             total += 1
             equal += ok
             sure_wrong += len(wrong)
-            if not ok:
+            if not ok and fmt != "no-stack":
                 bad.append("%s (%s)" % (label, j["stop"]["detail"] if j and "stop" in j
                                         else r.stderr.strip()[:120]))
             for w in wrong:
                 bad.append("%s: frame %s at 0x%x reported %d%% sure, not in GDB's chain" %
                            (label, w["function"], w["pc"], w["confidence"]))
+        if fmt == "no-stack":
+            # Nothing to find: a right answer is an honest stop, not GDB's chain.
+            equal = total - len(bad)
         pct = 100.0 * equal / max(total, 1)
-        print("# %s: %d/%d chains equal GDB's (%.1f%%), %d sure frames GDB lacks" %
-              (fmt, equal, total, pct, sure_wrong))
+        print("# %s: %d/%d %s (%.1f%%), %d sure frames GDB lacks" %
+              (fmt, equal, total, "honest answers" if fmt == "no-stack" else
+               "chains equal GDB's", pct, sure_wrong))
         for b in bad:
             print("#   " + b)
         n += 1
