@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CW_JSON_SCHEMA_VERSION	4
+#define CW_JSON_SCHEMA_VERSION	5
 
 /* An error that names the file, the byte offset and what is wrong with it. */
 struct cw_error {

@@ -132,9 +132,9 @@ static void search_json(FILE *out, const struct cw_search *s)
 	}
 	fprintf(out, "\"search\": {\"register\": \"%s\", \"found\": %s, \"at\": %u, "
 		"\"stack\": {\"start\": %u, \"end\": %u, \"bound\": \"%s\"}, "
-		"\"candidates\": %u, \"complete\": %u, \"other\": ",
+		"\"candidates\": %u, \"tried\": %u, \"complete\": %u, \"other\": ",
 		cw_reg_name(s->reg), s->found ? "true" : "false", s->at, s->lo, s->hi,
-		cw_search_bound_name(s->bound), s->candidates, s->complete);
+		cw_search_bound_name(s->bound), s->candidates, s->tried, s->complete);
 	if (s->have_other)
 		fprintf(out, "%u", s->other);
 	else
@@ -153,9 +153,9 @@ static void search_text(FILE *out, const struct cw_search *s)
 		return;
 	}
 	fprintf(out, "search: %s not in the dump; exception frame found at 0x%08x in %s "
-		"0x%08x-0x%08x (%u candidates, %u with a complete chain), confidence %d%%\n",
-		cw_reg_name(s->reg), s->at, cw_search_bound_name(s->bound), s->lo, s->hi,
-		s->candidates, s->complete, s->confidence);
+		"0x%08x-0x%08x (%u candidates, %u tried, %u with a complete chain), confidence "
+		"%d%%\n", cw_reg_name(s->reg), s->at, cw_search_bound_name(s->bound), s->lo, s->hi,
+		s->candidates, s->tried, s->complete, s->confidence);
 	if (s->have_other)
 		fprintf(out, "search: the candidate at 0x%08x also yields a complete chain; the "
 			"highest is taken as live (give the value with --sp if it is known)\n",

@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True     # the compares it imports are scripts, not a package
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("corpus_compare",
                                               os.path.join(HERE, "corpus-compare.py"))

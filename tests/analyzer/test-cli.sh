@@ -120,7 +120,7 @@ check "empty_dump" "$(run "$elf" "$tmp/empty")" \
 check "json_failed_dump_exits_1" "$?" 1
 check "json_failed_dump_is_an_error_object_in_the_stream" \
 	"$(sed -n 2p "$tmp/out")" \
-	"{\"schema\": \"crashwalk\", \"version\": 4, \"dump\": {\"path\": \"$tmp/text\"}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
+	"{\"schema\": \"crashwalk\", \"version\": 5, \"dump\": {\"path\": \"$tmp/text\"}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
 check "json_stream_keeps_the_good_dumps" "$(grep -c '"frames": \[' "$tmp/out")" 2
 
 check "stdin_dump_is_the_file_dump" "$("$cw" "$elf" - <"$core" | tail -n +2)" \

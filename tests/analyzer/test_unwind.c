@@ -552,7 +552,7 @@ static void provenance(void)
 	out = open_memstream(&json, &len);
 	cw_report(out, &o, &d, bt, &f);
 	fclose(out);
-	KTAP_EXPECT(strstr(json, "\"version\": 4") &&
+	KTAP_EXPECT(strstr(json, "\"version\": 5") &&
 		    strstr(json, "\"method\": \"cfi\"") &&
 		    strstr(json, "\"agreed\": [\"prologue\", \"fp\"], \"disagreed\": [\"scan\"]"),
 		    "json: %.300s", json);
