@@ -244,6 +244,7 @@ struct cw_stack_range {
 struct cw_search_hints {
 	struct cw_stack_range ranges[CW_MAX_STACK_RANGES];
 	unsigned int nr;
+	int rtos;		/* an RTOS's objects name a running thread */
 };
 
 /* The outcome of a frame search, for the report. */

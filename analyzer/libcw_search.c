@@ -13,6 +13,7 @@
 
 #define SEARCH_MAX_TRIALS	48	/* trial unwinds per search: hostile RAM ends here */
 #define SEARCH_MAX_CANDIDATES	16384	/* frames kept for trial, highest first */
+#define SEARCH_SEGMENTS		8	/* backtraces a trial chain may run through */
 #define SEARCH_TOP_SLACK	64	/* a complete chain ends this close to its stack's top */
 #define CONF_SEARCH_SURE	80	/* one complete candidate in a bounded stack */
 #define CONF_SEARCH_KNOWN	90	/* its words are the registers the dump recorded */
@@ -240,8 +241,9 @@ static const struct cw_stack_range *range_of(const struct cw_search_hints *h, ui
 }
 
 /*
- * A trial chain is complete when it ends at the outermost frame, or at an
- * exception return to a stack whose pointer it lacks; within a
+ * A trial chain is complete when it ends at the outermost frame, at an
+ * exception return to a stack whose pointer it lacks, or at the frame cap
+ * (every one of its 64 steps was checked); within a
  * few words of its stack's known top; at a return address that is a
  * function's first instruction (the one an RTOS gives a new task, which
  * the task's entry returns to); or, in a stack of unknown bounds, where the
@@ -257,7 +259,7 @@ static int chain_complete(const struct cw_target *t, const struct cw_backtrace *
 		return 0;
 	top = bt->frames[bt->nr - 1].sp;
 	if (bt->stop == CW_STOP_OUTERMOST || bt->stop == CW_STOP_NO_PSP ||
-	    (r && top <= r->hi && r->hi - top <= SEARCH_TOP_SLACK))
+	    bt->stop == CW_STOP_DEPTH || (r && top <= r->hi && r->hi - top <= SEARCH_TOP_SLACK))
 		return 1;
 	if (bt->stop == CW_STOP_READ)
 		return !r;
@@ -281,6 +283,11 @@ struct search {
 	struct candidate *c;
 	unsigned int nr, cap;
 	struct cw_search *res;
+	struct chain_sp {
+		uint32_t sp;
+		int exception;	/* popped from an exception frame */
+	} sps[SEARCH_SEGMENTS * CW_MAX_FRAMES];	/* the chain just tried */
+	unsigned int nr_sps;
 };
 
 /*
@@ -344,40 +351,54 @@ static int by_address_down(const void *a, const void *b)
 /*
  * Trial-unwind one candidate: when its chain is complete, how much the chain
  * is worth (the sum of its frames' confidence: a frame read as the wrong type
- * leaves the unwinders disagreeing above it), else 0.
+ * leaves the unwinders disagreeing above it), else 0. A chain longer than a
+ * backtrace holds goes on from its last frame, up to SEARCH_SEGMENTS times:
+ * its frames' stack pointers are kept in s->sps for accounts_for().
  */
 static unsigned int try_chain(struct search *s, const struct candidate *c,
 			      struct cw_exc_frame *f, struct cw_backtrace *bt)
 {
+	const struct cw_stack_range *r = range_of(s->t->hints, c->base);
 	struct cw_regs regs = { .valid = 0 };
-	unsigned int i, worth = 0;
+	unsigned int i, seg, worth = 0;
 
+	s->nr_sps = 0;
 	cw_exc_frame_read(s->t->mem, c->base, &s->ers[c->variant], f);
 	cw_exc_frame_pop(f, &regs);
-	memset(bt, 0, sizeof(*bt));
-	if (s->req->trial(s->req->ctx, &regs, bt) ||
-	    !chain_complete(s->t, bt, range_of(s->t->hints, c->base)))
-		return 0;
-	for (i = 0; i < bt->nr; i++)
-		worth += (unsigned int)bt->frames[i].confidence;
-	return worth;
+	for (seg = 0; seg < SEARCH_SEGMENTS; seg++) {
+		memset(bt, 0, sizeof(*bt));
+		if (s->req->trial(s->req->ctx, &regs, bt))
+			return 0;
+		for (i = seg ? 1 : 0; i < bt->nr; i++) {
+			worth += (unsigned int)bt->frames[i].confidence;
+			if (s->nr_sps < ARRAY_SIZE(s->sps))
+				s->sps[s->nr_sps++] = (struct chain_sp){
+					bt->frames[i].sp, !!(bt->frames[i].flags & CW_FRAME_EXCEPTION) };
+		}
+		if (bt->stop != CW_STOP_DEPTH || !bt->nr)
+			break;
+		/* From the last frame's pc and sp: a caller's registers are those alone. */
+		regs = (struct cw_regs){ .valid = 0 };
+		cw_reg_set(&regs, CW_PC, bt->frames[bt->nr - 1].pc);
+		cw_reg_set(&regs, CW_SP, bt->frames[bt->nr - 1].sp);
+	}
+	return chain_complete(s->t, bt, r) ? worth : 0;
 }
 
 /*
- * Does the chain in bt account for the frame f found higher up: does it pop
- * f (a later exception, nested in f's), or does one of its frames start
- * strictly inside f's words (the chain read its saved registers there, so
- * those words are its frames' data and f only looks like a frame)?
+ * Does the chain just tried (s->sps) account for the frame f found higher
+ * up: does it pop f (a later exception, nested in f's), or does one of its
+ * frames start strictly inside f's words (the chain read its saved registers
+ * there, so those words are its frames' data and f only looks like a frame)?
  */
-static int accounts_for(const struct cw_backtrace *bt, const struct cw_exc_frame *f)
+static int accounts_for(const struct search *s, const struct cw_exc_frame *f)
 {
 	unsigned int i;
 
-	for (i = 1; i < bt->nr; i++) {
-		if ((bt->frames[i].flags & CW_FRAME_EXCEPTION) &&
-		    bt->frames[i].sp == f->base + f->size)
+	for (i = 1; i < s->nr_sps; i++) {
+		if (s->sps[i].exception && s->sps[i].sp == f->base + f->size)
 			return 1;
-		if (bt->frames[i].sp > f->base && bt->frames[i].sp < f->base + f->size)
+		if (s->sps[i].sp > f->base && s->sps[i].sp < f->base + f->size)
 			return 1;
 	}
 	return 0;
@@ -398,29 +419,34 @@ static int accounts_for(const struct cw_backtrace *bt, const struct cw_exc_frame
 int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 		    struct cw_exc_frame *out, struct cw_search *res, struct cw_backtrace *scratch)
 {
-	struct search s = { .t = t, .req = req, .res = res, .nr_er = 1,
-			    .cap = SEARCH_MAX_CANDIDATES };
-	unsigned int i, depth, best_depth = 0, found = 0, kinds = 0;
+	struct search *s = calloc(1, sizeof(*s));
+	unsigned int i, worth, best_worth = 0, found = 0, kinds = 0;
 	const struct cw_stack_range *r;
 	struct cw_exc_frame f;
 	uint32_t a;
 
 	memset(res, 0, sizeof(*res));
 	res->ran = 1;
+	if (!s)
+		return -1;
+	*s = (struct search){ .t = t, .req = req, .res = res, .nr_er = 1,
+			      .cap = SEARCH_MAX_CANDIDATES };
 	res->reg = req->reg;
 	if (req->er) {
-		s.ers[0] = *req->er;
+		s->ers[0] = *req->er;
 	} else {
-		cw_exc_return_decode(CW_EXC_RETURN_THREAD_MSP, &s.ers[0]);
-		cw_exc_return_decode(CW_EXC_RETURN_THREAD_MSP_FP, &s.ers[1]);
-		s.nr_er = 2;
+		cw_exc_return_decode(CW_EXC_RETURN_THREAD_MSP, &s->ers[0]);
+		cw_exc_return_decode(CW_EXC_RETURN_THREAD_MSP_FP, &s->ers[1]);
+		s->nr_er = 2;
 	}
 	for (i = 0; t->hints && i < t->hints->nr; i++)
 		kinds |= 1u << !!t->hints->ranges[i].process;
-	s.bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) : kinds == 3;
-	s.c = calloc(s.cap, sizeof(*s.c));
-	if (!s.c)
+	s->bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) : kinds == 3;
+	s->c = calloc(s->cap, sizeof(*s->c));
+	if (!s->c) {
+		free(s);
 		return -1;
+	}
 	for (i = 0; i < t->mem->nr; i++) {
 		const struct cw_region *reg = &t->mem->regions[i];
 		uint32_t end = reg->addr + reg->size;
@@ -428,30 +454,30 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 		if (strcmp(reg->origin, "dump") || reg->addr >= CW_SYSTEM_BASE || end < reg->addr)
 			continue;
 		for (a = (reg->addr + 3) & ~3u; a < end && end - a >= 32; a += 4)
-			collect(&s, a, reg->addr, end);
+			collect(s, a, reg->addr, end);
 	}
-	qsort(s.c, s.nr, sizeof(*s.c), by_address_down);
-	for (i = 0; i < s.nr; i++) {
-		const struct candidate *c = &s.c[i];
+	qsort(s->c, s->nr, sizeof(*s->c), by_address_down);
+	for (i = 0; i < s->nr; i++) {
+		const struct candidate *c = &s->c[i];
 
 		if (res->tried == SEARCH_MAX_TRIALS) {
 			res->truncated = 1;
 			break;
 		}
 		res->tried++;
-		depth = try_chain(&s, c, &f, scratch);
-		if (!depth)
+		worth = try_chain(s, c, &f, scratch);
+		if (!worth)
 			continue;
-		/* The same words read as the other frame type: the deeper chain is the frame. */
+		/* The same words read as the other frame type: the surer chain is the frame. */
 		if (found && c->base == res->at) {
-			if (depth > best_depth) {
+			if (worth > best_worth) {
 				*out = f;
-				best_depth = depth;
+				best_worth = worth;
 			}
 			continue;
 		}
 		res->complete++;
-		if (found && !accounts_for(scratch, out)) {
+		if (found && !accounts_for(s, out)) {
 			res->have_other = 1;
 			res->other = c->base;
 			break;
@@ -459,14 +485,15 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 		/* The first complete candidate, or a lower one that accounts for it. */
 		found = 1;
 		*out = f;
-		best_depth = depth;
+		best_worth = worth;
 		res->at = c->base;
 		r = range_of(t->hints, c->base);
 		res->lo = r ? r->lo : c->region;
 		res->hi = r ? r->hi : c->end;
 		res->bound = r ? r->bound : CW_BOUND_DUMP;
 	}
-	free(s.c);
+	free(s->c);
+	free(s);
 	if (!found)
 		return -1;
 	res->found = 1;

@@ -10,6 +10,9 @@
 
 #include "cw_internal.h"
 
+/* How far below its start an overflowed thread's last frame may lie. */
+#define OVERFLOW_REACH	256u
+
 /* Linker-script names for a stack's ends, as common startup code spells them. */
 static const struct {
 	const char *lo, *hi;
@@ -36,7 +39,9 @@ static struct cw_stack_range *add_range(struct cw_search_hints *h, uint32_t lo, 
 
 /*
  * The running thread's stack, read through the RTOS model with no crash
- * backtrace yet: only the kernel's objects say where it is.
+ * backtrace yet: only the kernel's objects say where it is. The range reaches
+ * a little below the stack's start, where the frame of a thread that overflowed
+ * it was stacked.
  */
 static void running_thread(const struct cw_target *t, const struct cw_dump *d,
 			   enum cw_rtos_kind kind, enum cw_unwinder how, struct cw_search_hints *h)
@@ -53,9 +58,13 @@ static void running_thread(const struct cw_target *t, const struct cw_dump *d,
 		for (i = 0; i < rtos.nr; i++) {
 			const struct cw_thread *th = &rtos.threads[i];
 
-			if (!th->current || !th->have_stack || !th->stack_size)
+			if (!th->current)
 				continue;
-			r = add_range(h, th->stack_lo, th->stack_hi, 1, CW_BOUND_RTOS);
+			h->rtos = 1;
+			if (!th->have_stack || !th->stack_size)
+				continue;
+			r = add_range(h, th->stack_lo > OVERFLOW_REACH ? th->stack_lo - OVERFLOW_REACH : 0,
+				      th->stack_hi, 1, CW_BOUND_RTOS);
 			if (r)
 				snprintf(r->what, sizeof(r->what), "%s thread %s",
 					 cw_rtos_name(rtos.kind), th->name);

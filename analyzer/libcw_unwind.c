@@ -701,6 +701,23 @@ static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtra
 }
 
 /*
+ * Is the frame the walk is leaving the PendSV handler's (exception 14), where
+ * an RTOS switches threads? The outgoing thread's live frame is then the one
+ * the switch saves, which the RTOS's objects point at; its stack's dead part
+ * holds earlier switch frames of the very same kind.
+ */
+static int in_context_switch(const struct walk *w)
+{
+	const struct cw_frame *f = &w->bt->frames[w->bt->nr - 1];
+	const struct cw_symbol *fn;
+	int ok;
+	uint32_t pendsv = cw_image_vector(w->t->img, 14, &ok);
+
+	fn = cw_image_func(w->t->img, cw_code_addr(f->pc, !!(f->flags & CW_FRAME_RETURN_ADDR)));
+	return ok && fn && fn->addr == (pendsv & ~1u);
+}
+
+/*
  * The dump lacks the stack pointer r that holds the frame EXC_RETURN er
  * names: look for the frame in RAM (libcw_search.c). The first exception the
  * walk meets from a fault handler's entry is the fault's own.
@@ -716,6 +733,10 @@ static int searched_frame(struct walk *w, enum cw_reg r, const struct cw_exc_ret
 	struct cw_backtrace *scratch;
 	int err;
 
+	if (w->t->hints && w->t->hints->rtos && r == CW_PSP && in_context_switch(w))
+		return stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: the thread the context switch "
+			    "saves, PSP not in the dump: its saved context is the RTOS's",
+			    er->value);
 	if (!w->t->hints && r == CW_PSP)
 		return stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: frame on the process stack, PSP "
 			    "not in the dump", er->value);
