@@ -119,6 +119,7 @@ static void bundled_fault(void)
 	t = (struct cw_target){ .mem = &d.mem, .img = img };
 	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
 	cw_symbolize(t.img, bt);
+	KTAP_EXPECT(cw_fault_frame(d.context, bt) < bt->nr, "no fault frame");
 	cw_fault_decode(&d.mem, bt->frames[cw_fault_frame(d.context, bt)].pc, 1, &f);
 	/* The firmware reads *(int *)0xF0000000: a precise bus fault, escalated. */
 	KTAP_EXPECT(f.have_scb && !strcmp(f.cls, "bus-precise"), "class %s", f.cls);
