@@ -375,7 +375,7 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 		    const struct cw_backtrace *bt, const struct cw_fault *f, enum cw_rtos_kind kind,
 		    enum cw_unwinder how, struct cw_rtos *out);
 void cw_rtos_free(struct cw_rtos *r);
-/* Where the stacks are: the firmware's stack symbols, and the running thread's when an RTOS runs. */
+/* Where the stacks are: the firmware's stack symbols, and the running thread's with an RTOS. */
 int cw_stack_hints(const struct cw_target *t, const struct cw_dump *dump, enum cw_rtos_kind kind,
 		   enum cw_unwinder how, struct cw_search_hints *h);
 

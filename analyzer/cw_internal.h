@@ -25,6 +25,7 @@ static inline void cw_reg_set(struct cw_regs *regs, enum cw_reg n, uint32_t v)
 int cw_mem_add(struct cw_mem *mem, uint32_t addr, uint32_t size, const uint8_t *data,
 	       const char *origin);
 const struct cw_region *cw_mem_find(const struct cw_mem *mem, uint32_t addr);
+int cw_mem_read32_dumped(const struct cw_mem *mem, uint32_t addr, uint32_t *val);
 void cw_mem_free(struct cw_mem *mem);
 
 /* ---- firmware image: code, symbols, line info, struct layouts ---- */
@@ -240,6 +241,8 @@ static inline uint32_t cw_code_addr(uint32_t pc, int is_return_addr)
 
 #define CW_FPCCR		0xE000EF34u
 #define CW_FPCAR		0xE000EF38u
+#define CW_SCB_MMFAR		0xE000ED34u
+#define CW_SCB_BFAR		0xE000ED38u
 
 void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);
 void cw_fault_explain_debug(uint32_t dfsr, struct cw_fault *f);

@@ -106,6 +106,14 @@ int cw_mem_read32(const struct cw_mem *mem, uint32_t addr, uint32_t *val)
 	return 0;
 }
 
+/* A word the dump itself holds: an image never carries SCB state or stack contents. */
+int cw_mem_read32_dumped(const struct cw_mem *mem, uint32_t addr, uint32_t *val)
+{
+	const struct cw_region *r = cw_mem_find(mem, addr);
+
+	return (!r || strcmp(r->origin, "dump")) ? -1 : cw_mem_read32(mem, addr, val);
+}
+
 void cw_mem_free(struct cw_mem *mem)
 {
 	free(mem->regions);

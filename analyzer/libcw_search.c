@@ -32,8 +32,6 @@
 #define CFSR_DIVBYZERO	(1u << 25)
 #define CFSR_MMARVALID	(1u << 7)
 #define CFSR_BFARVALID	(1u << 15)
-#define CW_SCB_MMFAR	0xE000ED34u
-#define CW_SCB_BFAR	0xE000ED38u
 /* Exception numbers no stacked IPSR holds: Reset, and the reserved 8-10 and 13. */
 #define IPSR_IMPOSSIBLE	((1u << 1) | (1u << 8) | (1u << 9) | (1u << 10) | (1u << 13))
 
@@ -47,14 +45,6 @@ const char *cw_search_bound_name(enum cw_search_bound b)
 	default:
 		return "dumped-ram";
 	}
-}
-
-/* Only what the dump holds counts: an image never carries SCB state. */
-static int dump_read32(const struct cw_mem *mem, uint32_t addr, uint32_t *v)
-{
-	const struct cw_region *r = cw_mem_find(mem, addr);
-
-	return (!r || strcmp(r->origin, "dump")) ? -1 : cw_mem_read32(mem, addr, v);
 }
 
 static int thumb32(uint16_t hw)
@@ -136,8 +126,8 @@ static int near_fault_address(const struct cw_mem *mem, uint32_t cfsr, const uin
 			      uint32_t sp, const uint16_t *hw)
 {
 	uint32_t far, base;
-	int valid = (cfsr & CFSR_BFARVALID) ? !dump_read32(mem, CW_SCB_BFAR, &far) :
-		    (cfsr & CFSR_MMARVALID) ? !dump_read32(mem, CW_SCB_MMFAR, &far) : 0;
+	int valid = (cfsr & CFSR_BFARVALID) ? !cw_mem_read32_dumped(mem, CW_SCB_BFAR, &far) :
+		    (cfsr & CFSR_MMARVALID) ? !cw_mem_read32_dumped(mem, CW_SCB_MMFAR, &far) : 0;
 
 	if (!valid || (!thumb32(hw[0]) && (hw[0] & 0xF000) == 0x5000))
 		return 1;
@@ -159,7 +149,7 @@ static int agrees_with_fault(const struct cw_mem *mem, const uint32_t *w, uint32
 	uint32_t cfsr, pc = w[6], xpsr = w[CW_EXC_XPSR_WORD];
 	uint16_t hw[2];
 
-	if (dump_read32(mem, CW_SCB_CFSR, &cfsr) || !cfsr)
+	if (cw_mem_read32_dumped(mem, CW_SCB_CFSR, &cfsr) || !cfsr)
 		return 1;
 	if (cfsr & (CFSR_IACCVIOL | CFSR_IBUSERR | CFSR_INVSTATE))
 		return (cfsr & CFSR_INVSTATE) ? !(xpsr & CW_XPSR_T) : 1;
@@ -207,7 +197,7 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 		return 0;
 	if (req->er && req->er->thread != !(xpsr & CW_XPSR_IPSR))
 		return 0;
-	have_cfsr = !dump_read32(t->mem, CW_SCB_CFSR, &cfsr) && cfsr;
+	have_cfsr = !cw_mem_read32_dumped(t->mem, CW_SCB_CFSR, &cfsr) && cfsr;
 	if (req->fault_frame) {
 		if (!agrees_with_fault(t->mem, w, base + CW_EXC_BASIC_WORDS * 4))
 			return 0;
