@@ -15,7 +15,10 @@ rewritten these ways:
   unbounded    gcore of the RTOS crashes run with --rtos none: without the running task's stack
                bounds every task's saved context (stacked by an earlier context switch) competes,
                and the report must name a rival and stay below full confidence;
-  no-stack     gcore with the live process stack wiped: no frame to find.
+  no-stack     gcore with the live process stack wiped: no frame to find;
+  zephyr-isr   the crash's Zephyr coredump with the registers of a handler over the thread (the
+               fault handler at its entry), as Zephyr writes a dump taken in an interrupt that
+               preempted a thread: no PSP; the chain from its exception frame on is compared.
 On gcore and no-stack, also: the fault kind is "unknown" (no SCB), the instruction shown is the
 interrupted frame's and none when no frame was found (never the handler's own), and the running
 thread is not flagged sp-outside-stack from the handler's MSP.
@@ -199,6 +202,36 @@ def fault_problems(fmt, j):
     return out
 
 
+def zephyr_isr(core, out):
+    """
+    The crash's own Zephyr coredump with its arch block holding the registers of a handler
+    that preempted the thread (the fault handler at its entry: pc in it, lr EXC_RETURN, sp
+    MSP), as Zephyr writes a dump taken in an interrupt: the thread's PSP is not in it.
+    """
+    regs = prstatus_regs(open(core, "rb").read())
+    z = bytearray(open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read())
+    off = 12
+    while off < len(z) and z[off:off + 1] != b"C":
+        kind = z[off:off + 1]
+        if kind == b"A":
+            ver, n = struct.unpack_from("<HH", z, off + 1)
+            words = [regs[i] for i in (0, 1, 2, 3, 12, 14, 15, 16, 13)]
+            struct.pack_into("<9I", z, off + 5, *words)
+            if ver >= 2:
+                struct.pack_into("<8I", z, off + 5 + 36, *regs[4:12])
+            off += 5 + n
+        elif kind == b"M":
+            start, end = struct.unpack_from("<II", z, off + 3)
+            off += 11 + end - start
+        else:
+            raise ValueError("zephyr_isr: block %r at %d" % (kind, off))
+    if z[2] >= 2 and z[7] & 1:
+        z[7] &= ~1 & 0xFF      # the rewritten registers no longer match the CRC: drop it
+        z = z[:off]
+    open(out, "wb").write(z)
+    return out
+
+
 def crashwalk_note(b):
     """(msp, psp) from crashwalk's own note."""
     for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
@@ -215,7 +248,8 @@ def crashwalk_note(b):
 # stacked earlier) is a candidate with a complete chain: the report must name a rival.
 FORMATS = [("gcore", gcore, []), ("crashcatcher", crashcatcher, []),
            ("memory-only", cc.memory_only, []), ("dead-stack", dead_stack, []),
-           ("unbounded", gcore, ["--rtos", "none"]), ("no-stack", no_stack, [])]
+           ("unbounded", gcore, ["--rtos", "none"]), ("no-stack", no_stack, []),
+           ("zephyr-isr", zephyr_isr, [])]
 
 
 def cases(corpus_script):
@@ -259,6 +293,10 @@ def compare(expect, j, rtos):
     if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
         return False, []
     got = j["frames"][j["fault_frame"]:]
+    if j["dump"]["format"] == "zephyr" and j["dump"]["context"] == "pre-exception":
+        # A dump taken in a handler: the thread's frames start at the exception frame.
+        first = [i for i, f in enumerate(j["frames"]) if f["exception"]]
+        got = j["frames"][first[0]:] if first else []
     # GDB stopped the corpus's thread at a breakpoint in its faulting function, not at the fault;
     # the RTOS oracle ends at the task's entry function.
     n = rc.score(expect, got, False) if rtos else cc.score(expect, got, False, False)
