@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CW_JSON_SCHEMA_VERSION	4
+#define CW_JSON_SCHEMA_VERSION	5
 
 /* An error that names the file, the byte offset and what is wrong with it. */
 struct cw_error {
@@ -201,6 +201,8 @@ enum cw_stop {
 					 * s0-s15 were still in the FPU at the crash */
 #define CW_FRAME_FNC_RETURN	0x80	/* Secure code that called Non-secure code (BLXNS) */
 #define CW_FRAME_RETURN_ADDR	0x100	/* pc is a return address: the call is before it */
+#define CW_FRAME_SEARCHED	0x200	/* the exception frame was found by search: the dump
+					 * lacked the stack pointer that held it */
 
 struct cw_frame {
 	uint32_t pc;
@@ -228,11 +230,53 @@ struct cw_frame {
 
 #define CW_MAX_FRAMES	64
 
+/* What bounded a frame search: the stack it looked in. */
+enum cw_search_bound {
+	CW_BOUND_DUMP,		/* every dumped RAM word outside the other kind's stacks */
+	CW_BOUND_SYMBOLS,	/* a stack the firmware's symbols name */
+	CW_BOUND_RTOS,		/* the running thread's stack, from the RTOS's objects */
+};
+
+struct cw_stack_range {
+	uint32_t lo, hi;	/* [lo, hi) */
+	int process;		/* a thread's (process) stack, else the main stack */
+	enum cw_search_bound bound;
+	char what[64];		/* the symbols or the thread that name it */
+};
+
+#define CW_MAX_STACK_RANGES	8
+
+/* Where the stacks are, for a search: cw_stack_hints() fills it. */
+struct cw_search_hints {
+	struct cw_stack_range ranges[CW_MAX_STACK_RANGES];
+	unsigned int nr;
+	int rtos;		/* an RTOS's objects name a running thread */
+};
+
+/* The outcome of a frame search, for the report. */
+struct cw_search {
+	int ran, found;
+	enum cw_reg reg;	/* the stack pointer the dump lacked */
+	uint32_t at;		/* the frame taken as live */
+	unsigned int candidates;	/* frames that passed the checks on their words */
+	unsigned int tried;	/* trial unwinds, from the highest candidate down */
+	unsigned int complete;	/* of those, with a complete chain (at most 2: the
+				 * search ends at the first rival) */
+	int have_other;		/* another candidate also yields a complete chain: */
+	uint32_t other;		/* the next one below the frame taken */
+	int truncated;		/* more candidates than trial unwinds allowed */
+	int confidence;
+	enum cw_search_bound bound;
+	uint32_t lo, hi;	/* the stack searched, [lo, hi) */
+};
+
 struct cw_backtrace {
 	struct cw_frame frames[CW_MAX_FRAMES];
 	unsigned int nr;
 	enum cw_stop stop;
 	char stop_detail[128];
+	uint32_t stop_addr;	/* CW_STOP_BAD_PC: the return address that is not code */
+	struct cw_search search;
 };
 
 /*
@@ -253,10 +297,15 @@ struct cw_target {
 	const struct cw_mem *mem;
 	struct cw_image *img;
 	const struct cw_bounds *bounds;	/* or NULL */
+	const struct cw_search_hints *hints;	/* NULL: a missing stack pointer stops the walk */
+	const struct cw_search *found;	/* how cw_find_exception_frame() found the registers */
 };
 
 unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt);
-int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *dump, uint32_t *at);
+const char *cw_search_bound_name(enum cw_search_bound b);
+int cw_sp_parse(const char *spec, struct cw_regs *regs, struct cw_error *err);
+int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *dump, uint32_t *at,
+			    struct cw_search *res);
 int cw_regs_from_record(const struct cw_target *t, struct cw_dump *dump, const char *spec,
 			struct cw_error *err);
 int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
@@ -361,6 +410,9 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 		    enum cw_unwinder how, struct cw_rtos *out);
 void cw_rtos_free(struct cw_rtos *r);
 void cw_rtos_bounds(const struct cw_image *img, enum cw_rtos_kind kind, struct cw_bounds *b);
+/* Where the stacks are: the firmware's stack symbols, and the running thread's with an RTOS. */
+int cw_stack_hints(const struct cw_target *t, const struct cw_dump *dump, enum cw_rtos_kind kind,
+		   enum cw_unwinder how, struct cw_search_hints *h);
 
 /* ---- watching a directory for new dumps ---- */
 

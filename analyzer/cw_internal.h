@@ -25,6 +25,7 @@ static inline void cw_reg_set(struct cw_regs *regs, enum cw_reg n, uint32_t v)
 int cw_mem_add(struct cw_mem *mem, uint32_t addr, uint32_t size, const uint8_t *data,
 	       const char *origin);
 const struct cw_region *cw_mem_find(const struct cw_mem *mem, uint32_t addr);
+int cw_mem_read32_dumped(const struct cw_mem *mem, uint32_t addr, uint32_t *val);
 void cw_mem_free(struct cw_mem *mem);
 
 /* ---- firmware image: code, symbols, line info, struct layouts ---- */
@@ -217,11 +218,24 @@ enum cw_exc_status cw_exc_fnc_frame_read(const struct cw_mem *mem, uint32_t sp,
 void cw_exc_frame_pop(const struct cw_exc_frame *f, struct cw_regs *regs);
 enum cw_reg cw_exc_banked_sp(int handler_state, int secure, int psp);
 
-/* How far a trial unwind gets from regs: the frame search's tie-breaker. */
-typedef unsigned int (*cw_exc_depth_fn)(void *ctx, const struct cw_regs *regs);
+/* ---- the frame search (libcw_search.c) ---- */
 
-int cw_exc_frame_search(const struct cw_mem *mem, const struct cw_image *img,
-			cw_exc_depth_fn depth, void *ctx, struct cw_regs *regs, uint32_t *at);
+/* A trial unwind from a candidate's registers: 0 with bt filled. */
+typedef int (*cw_search_trial_fn)(void *ctx, const struct cw_regs *regs, struct cw_backtrace *bt);
+
+struct cw_search_req {
+	enum cw_reg reg;		/* the stack pointer the dump lacks */
+	int process;			/* the frame is on a process (1) or main (0) stack, or
+					 * either (-1) */
+	const struct cw_exc_return *er;	/* the EXC_RETURN that named the frame */
+	int fault_frame;		/* the fault's own frame: CFSR must agree with its pc */
+	const struct cw_regs *known;	/* stacked words the dump recorded, or NULL */
+	cw_search_trial_fn trial;
+	void *ctx;
+};
+
+int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
+		    struct cw_exc_frame *out, struct cw_search *res, struct cw_backtrace *scratch);
 
 /* ---- unwinding ---- */
 
@@ -238,6 +252,8 @@ static inline uint32_t cw_code_addr(uint32_t pc, int is_return_addr)
 
 #define CW_FPCCR		0xE000EF34u
 #define CW_FPCAR		0xE000EF38u
+#define CW_SCB_MMFAR		0xE000ED34u
+#define CW_SCB_BFAR		0xE000ED38u
 
 void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);
 void cw_fault_explain_debug(uint32_t dfsr, struct cw_fault *f);

@@ -106,6 +106,14 @@ int cw_mem_read32(const struct cw_mem *mem, uint32_t addr, uint32_t *val)
 	return 0;
 }
 
+/* A word the dump itself holds: an image never carries SCB state or stack contents. */
+int cw_mem_read32_dumped(const struct cw_mem *mem, uint32_t addr, uint32_t *val)
+{
+	const struct cw_region *r = cw_mem_find(mem, addr);
+
+	return (!r || strcmp(r->origin, "dump")) ? -1 : cw_mem_read32(mem, addr, val);
+}
+
 void cw_mem_free(struct cw_mem *mem)
 {
 	free(mem->regions);
@@ -523,6 +531,8 @@ static int decode_zephyr_log(struct cw_dump *d, struct cw_error *err)
 #define CC_FLAG_FP		0x1
 #define CC_TRAILER		0xACCE55EDu	/* written when CrashCatcher's own stack overflowed */
 
+static const enum cw_reg cc_stack_pointers[] = { CW_SP, CW_MSP, CW_PSP };
+
 static int parse_crashcatcher(struct cw_dump *d, struct cw_error *err)
 {
 	size_t off = 8;
@@ -536,6 +546,10 @@ static int parse_crashcatcher(struct cw_dump *d, struct cw_error *err)
 		cw_reg_set(&d->regs, (enum cw_reg)i, le32(d->buf + off + 4 * i));
 	cw_reg_set(&d->regs, CW_MSP, le32(d->buf + off + 68));
 	cw_reg_set(&d->regs, CW_PSP, le32(d->buf + off + 72));
+	/* A zero stack pointer is one the writer did not know (a lost PSP, and the sp from it). */
+	for (i = 0; i < ARRAY_SIZE(cc_stack_pointers); i++)
+		if (!d->regs.r[cc_stack_pointers[i]])
+			d->regs.valid &= ~(1u << cc_stack_pointers[i]);
 	off += 4 * CC_REGS_WORDS;
 	if (flags & CC_FLAG_FP) {
 		if (!fits(d->len, off, 33 * 4))

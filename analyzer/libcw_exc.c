@@ -2,9 +2,9 @@
 /*
  * libcw_exc.c - the Cortex-M exception model: what an EXC_RETURN or
  * FNC_RETURN value says, the layout of the frame the hardware pushed, popping
- * it into registers, which banked stack pointer holds it, and finding one in
- * memory (ARMv7-M B1.5.6-B1.5.8, ARMv8-M B3.19-B3.21). The engine, the RTOS
- * saved contexts and the frame search all use this one model.
+ * it into registers and which banked stack pointer holds it (ARMv7-M
+ * B1.5.6-B1.5.8, ARMv8-M B3.19-B3.21). The engine, the RTOS saved contexts
+ * and the frame search (libcw_search.c) all use this one model.
  */
 #include <string.h>
 
@@ -215,78 +215,4 @@ enum cw_reg cw_exc_banked_sp(int handler_state, int secure, int psp)
 	if (secure)
 		return psp ? CW_PSP_S : CW_MSP_S;
 	return psp ? CW_PSP_NS : CW_MSP_NS;
-}
-
-/* ---- finding a frame in memory ---- */
-
-/* Could these words be a basic exception frame: r0-r3, r12, lr, pc, xPSR? */
-static int plausible_frame(const struct cw_mem *mem, const struct cw_image *img,
-			   const uint32_t *f)
-{
-	uint32_t lr = f[5], pc = f[6], xpsr = f[CW_EXC_XPSR_WORD], target;
-	const struct cw_symbol *fn = cw_image_func(img, pc);
-	struct cw_exc_return er;
-
-	/* The stacked pc is halfword aligned. */
-	if ((xpsr & XPSR_RESERVED) || (pc & 1) || !fn || !cw_image_is_code(img, pc))
-		return 0;
-	/* T = 0 only at a function entry: INVSTATE from a call through an even pointer. */
-	if (!(xpsr & CW_XPSR_T) && pc != fn->addr)
-		return 0;
-	if (lr == CW_LR_RESET_VALUE || (cw_is_exc_return(lr) && !cw_exc_return_decode(lr, &er)))
-		return 1;
-	return (lr & 1) && cw_image_is_code(img, lr & ~1u) &&
-	       cw_thumb_call_before(mem, lr, &target) != CW_CALL_NONE;
-}
-
-static void set_frame(struct cw_regs *regs, const uint32_t *f, uint32_t at, uint32_t exc_return)
-{
-	struct cw_exc_return er;
-	unsigned int k;
-
-	for (k = 0; k < CW_EXC_BASIC_WORDS; k++)
-		cw_reg_set(regs, cw_exc_stacked[k], f[k]);
-	cw_exc_return_decode(exc_return, &er);
-	cw_reg_set(regs, CW_SP, at + cw_exc_frame_size(&er, f[CW_EXC_XPSR_WORD], 0));
-}
-
-/*
- * Memory without registers: take the lowest plausible exception frame in the
- * dump's regions (the innermost one on a descending stack). A handler pushes
- * its EXC_RETURN right below the frame; when it is there it says whether the
- * frame is an extended (FPU) one. Else both sizes are tried and the one from
- * which depth() (the caller's trial unwind) gets further wins, basic on a tie.
- */
-int cw_exc_frame_search(const struct cw_mem *mem, const struct cw_image *img,
-			cw_exc_depth_fn depth, void *ctx, struct cw_regs *regs, uint32_t *at)
-{
-	unsigned int i, k, ext;
-
-	for (i = 0; i < mem->nr; i++) {
-		const struct cw_region *r = &mem->regions[i];
-		uint32_t a, f[CW_EXC_BASIC_WORDS], below;
-		struct cw_exc_return er;
-
-		if (strcmp(r->origin, "dump") || r->addr >= CW_SYSTEM_BASE)
-			continue;
-		for (a = r->addr; a + 32 <= r->addr + r->size && a + 32 > a; a += 4) {
-			for (k = 0; k < CW_EXC_BASIC_WORDS; k++)
-				cw_mem_read32(mem, a + 4 * k, &f[k]);
-			if (!plausible_frame(mem, img, f))
-				continue;
-			*at = a;
-			if (!cw_mem_read32(mem, a - 4, &below) &&
-			    !cw_exc_return_decode(below, &er) && !er.fnc_return) {
-				set_frame(regs, f, a, below);
-				return 0;
-			}
-			set_frame(regs, f, a, CW_EXC_RETURN_THREAD_MSP_FP);
-			ext = depth(ctx, regs);
-			set_frame(regs, f, a, CW_EXC_RETURN_THREAD_MSP);
-			if (ext > depth(ctx, regs))
-				set_frame(regs, f, a, CW_EXC_RETURN_THREAD_MSP_FP);
-			return 0;
-		}
-	}
-	return -1;
 }

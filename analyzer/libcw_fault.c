@@ -13,8 +13,6 @@
 #define SCB_SHCSR	0xE000ED24u
 #define SCB_HFSR	0xE000ED2Cu
 #define SCB_DFSR	0xE000ED30u
-#define SCB_MMFAR	0xE000ED34u
-#define SCB_BFAR	0xE000ED38u
 #define SCB_AFSR	0xE000ED3Cu
 #define SAU_SFSR	0xE000EDE4u	/* v8-M Security Extension */
 #define SAU_SFAR	0xE000EDE8u
@@ -171,34 +169,28 @@ static void disassemble(const struct cw_mem *mem, uint32_t pc, struct cw_fault *
 	cs_close(&h);
 }
 
-/* Only registers the dump itself holds count: an image never carries SCB state. */
-static int scb_read(const struct cw_mem *mem, uint32_t addr, uint32_t *v)
-{
-	const struct cw_region *r = cw_mem_find(mem, addr);
-
-	return (!r || strcmp(r->origin, "dump")) ? -1 : cw_mem_read32(mem, addr, v);
-}
-
 void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f)
 {
 	uint32_t cpuid;
 
 	memset(f, 0, sizeof(*f));
-	f->have_scb = !scb_read(mem, CW_SCB_CFSR, &f->cfsr) && !scb_read(mem, SCB_HFSR, &f->hfsr);
+	f->have_scb = !cw_mem_read32_dumped(mem, CW_SCB_CFSR, &f->cfsr) &&
+		      !cw_mem_read32_dumped(mem, SCB_HFSR, &f->hfsr);
 	if (f->have_scb) {
-		scb_read(mem, SCB_DFSR, &f->dfsr);
-		scb_read(mem, SCB_MMFAR, &f->mmfar);
-		scb_read(mem, SCB_BFAR, &f->bfar);
-		scb_read(mem, SCB_AFSR, &f->afsr);
-		scb_read(mem, SCB_SHCSR, &f->shcsr);
+		cw_mem_read32_dumped(mem, SCB_DFSR, &f->dfsr);
+		cw_mem_read32_dumped(mem, CW_SCB_MMFAR, &f->mmfar);
+		cw_mem_read32_dumped(mem, CW_SCB_BFAR, &f->bfar);
+		cw_mem_read32_dumped(mem, SCB_AFSR, &f->afsr);
+		cw_mem_read32_dumped(mem, SCB_SHCSR, &f->shcsr);
 		cw_fault_explain(f->cfsr, f->hfsr, f);
 		cw_fault_explain_debug(f->dfsr, f);
-		f->have_sfsr = !scb_read(mem, SAU_SFSR, &f->sfsr);
+		f->have_sfsr = !cw_mem_read32_dumped(mem, SAU_SFSR, &f->sfsr);
 		if (f->have_sfsr) {
-			scb_read(mem, SAU_SFAR, &f->sfar);
+			cw_mem_read32_dumped(mem, SAU_SFAR, &f->sfar);
 			cw_fault_explain_secure(f->sfsr, f);
 		}
-	} else if (!scb_read(mem, SCB_CPUID, &cpuid) && ((cpuid >> 16) & 0xF) == 0xC) {
+	} else if (!cw_mem_read32_dumped(mem, SCB_CPUID, &cpuid) &&
+		   ((cpuid >> 16) & 0xF) == 0xC) {
 		/* CPUID.ARCHITECTURE 0xC: ARMv6-M, where every fault is a bare HardFault. */
 		snprintf(f->cls, sizeof(f->cls), "hardfault");
 		add_line(f, "ARMv6-M", "no fault status registers: the cause is not recorded");

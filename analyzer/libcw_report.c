@@ -66,7 +66,8 @@ static void method_list(FILE *out, unsigned int mask, const char *first, const c
 				cw_method_name(engine_order[k]), quote);
 }
 
-static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
+/* searched: the frame is the one a search found, or above it: its place rests on the search. */
+static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int searched)
 {
 	unsigned int k;
 
@@ -87,7 +88,7 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 	method_list(out, f->agreed, "", ", ", "\"");
 	fputs("], \"disagreed\": [", out);
 	method_list(out, f->disagreed, "", ", ", "\"");
-	fputc(']', out);
+	fprintf(out, "], \"provenance\": \"%s\"", searched ? "searched" : "dump");
 	if (f->flags & CW_FRAME_LOST)
 		fputs(", \"lost\": true", out);
 	if (f->flags & CW_FRAME_FNC_RETURN)
@@ -110,13 +111,57 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i)
 static void json_frames(FILE *out, const struct cw_backtrace *bt)
 {
 	unsigned int i;
+	int searched = 0;
 
 	fputs("\"frames\": [", out);
-	for (i = 0; i < bt->nr; i++)
-		json_frame(out, &bt->frames[i], i);
+	for (i = 0; i < bt->nr; i++) {
+		searched |= !!(bt->frames[i].flags & CW_FRAME_SEARCHED);
+		json_frame(out, &bt->frames[i], i, searched);
+	}
 	fprintf(out, "], \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
 	json_str(out, bt->stop_detail);
 	fputc('}', out);
+}
+
+/* The "search" member: null, or how the frame search for a missing stack pointer went. */
+static void search_json(FILE *out, const struct cw_search *s)
+{
+	if (!s->ran) {
+		fputs("\"search\": null", out);
+		return;
+	}
+	fprintf(out, "\"search\": {\"register\": \"%s\", \"found\": %s, \"at\": %u, "
+		"\"stack\": {\"start\": %u, \"end\": %u, \"bound\": \"%s\"}, "
+		"\"candidates\": %u, \"tried\": %u, \"complete\": %u, \"other\": ",
+		cw_reg_name(s->reg), s->found ? "true" : "false", s->at, s->lo, s->hi,
+		cw_search_bound_name(s->bound), s->candidates, s->tried, s->complete);
+	if (s->have_other)
+		fprintf(out, "%u", s->other);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"truncated\": %s, \"confidence\": %d}", s->truncated ? "true" : "false",
+		s->confidence);
+}
+
+static void search_text(FILE *out, const struct cw_search *s)
+{
+	if (!s->ran)
+		return;
+	if (!s->found) {
+		fprintf(out, "search: %s not in the dump; no exception frame in RAM yields a complete "
+			"chain (%u candidates)\n", cw_reg_name(s->reg), s->candidates);
+		return;
+	}
+	fprintf(out, "search: %s not in the dump; exception frame found at 0x%08x in %s "
+		"0x%08x-0x%08x (%u candidates, %u tried, %u with a complete chain), confidence "
+		"%d%%\n", cw_reg_name(s->reg), s->at, cw_search_bound_name(s->bound), s->lo, s->hi,
+		s->candidates, s->tried, s->complete, s->confidence);
+	if (s->have_other)
+		fprintf(out, "search: the candidate at 0x%08x also yields a complete chain; the "
+			"highest is taken as live (give the value with --sp if it is known)\n",
+			s->other);
+	if (s->truncated)
+		fprintf(out, "search: more candidates than trial unwinds; the rest were not tried\n");
 }
 
 /* The "threads" member of the report object (schema in Documentation/crashwalk.rst). */
@@ -222,6 +267,8 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 	fprintf(out, "]}, \"fault_frame\": %u, ", cw_fault_frame(d->context, bt));
 	json_frames(out, bt);
 	fputs(", ", out);
+	search_json(out, &bt->search);
+	fputs(", ", out);
 	threads_json(out, rtos);
 	fprintf(out, ", \"signature\": \"%016llx\"}\n",
 		(unsigned long long)signature(d, bt, f));
@@ -237,10 +284,12 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 		fprintf(out, "%s   --- Secure caller of Non-secure code (FNC_RETURN 0x%08x) ---\n",
 			indent, f->exc_return);
 	else if (f->flags & CW_FRAME_EXCEPTION)
-		fprintf(out, "%s   --- exception frame (EXC_RETURN 0x%08x)%s ---\n", indent,
+		fprintf(out, "%s   --- exception frame (EXC_RETURN 0x%08x)%s%s ---\n", indent,
 			f->exc_return,
 			f->flags & CW_FRAME_FP_LAZY ? ", FP state lazy: s0-s15 never stacked" :
-			f->flags & CW_FRAME_FP_STACKED ? ", FP state stacked" : "");
+			f->flags & CW_FRAME_FP_STACKED ? ", FP state stacked" : "",
+			f->flags & CW_FRAME_SEARCHED ? ", searched: its stack pointer is not in the "
+			"dump" : "");
 	if (f->flags & CW_FRAME_LOST)
 		fprintf(out, "%s   (the frame was never stacked: pc and lr lost; the function is "
 			"the target of the call below)\n", indent);
@@ -342,6 +391,7 @@ static void report_text(FILE *out, const struct cw_dump *d, const struct cw_back
 			f->sfsr & (1u << 6) ? " (valid)" : "");
 	for (i = 0; i < f->nr; i++)
 		fprintf(out, "  %s\n", f->lines[i]);
+	search_text(out, &bt->search);
 	fputs("backtrace:\n", out);
 	for (i = 0; i < bt->nr; i++)
 		text_frame(out, &bt->frames[i], i, color, "");

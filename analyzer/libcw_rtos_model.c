@@ -242,7 +242,7 @@ static void current_frames(struct cw_rtos_walk *w, struct cw_thread *th)
 			from = i;
 			found = 1;
 		}
-	if (!found && th->have_regs && bt->nr && crash_in_handler(w, &bt->frames[from]) &&
+	if (!found && th->have_regs && from < bt->nr && crash_in_handler(w, &bt->frames[from]) &&
 	    (!cw_reg_ok(dr, CW_PSP) || dr->r[CW_PSP] == th->regs.r[CW_PSP])) {
 		if (!cw_reg_ok(dr, CW_PSP))
 			cw_thread_problem(th, "frames from its saved context: the dump has no PSP to "

@@ -46,6 +46,9 @@ struct walk {
 	int psp_used;		/* the process stack was entered: PSP is spent */
 	int handler_state;	/* security state the innermost handler ran in: -1 unknown,
 				 * 0 Non-secure, 1 Secure; the dump's MSP/PSP are that state's */
+	int conf_cap;		/* past a searched frame no frame is surer than it (0: none) */
+	int fault_entry;	/* the walk starts at a fault handler's entry */
+	unsigned int exceptions;	/* exception frames popped so far */
 };
 
 /* What one step found: the caller's pc and sp, or a stop. */
@@ -131,6 +134,8 @@ static void push_frame(struct walk *w, uint32_t pc, uint32_t sp, enum cw_method 
 {
 	struct cw_frame *f = &w->bt->frames[w->bt->nr++];
 
+	if (w->conf_cap && conf > w->conf_cap)
+		conf = w->conf_cap;
 	*f = (struct cw_frame){ .pc = pc, .sp = sp, .method = m, .confidence = conf,
 				.flags = flags };
 }
@@ -699,6 +704,76 @@ static int banked_sp(struct walk *w, int secure, int psp, uint32_t *sp)
 	return 0;
 }
 
+struct trial_ctx {
+	const struct cw_target *t;
+	enum cw_unwinder how;
+};
+
+/* A trial walk for the search: the same unwinders, and no search of its own. */
+static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtrace *bt)
+{
+	const struct trial_ctx *c = ctx;
+	struct cw_target plain = { .mem = c->t->mem, .img = c->t->img };
+
+	return cw_unwind(&plain, regs, CW_CTX_PRE_EXCEPTION, c->how, bt);
+}
+
+/*
+ * Is the frame the walk is leaving the PendSV handler's (exception 14), where
+ * an RTOS switches threads? The outgoing thread's live frame is then the one
+ * the switch saves, which the RTOS's objects point at; its stack's dead part
+ * holds earlier switch frames of the very same kind.
+ */
+static int in_context_switch(const struct walk *w)
+{
+	const struct cw_frame *f = &w->bt->frames[w->bt->nr - 1];
+	const struct cw_symbol *fn;
+	int ok;
+	uint32_t pendsv = cw_image_vector(w->t->img, 14, &ok);
+
+	fn = cw_image_func(w->t->img, cw_code_addr(f->pc, !!(f->flags & CW_FRAME_RETURN_ADDR)));
+	return ok && fn && fn->addr == (pendsv & ~1u);
+}
+
+/*
+ * The dump lacks the stack pointer r that holds the frame EXC_RETURN er
+ * names: look for the frame in RAM (libcw_search.c). The first exception the
+ * walk meets from a fault handler's entry is the fault's own.
+ */
+static int searched_frame(struct walk *w, enum cw_reg r, const struct cw_exc_return *er,
+			  struct cw_exc_frame *f)
+{
+	struct trial_ctx ctx = { w->t, w->how };
+	struct cw_search_req req = {
+		.reg = r, .process = er->psp, .er = er, .trial = search_trial, .ctx = &ctx,
+		.fault_frame = w->fault_entry && !w->exceptions,
+	};
+	struct cw_backtrace *scratch;
+	int err;
+
+	if (w->t->hints && w->t->hints->rtos && r == CW_PSP && in_context_switch(w))
+		return stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: the thread the context switch "
+			    "saves, PSP not in the dump: its saved context is the RTOS's",
+			    er->value);
+	if (!w->t->hints && r == CW_PSP)
+		return stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: frame on the process stack, PSP "
+			    "not in the dump", er->value);
+	if (!w->t->hints)
+		return stop(w, CW_STOP_NO_PSP, "the %s %s stack pointer is not in the dump",
+			    er->secure ? "Secure" : "Non-secure", er->psp ? "process" : "main");
+	scratch = calloc(1, sizeof(*scratch));
+	if (!scratch)
+		return stop(w, CW_STOP_NO_PSP, "out of memory for the frame search");
+	err = cw_search_frame(w->t, &req, f, &w->bt->search, scratch);
+	free(scratch);
+	if (err)
+		return stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: %s not in the dump, and none of "
+			    "%u candidate frames in RAM yields a complete chain", er->value,
+			    cw_reg_name(r), w->bt->search.candidates);
+	w->conf_cap = w->bt->search.confidence;
+	return 0;
+}
+
 /*
  * FNC_RETURN: this code is Non-secure and was called from Secure code with
  * BLXNS, which pushed the return address and part of xPSR on the Secure stack
@@ -738,6 +813,8 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 {
 	struct cw_exc_return er;
 	struct cw_exc_frame f;
+	unsigned int flags = 0;
+	enum cw_reg missing;
 	uint32_t base;
 
 	if (exc_return == CW_LR_RESET_VALUE)
@@ -749,38 +826,48 @@ static int walk_exception(struct walk *w, uint32_t exc_return, uint32_t sp_at_en
 	if (w->handler_state < 0 && er.v8m)
 		w->handler_state = er.es;
 	base = sp_at_entry;
+	missing = CW_NR_REGS;
 	if (er.v8m && w->handler_state >= 0 && er.secure != w->handler_state) {
 		/* Taken from the other security state: its frame is on that state's stack. */
-		if (banked_sp(w, er.secure, er.psp, &base))
+		missing = cw_exc_banked_sp(w->handler_state, er.secure, er.psp);
+		if (cw_reg_ok(&w->regs, missing) && banked_sp(w, er.secure, er.psp, &base))
 			return -1;
 	} else if (er.psp) {
-		if (!cw_reg_ok(&w->regs, CW_PSP) || w->psp_used)
-			return stop(w, CW_STOP_NO_PSP,
-				    "EXC_RETURN 0x%08x: frame on the process stack, PSP not in the dump",
-				    exc_return);
+		if (w->psp_used)
+			return stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: a second frame on the "
+				    "process stack, whose PSP is spent", exc_return);
+		missing = CW_PSP;
 		base = w->regs.r[CW_PSP];
 		w->psp_used = 1;
 	}
-	switch (cw_exc_frame_read(w->t->mem, base, &er, &f)) {
-	case CW_EXC_OK:
-		break;
-	case CW_EXC_SIGNATURE:
-		return stop(w, CW_STOP_BAD_PC, "integrity signature 0x%08x is wrong", f.signature);
-	default:
-		return stop(w, CW_STOP_READ, "exception frame word at 0x%08x not in the dump",
-			    f.bad_addr);
+	if (missing < CW_NR_REGS && !cw_reg_ok(&w->regs, missing)) {
+		if (searched_frame(w, missing, &er, &f))
+			return -1;
+		flags = CW_FRAME_SEARCHED;
+	} else {
+		switch (cw_exc_frame_read(w->t->mem, base, &er, &f)) {
+		case CW_EXC_OK:
+			break;
+		case CW_EXC_SIGNATURE:
+			return stop(w, CW_STOP_BAD_PC, "integrity signature 0x%08x is wrong",
+				    f.signature);
+		default:
+			return stop(w, CW_STOP_READ, "exception frame word at 0x%08x not in the dump",
+				    f.bad_addr);
+		}
 	}
 	if (!below_stack_top(w, f.base + f.size))
 		return stop(w, CW_STOP_STACK_END, "exception frame at 0x%08x above the thread's "
 			    "stack (top 0x%08x)", f.base, w->t->bounds->stack_hi);
+	w->exceptions++;
 	if (frame_lost(w, f.words))
 		return walk_lost_frame(w, exc_return, f.base, CW_FRAME_EXCEPTION);
 	cw_exc_frame_pop(&f, &w->regs);
 	w->lr_live = 1;
 	if (w->bt->nr >= CW_MAX_FRAMES)
 		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES);
-	push_frame(w, w->regs.r[CW_PC], f.base + f.size, CW_M_EXCEPTION, CONF_EXCEPTION,
-		   CW_FRAME_EXCEPTION | f.fp);
+	push_frame(w, w->regs.r[CW_PC], f.base + f.size, CW_M_EXCEPTION,
+		   flags ? w->conf_cap : CONF_EXCEPTION, CW_FRAME_EXCEPTION | f.fp | flags);
 	w->bt->frames[w->bt->nr - 1].exc_return = exc_return;
 	w->bt->frames[w->bt->nr - 1].stacked_lr = w->regs.r[CW_LR];
 	return 0;
@@ -1032,7 +1119,8 @@ static int walk_one(struct walk *w)
 		return stop(w, CW_STOP_STACK_END, "caller sp 0x%08x above the thread's stack "
 			    "(top 0x%08x)", s.sp, w->t->bounds->stack_hi), 0;
 	if (!is_return_address(w, s.pc))
-		return stop(w, CW_STOP_BAD_PC, "return address 0x%08x is not code", s.pc), 0;
+		return w->bt->stop_addr = s.pc,
+		       stop(w, CW_STOP_BAD_PC, "return address 0x%08x is not code", s.pc), 0;
 	if (s.sp < sp || (s.sp == sp && !w->lr_live))
 		return stop(w, CW_STOP_NOT_INCREASING, "caller sp 0x%08x below this frame's", s.sp),
 		       0;
@@ -1060,6 +1148,10 @@ int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
 			  .handler_state = -1 };
 
 	memset(bt, 0, sizeof(*bt));
+	/* A fault handler's IPSR is 3 to 7 (HardFault to SecureFault); unknown, a dump's is. */
+	w.fault_entry = context == CW_CTX_HANDLER_ENTRY &&
+			(!cw_reg_ok(regs, CW_XPSR) || ((regs->r[CW_XPSR] & CW_XPSR_IPSR) >= 3 &&
+						       (regs->r[CW_XPSR] & CW_XPSR_IPSR) <= 7));
 	if (!cw_reg_ok(&w.regs, CW_PC) || !cw_reg_ok(&w.regs, CW_SP)) {
 		stop(&w, CW_STOP_READ, "dump has no pc or sp");
 		return -1;
@@ -1074,40 +1166,58 @@ int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
 				;
 		return 0;
 	}
+	if (t->found && t->found->found) {
+		/* The registers came from a searched frame: nothing above it is surer. */
+		bt->search = *t->found;
+		w.conf_cap = t->found->confidence;
+	}
 	if (context == CW_CTX_MEMORY_ONLY)
 		push_frame(&w, w.regs.r[CW_PC], w.regs.r[CW_SP], CW_M_EXCEPTION, CONF_FOUND_FRAME,
 			   CW_FRAME_EXCEPTION);
 	else
 		push_frame(&w, w.regs.r[CW_PC], w.regs.r[CW_SP], CW_M_REGS, CONF_REGS, 0);
+	if (w.conf_cap) {
+		bt->frames[0].flags |= CW_FRAME_SEARCHED;
+		bt->frames[0].confidence = w.conf_cap;
+	}
 	while (walk_one(&w))
 		;
 	return 0;
 }
 
-/* How far prologue analysis gets from these registers: a test of a guessed sp. */
-struct trial {
-	const struct cw_target *t;
-	enum cw_reg_context context;
-};
-
-static unsigned int trial_depth(void *ctx, const struct cw_regs *regs)
+/*
+ * A dump without registers (memory only), or whose writer recorded the
+ * interrupted registers but not the stack pointer (CrashCatcher with a zero
+ * PSP): the frame search finds the exception frame, the fault's own for
+ * memory only, or the one that holds the recorded words.
+ */
+int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32_t *at,
+			    struct cw_search *res)
 {
-	const struct trial *tr = ctx;
-	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
-	unsigned int n = 0;
+	struct trial_ctx ctx = { t, CW_UNWIND_AUTO };
+	int known = d->context != CW_CTX_MEMORY_ONLY && cw_reg_ok(&d->regs, CW_PC);
+	struct cw_search_req req = {
+		.reg = CW_SP, .process = -1, .fault_frame = !known,
+		.known = known ? &d->regs : NULL, .trial = search_trial, .ctx = &ctx,
+	};
+	struct cw_backtrace *scratch = calloc(1, sizeof(*scratch));
+	struct cw_search none;
+	struct cw_exc_frame f;
+	int err;
 
-	if (bt && !cw_unwind(tr->t, regs, tr->context, CW_UNWIND_PROLOGUE, bt))
-		n = bt->nr;
-	free(bt);
-	return n;
-}
-
-/* A dump without registers: the exception model's search of its memory. */
-int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32_t *at)
-{
-	struct trial tr = { t, d->context };
-
-	return cw_exc_frame_search(t->mem, t->img, trial_depth, &tr, &d->regs, at);
+	if (!scratch)
+		return -1;
+	err = cw_search_frame(t, &req, &f, res ? res : &none, scratch);
+	free(scratch);
+	if (err)
+		return -1;
+	*at = f.base;
+	if (known) {
+		cw_reg_set(&d->regs, CW_SP, f.base + f.size);
+		return 0;
+	}
+	cw_exc_frame_pop(&f, &d->regs);
+	return 0;
 }
 
 static int reg_by_name(const char *name, size_t len)
@@ -1175,7 +1285,8 @@ int cw_regs_from_record(const struct cw_target *t, struct cw_dump *d, const char
 
 /*
  * The frame the fault interrupted: frame 0 when the dump holds the
- * interrupted registers, else the first frame popped from an exception frame.
+ * interrupted registers, else the first frame popped from an exception frame;
+ * bt->nr when the walk never reached that frame.
  */
 unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt)
 {
@@ -1186,5 +1297,6 @@ unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtra
 	for (i = 0; i < bt->nr; i++)
 		if (bt->frames[i].flags & CW_FRAME_EXCEPTION)
 			return i;
-	return 0;
+	/* The handler's own frames are not the fault's: where it happened is unknown. */
+	return bt->nr;
 }

@@ -29,6 +29,8 @@ static void usage(FILE *out)
 	      "  -R, --rtos=KIND         auto, none, freertos or zephyr (default auto)\n"
 	      "      --allow-mismatch    report a dump that contradicts the firmware, with a\n"
 	      "                          warning, instead of refusing it\n"
+	      "  -s, --sp=REG=ADDR,...   stack pointers the dump lacks: msp, psp, msp_s,\n"
+	      "                          psp_s, msp_ns, psp_ns (else they are searched for)\n"
 	      "  -w, --watch=DIR         analyze dumps as they arrive in DIR\n"
 	      "  -k, --keep=DIR          where --watch keeps devcoredump copies (default .)\n"
 	      "  -f, --follow            read each STREAM (tty, pipe, file, '-') to its end and\n"
@@ -62,6 +64,7 @@ struct options {
 	enum cw_unwinder how;
 	struct cw_report_opts report;
 	const char *regs;	/* --regs SYMBOL:LAYOUT for dumps without registers */
+	struct cw_regs sp;	/* --sp: stack pointers given by hand */
 	enum cw_rtos_kind rtos;	/* whose threads to list after the crash backtrace */
 	const char *firmware;
 	int allow_mismatch;	/* a dump that contradicts the firmware is reported, not refused */
@@ -86,20 +89,34 @@ static int dump_failed(const struct options *opt, const char *path, const char *
 	return 1;
 }
 
-/* A dump without registers: start from the innermost exception frame in its memory. */
+/*
+ * A dump without registers: start from the innermost exception frame in its
+ * memory. A dump with the interrupted registers but no stack pointer: find the
+ * frame that holds them.
+ */
 static int find_registers(const struct cw_target *t, struct cw_dump *d, const char *path,
-			  const struct options *opt)
+			  const struct options *opt, struct cw_search *found)
 {
 	uint32_t at, cfsr;
+
+	if (d->context != CW_CTX_MEMORY_ONLY) {
+		if (cw_find_exception_frame(t, d, &at, found))
+			return dump_failed(opt, path, "%s: no stack pointer, and no exception frame "
+					   "in memory holds the dump's registers; give it with --sp",
+					   path);
+		note("%s: no stack pointer; the dump's registers are the exception frame at "
+		     "0x%08x\n", path, at);
+		return 0;
+	}
 
 	/* Any frame a search finds would be older than the crash: refuse rather than mislead. */
 	if (!cw_mem_read32(t->mem, CW_SCB_CFSR, &cfsr) && (cfsr & CW_CFSR_STACKING))
 		return dump_failed(opt, path, "%s: no registers, and exception stacking failed "
 				   "(CFSR 0x%08x): the crash's own frame was never written; give "
 				   "the registers with --regs", path, cfsr);
-	if (cw_find_exception_frame(t, d, &at))
-		return dump_failed(opt, path, "%s: no registers and no exception frame in memory",
-				   path);
+	if (cw_find_exception_frame(t, d, &at, found))
+		return dump_failed(opt, path, "%s: no registers and no exception frame in memory "
+				   "with a complete chain above it", path);
 	note("%s: no registers; using the exception frame at 0x%08x\n", path, at);
 	return 0;
 }
@@ -125,6 +142,17 @@ static int refuse_mismatch(const struct cw_match *m, const char *path, const str
 			   m->nr > 1 ? "; more above" : "");
 }
 
+/* --sp: a value given by hand replaces the dump's (a writer may have recorded a wrong one). */
+static void use_given_sp(struct cw_dump *d, const struct cw_regs *given)
+{
+	unsigned int i;
+
+	for (i = 0; i < CW_NR_REGS; i++)
+		if (cw_reg_ok(given, (enum cw_reg)i))
+			d->regs.r[i] = given->r[i];
+	d->regs.valid |= given->valid;
+}
+
 /* Read DUMP ("-": standard input); a directory or an empty file is named as such. */
 static int load_dump(struct cw_dump *d, const char *path, struct cw_error *err)
 {
@@ -145,6 +173,8 @@ static int analyze(struct cw_image *img, const char *path, uint8_t *buf, size_t 
 {
 	struct cw_error err = { { 0 } };
 	struct cw_report_opts ropt = opt->report;
+	struct cw_search_hints hints;
+	struct cw_search found = { 0 };
 	struct cw_rtos rtos = { 0 };
 	struct cw_match match;
 	struct cw_bounds ends;
@@ -173,6 +203,7 @@ static int analyze(struct cw_image *img, const char *path, uint8_t *buf, size_t 
 	/* The crash's chain ends where the RTOS started the thread, as each thread's does. */
 	cw_rtos_bounds(img, opt->rtos, &ends);
 	t = (struct cw_target){ .mem = &d.mem, .img = img, .bounds = &ends };
+	use_given_sp(&d, &opt->sp);
 	if (d.context != CW_CTX_MEMORY_ONLY && opt->regs)
 		note("%s: the dump has its registers; --regs is not used\n", d.path);
 	if (d.context == CW_CTX_MEMORY_ONLY && opt->regs &&
@@ -180,12 +211,21 @@ static int analyze(struct cw_image *img, const char *path, uint8_t *buf, size_t 
 		dump_failed(opt, path, "%s", err.msg);
 		goto out;
 	}
-	if (d.context == CW_CTX_MEMORY_ONLY && find_registers(&t, &d, d.path, opt))
+	/* A stack pointer the walk may need is missing: say where the stacks are. */
+	if (!cw_reg_ok(&d.regs, CW_PSP) || !cw_reg_ok(&d.regs, CW_MSP) ||
+	    !cw_reg_ok(&d.regs, CW_SP)) {
+		cw_stack_hints(&t, &d, opt->rtos, opt->how, &hints);
+		t.hints = &hints;
+	}
+	if ((d.context == CW_CTX_MEMORY_ONLY || !cw_reg_ok(&d.regs, CW_SP)) &&
+	    find_registers(&t, &d, d.path, opt, &found))
 		goto out;
+	t.found = &found;
 	cw_unwind(&t, &d.regs, d.context, opt->how, bt);
 	cw_symbolize(img, bt);
 	ff = cw_fault_frame(d.context, bt);
-	cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);
+	/* Never the handler's own instruction: only a frame the fault interrupted. */
+	cw_fault_decode(&d.mem, ff < bt->nr ? bt->frames[ff].pc : 0, ff < bt->nr, &f);
 	if (cw_match(&t, &d, bt, &f, &match) && refuse_mismatch(&match, d.path, opt))
 		goto out;
 	if (cw_rtos_threads(&t, &d, bt, &f, opt->rtos, opt->how, &rtos))
@@ -330,6 +370,7 @@ int main(int argc, char **argv)
 		{ "regs", required_argument, NULL, 'r' },
 		{ "rtos", required_argument, NULL, 'R' },
 		{ "allow-mismatch", no_argument, NULL, OPT_ALLOW_MISMATCH },
+		{ "sp", required_argument, NULL, 's' },
 		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -345,7 +386,7 @@ int main(int argc, char **argv)
 	int c, i, rc = 0, follow = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jm:w:k:fr:R:qvhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jm:w:k:fr:R:s:qvhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opt.report.json = 1;
@@ -379,6 +420,12 @@ int main(int argc, char **argv)
 			break;
 		case OPT_ALLOW_MISMATCH:
 			opt.allow_mismatch = 1;
+			break;
+		case 's':
+			if (cw_sp_parse(optarg, &opt.sp, &err)) {
+				fprintf(stderr, "crashwalk: %s\n", err.msg);
+				return 2;
+			}
 			break;
 		case OPT_COLOR:
 			color = optarg;

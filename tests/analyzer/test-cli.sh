@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # test-cli.sh - crashwalk's command line: every short option has its long one, --help and
 # --version, unknown options, methods and RTOS names named in the error (with the accepted
-# ones), --regs checked against the firmware, missing, empty, directory and non-ELF files named
+# ones), --regs checked against the firmware, --sp parsed and used instead of the frame search, missing, empty, directory and non-ELF files named
 # with the reason, a failed dump as an error object in the --json stream, '-' for standard
 # input, --color honouring NO_COLOR, TERM=dumb and terminals, -q, the documented exit codes, and
 # the dump checked against the firmware (--allow-mismatch).
@@ -40,7 +40,7 @@ core=$b/demo.core
 check "help_exits_0" "$?" 0
 check "help_every_short_option_has_a_long_one" \
 	"$(grep -E '^  -[a-zA-Z]' "$tmp/help" | grep -cvE '^  -[a-zA-Z], --[a-z]')" 0
-for o in j m w k r R; do
+for o in j m w k r R s; do
 	check "help_documents_-$o" "$(grep -c "^  -$o, --" "$tmp/help")" 1
 	check "man_page_documents_-$o" \
 		"$(grep -c "^\.BR* \\\\-$o" "$(dirname "$0")/../../analyzer/crashwalk.1")" 1
@@ -66,6 +66,37 @@ check "regs_without_layout_refused" "$(run -r main "$elf" "$core")" \
 	"2: crashwalk: --regs 'main': expected SYMBOL:LAYOUT, e.g. crash_record:r0,r1,r2,r3,r12,lr,pc,xpsr"
 check "regs_on_a_dump_with_registers_noted" "$(run --regs main:r0 "$elf" "$core")" \
 	"0: crashwalk: $core: the dump has its registers; --regs is not used"
+check "sp_unknown_register_refused" "$(run --sp xsp=0x20000000 "$elf" "$core")" \
+	"2: crashwalk: --sp: offset 0 (0x0): unknown stack pointer 'xsp'; use msp, psp, msp_s, psp_s, msp_ns or psp_ns"
+check "sp_unaligned_refused" "$(run -s msp=0x10,psp=0x20000003 "$elf" "$core")" \
+	"2: crashwalk: --sp: offset 13 (0xd): '0x20000003': not a word-aligned 32-bit address"
+check "sp_without_value_refused" "$(run --sp psp "$elf" "$core")" \
+	"2: crashwalk: --sp: offset 0 (0x0): 'psp': expected REG=VALUE, e.g. psp=0x20001e60"
+
+# The RTOS crash as GDB's gcore writes it: r0-r15 and xPSR, no CRASHWALK note (MSP, PSP).
+python3 - "$b/rtos-m4f-freertos.core" "$tmp/gcore.core" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+phoff, = struct.unpack_from("<I", b, 28)
+for i in range(struct.unpack_from("<H", b, 44)[0]):
+    typ, off, _, _, filesz = struct.unpack_from("<5I", b, phoff + 32 * i)
+    if typ == 4:    # keep the first note, NT_PRSTATUS
+        namesz, descsz = struct.unpack_from("<II", b, off)
+        size = 12 + ((namesz + 3) & ~3) + ((descsz + 3) & ~3)
+        struct.pack_into("<I", b, phoff + 32 * i + 16, size)
+open(sys.argv[2], "wb").write(b)
+PY
+relf=$b/rtos-m4f-freertos.elf
+check "psp_searched_when_missing" \
+	"$("$cw" "$relf" "$tmp/gcore.core" | grep -c '^search: psp not in the dump; exception frame found at 0x20001e90 in rtos-thread')" 1
+# Marked in the crash's backtrace and in the running thread's, which is the same.
+check "searched_frame_marked" \
+	"$("$cw" "$relf" "$tmp/gcore.core" | grep -c 'searched: its stack pointer is not in the dump')" 2
+check "sp_given_is_used_not_searched" \
+	"$("$cw" -j --sp psp=0x20001e90 "$relf" "$tmp/gcore.core" | grep -c '"search": null')" 1
+check "sp_given_gives_the_dump_s_chain" \
+	"$("$cw" --sp psp=0x20001e90 "$relf" "$tmp/gcore.core" | sed -n '/^backtrace/,/^stopped/p')" \
+	"$("$cw" "$relf" "$b/rtos-m4f-freertos.core" | sed -n '/^backtrace/,/^stopped/p')"
 check "watch_missing_dir_refused" "$(run --watch "$tmp/nodir" "$elf")" \
 	"2: crashwalk: --watch '$tmp/nodir': No such file or directory"
 check "no_dump_refused" "$(run "$elf")" "2: crashwalk: no dump (name one or more, or --watch DIR)"
@@ -90,7 +121,7 @@ check "empty_dump" "$(run "$elf" "$tmp/empty")" \
 check "json_failed_dump_exits_1" "$?" 1
 check "json_failed_dump_is_an_error_object_in_the_stream" \
 	"$(sed -n 2p "$tmp/out")" \
-	"{\"schema\": \"crashwalk\", \"version\": 4, \"dump\": {\"path\": \"$tmp/text\"}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
+	"{\"schema\": \"crashwalk\", \"version\": 5, \"dump\": {\"path\": \"$tmp/text\"}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
 check "json_stream_keeps_the_good_dumps" "$(grep -c '"frames": \[' "$tmp/out")" 2
 
 check "stdin_dump_is_the_file_dump" "$("$cw" "$elf" - <"$core" | tail -n +2)" \

@@ -52,12 +52,14 @@ static int open_session(struct session *s, const char *elf, const char *core)
 /* Unwind the crash and list the threads, as main.c does. */
 static int run(struct session *s, enum cw_rtos_kind kind)
 {
+	unsigned int ff;
+
 	cw_rtos_free(&s->r);
 	cw_unwind(&s->t, &s->d.regs, s->d.context, CW_UNWIND_AUTO, &s->bt);
 	cw_symbolize(s->t.img, &s->bt);
-	cw_fault_decode(&s->d.mem,
-			s->bt.nr ? s->bt.frames[cw_fault_frame(s->d.context, &s->bt)].pc : 0,
-			s->bt.nr > 0, &s->f);
+	ff = cw_fault_frame(s->d.context, &s->bt);
+	cw_fault_decode(&s->d.mem, ff < s->bt.nr ? s->bt.frames[ff].pc : 0, ff < s->bt.nr,
+			&s->f);
 	return cw_rtos_threads(&s->t, &s->d, &s->bt, &s->f, kind, CW_UNWIND_AUTO, &s->r);
 }
 

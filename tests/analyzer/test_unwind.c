@@ -62,7 +62,7 @@ static void check_against_gdb(const char *dump_path, unsigned int skip)
 		return;
 	}
 	for (m = 0; m < ARRAY_SIZE(how); m++) {
-		struct cw_target t = { &d.mem, img, NULL };
+		struct cw_target t = { .mem = &d.mem, .img = img };
 
 		cw_unwind(&t, &d.regs, d.context, how[m], bt);
 		cw_symbolize(t.img, bt);
@@ -116,9 +116,10 @@ static void bundled_fault(void)
 		free(bt);
 		return;
 	}
-	t = (struct cw_target){ &d.mem, img, NULL };
+	t = (struct cw_target){ .mem = &d.mem, .img = img };
 	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
 	cw_symbolize(t.img, bt);
+	KTAP_EXPECT(cw_fault_frame(d.context, bt) < bt->nr, "no fault frame");
 	cw_fault_decode(&d.mem, bt->frames[cw_fault_frame(d.context, bt)].pc, 1, &f);
 	/* The firmware reads *(int *)0xF0000000: a precise bus fault, escalated. */
 	KTAP_EXPECT(f.have_scb && !strcmp(f.cls, "bus-precise"), "class %s", f.cls);
@@ -182,13 +183,13 @@ static void memory_only(const char *record)
 		return;
 	}
 	KTAP_EXPECT(d.context == CW_CTX_MEMORY_ONLY, "context %d", d.context);
-	t = (struct cw_target){ &d.mem, img, NULL };
+	t = (struct cw_target){ .mem = &d.mem, .img = img };
 	if (record) {
 		struct cw_error err;
 
 		KTAP_EXPECT(!cw_regs_from_record(&t, &d, record, &err), "%s", err.msg);
 	} else {
-		KTAP_EXPECT(cw_find_exception_frame(&t, &d, &at) == 0, "no frame found");
+		KTAP_EXPECT(cw_find_exception_frame(&t, &d, &at, NULL) == 0, "no frame found");
 	}
 	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
 	cw_symbolize(t.img, bt);
@@ -229,7 +230,7 @@ static void bundled_crash_record(void)
 	if (load(&img, &d, BUNDLED_DIR "/demo.core")) {
 		return;
 	}
-	t = (struct cw_target){ &d.mem, img, NULL };
+	t = (struct cw_target){ .mem = &d.mem, .img = img };
 	KTAP_EXPECT(!cw_regs_from_record(&t, &d, "crash_entry:msp_s,psp_s,msp_ns,psp_ns", &err),
 		    "%s", err.msg);
 	KTAP_EXPECT(cw_regs_from_record(&t, &d, "crash_entry:r0,bogus", &err) &&
@@ -294,7 +295,7 @@ static int syn_unwind(struct tbuf *t, struct cw_backtrace *bt, struct cw_dump *d
 		cw_image_close(img);
 		return -1;
 	}
-	tg = (struct cw_target){ &d->mem, img, NULL };
+	tg = (struct cw_target){ .mem = &d->mem, .img = img };
 	cw_unwind(&tg, &d->regs, d->context, CW_UNWIND_PROLOGUE, bt);
 	cw_symbolize(tg.img, bt);
 	cw_dump_free(d);
@@ -423,7 +424,7 @@ static int syn_unwind_regs(struct tbuf *t, struct cw_backtrace *bt, const uint32
 	}
 	for (i = 0; banked && i < 4; i++)
 		cw_reg_set(&d.regs, (enum cw_reg)(CW_MSP_S + i), banked[i]);
-	tg = (struct cw_target){ &d.mem, img, NULL };
+	tg = (struct cw_target){ .mem = &d.mem, .img = img };
 	cw_unwind(&tg, &d.regs, d.context, CW_UNWIND_PROLOGUE, bt);
 	cw_symbolize(tg.img, bt);
 	cw_dump_free(&d);
@@ -536,7 +537,7 @@ static void provenance(void)
 		free(bt);
 		return;
 	}
-	t = (struct cw_target){ &d.mem, img, NULL };
+	t = (struct cw_target){ .mem = &d.mem, .img = img };
 	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
 	cw_symbolize(t.img, bt);
 	KTAP_EXPECT(bt->nr > 3 && bt->frames[2].method == CW_M_CFI &&
@@ -552,7 +553,7 @@ static void provenance(void)
 	out = open_memstream(&json, &len);
 	cw_report(out, &o, &d, bt, &f);
 	fclose(out);
-	KTAP_EXPECT(strstr(json, "\"version\": 4") &&
+	KTAP_EXPECT(strstr(json, "\"version\": 5") &&
 		    strstr(json, "\"method\": \"cfi\"") &&
 		    strstr(json, "\"agreed\": [\"prologue\", \"fp\"], \"disagreed\": [\"scan\"]"),
 		    "json: %.300s", json);
@@ -607,7 +608,7 @@ static void corrupted_stacks(void)
 	}
 	stack = cw_mem_find(&d.mem, d.regs.r[CW_SP]);
 	for (k = 0; k < 6; k++) {
-		struct cw_target t = { &d.mem, img, NULL };
+		struct cw_target t = { .mem = &d.mem, .img = img };
 
 		cw_unwind(&t, &d.regs, d.context, (enum cw_unwinder)k, &clean[k]);
 		cw_symbolize(t.img, &clean[k]);
@@ -615,7 +616,7 @@ static void corrupted_stacks(void)
 	saved = malloc(stack->size);
 	memcpy(saved, stack->data, stack->size);
 	for (i = 0; i < 4000; i++) {
-		struct cw_target t = { &d.mem, img, NULL };
+		struct cw_target t = { .mem = &d.mem, .img = img };
 		const struct cw_backtrace *c = &clean[i % 6];
 		uint8_t *w = (uint8_t *)stack->data;
 		uint32_t off, low = UINT32_MAX;

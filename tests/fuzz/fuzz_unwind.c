@@ -61,12 +61,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	t = (struct cw_target){ .mem = &d.mem, .img = fuzz_img };
 	if (d.context == CW_CTX_MEMORY_ONLY)
-		cw_find_exception_frame(&t, &d, &at);
+		cw_find_exception_frame(&t, &d, &at, NULL);
 	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
 		cw_unwind(&t, &d.regs, d.context, methods[i], bt);
 		cw_symbolize(t.img, bt);
 		ff = cw_fault_frame(d.context, bt);
-		cw_fault_decode(&d.mem, bt->nr ? bt->frames[ff].pc : 0, bt->nr > 0, &f);
+		cw_fault_decode(&d.mem, ff < bt->nr ? bt->frames[ff].pc : 0, ff < bt->nr, &f);
 		ropts.json = (int)(i & 1);
 		cw_report(fuzz_null, &ropts, &d, bt, &f);
 	}

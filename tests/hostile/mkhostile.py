@@ -4,7 +4,8 @@
 
 Each is what a dying MCU or a broken transport might deliver: truncated files,
 lying sizes, enormous or overlapping memory, registers pointing anywhere, a
-stack whose frames point at themselves, a corrupted Zephyr dump. Written to
+stack whose frames point at themselves, RAM full of fake exception frames for
+the frame search, a corrupted Zephyr dump. Written to
 OUTDIR/<case>.<ext>; tests/hostile/run.sh feeds each to crashwalk.
 usage: mkhostile.py BUNDLED_DIR OUTDIR
 """
@@ -37,6 +38,25 @@ def first_load(core):
 
 def put(buf, off, fmt, *vals):
     struct.pack_into(fmt, buf, off, *vals)
+    return buf
+
+
+def fake_frames(core, regs, memory_only):
+    """core with its RAM tiled by the frame at the handler's sp; no notes, or only NT_PRSTATUS."""
+    buf = bytearray(core)
+    sp, = struct.unpack_from("<I", core, regs + 13 * 4)
+    loads = [ph for _, ph in phdrs(core) if ph[0] == 1 and ph[2] < 0xE0000000]
+    ph = next(p for p in loads if p[2] <= sp and sp + 32 <= p[2] + p[4])
+    frame = core[ph[1] + sp - ph[2]:ph[1] + sp - ph[2] + 32]
+    for p in loads:
+        for off in range(p[1], p[1] + p[4] - 32, 32):
+            buf[off:off + 32] = frame
+    for at, p in phdrs(core):
+        if p[0] == 4 and memory_only:
+            put(buf, at, "<I", 0)
+        elif p[0] == 4:
+            namesz, descsz = struct.unpack_from("<II", core, p[1])
+            put(buf, at + 16, "<I", 12 + ((namesz + 3) & ~3) + ((descsz + 3) & ~3))
     return buf
 
 
@@ -78,6 +98,11 @@ def main():
     put(cyc, regs + 7 * 4, "<I", sp)
     put(cyc, regs + 13 * 4, "<III", sp, 0x00000201, 0x00000200)
     cases["cyclic-stack.core"] = cyc
+    # Memory only, every RAM segment tiled with copies of the live exception frame: thousands
+    # of candidates for the frame search, which must end on its trial budget and say so.
+    cases["fake-frames-memory-only.core"] = fake_frames(core, regs, memory_only=True)
+    # The same with the registers kept but the CRASHWALK note (MSP, PSP) gone, as gcore writes.
+    cases["fake-frames-no-psp.core"] = fake_frames(core, regs, memory_only=False)
     # Zephyr: a flipped byte under the CRC, and a memory block claiming 4 GiB.
     z = bytearray(zeph)
     z[len(z) // 2] ^= 0xff

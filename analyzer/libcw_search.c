@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libcw_search.c - the exception frame a walk needs when the dump lacks the
+ * stack pointer that holds it (PSP, or a banked v8-M one), found in the
+ * dumped RAM: every candidate is checked against the exception model, the
+ * fault status and a trial unwind, and the live one is picked by the rule
+ * Documentation/crashwalk.rst states ("Frames found by search").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cw_internal.h"
+
+#define SEARCH_MAX_TRIALS	48	/* trial unwinds per search: hostile RAM ends here */
+#define SEARCH_MAX_CANDIDATES	16384	/* frames kept for trial, highest first */
+#define SEARCH_SEGMENTS		8	/* backtraces a trial chain may run through */
+#define SEARCH_TOP_SLACK	64	/* a complete chain ends this close to its stack's top */
+#define CONF_SEARCH_SURE	80	/* one complete candidate in a bounded stack */
+#define CONF_SEARCH_KNOWN	90	/* its words are the registers the dump recorded */
+#define CONF_SEARCH_UNBOUNDED	60	/* one complete candidate, stack bounds unknown */
+#define CONF_SEARCH_AMBIGUOUS	30	/* another candidate also yields a complete chain */
+
+#define XPSR_RESERVED	0x00E00000u	/* bits 23:21; bit 20 is v8-M SFPA */
+
+#define CFSR_IACCVIOL	(1u << 0)
+#define CFSR_DACCVIOL	(1u << 1)
+#define CFSR_IBUSERR	(1u << 8)
+#define CFSR_PRECISERR	(1u << 9)
+#define CFSR_UNDEFINSTR	(1u << 16)
+#define CFSR_INVSTATE	(1u << 17)
+#define CFSR_UNALIGNED	(1u << 24)
+#define CFSR_DIVBYZERO	(1u << 25)
+#define CFSR_MMARVALID	(1u << 7)
+#define CFSR_BFARVALID	(1u << 15)
+/* Exception numbers no stacked IPSR holds: Reset, and the reserved 8-10 and 13. */
+#define IPSR_IMPOSSIBLE	((1u << 1) | (1u << 8) | (1u << 9) | (1u << 10) | (1u << 13))
+
+const char *cw_search_bound_name(enum cw_search_bound b)
+{
+	switch (b) {
+	case CW_BOUND_RTOS:
+		return "rtos-thread";
+	case CW_BOUND_SYMBOLS:
+		return "elf-symbols";
+	default:
+		return "dumped-ram";
+	}
+}
+
+static int thumb32(uint16_t hw)
+{
+	return (hw & 0xF800) >= 0xE800;
+}
+
+/*
+ * Is pc an instruction boundary of fn? Decoded by length from the function's
+ * start; GCC puts literal pools after the code, so the walk meets none before
+ * a pc inside the code.
+ */
+static int insn_boundary(const struct cw_mem *mem, const struct cw_symbol *fn, uint32_t pc)
+{
+	uint32_t a = fn->addr;
+	uint16_t hw;
+
+	while (a < pc) {
+		if (cw_mem_read(mem, a, &hw, 2))
+			return 0;
+		a += thumb32(hw) ? 4 : 2;
+	}
+	return a == pc;
+}
+
+/* Does the instruction at pc read or write memory (what a data fault needs)? */
+static int is_load_store(uint16_t hw1)
+{
+	if (thumb32(hw1))
+		return (hw1 & 0xFE00) == 0xE800 || (hw1 & 0xFE00) == 0xF800 ||
+		       (hw1 & 0xFC00) == 0xEC00;
+	return (hw1 >= 0x4800 && hw1 < 0xA000) || (hw1 & 0xF000) == 0xC000 ||
+	       (hw1 & 0xF600) == 0xB400;
+}
+
+/*
+ * The base register of a load or store, when the frame knows it: a stacked
+ * register (r0-r3, r12), sp (the sp before the exception) or pc. -1 when it
+ * is one of r4-r11, which the frame does not hold.
+ */
+static int access_base(const uint32_t *w, uint32_t sp, const uint16_t *hw, uint32_t *base)
+{
+	static const int stacked[16] = { 0, 1, 2, 3, -1, -1, -1, -1, -1, -1, -1, -1, 4, -1,
+					  -1, -1 };
+	unsigned int rn;
+
+	if (thumb32(hw[0])) {
+		rn = hw[0] & 0xF;
+	} else if ((hw[0] & 0xF600) == 0xB400 || (hw[0] & 0xF000) == 0x9000) {
+		rn = CW_SP;	/* push, pop, sp-relative */
+	} else if ((hw[0] & 0xF800) == 0x4800) {
+		rn = CW_PC;	/* literal */
+	} else if ((hw[0] & 0xF000) == 0xC000) {
+		rn = (hw[0] >> 8) & 7;
+	} else {
+		rn = (hw[0] >> 3) & 7;
+	}
+	if (rn == CW_SP)
+		*base = sp;
+	else if (rn == CW_PC)
+		*base = w[6];
+	else if (stacked[rn] >= 0)
+		*base = w[stacked[rn]];
+	else
+		return -1;
+	return 0;
+}
+
+/* An offset a Thumb load or store adds to its base: at most 4 KB either way, or a list. */
+#define ACCESS_REACH	4096u
+
+/*
+ * With BFAR (or MMFAR) valid the faulting access's address is known: a
+ * frame whose instruction's base register is far from it is not the fault's.
+ * Register-offset forms add a register the frame may not hold: only the
+ * immediate forms and push, pop, literal and multiple loads are judged.
+ */
+static int near_fault_address(const struct cw_mem *mem, uint32_t cfsr, const uint32_t *w,
+			      uint32_t sp, const uint16_t *hw)
+{
+	uint32_t far, base;
+	int valid = (cfsr & CFSR_BFARVALID) ? !cw_mem_read32_dumped(mem, CW_SCB_BFAR, &far) :
+		    (cfsr & CFSR_MMARVALID) ? !cw_mem_read32_dumped(mem, CW_SCB_MMFAR, &far) : 0;
+
+	if (!valid || (!thumb32(hw[0]) && (hw[0] & 0xF000) == 0x5000))
+		return 1;
+	if (thumb32(hw[0]) && (hw[0] & 0xFE00) == 0xF800 && !(hw[1] & 0x0800) &&
+	    (hw[0] & 0xF) != 0xF && !(hw[0] & 0x0080))
+		return 1;	/* T2 LDR/STR (register) */
+	if (access_base(w, sp, hw, &base))
+		return 1;
+	return far - base + ACCESS_REACH <= 2 * ACCESS_REACH;
+}
+
+/*
+ * The fault status names what the faulting instruction was: a frame whose pc
+ * holds another kind of instruction is not the fault's. Returns 1 when the
+ * words agree with CFSR (or the dump has none).
+ */
+static int agrees_with_fault(const struct cw_mem *mem, const uint32_t *w, uint32_t sp)
+{
+	uint32_t cfsr, pc = w[6], xpsr = w[CW_EXC_XPSR_WORD];
+	uint16_t hw[2];
+
+	if (cw_mem_read32_dumped(mem, CW_SCB_CFSR, &cfsr) || !cfsr)
+		return 1;
+	if (cfsr & (CFSR_IACCVIOL | CFSR_IBUSERR | CFSR_INVSTATE))
+		return (cfsr & CFSR_INVSTATE) ? !(xpsr & CW_XPSR_T) : 1;
+	if (cw_mem_read(mem, pc, hw, 4) && cw_mem_read(mem, pc, hw, 2))
+		return 0;
+	if (cfsr & CFSR_UNDEFINSTR)
+		return (hw[0] & 0xFF00) == 0xDE00 || (thumb32(hw[0]) && (hw[0] & 0xEC00) == 0xEC00) ||
+		       ((hw[0] & 0xFFF0) == 0xF7F0 && (hw[1] & 0xF000) == 0xA000);
+	if (cfsr & CFSR_DIVBYZERO)
+		return (hw[0] & 0xFFD0) == 0xFB90 && (hw[1] & 0x00F0) == 0x00F0;
+	if (cfsr & (CFSR_PRECISERR | CFSR_DACCVIOL | CFSR_UNALIGNED))
+		return is_load_store(hw[0]) && near_fault_address(mem, cfsr, w, sp, hw);
+	return 1;
+}
+
+/*
+ * The checks on one candidate's basic frame, before any unwinding: the
+ * stacked xPSR (Thumb bit, reserved bits, IPSR against the mode EXC_RETURN
+ * names, realignment against the frame's own alignment), the stacked pc (in
+ * a function, at an instruction boundary, the kind of instruction the fault
+ * status names) and the stacked lr (EXC_RETURN, reset value or code).
+ */
+static int candidate_ok(const struct cw_target *t, const struct cw_search_req *req,
+			uint32_t base, const uint32_t *w)
+{
+	uint32_t lr = w[5], pc = w[6], xpsr = w[CW_EXC_XPSR_WORD];
+	const struct cw_symbol *fn = cw_image_func(t->img, pc);
+	int fetch_fault = 0, have_cfsr;
+	struct cw_exc_return er;
+	uint32_t cfsr;
+	unsigned int k;
+
+	if (req->known) {
+		for (k = 0; k < CW_EXC_BASIC_WORDS; k++)
+			if (cw_reg_ok(req->known, cw_exc_stacked[k]) &&
+			    (req->known->r[cw_exc_stacked[k]] & ~(k == 6 ? 1u : 0u)) !=
+			    (w[k] & ~(k == 6 ? 1u : 0u)))
+				return 0;
+	}
+	if ((xpsr & XPSR_RESERVED) || (pc & 1) ||
+	    ((xpsr & CW_XPSR_IPSR) < 16 && (IPSR_IMPOSSIBLE >> (xpsr & CW_XPSR_IPSR) & 1)))
+		return 0;
+	/* Only a frame stacked on an unaligned sp says it realigned. */
+	if ((base & 7) && (xpsr & CW_XPSR_ALIGN))
+		return 0;
+	if (req->er && req->er->thread != !(xpsr & CW_XPSR_IPSR))
+		return 0;
+	have_cfsr = !cw_mem_read32_dumped(t->mem, CW_SCB_CFSR, &cfsr) && cfsr;
+	if (req->fault_frame) {
+		if (!agrees_with_fault(t->mem, w, base + CW_EXC_BASIC_WORDS * 4))
+			return 0;
+		fetch_fault = have_cfsr && (cfsr & (CFSR_IACCVIOL | CFSR_IBUSERR));
+	}
+	/* T = 0 is stacked only by the INVSTATE fault it causes. */
+	if (!(xpsr & CW_XPSR_T) &&
+	    !(req->fault_frame && (!have_cfsr || (cfsr & CFSR_INVSTATE))))
+		return 0;
+	if (!fetch_fault) {
+		if (!fn || !cw_image_is_code(t->img, pc) || !insn_boundary(t->mem, fn, pc))
+			return 0;
+		/* T = 0 only at a function's entry: a call through an even pointer. */
+		if (!(xpsr & CW_XPSR_T) && pc != fn->addr)
+			return 0;
+	}
+	if (lr == CW_LR_RESET_VALUE || (cw_is_exc_return(lr) && !cw_exc_return_decode(lr, &er)))
+		return 1;
+	return (lr & 1) && cw_image_is_code(t->img, lr & ~1u);
+}
+
+/* The stack a candidate sits in, as [lo, hi), and how it was bounded. */
+static const struct cw_stack_range *range_of(const struct cw_search_hints *h, uint32_t a)
+{
+	unsigned int i;
+
+	for (i = 0; h && i < h->nr; i++)
+		if (a >= h->ranges[i].lo && a < h->ranges[i].hi)
+			return &h->ranges[i];
+	return NULL;
+}
+
+/*
+ * A trial chain is complete when it ends at the outermost frame, at an
+ * exception return to a stack whose pointer it lacks, or at the frame cap
+ * (every one of its 64 steps was checked); within a few words of its
+ * stack's known top; where the RTOS started the thread (task_entry), or,
+ * the RTOS unknown, at a return address that is a function's first
+ * instruction (the one an RTOS gives a new task, which the task's entry
+ * returns to); or, in a stack of unknown bounds, where the dumped memory
+ * ends.
+ */
+static int chain_complete(const struct cw_target *t, const struct cw_backtrace *bt,
+			  const struct cw_stack_range *r)
+{
+	const struct cw_symbol *fn;
+	uint32_t top;
+
+	if (bt->nr < 2)
+		return 0;
+	top = bt->frames[bt->nr - 1].sp;
+	if (bt->stop == CW_STOP_OUTERMOST || bt->stop == CW_STOP_NO_PSP ||
+	    bt->stop == CW_STOP_DEPTH || bt->stop == CW_STOP_TASK_ENTRY ||
+	    (r && top <= r->hi && r->hi - top <= SEARCH_TOP_SLACK))
+		return 1;
+	if (bt->stop == CW_STOP_READ)
+		return !r;
+	fn = cw_image_func(t->img, bt->stop_addr & ~1u);
+	return bt->stop == CW_STOP_BAD_PC && (bt->stop_addr & 1) && fn &&
+	       fn->addr == (bt->stop_addr & ~1u);
+}
+
+struct candidate {
+	uint32_t base;		/* where the frame's words start (v8-M: the additional state) */
+	uint32_t region, end;	/* the dumped region it is in */
+	unsigned int variant;	/* which frame type (ers[]) its words were read as */
+};
+
+struct search {
+	const struct cw_target *t;
+	const struct cw_search_req *req;
+	struct cw_exc_return ers[2];
+	unsigned int nr_er;
+	int bounded;		/* the hints name a stack of the kind searched: keep to it */
+	struct candidate *c;
+	unsigned int nr, cap;
+	struct cw_search *res;
+	struct chain_sp {
+		uint32_t sp;
+		int exception;	/* popped from an exception frame */
+	} sps[SEARCH_SEGMENTS * CW_MAX_FRAMES];	/* the chain just tried */
+	unsigned int nr_sps;
+};
+
+/*
+ * The frame types to read at a: EXC_RETURN's when the walk has it; else what
+ * a handler pushed right below the frame, when that is an EXC_RETURN; else
+ * both the basic and the extended frame, and the trial unwinds decide.
+ */
+static unsigned int variants(struct search *s, uint32_t a, unsigned int *first)
+{
+	struct cw_exc_return er;
+	uint32_t below;
+
+	*first = 0;
+	if (s->req->er)
+		return 1;
+	if (!cw_mem_read32(s->t->mem, a - 4, &below) && !cw_exc_return_decode(below, &er) &&
+	    !er.fnc_return && er.dcrs) {
+		*first = er.fp_frame;
+		return *first + 1;
+	}
+	return 2;
+}
+
+static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
+{
+	const struct cw_stack_range *r = range_of(s->t->hints, a);
+	unsigned int v, first, n = variants(s, a, &first);
+	struct cw_exc_frame f;
+
+	/*
+	 * A bounded search keeps to its stacks, and out of the other kind's; a
+	 * search on either kind keeps to the live stacks when both are known.
+	 */
+	if (s->req->process >= 0 ? (r && r->process != s->req->process) || (!r && s->bounded)
+				 : !r && s->bounded)
+		return;
+	for (v = first; v < n; v++) {
+		if (cw_exc_frame_read(s->t->mem, a, &s->ers[v], &f) != CW_EXC_OK ||
+		    f.base + f.size > end || f.base + f.size < f.base ||
+		    !candidate_ok(s->t, s->req, f.base, f.words))
+			continue;
+		s->res->candidates++;
+		if (s->nr == s->cap) {
+			s->res->truncated = 1;
+			return;
+		}
+		s->c[s->nr++] = (struct candidate){ .base = a, .region = start, .end = end,
+						    .variant = v };
+	}
+}
+
+static int by_address_down(const void *a, const void *b)
+{
+	const struct candidate *x = a, *y = b;
+
+	if (x->base != y->base)
+		return x->base < y->base ? 1 : -1;
+	return (int)x->variant - (int)y->variant;
+}
+
+/*
+ * Trial-unwind one candidate: when its chain is complete, how much the chain
+ * is worth (the sum of its frames' confidence: a frame read as the wrong type
+ * leaves the unwinders disagreeing above it), else 0. A chain longer than a
+ * backtrace holds goes on from its last frame, up to SEARCH_SEGMENTS times:
+ * its frames' stack pointers are kept in s->sps for accounts_for().
+ */
+static unsigned int try_chain(struct search *s, const struct candidate *c,
+			      struct cw_exc_frame *f, struct cw_backtrace *bt)
+{
+	const struct cw_stack_range *r = range_of(s->t->hints, c->base);
+	struct cw_regs regs = { .valid = 0 };
+	unsigned int i, seg, worth = 0;
+
+	s->nr_sps = 0;
+	cw_exc_frame_read(s->t->mem, c->base, &s->ers[c->variant], f);
+	cw_exc_frame_pop(f, &regs);
+	for (seg = 0; seg < SEARCH_SEGMENTS; seg++) {
+		memset(bt, 0, sizeof(*bt));
+		if (s->req->trial(s->req->ctx, &regs, bt))
+			return 0;
+		for (i = seg ? 1 : 0; i < bt->nr; i++) {
+			worth += (unsigned int)bt->frames[i].confidence;
+			if (s->nr_sps < ARRAY_SIZE(s->sps))
+				s->sps[s->nr_sps++] = (struct chain_sp){
+					bt->frames[i].sp, !!(bt->frames[i].flags & CW_FRAME_EXCEPTION) };
+		}
+		if (bt->stop != CW_STOP_DEPTH || !bt->nr)
+			break;
+		/* From the last frame's pc and sp: a caller's registers are those alone. */
+		regs = (struct cw_regs){ .valid = 0 };
+		cw_reg_set(&regs, CW_PC, bt->frames[bt->nr - 1].pc);
+		cw_reg_set(&regs, CW_SP, bt->frames[bt->nr - 1].sp);
+	}
+	return chain_complete(s->t, bt, r) ? worth : 0;
+}
+
+/*
+ * Does the chain just tried (s->sps) account for the frame f found higher
+ * up: does it pop f (a later exception, nested in f's), or does one of its
+ * frames start strictly inside f's words (the chain read its saved registers
+ * there, so those words are its frames' data and f only looks like a frame)?
+ */
+static int accounts_for(const struct search *s, const struct cw_exc_frame *f)
+{
+	unsigned int i;
+
+	for (i = 1; i < s->nr_sps; i++) {
+		if (s->sps[i].exception && s->sps[i].sp == f->base + f->size)
+			return 1;
+		if (s->sps[i].sp > f->base && s->sps[i].sp < f->base + f->size)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Look through the dumped RAM (only the stacks req may be on, when the hints
+ * bound them) for the frame req describes. The rule: among candidates whose
+ * trial chain is complete, the live frame is the highest. Only one exception
+ * frame of a stack is live; the stack below it is dead and keeps what earlier
+ * exceptions stacked there (the context the last switch saved, interrupts
+ * that hit deeper calls), whose chains the live frame's own stacking usually
+ * breaks. A stale frame above the live one survives only in a hole of a live
+ * frame, and its chain must then run through the live frames above it. The
+ * candidates are tried from the top down; the search ends at the second
+ * complete one, which the report names as a rival.
+ */
+int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
+		    struct cw_exc_frame *out, struct cw_search *res, struct cw_backtrace *scratch)
+{
+	struct search *s = calloc(1, sizeof(*s));
+	unsigned int i, worth, best_worth = 0, found = 0, kinds = 0;
+	const struct cw_stack_range *r;
+	struct cw_exc_frame f;
+	uint32_t a;
+
+	memset(res, 0, sizeof(*res));
+	res->ran = 1;
+	if (!s)
+		return -1;
+	*s = (struct search){ .t = t, .req = req, .res = res, .nr_er = 1,
+			      .cap = SEARCH_MAX_CANDIDATES };
+	res->reg = req->reg;
+	if (req->er) {
+		s->ers[0] = *req->er;
+	} else {
+		cw_exc_return_decode(CW_EXC_RETURN_THREAD_MSP, &s->ers[0]);
+		cw_exc_return_decode(CW_EXC_RETURN_THREAD_MSP_FP, &s->ers[1]);
+		s->nr_er = 2;
+	}
+	for (i = 0; t->hints && i < t->hints->nr; i++)
+		kinds |= 1u << !!t->hints->ranges[i].process;
+	s->bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) : kinds == 3;
+	s->c = calloc(s->cap, sizeof(*s->c));
+	if (!s->c) {
+		free(s);
+		return -1;
+	}
+	for (i = 0; i < t->mem->nr; i++) {
+		const struct cw_region *reg = &t->mem->regions[i];
+		uint32_t end = reg->addr + reg->size;
+
+		if (strcmp(reg->origin, "dump") || reg->addr >= CW_SYSTEM_BASE || end < reg->addr)
+			continue;
+		for (a = (reg->addr + 3) & ~3u; a < end && end - a >= 32; a += 4)
+			collect(s, a, reg->addr, end);
+	}
+	qsort(s->c, s->nr, sizeof(*s->c), by_address_down);
+	for (i = 0; i < s->nr; i++) {
+		const struct candidate *c = &s->c[i];
+
+		if (res->tried == SEARCH_MAX_TRIALS) {
+			res->truncated = 1;
+			break;
+		}
+		res->tried++;
+		worth = try_chain(s, c, &f, scratch);
+		if (!worth)
+			continue;
+		/* The same words read as the other frame type: the surer chain is the frame. */
+		if (found && c->base == res->at) {
+			if (worth > best_worth) {
+				*out = f;
+				best_worth = worth;
+			}
+			continue;
+		}
+		res->complete++;
+		if (found && !accounts_for(s, out)) {
+			res->have_other = 1;
+			res->other = c->base;
+			break;
+		}
+		/* The first complete candidate, or a lower one that accounts for it. */
+		found = 1;
+		*out = f;
+		best_worth = worth;
+		res->at = c->base;
+		r = range_of(t->hints, c->base);
+		res->lo = r ? r->lo : c->region;
+		res->hi = r ? r->hi : c->end;
+		res->bound = r ? r->bound : CW_BOUND_DUMP;
+	}
+	free(s->c);
+	free(s);
+	if (!found)
+		return -1;
+	res->found = 1;
+	if (res->have_other || res->truncated)
+		res->confidence = CONF_SEARCH_AMBIGUOUS;
+	else if (req->known)
+		res->confidence = CONF_SEARCH_KNOWN;
+	else
+		res->confidence = res->bound == CW_BOUND_DUMP ? CONF_SEARCH_UNBOUNDED
+							      : CONF_SEARCH_SURE;
+	return 0;
+}

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libcw_stacks.c - where a dump's stacks are, for the frame search: the
+ * ranges the firmware's stack symbols name and the running thread's stack
+ * from the RTOS's objects; and stack pointers given by hand (--sp).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cw_internal.h"
+
+/* How far below its start an overflowed thread's last frame may lie. */
+#define OVERFLOW_REACH	256u
+
+/* Linker-script names for a stack's ends, as common startup code spells them. */
+static const struct {
+	const char *lo, *hi;
+	int process;
+} stack_symbols[] = {
+	{ "__psp_stack_lo", "__psp_stack_hi", 1 },
+	{ "__msp_stack_lo", "__msp_stack_hi", 0 },
+	{ "__StackLimit", "__StackTop", 0 },	/* CMSIS startup files */
+	{ "_sstack", "_estack", 0 },		/* STM32Cube */
+	{ "__stack_start__", "__stack_end__", 0 },
+};
+
+static struct cw_stack_range *add_range(struct cw_search_hints *h, uint32_t lo, uint32_t hi,
+					int process, enum cw_search_bound bound)
+{
+	struct cw_stack_range *r;
+
+	if (h->nr >= CW_MAX_STACK_RANGES || hi <= lo)
+		return NULL;
+	r = &h->ranges[h->nr++];
+	*r = (struct cw_stack_range){ .lo = lo, .hi = hi, .process = process, .bound = bound };
+	return r;
+}
+
+/*
+ * The running thread's stack, read through the RTOS model with no crash
+ * backtrace yet: only the kernel's objects say where it is. The range reaches
+ * a little below the stack's start, where the frame of a thread that overflowed
+ * it was stacked.
+ */
+static void running_thread(const struct cw_target *t, const struct cw_dump *d,
+			   enum cw_rtos_kind kind, enum cw_unwinder how, struct cw_search_hints *h)
+{
+	struct cw_backtrace *none = calloc(1, sizeof(*none));
+	struct cw_rtos rtos = { 0 };
+	struct cw_stack_range *r;
+	struct cw_fault f = { 0 };
+	unsigned int i;
+
+	if (!none)
+		return;
+	if (!cw_rtos_threads(t, d, none, &f, kind, how, &rtos)) {
+		for (i = 0; i < rtos.nr; i++) {
+			const struct cw_thread *th = &rtos.threads[i];
+
+			if (!th->current)
+				continue;
+			h->rtos = 1;
+			if (!th->have_stack || !th->stack_size)
+				continue;
+			r = add_range(h, th->stack_lo > OVERFLOW_REACH ? th->stack_lo - OVERFLOW_REACH : 0,
+				      th->stack_hi, 1, CW_BOUND_RTOS);
+			if (r)
+				snprintf(r->what, sizeof(r->what), "%s thread %s",
+					 cw_rtos_name(rtos.kind), th->name);
+		}
+	}
+	cw_rtos_free(&rtos);
+	free(none);
+}
+
+/* Returns the number of ranges found. */
+int cw_stack_hints(const struct cw_target *t, const struct cw_dump *dump, enum cw_rtos_kind kind,
+		   enum cw_unwinder how, struct cw_search_hints *h)
+{
+	unsigned int i, have_process;
+	uint32_t lo, hi;
+	struct cw_stack_range *r;
+
+	memset(h, 0, sizeof(*h));
+	if (kind != CW_RTOS_NONE)
+		running_thread(t, dump, kind, how, h);
+	have_process = h->nr;
+	for (i = 0; i < ARRAY_SIZE(stack_symbols); i++) {
+		if ((stack_symbols[i].process && have_process) ||
+		    cw_image_lookup(t->img, stack_symbols[i].lo, &lo) ||
+		    cw_image_lookup(t->img, stack_symbols[i].hi, &hi))
+			continue;
+		r = add_range(h, lo, hi, stack_symbols[i].process, CW_BOUND_SYMBOLS);
+		if (r)
+			snprintf(r->what, sizeof(r->what), "%s..%s", stack_symbols[i].lo,
+				 stack_symbols[i].hi);
+	}
+	return (int)h->nr;
+}
+
+/*
+ * --sp REG=VALUE[,REG=VALUE...]: stack pointers the dump lacks, given by
+ * hand (msp, psp and the v8-M banked msp_s, psp_s, msp_ns, psp_ns).
+ */
+int cw_sp_parse(const char *spec, struct cw_regs *regs, struct cw_error *err)
+{
+	static const enum cw_reg allowed[] = {
+		CW_MSP, CW_PSP, CW_MSP_S, CW_PSP_S, CW_MSP_NS, CW_PSP_NS,
+	};
+	const char *p = spec;
+
+	while (*p) {
+		size_t len = strcspn(p, ","), name = strcspn(p, "=");
+		unsigned long long v;
+		unsigned int i;
+		char *end;
+
+		if (name >= len)
+			return cw_fail(err, "--sp", (long)(p - spec), "'%.*s': expected REG=VALUE, "
+				       "e.g. psp=0x20001e60", (int)len, p);
+		for (i = 0; i < ARRAY_SIZE(allowed); i++)
+			if (strlen(cw_reg_name(allowed[i])) == name &&
+			    !strncmp(cw_reg_name(allowed[i]), p, name))
+				break;
+		if (i == ARRAY_SIZE(allowed))
+			return cw_fail(err, "--sp", (long)(p - spec), "unknown stack pointer '%.*s'; "
+				       "use msp, psp, msp_s, psp_s, msp_ns or psp_ns", (int)name, p);
+		v = strtoull(p + name + 1, &end, 0);
+		if (end == p + name + 1 || end != p + len || v > 0xFFFFFFFFull || (v & 3))
+			return cw_fail(err, "--sp", (long)(p + name + 1 - spec),
+				       "'%.*s': not a word-aligned 32-bit address", (int)(len - name - 1),
+				       p + name + 1);
+		cw_reg_set(regs, allowed[i], (uint32_t)v);
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}

@@ -1,0 +1,388 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+# search-compare.py - crashwalk's exception frame search against GDB: process-stack crashes whose
+# dumps are rewritten without the PSP, then hostile dumps; KTAP lines.
+"""
+The crashes: every process-stack case of the QEMU crash corpus ("psp") and of the multi-thread
+firmware ("fault", the running task's chain). GDB's backtrace, taken with the true registers, is
+the oracle. Each crash's own ELF core (handler entry, MSP and PSP in its CRASHWALK note) is
+rewritten these ways:
+  gcore        r0-r15 and xPSR only, as GDB's gcore writes them: no MSP, PSP or SCB;
+  crashcatcher the interrupted registers, as CrashCatcher writes them, with sp and PSP zeroed;
+  memory-only  no registers at all (the notes removed), as a remoteproc dump: the fault frame is
+               found first, then the thread's;
+  dead-stack   gcore, with stale copies of the live thread frame in the dead stack below it;
+  unbounded    gcore of the RTOS crashes run with --rtos none: without the running task's stack
+               bounds every task's saved context (stacked by an earlier context switch) competes,
+               and the report must name a rival and stay below full confidence;
+  no-stack     gcore with the live process stack wiped: no frame to find;
+  zephyr-isr   the crash's Zephyr coredump with the registers of a handler over the thread (the
+               fault handler at its entry), as Zephyr writes a dump taken in an interrupt that
+               preempted a thread: no PSP; the chain from its exception frame on is compared.
+On gcore and no-stack, also: the fault kind is "unknown" (no SCB), the instruction shown is the
+interrupted frame's and none when no frame was found (never the handler's own), and the running
+thread is not flagged sp-outside-stack from the handler's MSP.
+Bars, over all crashes of a format: chains equal to GDB's >= 95%; no frame that GDB's chain lacks
+reported with the confidence of an unambiguous search or more (80). Then hostile dumps (RAM full of
+copies of a real exception frame) must end within the time limit, without a crash, and say that
+other candidates yield a complete chain. The multi-thread firmware's run-rtos.sh is found beside
+--corpus-script.
+"""
+import importlib.util
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True     # the compares it imports are scripts, not a package
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("corpus_compare",
+                                              os.path.join(HERE, "corpus-compare.py"))
+cc = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cc)
+spec = importlib.util.spec_from_file_location("rtos_compare", os.path.join(HERE, "rtos-compare.py"))
+rc = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(rc)
+
+CHAIN_BAR = 95.0
+SURE = 80           # libcw_search.c CONF_SEARCH_SURE: a searched frame with no rival
+HOSTILE_SECONDS = 20.0
+PT_NULL, PT_LOAD, PT_NOTE = 0, 1, 4
+
+
+def phdrs(b):
+    phoff, = struct.unpack_from("<I", b, 28)
+    phnum, = struct.unpack_from("<H", b, 44)
+    return [(phoff + 32 * i,) + struct.unpack_from("<IIIIII", b, phoff + 32 * i)
+            for i in range(phnum)]
+
+
+def notes(b, off, size):
+    """(offset, name, type, desc offset, desc size, next offset) of each note."""
+    out, end = [], off + size
+    while end - off >= 12:
+        namesz, descsz, typ = struct.unpack_from("<III", b, off)
+        desc = off + 12 + ((namesz + 3) & ~3)
+        nxt = desc + ((descsz + 3) & ~3)
+        out.append((off, bytes(b[off + 12:off + 12 + namesz]).rstrip(b"\0"), typ, desc,
+                    descsz, nxt))
+        off = nxt
+    return out
+
+
+def prstatus_regs(b):
+    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
+        if typ == PT_NOTE:
+            for _, name, t, desc, _, _ in notes(b, off, filesz):
+                if name == b"CORE" and t == 1:
+                    return list(struct.unpack_from("<17I", b, desc + 72))
+    raise ValueError("no NT_PRSTATUS")
+
+
+def gcore(core, out):
+    """Only the CORE note (r0-r15, xPSR) and no SCB segment: what GDB's gcore has."""
+    b = bytearray(open(core, "rb").read())
+    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
+        if typ == PT_NOTE:
+            keep = [n for n in notes(b, off, filesz) if n[1] == b"CORE"]
+            struct.pack_into("<I", b, ph + 16, keep[0][5] - off)
+        elif typ == PT_LOAD and vaddr >= 0xE0000000:
+            struct.pack_into("<I", b, ph, PT_NULL)
+    open(out, "wb").write(b)
+    return out
+
+
+def memory(core):
+    """The dumped regions: [(address, bytes)]."""
+    b = open(core, "rb").read()
+    return [(vaddr, b[off:off + filesz]) for ph, typ, off, vaddr, paddr, filesz, memsz
+            in phdrs(b) if typ == PT_LOAD]
+
+
+def read32(regions, addr):
+    for a, data in regions:
+        if a <= addr and addr + 4 <= a + len(data):
+            return struct.unpack_from("<I", data, addr - a)[0]
+    return None
+
+
+def crashcatcher(core, out):
+    """
+    CrashCatcher's layout: the registers the fault interrupted (popped from the frame the
+    handler's EXC_RETURN names), with sp and PSP zeroed as a writer that lost the PSP leaves them.
+    """
+    b = open(core, "rb").read()
+    regs = prstatus_regs(b)
+    regions = memory(core)
+    msp, psp = crashwalk_note(b)
+    exc_return = regs[14]
+    base = psp if exc_return & 4 else msp
+    frame = [read32(regions, base + 4 * i) for i in range(8)]
+    r = regs[:]
+    for k, n in enumerate([0, 1, 2, 3, 12, 14, 15, 16]):
+        r[n] = frame[k]
+    r[13] = 0
+    words = r[:17] + [msp, 0, regs[16] & 0x1FF]
+    blob = bytearray(b"cC\x03\x00") + struct.pack("<I", 0) + struct.pack("<20I", *words)
+    for a, data in regions:
+        blob += struct.pack("<II", a, a + len(data)) + data
+    open(out, "wb").write(blob)
+    return out
+
+
+def hostile(core, out):
+    """Every RAM word pair a copy of the crash's own thread frame: thousands of candidates."""
+    b = bytearray(open(core, "rb").read())
+    psp = crashwalk_note(b)[1]
+    regions = memory(core)
+    frame = struct.pack("<8I", *[read32(regions, psp + 4 * i) for i in range(8)])
+    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
+        if typ == PT_LOAD and vaddr < 0xE0000000 and filesz > 4096:
+            for a in range(off, off + filesz - 32, 32):
+                b[a:a + 32] = frame
+    open(out, "wb").write(b)
+    return gcore(out, out)
+
+
+def dead_stack(core, out):
+    """
+    gcore, with stale copies of the live thread frame in the dead stack below it, as earlier
+    exceptions leave there: their chains run through dead words and must not be taken.
+    """
+    b = bytearray(open(core, "rb").read())
+    psp = crashwalk_note(b)[1]
+    regions = memory(core)
+    frame = struct.pack("<8I", *[read32(regions, psp + 4 * i) for i in range(8)])
+    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
+        if typ == PT_LOAD and vaddr <= psp - 0xC0 and psp < vaddr + filesz:
+            for k in range(2, 7):
+                at = psp - 0x20 * k - vaddr + off
+                b[at:at + 32] = frame
+    open(out, "wb").write(b)
+    return gcore(out, out)
+
+
+def no_stack(core, out):
+    """gcore with the live process stack wiped: no frame to find, so nothing to decode."""
+    b = bytearray(open(core, "rb").read())
+    psp = crashwalk_note(b)[1]
+    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
+        if typ == PT_LOAD and vaddr <= psp < vaddr + filesz:
+            lo = max(vaddr, psp - 0x100)
+            b[lo - vaddr + off:min(psp + 0x400, vaddr + filesz) - vaddr + off] = \
+                bytes(min(psp + 0x400, vaddr + filesz) - lo)
+    open(out, "wb").write(b)
+    return gcore(out, out)
+
+
+def fault_problems(fmt, j):
+    """
+    Without SCB the fault kind is "unknown"; the instruction shown is the interrupted frame's,
+    never the handler's: none when the frame was not found. The running thread's stack is not
+    judged from another stack's pointer.
+    """
+    out = []
+    if j is None or "error" in j:
+        return out
+    ff, fault = j["fault_frame"], j["fault"]
+    if fault["class"] != "unknown":
+        out.append("fault class '%s' without SCB" % fault["class"])
+    if ff < len(j["frames"]) and not j["frames"][ff]["exception"]:
+        out.append("fault frame %d is not an exception frame" % ff)
+    if ff >= len(j["frames"]) and fault["instruction"] is not None:
+        out.append("instruction '%s' decoded with no fault frame" % fault["instruction"])
+    if fmt == "no-stack" and ff < len(j["frames"]):
+        out.append("a fault frame found on a wiped stack")
+    for t in j.get("threads", []):
+        if t["current"] and "sp-outside-stack" in t["stack"]["overflow_reasons"]:
+            out.append("running thread %s flagged sp-outside-stack" % t["name"])
+    return out
+
+
+def zephyr_isr(core, out):
+    """
+    The crash's own Zephyr coredump with its arch block holding the registers of a handler
+    that preempted the thread (the fault handler at its entry: pc in it, lr EXC_RETURN, sp
+    MSP), as Zephyr writes a dump taken in an interrupt: the thread's PSP is not in it.
+    """
+    regs = prstatus_regs(open(core, "rb").read())
+    z = bytearray(open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read())
+    off = 12
+    while off < len(z) and z[off:off + 1] != b"C":
+        kind = z[off:off + 1]
+        if kind == b"A":
+            ver, n = struct.unpack_from("<HH", z, off + 1)
+            words = [regs[i] for i in (0, 1, 2, 3, 12, 14, 15, 16, 13)]
+            struct.pack_into("<9I", z, off + 5, *words)
+            if ver >= 2:
+                struct.pack_into("<8I", z, off + 5 + 36, *regs[4:12])
+            off += 5 + n
+        elif kind == b"M":
+            start, end = struct.unpack_from("<II", z, off + 3)
+            off += 11 + end - start
+        else:
+            raise ValueError("zephyr_isr: block %r at %d" % (kind, off))
+    if z[2] >= 2 and z[7] & 1:
+        z[7] &= ~1 & 0xFF      # the rewritten registers no longer match the CRC: drop it
+        z = z[:off]
+    open(out, "wb").write(z)
+    return out
+
+
+def crashwalk_note(b):
+    """(msp, psp) from crashwalk's own note."""
+    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
+        if typ == PT_NOTE:
+            for _, name, t, desc, _, _ in notes(b, off, filesz):
+                if name == b"CRASHWALK":
+                    return struct.unpack_from("<II", b, desc + 4)
+    raise ValueError("no CRASHWALK note")
+
+
+# Each format: its name, how a crash's own ELF core is rewritten, crashwalk's extra options.
+# "dead-stack" adds stale copies of the live frame below it; "unbounded" runs the RTOS crashes
+# without the RTOS's stack bounds, so that every task's saved context (a frame the context switch
+# stacked earlier) is a candidate with a complete chain: the report must name a rival.
+# "zephyr-isr" pairs the handler's registers with the thread's fault status (CFSR), which no
+# real dump does and the ELF check rightly refuses (that instruction cannot raise that fault):
+# it runs with --allow-mismatch, since only the thread's chain is compared there.
+FORMATS = [("gcore", gcore, []), ("crashcatcher", crashcatcher, []),
+           ("memory-only", cc.memory_only, []), ("dead-stack", dead_stack, []),
+           ("unbounded", gcore, ["--rtos", "none"]), ("no-stack", no_stack, []),
+           ("zephyr-isr", zephyr_isr, ["--allow-mismatch"])]
+
+
+def cases(corpus_script):
+    """
+    (label, fw.elf, core.elf, oracle frames, from the RTOS firmware) of every process-stack
+    crash; the multi-thread firmware's script sits beside the corpus's.
+    """
+    out = []
+    r = subprocess.run([corpus_script], capture_output=True, text=True, timeout=2700)
+    if r.returncode:
+        raise RuntimeError("run-corpus.sh failed: " + r.stderr)
+    for core, fl, name, d in (line.split() for line in r.stdout.splitlines()):
+        if name != "psp":
+            continue
+        elf = os.path.join(os.path.dirname(d), "fw.elf")
+        out.append(("%s-%s-%s" % (core, fl, name), elf, os.path.join(d, "core.elf"),
+                    cc.oracle(d, cc.functions(elf)), False))
+    r = subprocess.run([os.path.join(os.path.dirname(corpus_script), "run-rtos.sh")],
+                       capture_output=True, text=True, timeout=2700)
+    if r.returncode:
+        raise RuntimeError("run-rtos.sh failed: " + r.stderr)
+    for core, kernel, name, d in (line.split() for line in r.stdout.splitlines()):
+        if name != "fault":
+            continue
+        o = json.load(open(os.path.join(d, "oracle.json")))
+        cur = [t for t in o["threads"] if t.get("current")][0]
+        frames = rc.expected(cur)
+        out.append(("%s-%s-%s" % (core, kernel, name), os.path.join(os.path.dirname(d), "fw.elf"),
+                    os.path.join(d, "core.elf"), frames, True))
+    return out
+
+
+def run(tool, elf, dump, extra=(), timeout=300):
+    r = subprocess.run([tool, "--json"] + list(extra) + [elf, dump], capture_output=True,
+                       text=True, timeout=timeout)
+    return r, (json.loads(r.stdout.splitlines()[0]) if r.stdout.strip() else None)
+
+
+def compare(expect, j, rtos):
+    """(chain equal, frames reported sure that GDB's chain lacks)."""
+    if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
+        return False, []
+    got = j["frames"][j["fault_frame"]:]
+    if j["dump"]["format"] == "zephyr" and j["dump"]["context"] == "pre-exception":
+        # A dump taken in a handler: the thread's frames start at the exception frame.
+        first = [i for i, f in enumerate(j["frames"]) if f["exception"]]
+        got = j["frames"][first[0]:] if first else []
+    # GDB stopped the corpus's thread at a breakpoint in its faulting function, not at the fault;
+    # the RTOS oracle ends at the task's entry function.
+    n = rc.score(expect, got, False) if rtos else cc.score(expect, got, False, False)
+    wrong = [g for i, g in enumerate(got[:len(expect)])
+             if i >= n and g["confidence"] >= SURE]
+    return n == len(expect), wrong
+
+
+def main():
+    a = cc.parse_args("--corpus-script")
+    print("KTAP version 1\n# suite: crashwalk-search")
+    try:
+        crashes = cases(a.corpus_script)
+    except RuntimeError as e:
+        print("# " + str(e).replace("\n", "\n# ") + "\nnot ok 1 search-build\n1..1")
+        return 1
+    tmp = tempfile.TemporaryDirectory(prefix="crashwalk-search-")
+    n, failed = 0, 0
+    for fmt, rewrite, extra in FORMATS:
+        equal, total, sure_wrong, bad = 0, 0, 0, []
+        for label, elf, core, expect, rtos in crashes:
+            if fmt == "unbounded" and not rtos:
+                continue
+            dump = rewrite(core, os.path.join(tmp.name, "%s.%s" % (label, fmt)))
+            r, j = run(a.crashwalk, elf, dump, extra)
+            ok, wrong = compare(expect, j, rtos)
+            if fmt in ("gcore", "no-stack"):
+                problems = fault_problems(fmt, j)
+                bad += ["%s: %s" % (label, p) for p in problems]
+                # Nothing to find on a wiped stack: a right answer is an honest stop.
+                ok = not problems if fmt == "no-stack" else ok and not problems
+            s = (j or {}).get("search") or {}
+            if fmt == "unbounded" and ok and (s.get("other") is None or
+                                              s.get("confidence", 100) >= SURE):
+                ok = False
+                bad.append("%s: the other tasks' saved contexts compete, yet the search named "
+                           "no rival (confidence %s)" % (label, s.get("confidence")))
+            total += 1
+            equal += ok
+            sure_wrong += len(wrong)
+            if not ok and fmt != "no-stack":
+                bad.append("%s (%s)" % (label, j["stop"]["detail"] if j and "stop" in j
+                                        else r.stderr.strip()[:120]))
+            for w in wrong:
+                bad.append("%s: frame %s at 0x%x reported %d%% sure, not in GDB's chain" %
+                           (label, w["function"], w["pc"], w["confidence"]))
+        pct = 100.0 * equal / max(total, 1)
+        print("# %s: %d/%d %s (%.1f%%), %d sure frames GDB lacks" %
+              (fmt, equal, total, "honest answers" if fmt == "no-stack" else
+               "chains equal GDB's", pct, sure_wrong))
+        for b in bad:
+            print("#   " + b)
+        n += 1
+        ok = pct >= CHAIN_BAR and sure_wrong == 0
+        failed += not ok
+        print("%sok %d search %s chains>=%g%%" % ("" if ok else "not ", n, fmt, CHAIN_BAR))
+    # Hostile: a few crashes, RAM tiled with copies of their own frame.
+    for label, elf, core, expect, rtos in crashes[::8]:
+        dump = hostile(core, os.path.join(tmp.name, "%s.hostile" % label))
+        t0 = time.monotonic()
+        try:
+            r, j = run(a.crashwalk, elf, dump, timeout=HOSTILE_SECONDS)
+            took = time.monotonic() - t0
+            problems = []
+            if r.returncode not in (0, 1) or j is None:
+                problems.append("exit status %d: %s" % (r.returncode, r.stderr.strip()[:200]))
+            elif "error" not in j:
+                s = j.get("search") or {}
+                sure = [f for f in j["frames"] if f["confidence"] >= SURE and
+                        f.get("provenance") == "searched"]
+                if s.get("found") and not (s.get("other") is not None or s.get("truncated")):
+                    problems.append("a search among copies named no other candidate")
+                if sure:
+                    problems.append("a searched frame reported %d%% sure" % sure[0]["confidence"])
+        except subprocess.TimeoutExpired:
+            took, problems = HOSTILE_SECONDS, ["no answer within %gs" % HOSTILE_SECONDS]
+        print("# hostile %s: %.2fs%s" % (label, took, "".join("; " + p for p in problems)))
+        n += 1
+        failed += bool(problems)
+        print("%sok %d search hostile %s" % ("not " if problems else "", n, label))
+    print("1..%d\n# %d passed, %d failed" % (n, n - failed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
