@@ -329,7 +329,10 @@ static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg
 	if (cfg->nr_stacks)
 		fw_stack_span(&cfg->stacks[0], rec_size, cfg->align, &lo, &span);
 	for (;;) {
-		/* A zero fp fails the fast test (0 <= prev): fw_walk()'s first check is the slow path's. */
+		/*
+		 * A zero fp fails the fast test (0 <= prev): fw_walk()'s first
+		 * check is the slow path's.
+		 */
 		if (__builtin_expect(fp <= prev || fw_ror(fp - lo, shift) > span, 0)) {
 			int idx;
 
