@@ -441,17 +441,31 @@ int cw_follow(const char *path, FILE *log, cw_follow_fn fn, void *ctx, struct cw
 
 /* ---- report ---- */
 
+#define CW_PATH_MAP_MAX 16
+#define CW_SHOWN_PATH_MAX 4096
+
 struct cw_report_opts {
 	int json;
 	int color;			/* text: function names in bold */
 	const struct cw_rtos *rtos;	/* threads to list after the backtrace, or NULL */
 	const struct cw_match *match;	/* --allow-mismatch: how the dump contradicts the
 					 * firmware, or NULL */
+	/*
+	 * Source paths as shown: each "OLD=NEW" (--path-map, the first that
+	 * matches) replaces a leading directory OLD by NEW, as GDB's set
+	 * substitute-path does; then strip_path (--strip-path) keeps the base
+	 * name only, as addr2line -s does.
+	 */
+	const char *path_map[CW_PATH_MAP_MAX];
+	unsigned int nr_path_map;
+	int strip_path;
 };
 
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,
 	       const struct cw_backtrace *bt, const struct cw_fault *f);
 void cw_report_error(FILE *out, const struct cw_report_opts *o, const char *path,
 		     const char *msg);
+/* Check one --path-map argument, OLD=NEW with OLD not empty; 0 when it is one. */
+int cw_path_map_valid(const char *arg);
 
 #endif /* CRASHWALK_H */

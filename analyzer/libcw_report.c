@@ -66,16 +66,49 @@ static void method_list(FILE *out, unsigned int mask, const char *first, const c
 				cw_method_name(engine_order[k]), quote);
 }
 
-/* searched: the frame is the one a search found, or above it: its place rests on the search. */
-static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int searched)
+int cw_path_map_valid(const char *arg)
 {
+	const char *eq = strchr(arg, '=');
+
+	return eq && eq != arg ? 0 : -1;
+}
+
+/* A source path as the user asked to see it (struct cw_report_opts); NULL stays NULL. */
+static const char *shown_path(const struct cw_report_opts *o, const char *file, char *buf,
+			      size_t len)
+{
+	unsigned int k;
+
+	if (!file)
+		return NULL;
+	for (k = 0; k < o->nr_path_map; k++) {
+		const char *m = o->path_map[k], *eq = strchr(m, '=');
+		size_t n = (size_t)(eq - m);
+
+		/* OLD matches whole directories only: /src is not a prefix of /srcfoo. */
+		if (!strncmp(file, m, n) && (file[n] == '/' || !file[n] || m[n - 1] == '/')) {
+			snprintf(buf, len, "%s%s", eq + 1, file + n);
+			file = buf;
+			break;
+		}
+	}
+	if (o->strip_path && strrchr(file, '/'))
+		file = strrchr(file, '/') + 1;
+	return file;
+}
+
+/* searched: the frame is the one a search found, or above it: its place rests on the search. */
+static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int searched,
+		       const struct cw_report_opts *o)
+{
+	char path[CW_SHOWN_PATH_MAX];
 	unsigned int k;
 
 	fprintf(out, "%s{\"index\": %u, \"pc\": %u, \"sp\": %u, \"function\": ", i ? ", " : "",
 		i, f->pc, f->sp);
 	json_str(out, f->func ? f->func->name : NULL);
 	fprintf(out, ", \"offset\": %u, \"file\": ", f->func ? f->pc - f->func->addr : 0);
-	json_str(out, f->has_src ? f->src.file : NULL);
+	json_str(out, f->has_src ? shown_path(o, f->src.file, path, sizeof(path)) : NULL);
 	fprintf(out, ", \"line\": %d, \"method\": \"%s\", \"confidence\": %d, "
 		"\"exception\": %s, \"exc_return\": %u, \"return_address\": %s, "
 		"\"indirect\": %s, \"tailcall\": %s, \"fallback\": %s, \"agreed\": [",
@@ -101,14 +134,15 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 		fputs(k ? ", {\"function\": " : "{\"function\": ", out);
 		json_str(out, f->inl[k].func);
 		fputs(", \"file\": ", out);
-		json_str(out, f->inl[k].src.file);
+		json_str(out, shown_path(o, f->inl[k].src.file, path, sizeof(path)));
 		fprintf(out, ", \"line\": %d}", f->inl[k].src.line);
 	}
 	fputs("]}", out);
 }
 
 /* The "frames" and "stop" members, for the crash and for each thread alike. */
-static void json_frames(FILE *out, const struct cw_backtrace *bt)
+static void json_frames(FILE *out, const struct cw_backtrace *bt,
+			const struct cw_report_opts *o)
 {
 	unsigned int i;
 	int searched = 0;
@@ -116,7 +150,7 @@ static void json_frames(FILE *out, const struct cw_backtrace *bt)
 	fputs("\"frames\": [", out);
 	for (i = 0; i < bt->nr; i++) {
 		searched |= !!(bt->frames[i].flags & CW_FRAME_SEARCHED);
-		json_frame(out, &bt->frames[i], i, searched);
+		json_frame(out, &bt->frames[i], i, searched, o);
 	}
 	fprintf(out, "], \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
 	json_str(out, bt->stop_detail);
@@ -165,7 +199,7 @@ static void search_text(FILE *out, const struct cw_search *s)
 }
 
 /* The "threads" member of the report object (schema in Documentation/crashwalk.rst). */
-static void threads_json(FILE *out, const struct cw_rtos *r)
+static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_report_opts *o)
 {
 	unsigned int i;
 
@@ -206,7 +240,7 @@ static void threads_json(FILE *out, const struct cw_rtos *r)
 			th->overflow & CW_OVF_PSPLIM ? "\"psplim\"" : "");
 		json_str(out, th->problem[0] ? th->problem : NULL);
 		fputs(", ", out);
-		json_frames(out, &th->bt);
+		json_frames(out, &th->bt, o);
 		fputc('}', out);
 	}
 	fputs("], \"rtos_warnings\": [", out);
@@ -218,9 +252,9 @@ static void threads_json(FILE *out, const struct cw_rtos *r)
 }
 
 static void report_json(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
-			const struct cw_fault *f, const struct cw_rtos *rtos,
-			const struct cw_match *m)
+			const struct cw_fault *f, const struct cw_report_opts *o)
 {
+	const struct cw_match *m = o->match;
 	unsigned int i, first = 1;
 
 	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
@@ -265,19 +299,20 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 		json_str(out, f->lines[i]);
 	}
 	fprintf(out, "]}, \"fault_frame\": %u, ", cw_fault_frame(d->context, bt));
-	json_frames(out, bt);
+	json_frames(out, bt, o);
 	fputs(", ", out);
 	search_json(out, &bt->search);
 	fputs(", ", out);
-	threads_json(out, rtos);
+	threads_json(out, o->rtos, o);
 	fprintf(out, ", \"signature\": \"%016llx\"}\n",
 		(unsigned long long)signature(d, bt, f));
 }
 
 /* One frame; a thread's frames are indented under the thread. */
-static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int color,
-		       const char *indent)
+static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i,
+		       const struct cw_report_opts *o, const char *indent)
 {
+	char path[CW_SHOWN_PATH_MAX];
 	unsigned int k;
 
 	if (f->flags & CW_FRAME_FNC_RETURN)
@@ -293,12 +328,13 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 	if (f->flags & CW_FRAME_LOST)
 		fprintf(out, "%s   (the frame was never stacked: pc and lr lost; the function is "
 			"the target of the call below)\n", indent);
-	fprintf(out, "%s#%-2u 0x%08x %s%s%s", indent, i, f->pc, color ? "\033[1m" : "",
-		f->func ? f->func->name : "??", color ? "\033[0m" : "");
+	fprintf(out, "%s#%-2u 0x%08x %s%s%s", indent, i, f->pc, o->color ? "\033[1m" : "",
+		f->func ? f->func->name : "??", o->color ? "\033[0m" : "");
 	if (f->func)
 		fprintf(out, "+0x%x", f->pc - f->func->addr);
 	if (f->has_src)
-		fprintf(out, " at %s:%d", f->src.file, f->src.line);
+		fprintf(out, " at %s:%d", shown_path(o, f->src.file, path, sizeof(path)),
+			f->src.line);
 	fprintf(out, "  [%s %d%%%s%s%s", cw_method_name(f->method), f->confidence,
 		f->flags & CW_FRAME_INDIRECT ? ", indirect call" : "",
 		f->flags & CW_FRAME_TAILCALL ? ", via tail call" : "",
@@ -308,7 +344,8 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 	fputs("]\n", out);
 	for (k = 0; k < f->nr_inl; k++)
 		fprintf(out, "%s      inlined: %s at %s:%d\n", indent, f->inl[k].func,
-			f->inl[k].src.file ? f->inl[k].src.file : "??", f->inl[k].src.line);
+			f->inl[k].src.file ? shown_path(o, f->inl[k].src.file, path, sizeof(path)) :
+			"??", f->inl[k].src.line);
 }
 
 static void overflow_text(char *buf, size_t len, uint32_t o)
@@ -318,7 +355,7 @@ static void overflow_text(char *buf, size_t len, uint32_t o)
 		 o & CW_OVF_PSPLIM ? " psplim" : "");
 }
 
-static void threads_text(FILE *out, const struct cw_rtos *r, int color)
+static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_report_opts *o)
 {
 	unsigned int i, k;
 	char ovf[64];
@@ -352,7 +389,7 @@ static void threads_text(FILE *out, const struct cw_rtos *r, int color)
 		if (th->problem[0])
 			fprintf(out, "    no backtrace: %s\n", th->problem);
 		for (k = 0; k < th->bt.nr; k++)
-			text_frame(out, &th->bt.frames[k], k, color, "    ");
+			text_frame(out, &th->bt.frames[k], k, o, "    ");
 		if (th->bt.nr)
 			fprintf(out, "    stopped: %s%s%s\n", cw_stop_name(th->bt.stop),
 				th->bt.stop_detail[0] ? ": " : "", th->bt.stop_detail);
@@ -360,9 +397,9 @@ static void threads_text(FILE *out, const struct cw_rtos *r, int color)
 }
 
 static void report_text(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
-			const struct cw_fault *f, const struct cw_rtos *rtos,
-			const struct cw_match *m, int color)
+			const struct cw_fault *f, const struct cw_report_opts *o)
 {
+	const struct cw_match *m = o->match;
 	unsigned int i, ff = cw_fault_frame(d->context, bt);
 
 	fprintf(out, "crashwalk: %s (%s)\n", d->path, cw_dump_format_name(d->format));
@@ -394,20 +431,20 @@ static void report_text(FILE *out, const struct cw_dump *d, const struct cw_back
 	search_text(out, &bt->search);
 	fputs("backtrace:\n", out);
 	for (i = 0; i < bt->nr; i++)
-		text_frame(out, &bt->frames[i], i, color, "");
+		text_frame(out, &bt->frames[i], i, o, "");
 	fprintf(out, "stopped: %s%s%s\n", cw_stop_name(bt->stop), bt->stop_detail[0] ? ": " : "",
 		bt->stop_detail);
 	fprintf(out, "signature: %016llx\n", (unsigned long long)signature(d, bt, f));
-	threads_text(out, rtos, color);
+	threads_text(out, o->rtos, o);
 }
 
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,
 	       const struct cw_backtrace *bt, const struct cw_fault *f)
 {
 	if (o->json)
-		report_json(out, dump, bt, f, o->rtos, o->match);
+		report_json(out, dump, bt, f, o);
 	else
-		report_text(out, dump, bt, f, o->rtos, o->match, o->color);
+		report_text(out, dump, bt, f, o);
 }
 
 /* A dump that could not be analyzed: in JSON, an object of its own in the stream. */

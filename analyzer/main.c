@@ -31,6 +31,9 @@ static void usage(FILE *out)
 	      "                          warning, instead of refusing it\n"
 	      "  -s, --sp=REG=ADDR,...   stack pointers the dump lacks: msp, psp, msp_s,\n"
 	      "                          psp_s, msp_ns, psp_ns (else they are searched for)\n"
+	      "      --path-map=OLD=NEW  show source paths under directory OLD under NEW\n"
+	      "                          (repeatable; as GDB's set substitute-path)\n"
+	      "      --strip-path        show source files by base name (as addr2line -s)\n"
 	      "  -w, --watch=DIR         analyze dumps as they arrive in DIR\n"
 	      "  -k, --keep=DIR          where --watch keeps devcoredump copies (default .)\n"
 	      "  -f, --follow            read each STREAM (tty, pipe, file, '-') to its end and\n"
@@ -357,7 +360,7 @@ static int parse_color(const char *when, int *color)
 	return 0;
 }
 
-enum { OPT_COLOR = 256, OPT_ALLOW_MISMATCH };
+enum { OPT_COLOR = 256, OPT_ALLOW_MISMATCH, OPT_PATH_MAP, OPT_STRIP_PATH };
 
 int main(int argc, char **argv)
 {
@@ -371,6 +374,8 @@ int main(int argc, char **argv)
 		{ "rtos", required_argument, NULL, 'R' },
 		{ "allow-mismatch", no_argument, NULL, OPT_ALLOW_MISMATCH },
 		{ "sp", required_argument, NULL, 's' },
+		{ "path-map", required_argument, NULL, OPT_PATH_MAP },
+		{ "strip-path", no_argument, NULL, OPT_STRIP_PATH },
 		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -426,6 +431,22 @@ int main(int argc, char **argv)
 				fprintf(stderr, "crashwalk: %s\n", err.msg);
 				return 2;
 			}
+			break;
+		case OPT_PATH_MAP:
+			if (cw_path_map_valid(optarg)) {
+				fprintf(stderr, "crashwalk: --path-map: '%s' is not OLD=NEW with OLD "
+					"a directory\n", optarg);
+				return 2;
+			}
+			if (opt.report.nr_path_map == CW_PATH_MAP_MAX) {
+				fprintf(stderr, "crashwalk: --path-map: at most %d maps\n",
+					CW_PATH_MAP_MAX);
+				return 2;
+			}
+			opt.report.path_map[opt.report.nr_path_map++] = optarg;
+			break;
+		case OPT_STRIP_PATH:
+			opt.report.strip_path = 1;
 			break;
 		case OPT_COLOR:
 			color = optarg;

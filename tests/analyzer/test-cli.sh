@@ -5,7 +5,8 @@
 # ones), --regs checked against the firmware, --sp parsed and used instead of the frame search, missing, empty, directory and non-ELF files named
 # with the reason, a failed dump as an error object in the --json stream, '-' for standard
 # input, --color honouring NO_COLOR, TERM=dumb and terminals, -q, the documented exit codes, and
-# the dump checked against the firmware (--allow-mismatch).
+# the dump checked against the firmware (--allow-mismatch), source paths mapped (--path-map,
+# --strip-path).
 # Usage: test-cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -160,6 +161,22 @@ check "dumped_code_differing_refused" "$(run "$elf" "$tmp/text-bad.core" | grep 
 $addseg "$core" "$tmp/id.core" --build-id 0123456789abcdef
 check "build_id_the_firmware_lacks_refused" "$(run "$elf" "$tmp/id.core" | sed 's/.*): //')" \
 	"build-id: the dump names build-id 0123456789abcdef, the firmware has none"
+
+# Source paths as GDB's set substitute-path (--path-map OLD=NEW, whole directories) and
+# addr2line -s (--strip-path) show them, in text and JSON alike.
+files() { "$cw" -j "$@" "$elf" "$core" | python3 -c \
+	'import json, sys; print(" ".join(f["file"] or "-" for f in json.loads(sys.stdin.readline())["frames"]))'; }
+src=$(files | cut -d' ' -f2)
+dir=${src%/*}
+check "strip_path_keeps_base_names" "$(files --strip-path | tr ' ' '\n' | grep -c /)" 0
+check "path_map_replaces_the_directory" "$(files --path-map "$dir=/src" | cut -d' ' -f2)" \
+	"/src/${src##*/}"
+check "path_map_in_text" "$("$cw" --path-map "$dir/=/src/" "$elf" "$core" | grep -c " at /src/${src##*/}:")" \
+	"$("$cw" "$elf" "$core" | grep -c " at $src:")"
+check "path_map_matches_whole_directories" "$(files --path-map "${dir%?}=/src" | cut -d' ' -f2)" "$src"
+check "path_map_then_strip" "$(files --path-map "$dir=/src" --strip-path | cut -d' ' -f2)" "${src##*/}"
+check "path_map_without_old_refused" "$(run --path-map =/src "$elf" "$core")" \
+	"2: crashwalk: --path-map: '=/src' is not OLD=NEW with OLD a directory"
 
 # A dump without registers notes the frame it starts from; -q keeps stderr for errors.
 check "quiet_keeps_notes_off_stderr" \
