@@ -309,18 +309,27 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 }
 
 /* One frame; a thread's frames are indented under the thread. */
+/* 0 is no EXC_RETURN: a frame found in RAM without the handler's lr. */
+static const char *exc_return_text(uint32_t exc_return, char *buf, size_t len)
+{
+	if (!exc_return)
+		return "unknown";
+	snprintf(buf, len, "0x%08x", exc_return);
+	return buf;
+}
+
 static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i,
 		       const struct cw_report_opts *o, const char *indent)
 {
-	char path[CW_SHOWN_PATH_MAX];
+	char path[CW_SHOWN_PATH_MAX], exc[16];
 	unsigned int k;
 
 	if (f->flags & CW_FRAME_FNC_RETURN)
 		fprintf(out, "%s   --- Secure caller of Non-secure code (FNC_RETURN 0x%08x) ---\n",
 			indent, f->exc_return);
 	else if (f->flags & CW_FRAME_EXCEPTION)
-		fprintf(out, "%s   --- exception frame (EXC_RETURN 0x%08x)%s%s ---\n", indent,
-			f->exc_return,
+		fprintf(out, "%s   --- exception frame (EXC_RETURN %s)%s%s ---\n", indent,
+			exc_return_text(f->exc_return, exc, sizeof(exc)),
 			f->flags & CW_FRAME_FP_LAZY ? ", FP state lazy: s0-s15 never stacked" :
 			f->flags & CW_FRAME_FP_STACKED ? ", FP state stacked" : "",
 			f->flags & CW_FRAME_SEARCHED ? ", searched: its stack pointer is not in the "

@@ -178,6 +178,18 @@ check "path_map_then_strip" "$(files --path-map "$dir=/src" --strip-path | cut -
 check "path_map_without_old_refused" "$(run --path-map =/src "$elf" "$core")" \
 	"2: crashwalk: --path-map: '=/src' is not OLD=NEW with OLD a directory"
 
+# A memory-only dump: the exception frame found in RAM has no EXC_RETURN (the handler's lr is
+# not in the dump): said so, never printed as 0x00000000.
+python3 -c 'import importlib.util, os, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+s = importlib.util.spec_from_file_location("cc", sys.argv[1])
+m = importlib.util.module_from_spec(s)
+s.loader.exec_module(m)
+m.memory_only(sys.argv[2], sys.argv[3])' "$(dirname "$0")/corpus-compare.py" "$core" "$tmp/mo.core"
+"$cw" -q "$elf" "$tmp/mo.core" >"$tmp/mo.txt" 2>&1
+check "memory_only_exc_return_unknown" "$(grep -c '^   --- exception frame (EXC_RETURN unknown)' "$tmp/mo.txt")" 1
+check "memory_only_no_zero_exc_return" "$(grep -c 'EXC_RETURN 0x00000000' "$tmp/mo.txt")" 0
+
 # A dump without registers notes the frame it starts from; -q keeps stderr for errors.
 check "quiet_keeps_notes_off_stderr" \
 	"$("$cw" -q --regs main:r0 "$elf" "$core" 2>&1 >/dev/null | wc -l)" 0
