@@ -89,6 +89,16 @@ compare() {
 	fw_oracle_compare "$1" "$list" 64
 	# The graph tracer hooks no return while the top-level buffer is off.
 	echo 1 >"$TRACEFS/tracing_on"
+	# Once in about six runs on 6.1, an instance with function_graph and a kretprobe on
+	# captured no event of either module (0 compared, nothing unpaired, no kernel warning):
+	# a capture that holds nothing is taken again, once, and said; any difference still fails.
+	if ! grep -q '^RESULT' /tmp/fw_match_out ||
+		[ "$(awk '$1 == "RESULT" { n += $3 + $4 + $5 } END { print n + 0 }' \
+			/tmp/fw_match_out)" = 0 ]; then
+		ktap_note "$name: no event captured; capturing once more"
+		fw_oracle_compare "$1" "$list" 64
+		echo 1 >"$TRACEFS/tracing_on"
+	fi
 	grep '^#' /tmp/fw_match_out
 	set -- $(awk '$1 == "RESULT" { g += $3; b += $4; l += $5; c += $6; r += $7 }
 		END { print g + 0, b + 0, l + 0, c + 0, r + 0 }' /tmp/fw_match_out)
