@@ -259,6 +259,18 @@ static noinline enum fw_stop fw_recover_chain(unsigned long ip, unsigned long pa
 	return stop;
 }
 
+/* arm64's frame records, {x29, x30}, on the stacks fw_stacks() put in @slot. */
+static __always_inline struct fw_walk_cfg fw_cfg(struct fw_context *slot, unsigned int nr_stacks)
+{
+	return (struct fw_walk_cfg){
+		.word_size = 8,
+		.lr_off = 8,
+		.align = 8,
+		.stacks = slot->stacks,
+		.nr_stacks = nr_stacks,
+	};
+}
+
 /*
  * The walk of a task one of whose returns a tracer hooks: it watches for the
  * trampolines and looks behind them. Out of line, with its results in @slot,
@@ -269,13 +281,7 @@ static noinline unsigned int fw_walk_hooked(unsigned long ip, unsigned long pare
 					    struct ftrace_regs *fregs, struct fw_context *slot,
 					    unsigned int nr_stacks, unsigned int depth)
 {
-	struct fw_walk_cfg cfg = {
-		.word_size = 8,
-		.lr_off = 8,
-		.align = 8,
-		.stacks = slot->stacks,
-		.nr_stacks = nr_stacks,
-	};
+	struct fw_walk_cfg cfg = fw_cfg(slot, nr_stacks);
 	struct fw_trampolines tramps = {
 		.graph = fw_return_to_handler,
 		.kretprobe = fw_kretprobe_trampoline,
@@ -299,17 +305,11 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 					  struct ftrace_regs *fregs, struct fw_context *slot,
 					  bool event, bool aggregate)
 {
-	struct fw_walk_cfg cfg = {
-		.word_size = 8,
-		.lr_off = 8,
-		.align = 8,
-		.stacks = slot->stacks,
-	};
+	struct fw_walk_cfg cfg = fw_cfg(slot, fw_stacks(slot->stacks));
 	unsigned int nr, depth = READ_ONCE(fw_depth), tramp = FW_TRAMP_NONE;
 	u64 recovered = 0;
 	enum fw_stop stop;
 
-	cfg.nr_stacks = fw_stacks(slot->stacks);
 	if (likely(!fw_return_hooks_pending())) {
 		nr = fw_walk_native(&cfg, &fw_walk_ops, NULL, fw_fregs_fp(fregs), slot->rets,
 				    slot->records, NULL, depth, &stop);
