@@ -66,6 +66,19 @@ for depth in 0 8 16 32; do
 	reset
 done
 
+# The process lists, checked before the walk: notrace_pid naming another
+# process (init) makes every hit pay the check and still walk; pid naming only
+# init leaves this loop's hits unwalked, as a reader's own reads would be.
+insmod /fw/ko/framewalk.ko filter=fw_bench_tracee depth=16 notrace_pid=1
+echo 1 >$T/events/framewalk/chain/enable
+bench framewalk_d16_events_on_pid_checked
+echo >/sys/module/framewalk/parameters/notrace_pid
+echo 1 >/sys/module/framewalk/parameters/pid
+bench framewalk_d16_pid_excluded
+echo 0 >$T/events/framewalk/chain/enable
+rmmod framewalk
+reset
+
 # Aggregation: the chain counted in the module, no event. Every walked call
 # must be counted (none dropped), however fast the calls come.
 for depth in 0 16 32; do

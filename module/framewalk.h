@@ -5,6 +5,7 @@
 #ifndef FRAMEWALK_H
 #define FRAMEWALK_H
 
+#include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <linux/trace_recursion.h>
 #include "fw_walk.h"
@@ -35,6 +36,7 @@ struct fw_stats {
 	u64 aggregate_dropped;	/* chains not counted: their table was full */
 	u64 recursion;		/* skipped, already running; a slot's stays 0, see fw_cpu */
 	u64 rcu_off;		/* event or aggregate on but skipped: RCU was not watching */
+	u64 filtered;		/* not walked: pid or notrace_pid excludes the process */
 	u64 stops[FW_STOP_NR];	/* how each walked chain ended */
 };
 
@@ -110,6 +112,20 @@ extern bool fw_agg_paused;
 static __always_inline bool fw_agg_on(void)
 {
 	return READ_ONCE(fw_aggregate) && !READ_ONCE(fw_agg_paused);
+}
+
+/* Parameter helpers of fw_main.c that the other parameters share. */
+const char *fw_trim(const char *val, size_t *len);
+int fw_refuse(void);
+
+DECLARE_STATIC_KEY_FALSE(fw_pid_filtering);
+bool fw_pid_skip_slow(void);
+void fw_pid_exit(void);
+
+/* Whether the hit's process is excluded; a patched-out branch while no list is set. */
+static __always_inline bool fw_pid_skip(void)
+{
+	return static_branch_unlikely(&fw_pid_filtering) && fw_pid_skip_slow();
 }
 
 int fw_agg_init(struct fw_cpu __percpu *pcpu, struct dentry *dir);

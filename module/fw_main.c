@@ -346,6 +346,8 @@ static noinline void fw_write_hit(unsigned long ip, unsigned long parent_ip,
 	 */
 	if (!rcu_is_watching())
 		slot->stats.rcu_off++;
+	else if (fw_pid_skip())
+		slot->stats.filtered++;
 	else
 		fw_emit_chain(ip, parent_ip, fregs, slot, event, aggregate);
 	ftrace_test_recursion_unlock(bit);
@@ -469,7 +471,7 @@ static int fw_switch_ops(const char *filter, const char *exclude)
 }
 
 /* The value without the blanks around it: "echo ' x' > p" reads back "x". */
-static const char *fw_trim(const char *val, size_t *len)
+const char *fw_trim(const char *val, size_t *len)
 {
 	val = skip_spaces(val);
 	*len = strlen(val);
@@ -482,7 +484,7 @@ static const char *fw_trim(const char *val, size_t *len)
  * A refused value: while loading, remember it for init to fail on; at run
  * time, fail the write.
  */
-static int fw_refuse(void)
+int fw_refuse(void)
 {
 	if (fw_ready)
 		return -EINVAL;
@@ -722,6 +724,7 @@ static void __exit fw_exit(void)
 	mutex_unlock(&fw_lock);
 
 	fw_instance_release();
+	fw_pid_exit();
 	/* Removing the debugfs files waits for their readers; then no one reaches a table. */
 	fw_stats_exit();
 	fw_agg_exit();

@@ -26,6 +26,7 @@ static void fw_stats_print(struct seq_file *m, const char *prefix, const struct 
 	seq_printf(m, "%saggregate_dropped %llu\n", prefix, s->aggregate_dropped);
 	seq_printf(m, "%srecursion %llu\n", prefix, s->recursion);
 	seq_printf(m, "%srcu_off %llu\n", prefix, s->rcu_off);
+	seq_printf(m, "%sfiltered %llu\n", prefix, s->filtered);
 	for (i = 0; i < FW_STOP_NR; i++)
 		seq_printf(m, "%sstop.%s %llu\n", prefix, fw_stop_name(i), s->stops[i]);
 }
@@ -41,6 +42,7 @@ static void fw_stats_add(struct fw_stats *sum, const struct fw_stats *s)
 	sum->aggregate_dropped += s->aggregate_dropped;
 	sum->recursion += s->recursion;
 	sum->rcu_off += s->rcu_off;
+	sum->filtered += s->filtered;
 	for (i = 0; i < FW_STOP_NR; i++)
 		sum->stops[i] += s->stops[i];
 }

@@ -94,6 +94,13 @@ BEGIN {
 			(insn[k, "framewalk_d16_events_on"] - insn[k, "framewalk_d0_events_on"]) / 16,
 			(insn[k, "framewalk_d32_events_on"] - insn[k, "framewalk_d0_events_on"]) / 32
 	}
+	printf "\nthe process lists (pid, notrace_pid), instructions per call:\n"
+	for (i = 1; i <= nk; i++) {
+		k = ks[i]
+		printf "  %s: the check on a walked hit %+.0f (d16 with the event); a hit left out %.0f, against %.0f with the event off\n", k,
+			insn[k, "framewalk_d16_events_on_pid_checked"] - insn[k, "framewalk_d16_events_on"],
+			insn[k, "framewalk_d16_pid_excluded"], insn[k, "framewalk_d16_events_off"]
+	}
 	printf "\ntargets (framewalk d16 with events <= 2.0x function, <= 0.25x func_stack_trace; event off <= 2x nop_ops; <= 16 instructions per ancestor), in instructions:\n"
 	for (i = 1; i <= nk; i++) {
 		k = ks[i]
