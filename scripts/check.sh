@@ -69,6 +69,29 @@ checkpatch_tests() {
 	ktap_done
 }
 
+# The documentation parses as reStructuredText without a warning (index.rst is
+# Sphinx's toctree, which plain docutils does not know), and no file holds a
+# merge's conflict markers: two such leftovers once shipped in Documentation/.
+docs_tests() {
+	local f out
+	. "$top/tests/ktap.sh"
+	ktap_header
+	for f in $(cd "$top" && ls Documentation/*.rst | grep -v '/index\.rst$'); do
+		if out=$(/usr/bin/python3 -m docutils --halt=warning --report=warning \
+			"$top/$f" /dev/null 2>&1); then
+			ktap_result 0 "$f parses without a warning"
+		else
+			echo "$out" | sed 's/^/# /'
+			ktap_result 1 "$f parses without a warning"
+		fi
+	done
+	out=$(cd "$top" && git grep -nE '^(<<<<<<<|>>>>>>>)( |$)' -- . ':!*.bin' 2>/dev/null)
+	echo "$out" | sed '/^$/d; s/^/# /'
+	[ -z "$out" ]
+	ktap_result $? "no tracked file holds a conflict marker"
+	ktap_done
+}
+
 # The bugs fw_planted_bug.ko commits on a debug kernel, after the tests: each must be reported.
 # RCU's lockdep checks need lockdep on, which its own first report and KASAN's taint
 # (LOCKDEP_NOW_UNRELIABLE) turn off: rcu, then lockdep, and kasan last.
@@ -128,6 +151,7 @@ if [ -z "$guest_only" ]; then
 	start fuzz "$logs/fuzz.log" "$top/tests/fuzz/run.sh" 10
 	start hostile "$logs/hostile.log" "$top/tests/hostile/run.sh"
 	start checkpatch "$logs/checkpatch.log" checkpatch_tests
+	start docs "$logs/docs.log" docs_tests
 	start kernel-log-check "$logs/kernel-log-check.log" "$top/tests/kernel-log/run.sh"
 	start guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" \
 		"$prod_k"

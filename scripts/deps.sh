@@ -16,7 +16,7 @@ HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm 
 	gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi gdb-multiarch libelf-dev
 	libdw-dev elfutils libtraceevent-dev libtracefs-dev trace-cmd libcapstone-dev clang
 	libclang-rt-14-dev llvm bc flex bison kmod xz-utils zstd python3 pkg-config rsync
-	linux-source-6.12 libtracecmd-dev zlib1g-dev time
+	linux-source-6.12 libtracecmd-dev zlib1g-dev time python3-docutils
 	chromium dpkg-dev debhelper dh-dkms dkms lintian fakeroot crossbuild-essential-arm64"
 # The arm64 build dependencies of the Debian packages (make deb DEB_ARCH=arm64), installed
 # beside the amd64 ones through dpkg multiarch.
