@@ -312,11 +312,11 @@ static __always_inline fw_u64 fw_ror(fw_u64 v, unsigned int bits)
  * the walk to a later stack. Uses ops->load_record, not ops->read; no
  * record_at.
  */
-static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg,
-						   const struct fw_walk_ops *ops, void *ctx,
-						   fw_u64 fp, fw_u64 *rets, fw_u64 *records,
-						   fw_u64 *recovered, unsigned int max,
-						   enum fw_stop *stop)
+static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *cfg,
+						     const struct fw_walk_ops *ops, void *ctx,
+						     fw_u64 fp, fw_u64 *rets, fw_u64 *records,
+						     fw_u64 *recovered, unsigned int max,
+						     enum fw_stop *stop, const int keep_records)
 {
 	const fw_u64 rec_size = 2 * sizeof(fw_u64);
 	unsigned int shift = (unsigned int)__builtin_ctz(cfg->align);
@@ -369,7 +369,8 @@ static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg
 			*stop = FW_STOP_DEPTH;
 			break;
 		}
-		*rec_out++ = fp;
+		if (keep_records)
+			*rec_out++ = fp;
 		tramp = ops->trampoline ? ops->trampoline(ctx, fp, &ret) : 0;
 		*ret_out++ = ret;
 		if (__builtin_expect(tramp != 0, 0)) {
@@ -388,6 +389,28 @@ static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg
 	if (recovered)
 		*recovered = mask;
 	return (unsigned int)(ret_out - rets);
+}
+
+static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg,
+						   const struct fw_walk_ops *ops, void *ctx,
+						   fw_u64 fp, fw_u64 *rets, fw_u64 *records,
+						   fw_u64 *recovered, unsigned int max,
+						   enum fw_stop *stop)
+{
+	return __fw_walk_native(cfg, ops, ctx, fp, rets, records, recovered, max, stop, 1);
+}
+
+/*
+ * fw_walk_native() for a caller that keeps only the return addresses (the
+ * kernel's aggregation): the same frames and stop, one store a frame fewer.
+ */
+static __always_inline unsigned int fw_walk_native_rets(const struct fw_walk_cfg *cfg,
+							const struct fw_walk_ops *ops, void *ctx,
+							fw_u64 fp, fw_u64 *rets,
+							fw_u64 *recovered, unsigned int max,
+							enum fw_stop *stop)
+{
+	return __fw_walk_native(cfg, ops, ctx, fp, rets, NULL, recovered, max, stop, 0);
 }
 
 #endif /* FW_WALK_H */

@@ -311,8 +311,13 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	enum fw_stop stop;
 
 	if (likely(!fw_return_hooks_pending())) {
-		nr = fw_walk_native(&cfg, &fw_walk_ops, NULL, fw_fregs_fp(fregs), slot->rets,
-				    slot->records, NULL, depth, &stop);
+		/* Only the event keeps where each record was: a counted chain is its returns. */
+		if (event)
+			nr = fw_walk_native(&cfg, &fw_walk_ops, NULL, fw_fregs_fp(fregs),
+					    slot->rets, slot->records, NULL, depth, &stop);
+		else
+			nr = fw_walk_native_rets(&cfg, &fw_walk_ops, NULL, fw_fregs_fp(fregs),
+						 slot->rets, NULL, depth, &stop);
 	} else {
 		nr = fw_walk_hooked(ip, parent_ip, fregs, slot, cfg.nr_stacks, depth);
 		stop = slot->stop;

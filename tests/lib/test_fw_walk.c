@@ -371,9 +371,9 @@ static void native_equals_generic(void)
 	cfg.stacks = stacks;
 	for (round = 0; round < 20000; round++) {
 		struct fw_frame f[16];
-		fw_u64 rets[16], records[16], fixed;
-		enum fw_stop gstop, nstop;
-		unsigned int gn, nn, max = next_rand() % 13;
+		fw_u64 rets[16], records[16], rets_only[16], fixed, rfixed;
+		enum fw_stop gstop, nstop, rstop;
+		unsigned int gn, nn, rn, max = next_rand() % 13;
 		uint64_t start;
 
 		reset();
@@ -401,6 +401,11 @@ static void native_equals_generic(void)
 			if (rets[i] != f[i].ret || records[i] != f[i].record ||
 			    !!(fixed & (1ull << i)) != !!(f[i].flags & FW_FRAME_RECOVERED))
 				bad++;
+		/* The aggregation's walk: the same returns and stop, no records. */
+		rn = fw_walk_native_rets(&cfg, &nops, &m, start, rets_only, &rfixed, max, &rstop);
+		if (rn != nn || rstop != nstop || rfixed != fixed ||
+		    memcmp(rets_only, rets, nn * sizeof(rets[0])))
+			bad++;
 		frames += gn;
 		stops[gstop]++;
 	}
