@@ -73,6 +73,10 @@ insmod /fw/ko/framewalk.ko filter=fw_bench_tracee depth=16 notrace_pid=1
 echo 1 >$T/events/framewalk/chain/enable
 bench framewalk_d16_events_on_pid_checked
 echo >/sys/module/framewalk/parameters/notrace_pid
+# The event without records[]: half the payload, one store a frame fewer.
+echo 0 >/sys/module/framewalk/parameters/records
+bench framewalk_d16_events_on_no_records
+echo 1 >/sys/module/framewalk/parameters/records
 echo 1 >/sys/module/framewalk/parameters/pid
 bench framewalk_d16_pid_excluded
 echo 0 >$T/events/framewalk/chain/enable

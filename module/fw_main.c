@@ -83,6 +83,8 @@ static char fw_notrace[FW_PATTERNS_MAX];
  * hit, so keep it as small as the question needs; 0 records child and parent.
  */
 static unsigned int fw_depth = 16;
+/* Whether the event carries records[]: off, the walk stores and copies half as much. */
+static bool fw_records = true;
 
 /*
  * Name of a trace instance (created if missing) to enable the event in at
@@ -311,7 +313,12 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	enum fw_stop stop;
 
 	if (likely(!fw_return_hooks_pending())) {
-		/* Only the event keeps where each record was: a counted chain is its returns. */
+		/*
+		 * Only the event keeps where each record was: a counted chain is
+		 * its returns. One walk for every event, records or not: a second
+		 * copy of the walk on the event's path cost the default more than
+		 * it saved records=0.
+		 */
 		if (event)
 			nr = fw_walk_native(&cfg, &fw_walk_ops, NULL, fw_fregs_fp(fregs),
 					    slot->rets, slot->records, NULL, depth, &stop);
@@ -328,8 +335,9 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	slot->stats.walks++;
 	slot->stats.stops[stop]++;
 	if (event) {
-		trace_chain(ip, parent_ip, fw_fregs_sp(fregs), slot->rets, slot->records, nr,
-			    stop, recovered, tramp);
+		trace_chain(ip, parent_ip, fw_fregs_sp(fregs), slot->rets,
+			    READ_ONCE(fw_records) ? slot->records : NULL, nr, stop, recovered,
+			    tramp);
 		slot->stats.events++;
 	}
 	if (aggregate)
@@ -594,6 +602,8 @@ MODULE_PARM_DESC(notrace, "Functions not to trace: comma-separated globs");
 #pragma pop_macro("notrace")
 module_param_cb(depth, &fw_depth_ops, &fw_depth, 0644);
 MODULE_PARM_DESC(depth, "Ancestors to walk above the parent, 0-64 (default 16)");
+module_param_named(records, fw_records, bool, 0644);
+MODULE_PARM_DESC(records, "Write each ancestor's frame record address in the event (default Y)");
 module_param_named(instance, fw_instance, charp, 0444);
 MODULE_PARM_DESC(instance, "Trace instance to enable framewalk:chain in at load");
 module_param_string(recovery, fw_recovery, sizeof(fw_recovery), 0444);

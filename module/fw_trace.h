@@ -75,7 +75,8 @@ TRACE_EVENT(chain,
 			 __field(unsigned char, tramp)		/* enum fw_tramp: which */
 			 __field(u64, recovered)		/* bit j: ancestors[j] recovered */
 			 __dynamic_array(unsigned long, ancestors, nr)	/* their return addresses */
-			 __dynamic_array(unsigned long, records, nr)	/* where each was read */
+			 /* where each was read; empty with records=0 (records is NULL) */
+			 __dynamic_array(unsigned long, records, records ? nr : 0)
 	),
 
 	TP_fast_assign(__entry->ip = ip;
@@ -85,9 +86,10 @@ TRACE_EVENT(chain,
 		       __entry->stop = stop;
 		       __entry->tramp = tramp;
 		       __entry->recovered = recovered;
-		       /* The walk wrote them in this layout: one copy each. */
+		       /* The walk wrote them in this layout: one copy each (none of none). */
 		       memcpy(__get_dynamic_array(ancestors), rets, nr * sizeof(u64));
-		       memcpy(__get_dynamic_array(records), records, nr * sizeof(u64));
+		       memcpy(__get_dynamic_array(records), records ?: rets,
+			      __get_dynamic_array_len(records));
 	),
 
 	TP_printk("%ps <- %pS depth=%u stop=%s tramp=%s recovered=0x%llx parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s",

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: filter, notrace and depth are validated at load and at run time, each refusal one kernel log line; values are trimmed; a refused change leaves the previous setting in force; the module has a version
+# description: filter, notrace and depth are validated at load and at run time, each refusal one kernel log line; values are trimmed; a refused change leaves the previous setting in force; records=0 leaves record addresses out of the event; the module has a version
 # requires: framewalk.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_test_begin 10
+fw_test_begin 11
 P=/sys/module/framewalk/parameters
 
 # insmod ARGS...: expect a refusal and exactly one framewalk error line containing $want.
@@ -112,6 +112,25 @@ ktap_expect "' vfs_read' reads back as vfs_read" "$(cat $P/filter)" = vfs_read
 echo "  5 " >"$P/depth" || ktap_fail "depth '  5 ' refused"
 ktap_expect "depth '  5 ' is 5" "$(cat $P/depth)" = 5
 ktap_case_end "run time: filter and depth are trimmed"
+
+# records=0: the event keeps its ancestors and leaves records[] empty, from the next hit.
+for rec in 0 1; do
+	fw_trace_reset
+	echo $rec >"$P/records" || ktap_fail "records=$rec refused"
+	echo 1 >"$TRACEFS/events/framewalk/chain/enable"
+	fw_read_file
+	echo 0 >"$TRACEFS/events/framewalk/chain/enable"
+	line=$(grep -m1 ' chain: vfs_read <- ' "$TRACEFS/trace")
+	ktap_note "records=$rec: $line"
+	ktap_expect "records=$rec: five ancestors" -n "$(echo "$line" | grep 'depth=5 .*ancestors={0x[^}]*}')"
+	if [ $rec = 0 ]; then
+		ktap_expect "records=0: records empty" -n "$(echo "$line" | grep 'records={}$')"
+	else
+		ktap_expect "records=1: five records" \
+			"$(echo "$line" | sed 's/.*records={\([^}]*\)}.*/\1/' | tr ',' '\n' | grep -c 0x)" = 5
+	fi
+done
+ktap_case_end "run time: records=0 leaves the record addresses out of the event"
 
 ver=$(cat /sys/module/framewalk/version 2>/dev/null)
 ktap_note "version $ver"
