@@ -521,9 +521,9 @@ static void fp_recover_r7(struct walk *w, const struct cw_symbol *fn)
 /* ---- stack scan, each candidate checked against the call graph ---- */
 
 /* Does the function at fn_addr leave through a B/B.W to target (tail call or veneer)? */
-static int branches_to(const struct walk *w, uint32_t fn_addr, uint32_t target)
+int cw_tail_branches_to(const struct cw_target *t, uint32_t fn_addr, uint32_t target)
 {
-	const struct cw_symbol *fn = cw_image_func(w->t->img, fn_addr);
+	const struct cw_symbol *fn = cw_image_func(t->img, fn_addr);
 	uint32_t a, end, dest;
 	unsigned int len;
 
@@ -531,7 +531,7 @@ static int branches_to(const struct walk *w, uint32_t fn_addr, uint32_t target)
 		return 0;
 	end = fn->size ? fn->addr + fn->size : fn->addr + 16;
 	for (a = fn->addr; a < end && a - fn->addr < 4096; a += len)
-		if (cw_thumb_b_target(w->t->mem, a, &dest, &len) && dest == target)
+		if (cw_thumb_b_target(t->mem, a, &dest, &len) && dest == target)
 			return 1;
 	return 0;
 }
@@ -550,7 +550,7 @@ static int scan_candidate(const struct walk *w, uint32_t v, const struct cw_symb
 			*conf = CONF_SCAN_BL;
 			return 1;
 		}
-		if (callee && branches_to(w, target, callee->addr)) {
+		if (callee && cw_tail_branches_to(w->t, target, callee->addr)) {
 			*conf = CONF_SCAN_TAIL;
 			*flags |= CW_FRAME_TAILCALL;
 			return 1;
