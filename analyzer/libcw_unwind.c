@@ -481,6 +481,9 @@ static int walk_fp_segment(struct walk *w)
 		return stop(w, CW_STOP_FP_CHAIN, "no stack or no r7 at sp 0x%08x",
 			    w->regs.r[CW_SP]), 0;
 	range = (struct fw_stack_range){ w->regs.r[CW_SP], (fw_u64)stack->addr + stack->size };
+	/* A record above the thread's stack belongs to whatever lies there. */
+	if (w->t->bounds && w->t->bounds->stack_hi && w->t->bounds->stack_hi < range.hi)
+		range.hi = w->t->bounds->stack_hi;
 	n = fw_walk(&cfg, &fp_ops, &ctx, w->regs.r[CW_R7], out, room, &why);
 	for (i = 0; i < n; i++) {
 		uint32_t ret = (uint32_t)out[i].ret, cfa = (uint32_t)out[i].record + 8;
@@ -500,6 +503,9 @@ static int walk_fp_segment(struct walk *w)
 		return stop(w, CW_STOP_OUTERMOST, "frame-pointer chain ends at a zero record"), 0;
 	if (why == FW_STOP_DEPTH)
 		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES), 0;
+	if (why == FW_STOP_OFF_STACK && w->t->bounds && range.hi == w->t->bounds->stack_hi)
+		return stop(w, CW_STOP_STACK_END, "next frame record above the thread's stack "
+			    "(top 0x%08x)", w->t->bounds->stack_hi), 0;
 	return stop(w, CW_STOP_FP_CHAIN, "fp walk stopped: %s", fw_stop_name(why)), 0;
 }
 
@@ -627,6 +633,10 @@ static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 			return 0;
 		}
 	}
+	if (i < SCAN_WORDS && !below_stack_top(w, a + 4))
+		return stop(w, CW_STOP_STACK_END, "no return address that calls this function "
+			    "between 0x%08x and the thread's stack top 0x%08x", sp,
+			    w->t->bounds->stack_hi);
 	return stop(w, CW_STOP_NO_RETURN, "no return address that calls this function above 0x%08x",
 		    sp);
 }
@@ -663,7 +673,7 @@ static int walk_lost_frame(struct walk *w, uint32_t exc_return, uint32_t base,
 	enum cw_call_kind kind = CW_CALL_NONE;
 	unsigned int i;
 
-	for (i = 0, a = base; i < SCAN_WORDS; i++, a += 4) {
+	for (i = 0, a = base; i < SCAN_WORDS && below_stack_top(w, a + 4); i++, a += 4) {
 		if (cw_mem_read32(w->t->mem, a, &v))
 			break;
 		if (!(v & 1) || !is_return_address(w, v))

@@ -328,6 +328,41 @@ static void zephyr_threads(void)
 	close_session(&s);
 }
 
+/*
+ * The running thread's frames come from the crash's walk, which knew no
+ * thread: with the crasher's stack cut short (stack_info.size) above its
+ * fourth frame, none of the frames above the new top may be kept.
+ */
+static void running_thread_bounded(void)
+{
+	const struct cw_thread *th;
+	struct session s;
+	uint32_t off, size, top, i, above = 0;
+
+	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
+		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+		return;
+	}
+	run(&s, CW_RTOS_ZEPHYR);
+	th = thread(&s.r, "crasher");
+	if (!th || th->bt.nr < 6 ||
+	    cw_image_struct_member(s.img, "k_thread", "stack_info.size", &off, &size)) {
+		KTAP_EXPECT(0, "a crasher with 6 frames and stack_info.size");
+		close_session(&s);
+		return;
+	}
+	top = th->bt.frames[3].sp;
+	poke32(&s, th->tcb + off, top - th->stack_lo);
+	run(&s, CW_RTOS_ZEPHYR);
+	th = thread(&s.r, "crasher");
+	for (i = 0; th && i < th->bt.nr; i++)
+		above += th->bt.frames[i].sp > top;
+	KTAP_EXPECT(th && th->bt.nr == 4 && !above && th->bt.stop == CW_STOP_STACK_END,
+		    "crasher: %u frames, %u above the top 0x%08x, stop %s", th ? th->bt.nr : 0,
+		    above, top, th ? cw_stop_name(th->bt.stop) : "");
+	close_session(&s);
+}
+
 static void parse_names(void)
 {
 	enum cw_rtos_kind k = CW_RTOS_NONE;
@@ -460,6 +495,7 @@ int main(void)
 	KTAP_RUN(freertos_overflow);
 	KTAP_RUN(zephyr_threads);
 	KTAP_RUN(zephyr_states);
+	KTAP_RUN(running_thread_bounded);
 	KTAP_RUN(parse_names);
 	KTAP_RUN(one_frame_schema);
 	return ktap_finish();
