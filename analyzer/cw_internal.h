@@ -232,6 +232,8 @@ struct cw_search_req {
 	const struct cw_exc_return *er;	/* the EXC_RETURN that named the frame */
 	int fault_frame;		/* the fault's own frame: CFSR must agree with its pc */
 	const struct cw_regs *known;	/* stacked words the dump recorded, or NULL */
+	const struct cw_regs *given;	/* MSP and PSP given by hand (--sp), or NULL: the
+					 * words below each on its stack are dead */
 	cw_search_trial_fn trial;
 	void *ctx;
 };

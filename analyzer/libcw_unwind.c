@@ -1209,6 +1209,7 @@ int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32
 	struct cw_search_req req = {
 		.reg = CW_SP, .process = -1, .fault_frame = !known,
 		.known = known ? &d->regs : NULL, .trial = search_trial, .ctx = &ctx,
+		.given = known ? NULL : &d->regs,
 	};
 	struct cw_backtrace *scratch = calloc(1, sizeof(*scratch));
 	struct cw_search none;

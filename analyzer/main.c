@@ -119,7 +119,9 @@ static int find_registers(const struct cw_target *t, struct cw_dump *d, const ch
 				   "the registers with --regs", path, cfsr);
 	if (cw_find_exception_frame(t, d, &at, found))
 		return dump_failed(opt, path, "%s: no registers and no exception frame in memory "
-				   "with a complete chain above it", path);
+				   "with a complete chain above it%s", path,
+				   d->regs.valid ? " (none was looked for below the stack pointers "
+				   "given with --sp)" : "");
 	note("%s: no registers; using the exception frame at 0x%08x\n", path, at);
 	return 0;
 }

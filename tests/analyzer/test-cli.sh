@@ -196,6 +196,22 @@ m.memory_only(sys.argv[2], sys.argv[3])' "$(dirname "$0")/corpus-compare.py" "$c
 check "memory_only_exc_return_unknown" "$(grep -c '^   --- exception frame (EXC_RETURN unknown)' "$tmp/mo.txt")" 1
 check "memory_only_no_zero_exc_return" "$(grep -c 'EXC_RETURN 0x00000000' "$tmp/mo.txt")" 0
 
+# --sp seeds the memory-only search: the words below a given stack pointer are dead. The
+# crasher's live frame is at 0x20001e90; given there, the search starts there; given above
+# it, nothing live is left to find.
+python3 -c 'import importlib.util, os, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+s = importlib.util.spec_from_file_location("cc", sys.argv[1])
+m = importlib.util.module_from_spec(s)
+s.loader.exec_module(m)
+m.memory_only(sys.argv[2], sys.argv[3])' "$(dirname "$0")/corpus-compare.py" \
+	"$b/rtos-m4f-freertos.core" "$tmp/mo-rtos.core"
+check "sp_seeds_memory_only_search" "$("$cw" -q --sp psp=0x20001e90 "$b/rtos-m4f-freertos.elf" \
+	"$tmp/mo-rtos.core" | grep -c '^search: .* found at 0x20001e90 in rtos-thread 0x20001e90-')" 1
+check "sp_above_the_frame_leaves_none" "$(run --sp psp=0x20001e98 "$b/rtos-m4f-freertos.elf" \
+	"$tmp/mo-rtos.core")" "1: crashwalk: $tmp/mo-rtos.core: no registers and no exception frame in \
+memory with a complete chain above it (none was looked for below the stack pointers given with --sp)"
+
 # A dump without registers notes the frame it starts from; -q keeps stderr for errors.
 check "quiet_keeps_notes_off_stderr" \
 	"$("$cw" -q --regs main:r0 "$elf" "$core" 2>&1 >/dev/null | wc -l)" 0
