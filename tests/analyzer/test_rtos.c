@@ -363,6 +363,48 @@ static void running_thread_bounded(void)
 	close_session(&s);
 }
 
+/* Stack ranges for the frame search from the kernel's objects. */
+static unsigned int rtos_ranges(struct session *s, uint32_t *crasher_lo)
+{
+	struct cw_search_hints h;
+	unsigned int i, n = 0;
+
+	cw_stack_hints(&s->t, &s->d, CW_RTOS_ZEPHYR, CW_UNWIND_AUTO, &h);
+	for (i = 0; i < h.nr; i++) {
+		if (h.ranges[i].bound != CW_BOUND_RTOS)
+			continue;
+		n++;
+		if (strstr(h.ranges[i].what, "crasher"))
+			*crasher_lo = h.ranges[i].lo;
+	}
+	return n;
+}
+
+/*
+ * The search's range from Zephyr's thread->stack_info: the running thread's
+ * stack; when the dump does not say which thread runs, every thread's.
+ */
+static void zephyr_search_ranges(void)
+{
+	struct session s;
+	uint32_t kernel, lo = 0, cur;
+	unsigned int n;
+
+	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
+		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+		return;
+	}
+	n = rtos_ranges(&s, &lo);
+	KTAP_EXPECT(n == 1 && lo, "running thread: %u ranges, crasher's from 0x%08x", n, lo);
+	KTAP_EXPECT(!cw_image_lookup(s.img, "_kernel", &kernel), "_kernel symbol");
+	KTAP_EXPECT(!cw_image_struct_member(s.img, "_cpu", "current", &cur, NULL), "_cpu.current");
+	poke32(&s, kernel + cur, 0);
+	lo = 0;
+	n = rtos_ranges(&s, &lo);
+	KTAP_EXPECT(n >= 4 && lo, "no running thread: %u ranges, the crasher's among them", n);
+	close_session(&s);
+}
+
 static void parse_names(void)
 {
 	enum cw_rtos_kind k = CW_RTOS_NONE;
@@ -496,6 +538,7 @@ int main(void)
 	KTAP_RUN(zephyr_threads);
 	KTAP_RUN(zephyr_states);
 	KTAP_RUN(running_thread_bounded);
+	KTAP_RUN(zephyr_search_ranges);
 	KTAP_RUN(parse_names);
 	KTAP_RUN(one_frame_schema);
 	return ktap_finish();
