@@ -16,6 +16,7 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
 
 from compare_common import build, finish, parse_args
 
@@ -39,6 +40,14 @@ def tool(name, *args):
                           check=True, timeout=60).stdout
 
 
+def section(elf, name):
+    """A section's bytes (objcopy renames its output into place: a file, never a pipe)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tool("objcopy", "-O", "binary", "-j", name, elf, tmp + "/out")
+        with open(tmp + "/out", "rb") as fh:
+            return fh.read()
+
+
 def ram_view(elf):
     """What a RAM-only dump can witness of a build: its code words, .data, RAM symbols."""
     lma = None
@@ -46,8 +55,7 @@ def ram_view(elf):
         f = line.split()
         if len(f) > 4 and f[1] == ".data":
             lma = int(f[4], 16)
-    text = tool("objcopy", "-O", "binary", "-j", ".text", elf, "/dev/stdout")
-    data = tool("objcopy", "-O", "binary", "-j", ".data", elf, "/dev/stdout")
+    text, data = section(elf, ".text"), section(elf, ".data")
     syms = sorted(line for line in tool("nm", "-S", elf).decode().splitlines()
                   if re.match(r"\S+ \S+ [bBdD] ", line))
     return lma, text, data, syms
@@ -56,7 +64,7 @@ def ram_view(elf):
 def ram_identical(a, b):
     """Do builds a and b differ only in words that hold where each keeps .data in flash?"""
     (la, ta, da, sa), (lb, tb, db, sb) = ram_view(a), ram_view(b)
-    if da != db or sa != sb or len(ta) != len(tb) or la is None or lb is None:
+    if da != db or sa != sb or not ta or len(ta) != len(tb) or la is None or lb is None:
         return False
     for o in range(0, len(ta) - 3, 4):
         wa, wb = ta[o:o + 4], tb[o:o + 4]
