@@ -160,19 +160,25 @@ static void match_lr(const struct cw_target *t, uint32_t lr, unsigned int i,
 }
 
 /*
- * Could v be a return address into this firmware: odd, at an instruction
- * inside a function past its first (a function's own address is a
- * pointer), with code before it?
+ * Could v be a return address into this firmware: odd, inside a function
+ * past its first instruction (a function's own address is a pointer), with
+ * code before it? in_code() is the cheap part; an instruction must also
+ * start there, which may decode up to 64 KiB of the function.
  */
-static int looks_returned_to(const struct cw_target *t, uint32_t v)
+static int in_code(const struct cw_target *t, uint32_t v)
 {
 	const struct cw_symbol *fn;
 
-	if (!(v & 1) || !cw_image_insn_start(t->img, v & ~1u) ||
+	if (!(v & 1) || !cw_image_is_code(t->img, v & ~1u) ||
 	    !cw_image_is_code(t->img, (v & ~1u) - 2))
 		return 0;
 	fn = cw_image_func(t->img, v & ~1u);
 	return fn && fn->addr != (v & ~1u);
+}
+
+static int looks_returned_to(const struct cw_target *t, uint32_t v)
+{
+	return in_code(t, v) && cw_image_insn_start(t->img, v & ~1u) == 1;
 }
 
 /*
@@ -297,6 +303,8 @@ static int in_rosec(const struct cw_target *t, uint32_t a)
 
 /* Fewer return-address-like words than this in RAM say too little either way. */
 #define CENSUS_MIN	6
+/* Words judged at most: each may decode up to 64 KiB of code (hostile RAM ends here). */
+#define CENSUS_MAX	4096
 
 /*
  * A build's RAM holds its own return addresses, live and stale, and each
@@ -308,25 +316,30 @@ static int in_rosec(const struct cw_target *t, uint32_t a)
 static void match_ram_returns(const struct cw_target *t, const struct cw_dump *d,
 			      struct cw_match *m)
 {
-	unsigned int r, n = 0, calls = 0;
+	unsigned int r, n = 0, calls = 0, judged = 0;
 	uint32_t a, v, target, first = 0, first_v = 0;
 
-	for (r = 0; r < d->mem.nr; r++) {
+	for (r = 0; r < d->mem.nr && judged < CENSUS_MAX; r++) {
 		const struct cw_region *dr = &d->mem.regions[r];
 
 		if (strcmp(dr->origin, "dump"))
 			continue;
-		for (a = dr->addr; a - dr->addr + 4 <= dr->size; a += 4) {
+		for (a = dr->addr; a - dr->addr + 4 <= dr->size && judged < CENSUS_MAX; a += 4) {
 			if (in_rosec(t, a))
 				continue;
 			memcpy(&v, dr->data + (a - dr->addr), 4);
-			if (!looks_returned_to(t, v))
+			if (!in_code(t, v))
+				continue;
+			judged++;
+			if (cw_image_insn_start(t->img, v & ~1u) != 1)
 				continue;
 			n++;
-			if (cw_thumb_call_before(t->mem, v, &target) != CW_CALL_NONE)
+			if (cw_thumb_call_before(t->mem, v, &target) != CW_CALL_NONE) {
 				calls++;
-			else if (!first_v)
-				first = a, first_v = v;
+			} else if (!first_v) {
+				first = a;
+				first_v = v;
+			}
 		}
 	}
 	if (n >= CENSUS_MIN && 2 * calls < n)
