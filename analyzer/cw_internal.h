@@ -38,6 +38,8 @@ struct cw_image_section {
 };
 
 const struct cw_image_section *cw_image_rosec(const struct cw_image *img, unsigned int n);
+const struct cw_image_section *cw_image_datasec(const struct cw_image *img, unsigned int n);
+const char *cw_image_object_name(const struct cw_image *img, uint32_t addr);
 uint32_t cw_image_build_id(const struct cw_image *img, const uint8_t **id);
 const struct cw_symbol *cw_image_func(const struct cw_image *img, uint32_t addr);
 int cw_image_is_code(const struct cw_image *img, uint32_t addr);
@@ -230,6 +232,8 @@ struct cw_search_req {
 	const struct cw_exc_return *er;	/* the EXC_RETURN that named the frame */
 	int fault_frame;		/* the fault's own frame: CFSR must agree with its pc */
 	const struct cw_regs *known;	/* stacked words the dump recorded, or NULL */
+	const struct cw_regs *given;	/* MSP and PSP given by hand (--sp), or NULL: the
+					 * words below each on its stack are dead */
 	cw_search_trial_fn trial;
 	void *ctx;
 };
@@ -238,6 +242,8 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 		    struct cw_exc_frame *out, struct cw_search *res, struct cw_backtrace *scratch);
 
 /* ---- unwinding ---- */
+
+int cw_tail_branches_to(const struct cw_target *t, uint32_t fn_addr, uint32_t target);
 
 /*
  * Where a frame's code is looked up: a return address may follow a call that

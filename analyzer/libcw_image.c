@@ -64,6 +64,8 @@ struct cw_image {
 	unsigned int nr_wsec;
 	struct cw_image_section rosec[16];	/* read-only ones: what a dump must match */
 	unsigned int nr_rosec;
+	struct cw_image_section datasec[16];	/* writable with initial values: .data */
+	unsigned int nr_datasec;
 	const uint8_t *build_id;	/* NT_GNU_BUILD_ID's descriptor, when the firmware has one */
 	uint32_t build_id_len;
 	struct cw_mem mem;		/* all loadable sections */
@@ -235,6 +237,12 @@ static int image_section(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 	if (!(sh->sh_flags & SHF_WRITE) && img->nr_rosec < ARRAY_SIZE(img->rosec) &&
 	    !elf_getshdrstrndx(img->elf, &shstrndx))
 		img->rosec[img->nr_rosec++] = (struct cw_image_section){
+			elf_strptr(img->elf, shstrndx, sh->sh_name), (uint32_t)sh->sh_addr,
+			(uint32_t)sh->sh_size, data->d_buf
+		};
+	else if ((sh->sh_flags & SHF_WRITE) && img->nr_datasec < ARRAY_SIZE(img->datasec) &&
+		 !elf_getshdrstrndx(img->elf, &shstrndx))
+		img->datasec[img->nr_datasec++] = (struct cw_image_section){
 			elf_strptr(img->elf, shstrndx, sh->sh_name), (uint32_t)sh->sh_addr,
 			(uint32_t)sh->sh_size, data->d_buf
 		};
@@ -826,6 +834,24 @@ uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok)
 const struct cw_image_section *cw_image_rosec(const struct cw_image *img, unsigned int n)
 {
 	return n < img->nr_rosec ? &img->rosec[n] : NULL;
+}
+
+/* The n-th section the firmware loads into writable memory with its initial values. */
+const struct cw_image_section *cw_image_datasec(const struct cw_image *img, unsigned int n)
+{
+	return n < img->nr_datasec ? &img->datasec[n] : NULL;
+}
+
+/* The name of the data object that holds addr, or NULL. */
+const char *cw_image_object_name(const struct cw_image *img, uint32_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < img->nr_named; i++)
+		if (img->named[i].name && addr - img->named[i].addr < img->named[i].size &&
+		    !cw_image_is_code(img, img->named[i].addr))
+			return img->named[i].name;
+	return NULL;
 }
 
 /* The firmware's GNU build-id; 0 bytes when it has none. */

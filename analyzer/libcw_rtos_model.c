@@ -7,6 +7,7 @@
  * through cw_mem_read: a dump of a crashed system may hold any garbage.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -221,6 +222,14 @@ static int crash_in_handler(const struct cw_rtos_walk *w, const struct cw_frame 
 	       (dr->r[CW_XPSR] & CW_XPSR_IPSR);
 }
 
+/* The top of the thread's stack, exact or as far as it can reach; 0: not known. */
+static uint32_t thread_top(const struct cw_thread *th)
+{
+	if (!th->have_stack)
+		return 0;
+	return th->stack_size ? th->stack_hi : th->stack_bound;
+}
+
 /*
  * The running thread's frames are the crash backtrace's: from the exception
  * that interrupted Thread mode on the process stack if there is one (the
@@ -251,10 +260,19 @@ static void current_frames(struct cw_rtos_walk *w, struct cw_thread *th)
 		return;
 	}
 	th->bt.nr = 0;
-	for (i = from; i < bt->nr; i++)
-		th->bt.frames[th->bt.nr++] = bt->frames[i];
 	th->bt.stop = bt->stop;
 	memcpy(th->bt.stop_detail, bt->stop_detail, sizeof(th->bt.stop_detail));
+	for (i = from; i < bt->nr; i++) {
+		/* The crash's walk knew no thread: what lies above its stack is another's. */
+		if (i > from && thread_top(th) && bt->frames[i].sp > thread_top(th)) {
+			th->bt.stop = CW_STOP_STACK_END;
+			snprintf(th->bt.stop_detail, sizeof(th->bt.stop_detail),
+				 "caller sp 0x%08x above the thread's stack (top 0x%08x)",
+				 bt->frames[i].sp, thread_top(th));
+			break;
+		}
+		th->bt.frames[th->bt.nr++] = bt->frames[i];
+	}
 	/* What the switch saved last time is stale: the crash has the live registers. */
 	th->layout = "crash";
 	th->have_psplim = 0;
@@ -277,7 +295,7 @@ static void unwind_thread(struct cw_rtos_walk *w, struct cw_thread *th)
 
 	if (th->have_stack) {
 		b.stack_lo = th->stack_lo;
-		b.stack_hi = th->stack_size ? th->stack_hi : th->stack_bound;
+		b.stack_hi = thread_top(th);
 	}
 	t.bounds = &b;
 	cw_unwind(&t, &th->regs, CW_CTX_PRE_EXCEPTION, w->how, &th->bt);

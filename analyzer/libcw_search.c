@@ -303,6 +303,41 @@ static unsigned int variants(struct search *s, uint32_t a, unsigned int *first)
 	return 2;
 }
 
+/*
+ * Below a stack pointer the words of its stack are dead: a frame pushed
+ * there has been popped. Its stack is the range the hints give, else the
+ * dumped region that holds it.
+ */
+static int below_given_sp(const struct search *s, uint32_t a, uint32_t start, uint32_t end)
+{
+	static const enum cw_reg sps[] = { CW_MSP, CW_PSP };
+	const struct cw_regs *g = s->req->given;
+	const struct cw_stack_range *r;
+	unsigned int i;
+	uint32_t sp;
+
+	for (i = 0; g && i < ARRAY_SIZE(sps); i++) {
+		if (!cw_reg_ok(g, sps[i]))
+			continue;
+		sp = g->r[sps[i]];
+		r = range_of(s->t->hints, sp);
+		if (r ? a >= r->lo && a < sp : a >= start && a < sp && sp <= end)
+			return 1;
+	}
+	return 0;
+}
+
+/* The stack searched starts at a stack pointer given inside it. */
+static void narrow_to_given(const struct cw_search_req *req, struct cw_search *res)
+{
+	const struct cw_regs *g = req->given;
+
+	if (g && cw_reg_ok(g, CW_PSP) && g->r[CW_PSP] > res->lo && g->r[CW_PSP] <= res->at)
+		res->lo = g->r[CW_PSP];
+	if (g && cw_reg_ok(g, CW_MSP) && g->r[CW_MSP] > res->lo && g->r[CW_MSP] <= res->at)
+		res->lo = g->r[CW_MSP];
+}
+
 static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 {
 	const struct cw_stack_range *r = range_of(s->t->hints, a);
@@ -315,6 +350,8 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 	 */
 	if (s->req->process >= 0 ? (r && r->process != s->req->process) || (!r && s->bounded)
 				 : !r && s->bounded)
+		return;
+	if (below_given_sp(s, a, start, end))
 		return;
 	for (v = first; v < n; v++) {
 		if (cw_exc_frame_read(s->t->mem, a, &s->ers[v], &f) != CW_EXC_OK ||
@@ -483,6 +520,7 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 		res->lo = r ? r->lo : c->region;
 		res->hi = r ? r->hi : c->end;
 		res->bound = r ? r->bound : CW_BOUND_DUMP;
+		narrow_to_given(req, res);
 	}
 	free(s->c);
 	free(s);

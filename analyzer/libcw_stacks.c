@@ -37,38 +37,51 @@ static struct cw_stack_range *add_range(struct cw_search_hints *h, uint32_t lo, 
 	return r;
 }
 
+/* A thread's stack as the kernel's objects give it, from a little below its start. */
+static void thread_range(struct cw_search_hints *h, const struct cw_rtos *rtos,
+			 const struct cw_thread *th)
+{
+	struct cw_stack_range *r;
+
+	if (!th->have_stack || !th->stack_size)
+		return;
+	r = add_range(h, th->stack_lo > OVERFLOW_REACH ? th->stack_lo - OVERFLOW_REACH : 0,
+		      th->stack_hi, 1, CW_BOUND_RTOS);
+	if (r)
+		snprintf(r->what, sizeof(r->what), "%s thread %s", cw_rtos_name(rtos->kind),
+			 th->name);
+}
+
 /*
  * The running thread's stack, read through the RTOS model with no crash
- * backtrace yet: only the kernel's objects say where it is. The range reaches
- * a little below the stack's start, where the frame of a thread that overflowed
- * it was stacked.
+ * backtrace yet: only the kernel's objects say where it is (FreeRTOS's
+ * pxStack and size, Zephyr's thread->stack_info). The range reaches a little
+ * below the stack's start, where the frame of a thread that overflowed it
+ * was stacked.
  */
 static void running_thread(const struct cw_target *t, const struct cw_dump *d,
 			   enum cw_rtos_kind kind, enum cw_unwinder how, struct cw_search_hints *h)
 {
 	struct cw_backtrace *none = calloc(1, sizeof(*none));
 	struct cw_rtos rtos = { 0 };
-	struct cw_stack_range *r;
 	struct cw_fault f = { 0 };
 	unsigned int i;
 
 	if (!none)
 		return;
 	if (!cw_rtos_threads(t, d, none, &f, kind, how, &rtos)) {
-		for (i = 0; i < rtos.nr; i++) {
-			const struct cw_thread *th = &rtos.threads[i];
-
-			if (!th->current)
-				continue;
-			h->rtos = 1;
-			if (!th->have_stack || !th->stack_size)
-				continue;
-			r = add_range(h, th->stack_lo > OVERFLOW_REACH ? th->stack_lo - OVERFLOW_REACH : 0,
-				      th->stack_hi, 1, CW_BOUND_RTOS);
-			if (r)
-				snprintf(r->what, sizeof(r->what), "%s thread %s",
-					 cw_rtos_name(rtos.kind), th->name);
-		}
+		for (i = 0; i < rtos.nr; i++)
+			if (rtos.threads[i].current) {
+				h->rtos = 1;
+				thread_range(h, &rtos, &rtos.threads[i]);
+			}
+		/*
+		 * No thread is known to run (the kernel's pointer to it is not in
+		 * the dump): the frame is on one of the threads' stacks, all of
+		 * which the kernel's objects name, leaving room for the main stack.
+		 */
+		for (i = 0; !h->rtos && i < rtos.nr && h->nr + 2 < CW_MAX_STACK_RANGES; i++)
+			thread_range(h, &rtos, &rtos.threads[i]);
 	}
 	cw_rtos_free(&rtos);
 	free(none);

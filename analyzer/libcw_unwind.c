@@ -481,6 +481,9 @@ static int walk_fp_segment(struct walk *w)
 		return stop(w, CW_STOP_FP_CHAIN, "no stack or no r7 at sp 0x%08x",
 			    w->regs.r[CW_SP]), 0;
 	range = (struct fw_stack_range){ w->regs.r[CW_SP], (fw_u64)stack->addr + stack->size };
+	/* A record above the thread's stack belongs to whatever lies there. */
+	if (w->t->bounds && w->t->bounds->stack_hi && w->t->bounds->stack_hi < range.hi)
+		range.hi = w->t->bounds->stack_hi;
 	n = fw_walk(&cfg, &fp_ops, &ctx, w->regs.r[CW_R7], out, room, &why);
 	for (i = 0; i < n; i++) {
 		uint32_t ret = (uint32_t)out[i].ret, cfa = (uint32_t)out[i].record + 8;
@@ -500,6 +503,9 @@ static int walk_fp_segment(struct walk *w)
 		return stop(w, CW_STOP_OUTERMOST, "frame-pointer chain ends at a zero record"), 0;
 	if (why == FW_STOP_DEPTH)
 		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES), 0;
+	if (why == FW_STOP_OFF_STACK && w->t->bounds && range.hi == w->t->bounds->stack_hi)
+		return stop(w, CW_STOP_STACK_END, "next frame record above the thread's stack "
+			    "(top 0x%08x)", w->t->bounds->stack_hi), 0;
 	return stop(w, CW_STOP_FP_CHAIN, "fp walk stopped: %s", fw_stop_name(why)), 0;
 }
 
@@ -521,9 +527,9 @@ static void fp_recover_r7(struct walk *w, const struct cw_symbol *fn)
 /* ---- stack scan, each candidate checked against the call graph ---- */
 
 /* Does the function at fn_addr leave through a B/B.W to target (tail call or veneer)? */
-static int branches_to(const struct walk *w, uint32_t fn_addr, uint32_t target)
+int cw_tail_branches_to(const struct cw_target *t, uint32_t fn_addr, uint32_t target)
 {
-	const struct cw_symbol *fn = cw_image_func(w->t->img, fn_addr);
+	const struct cw_symbol *fn = cw_image_func(t->img, fn_addr);
 	uint32_t a, end, dest;
 	unsigned int len;
 
@@ -531,7 +537,7 @@ static int branches_to(const struct walk *w, uint32_t fn_addr, uint32_t target)
 		return 0;
 	end = fn->size ? fn->addr + fn->size : fn->addr + 16;
 	for (a = fn->addr; a < end && a - fn->addr < 4096; a += len)
-		if (cw_thumb_b_target(w->t->mem, a, &dest, &len) && dest == target)
+		if (cw_thumb_b_target(t->mem, a, &dest, &len) && dest == target)
 			return 1;
 	return 0;
 }
@@ -550,7 +556,7 @@ static int scan_candidate(const struct walk *w, uint32_t v, const struct cw_symb
 			*conf = CONF_SCAN_BL;
 			return 1;
 		}
-		if (callee && branches_to(w, target, callee->addr)) {
+		if (callee && cw_tail_branches_to(w->t, target, callee->addr)) {
 			*conf = CONF_SCAN_TAIL;
 			*flags |= CW_FRAME_TAILCALL;
 			return 1;
@@ -627,6 +633,10 @@ static int step_scan(struct walk *w, const struct cw_symbol *fn, struct step *s)
 			return 0;
 		}
 	}
+	if (i < SCAN_WORDS && !below_stack_top(w, a + 4))
+		return stop(w, CW_STOP_STACK_END, "no return address that calls this function "
+			    "between 0x%08x and the thread's stack top 0x%08x", sp,
+			    w->t->bounds->stack_hi);
 	return stop(w, CW_STOP_NO_RETURN, "no return address that calls this function above 0x%08x",
 		    sp);
 }
@@ -663,7 +673,7 @@ static int walk_lost_frame(struct walk *w, uint32_t exc_return, uint32_t base,
 	enum cw_call_kind kind = CW_CALL_NONE;
 	unsigned int i;
 
-	for (i = 0, a = base; i < SCAN_WORDS; i++, a += 4) {
+	for (i = 0, a = base; i < SCAN_WORDS && below_stack_top(w, a + 4); i++, a += 4) {
 		if (cw_mem_read32(w->t->mem, a, &v))
 			break;
 		if (!(v & 1) || !is_return_address(w, v))
@@ -1199,6 +1209,7 @@ int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32
 	struct cw_search_req req = {
 		.reg = CW_SP, .process = -1, .fault_frame = !known,
 		.known = known ? &d->regs : NULL, .trial = search_trial, .ctx = &ctx,
+		.given = known ? NULL : &d->regs,
 	};
 	struct cw_backtrace *scratch = calloc(1, sizeof(*scratch));
 	struct cw_search none;

@@ -119,7 +119,9 @@ static int find_registers(const struct cw_target *t, struct cw_dump *d, const ch
 				   "the registers with --regs", path, cfsr);
 	if (cw_find_exception_frame(t, d, &at, found))
 		return dump_failed(opt, path, "%s: no registers and no exception frame in memory "
-				   "with a complete chain above it", path);
+				   "with a complete chain above it%s", path,
+				   d->regs.valid ? " (none was looked for below the stack pointers "
+				   "given with --sp)" : "");
 	note("%s: no registers; using the exception frame at 0x%08x\n", path, at);
 	return 0;
 }
@@ -131,18 +133,20 @@ static int find_registers(const struct cw_target *t, struct cw_dump *d, const ch
 static int refuse_mismatch(const struct cw_match *m, const char *path, const struct options *opt)
 {
 	unsigned int i;
+	int rc;
 
 	if (opt->allow_mismatch) {
 		for (i = 0; i < m->nr; i++)
 			note("%s: warning: does not match %s: %s\n", path, opt->firmware, m->lines[i]);
 		return 0;
 	}
+	rc = dump_failed(opt, path, "%s: not a dump of %s (--allow-mismatch reports it "
+			 "anyway): %s%s", path, opt->firmware, m->lines[0],
+			 m->nr > 1 ? "; more below" : "");
 	for (i = 1; i < m->nr; i++)
 		fprintf(stderr, "crashwalk: %s: does not match %s: %s\n", path, opt->firmware,
 			m->lines[i]);
-	return dump_failed(opt, path, "%s: not a dump of %s (--allow-mismatch reports it "
-			   "anyway): %s%s", path, opt->firmware, m->lines[0],
-			   m->nr > 1 ? "; more above" : "");
+	return rc;
 }
 
 /* --sp: a value given by hand replaces the dump's (a writer may have recorded a wrong one). */

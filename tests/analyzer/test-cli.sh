@@ -150,7 +150,13 @@ check "wrong_firmware_refused" "$(run "$b/demo.elf" "$b/rtos-m4f-freertos.core" 
 check "wrong_firmware_elsewhere_refused" "$(run "$elf" "$b/rtos-m33-zephyr.core" | \
 	sed 's/.*anyway): //')" "frame #0: the dump's pc 0x10000040, at the exception handler's entry, is not in the firmware's code"
 check "allow_mismatch_reports_it" \
-	"$("$cw" -q --allow-mismatch "$b/demo.elf" "$b/rtos-m4f-freertos.core" | grep -c '^mismatch: ')" 1
+	"$("$cw" -q --allow-mismatch "$b/demo.elf" "$b/rtos-m4f-freertos.core" | grep -c '^mismatch: ')" 4
+# What RAM alone says: the interrupted code's lr, .data's initial image, the return addresses.
+check "wrong_firmware_ram_evidence" "$("$cw" -q --allow-mismatch "$b/demo.elf" \
+	"$b/rtos-m4f-freertos.core" | sed -n 's/^mismatch: //p' | tail -3 | cut -c1-44)" \
+	"frame #1: the stacked lr 0x0000028b does not
+.data: the word at 0x20000004 (unaligned_bas
+RAM: 1 of the 23 words that look like return"
 check "allow_mismatch_in_json" "$("$cw" -q -j --allow-mismatch "$b/demo.elf" \
 	"$b/rtos-m4f-freertos.core" | grep -c '"mismatch": \["frame #1: ')" 1
 $addseg "$core" "$tmp/text-ok.core" --text "$elf"
@@ -180,15 +186,29 @@ check "path_map_without_old_refused" "$(run --path-map =/src "$elf" "$core")" \
 
 # A memory-only dump: the exception frame found in RAM has no EXC_RETURN (the handler's lr is
 # not in the dump): said so, never printed as 0x00000000.
-python3 -c 'import importlib.util, os, sys
+# Rewrite a dump without registers, as corpus-compare.py does for remoteproc.
+memory_only() {
+	python3 -c 'import importlib.util, os, sys
 sys.path.insert(0, os.path.dirname(sys.argv[1]))
 s = importlib.util.spec_from_file_location("cc", sys.argv[1])
 m = importlib.util.module_from_spec(s)
 s.loader.exec_module(m)
-m.memory_only(sys.argv[2], sys.argv[3])' "$(dirname "$0")/corpus-compare.py" "$core" "$tmp/mo.core"
+m.memory_only(sys.argv[2], sys.argv[3])' "$(dirname "$0")/corpus-compare.py" "$1" "$2"
+}
+memory_only "$core" "$tmp/mo.core"
 "$cw" -q "$elf" "$tmp/mo.core" >"$tmp/mo.txt" 2>&1
 check "memory_only_exc_return_unknown" "$(grep -c '^   --- exception frame (EXC_RETURN unknown)' "$tmp/mo.txt")" 1
 check "memory_only_no_zero_exc_return" "$(grep -c 'EXC_RETURN 0x00000000' "$tmp/mo.txt")" 0
+
+# --sp seeds the memory-only search: the words below a given stack pointer are dead. The
+# crasher's live frame is at 0x20001e90; given there, the search starts there; given above
+# it, nothing live is left to find.
+memory_only "$b/rtos-m4f-freertos.core" "$tmp/mo-rtos.core"
+check "sp_seeds_memory_only_search" "$("$cw" -q --sp psp=0x20001e90 "$b/rtos-m4f-freertos.elf" \
+	"$tmp/mo-rtos.core" | grep -c '^search: .* found at 0x20001e90 in rtos-thread 0x20001e90-')" 1
+check "sp_above_the_frame_leaves_none" "$(run --sp psp=0x20001e98 "$b/rtos-m4f-freertos.elf" \
+	"$tmp/mo-rtos.core")" "1: crashwalk: $tmp/mo-rtos.core: no registers and no exception frame in \
+memory with a complete chain above it (none was looked for below the stack pointers given with --sp)"
 
 # A dump without registers notes the frame it starts from; -q keeps stderr for errors.
 check "quiet_keeps_notes_off_stderr" \

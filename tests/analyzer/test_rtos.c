@@ -328,6 +328,83 @@ static void zephyr_threads(void)
 	close_session(&s);
 }
 
+/*
+ * The running thread's frames come from the crash's walk, which knew no
+ * thread: with the crasher's stack cut short (stack_info.size) above its
+ * fourth frame, none of the frames above the new top may be kept.
+ */
+static void running_thread_bounded(void)
+{
+	const struct cw_thread *th;
+	struct session s;
+	uint32_t off, size, top, i, above = 0;
+
+	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
+		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+		return;
+	}
+	run(&s, CW_RTOS_ZEPHYR);
+	th = thread(&s.r, "crasher");
+	if (!th || th->bt.nr < 6 ||
+	    cw_image_struct_member(s.img, "k_thread", "stack_info.size", &off, &size)) {
+		KTAP_EXPECT(0, "a crasher with 6 frames and stack_info.size");
+		close_session(&s);
+		return;
+	}
+	top = th->bt.frames[3].sp;
+	poke32(&s, th->tcb + off, top - th->stack_lo);
+	run(&s, CW_RTOS_ZEPHYR);
+	th = thread(&s.r, "crasher");
+	for (i = 0; th && i < th->bt.nr; i++)
+		above += th->bt.frames[i].sp > top;
+	KTAP_EXPECT(th && th->bt.nr == 4 && !above && th->bt.stop == CW_STOP_STACK_END,
+		    "crasher: %u frames, %u above the top 0x%08x, stop %s", th ? th->bt.nr : 0,
+		    above, top, th ? cw_stop_name(th->bt.stop) : "");
+	close_session(&s);
+}
+
+/* Stack ranges for the frame search from the kernel's objects. */
+static unsigned int rtos_ranges(struct session *s, uint32_t *crasher_lo)
+{
+	struct cw_search_hints h;
+	unsigned int i, n = 0;
+
+	cw_stack_hints(&s->t, &s->d, CW_RTOS_ZEPHYR, CW_UNWIND_AUTO, &h);
+	for (i = 0; i < h.nr; i++) {
+		if (h.ranges[i].bound != CW_BOUND_RTOS)
+			continue;
+		n++;
+		if (strstr(h.ranges[i].what, "crasher"))
+			*crasher_lo = h.ranges[i].lo;
+	}
+	return n;
+}
+
+/*
+ * The search's range from Zephyr's thread->stack_info: the running thread's
+ * stack; when the dump does not say which thread runs, every thread's.
+ */
+static void zephyr_search_ranges(void)
+{
+	struct session s;
+	uint32_t kernel, lo = 0, cur;
+	unsigned int n;
+
+	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
+		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+		return;
+	}
+	n = rtos_ranges(&s, &lo);
+	KTAP_EXPECT(n == 1 && lo, "running thread: %u ranges, crasher's from 0x%08x", n, lo);
+	KTAP_EXPECT(!cw_image_lookup(s.img, "_kernel", &kernel), "_kernel symbol");
+	KTAP_EXPECT(!cw_image_struct_member(s.img, "_cpu", "current", &cur, NULL), "_cpu.current");
+	poke32(&s, kernel + cur, 0);
+	lo = 0;
+	n = rtos_ranges(&s, &lo);
+	KTAP_EXPECT(n >= 4 && lo, "no running thread: %u ranges, the crasher's among them", n);
+	close_session(&s);
+}
+
 static void parse_names(void)
 {
 	enum cw_rtos_kind k = CW_RTOS_NONE;
@@ -460,6 +537,8 @@ int main(void)
 	KTAP_RUN(freertos_overflow);
 	KTAP_RUN(zephyr_threads);
 	KTAP_RUN(zephyr_states);
+	KTAP_RUN(running_thread_bounded);
+	KTAP_RUN(zephyr_search_ranges);
 	KTAP_RUN(parse_names);
 	KTAP_RUN(one_frame_schema);
 	return ktap_finish();

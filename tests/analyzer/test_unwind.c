@@ -665,6 +665,46 @@ static void corrupted_stacks(void)
 	free(bt);
 }
 
+/*
+ * A thread's stack ends below the crash's outer frames: every method must
+ * stop at its top (stack_end) instead of making frames of what lies above,
+ * as it would with the next thread's stack or TCB there.
+ */
+static void stack_top_bounds(void)
+{
+	struct cw_backtrace *bt = calloc(2, sizeof(*bt)), *clean = bt + 1;
+	struct cw_image *img;
+	struct cw_dump d;
+	unsigned int k, i, above, tried = 0;
+
+	if (load(&img, &d, BUNDLED_DIR "/demo.core")) {
+		free(bt);
+		return;
+	}
+	for (k = 0; k < 6; k++) {
+		struct cw_target t = { .mem = &d.mem, .img = img };
+		struct cw_bounds b = { 0 };
+
+		cw_unwind(&t, &d.regs, d.context, (enum cw_unwinder)k, clean);
+		if (clean->nr < 5)
+			continue;
+		/* The top just above frame 2's sp: frames 3 and on lie above it. */
+		b.stack_hi = clean->frames[2].sp + 4;
+		t.bounds = &b;
+		cw_unwind(&t, &d.regs, d.context, (enum cw_unwinder)k, bt);
+		for (i = above = 0; i < bt->nr; i++)
+			above += bt->frames[i].sp > b.stack_hi;
+		tried++;
+		KTAP_EXPECT(!above && bt->nr <= 4 && bt->stop == CW_STOP_STACK_END,
+			    "method %u: %u of %u frames above the top 0x%08x, stop %s (%s)", k, above,
+			    bt->nr, b.stack_hi, cw_stop_name(bt->stop), bt->stop_detail);
+	}
+	KTAP_EXPECT(tried == 6, "only %u methods had a chain of 5 frames to cut", tried);
+	cw_dump_free(&d);
+	cw_image_close(img);
+	free(bt);
+}
+
 int main(void)
 {
 	ktap_header("crashwalk-unwind");
@@ -679,5 +719,6 @@ int main(void)
 	KTAP_RUN(trustzone_frames);
 	KTAP_RUN(provenance);
 	KTAP_RUN(corrupted_stacks);
+	KTAP_RUN(stack_top_bounds);
 	return ktap_finish();
 }
