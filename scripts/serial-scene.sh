@@ -52,6 +52,7 @@ stale=$(find "$top/analyzer" -maxdepth 1 -name '*.[ch]' -newer "$top/build/arm64
 # streams the dump instead.
 fwcc() {
 	arm-none-eabi-gcc -mcpu=cortex-m3 -mthumb -O2 -g -ffreestanding -nostdlib -Wall -Wextra \
+		-ffile-prefix-map="$top"=. -fdebug-prefix-map="$top"=. \
 		-Werror -fno-unwind-tables "$@"
 }
 { fwcc -c -o "$out/crash.o" "$top/tests/firmware/src/crash.c" &&

@@ -128,7 +128,7 @@ static void freertos_threads(void)
 	}
 	KTAP_EXPECT(!run(&s, CW_RTOS_AUTO), "threads found");
 	KTAP_EXPECT(s.r.kind == CW_RTOS_FREERTOS, "detected %s", cw_rtos_name(s.r.kind));
-	KTAP_EXPECT(s.r.nr == 6, "%u threads", s.r.nr);
+	KTAP_EXPECT(s.r.nr == 9, "%u threads", s.r.nr);
 	KTAP_EXPECT(s.r.layout_dwarf, "layout from DWARF");
 	KTAP_EXPECT(s.r.nr_warnings == 0, "%s", s.r.nr_warnings ? s.r.warnings[0] : "");
 	th = thread(&s.r, "sensor");
@@ -143,6 +143,13 @@ static void freertos_threads(void)
 	KTAP_EXPECT(th && !strncmp(fn(th, 0), "fpu_", 4), "fpu frame 0 in %s", th ? fn(th, 0) : "");
 	th = thread(&s.r, "waiter");
 	KTAP_EXPECT(th && th->state == CW_TS_BLOCKED, "waiter blocked");
+	/* eTaskGetState(): suspended list + waiting for a notification is blocked. */
+	th = thread(&s.r, "notified");
+	KTAP_EXPECT(th && th->state == CW_TS_BLOCKED, "notified blocked");
+	th = thread(&s.r, "pending");
+	KTAP_EXPECT(th && th->state == CW_TS_READY, "pending-ready is ready");
+	th = thread(&s.r, "doomed");
+	KTAP_EXPECT(th && th->state == CW_TS_DEAD, "deleted, awaiting clean-up");
 	th = thread(&s.r, "crasher");
 	KTAP_EXPECT(th && th->current && th->state == CW_TS_RUNNING, "crasher running");
 	KTAP_EXPECT(th && !strcmp(fn(th, 0), "crasher_store"), "crasher #0 %s",

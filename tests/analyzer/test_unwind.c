@@ -21,10 +21,10 @@ static const struct {
 	uint32_t pc;
 	const char *func;
 } gdb_frames[] = {
-	{ 0x040, "hardfault_entry" }, { 0, NULL }, { 0x624, "fault_bus" },
-	{ 0x70a, "do_fault" }, { 0x74c, "big_locals" }, { 0x772, "recurse" },
-	{ 0x784, "recurse" }, { 0x800, "pendsv_handler" }, { 0, NULL },
-	{ 0x86a, "run_case" }, { 0x8a0, "main" }, { 0x1f0, "reset_handler" },
+	{ 0x040, "hardfault_entry" }, { 0, NULL }, { 0x628, "fault_bus" },
+	{ 0x75e, "do_fault" }, { 0x7fc, "big_locals" }, { 0x822, "recurse" },
+	{ 0x834, "recurse" }, { 0x950, "pendsv_handler" }, { 0, NULL },
+	{ 0x99a, "run_case" }, { 0xa5c, "main" }, { 0x1f0, "reset_handler" },
 };
 
 /* Open the firmware and a dump of it; a failure fails the current case. */
@@ -243,8 +243,8 @@ static void bundled_crash_record(void)
 
 #define SYN_SP		0x20003000u
 #define SYN_PSP		0x20001c00u
-#define FAULT_BUS_PC	0x624u		/* inside fault_bus */
-#define RET_DO_FAULT	0x70bu		/* after "bl fault_bus" in do_fault, Thumb bit set */
+#define FAULT_BUS_PC	0x628u		/* inside fault_bus */
+#define RET_DO_FAULT	0x75fu		/* after "bl fault_bus" in do_fault, Thumb bit set */
 
 /*
  * A CrashCatcher dump whose registers are those at hardfault_entry's first
@@ -470,8 +470,8 @@ static void trustzone_frames(void)
 }
 
 /*
- * The bundled firmware's writable sections: .data 0x20000000+8, .noinit
- * 0x20000008+4, .bss 0x20000010+0xbc. A dump of the stack alone lacks all of
+ * The bundled firmware's writable sections: .data 0x20000000+0x10, .noinit
+ * 0x20000010+4, .bss 0x20000018+0xb8. A dump of the stack alone lacks all of
  * them; one that holds part of .bss leaves the rest as two gaps.
  */
 static void memory_gaps(void)
@@ -490,8 +490,8 @@ static void memory_gaps(void)
 		cw_image_gaps(img, &d);
 		KTAP_EXPECT(d.nr_gaps == 3 && !strcmp(d.gaps[0].section, ".data") &&
 			    d.gaps[0].initial && d.gaps[0].lo == 0x20000000 &&
-			    d.gaps[0].hi == 0x20000008 && !strcmp(d.gaps[2].section, ".bss") &&
-			    !d.gaps[2].initial && d.gaps[2].hi == 0x200000cc,
+			    d.gaps[0].hi == 0x20000010 && !strcmp(d.gaps[2].section, ".bss") &&
+			    !d.gaps[2].initial && d.gaps[2].hi == 0x200000d0,
 			    "%u gaps, first %s 0x%x-0x%x", d.nr_gaps,
 			    d.nr_gaps ? d.gaps[0].section : "-", d.nr_gaps ? d.gaps[0].lo : 0,
 			    d.nr_gaps ? d.gaps[0].hi : 0);
@@ -502,9 +502,9 @@ static void memory_gaps(void)
 	KTAP_EXPECT(img && !tb_parse(t, t->n, &d, &err), "%s", err.msg);
 	if (img) {
 		cw_image_gaps(img, &d);
-		KTAP_EXPECT(d.nr_gaps == 4 && d.gaps[2].lo == 0x20000010 &&
+		KTAP_EXPECT(d.nr_gaps == 4 && d.gaps[2].lo == 0x20000018 &&
 			    d.gaps[2].hi == 0x20000020 && d.gaps[3].lo == 0x20000030 &&
-			    d.gaps[3].hi == 0x200000cc, "%u gaps, .bss split at 0x%x-0x%x",
+			    d.gaps[3].hi == 0x200000d0, "%u gaps, .bss split at 0x%x-0x%x",
 			    d.nr_gaps, d.nr_gaps > 2 ? d.gaps[2].hi : 0,
 			    d.nr_gaps > 3 ? d.gaps[3].lo : 0);
 		cw_dump_free(&d);

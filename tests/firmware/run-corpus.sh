@@ -12,6 +12,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 out=${1:-$repo/.cache/corpus}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 src=$here/src
 
 # core: machine cpu-flags linker-script cases
@@ -93,11 +95,15 @@ for core in $cores; do
 		if [ ! -f "$d/.done" ]; then
 			rm -rf "$d"
 			mkdir -p "$d"
+			# Source paths relative to the tree, as the bundled examples ship them (GCC 12
+			# hands only -fdebug-prefix-map on to the assembler, for start.S), built from
+			# the tree's top so that the same sources give the same bytes from any caller.
 			# shellcheck disable=SC2046
-			arm-none-eabi-gcc $(core_cflags "$core") $(flavour_cflags "$fl") -g \
+			(cd "$repo" && arm-none-eabi-gcc $(core_cflags "$core") $(flavour_cflags "$fl") -g \
+				-ffile-prefix-map="$repo"=. -fdebug-prefix-map="$repo"=. \
 				-ffreestanding -nostdlib -Wall -L"$src" \
 				-T "$src/$(core_ldscript "$core")" \
-				"$src/start.S" "$src/crash.c" "$src/cases.c" -lgcc -o "$d/fw.elf"
+				"$src/start.S" "$src/crash.c" "$src/cases.c" -lgcc -o "$d/fw.elf")
 			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
 			for c in $(core_cases "$core"); do
 				name=${c%%:*}

@@ -12,6 +12,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 out=${1:-$repo/.cache/rtos}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 src=$here/rtos
 
 cores=${RTOS_CORES:-"m3 m4f m33"}
@@ -68,13 +70,17 @@ for core in $cores; do
 		if [ ! -f "$d/.done" ]; then
 			rm -rf "$d"
 			mkdir -p "$d"
+			# Source paths relative to the tree, as the bundled examples ship them (GCC 12
+			# hands only -fdebug-prefix-map on to the assembler, for start.S), built from
+			# the tree's top so that the same sources give the same bytes from any caller.
 			# shellcheck disable=SC2046
-			arm-none-eabi-gcc $(core_cflags "$core") $(kernel_cflags "$k") \
-				-O2 -funwind-tables -g -ffreestanding -nostdlib -Wall -Wextra \
+			(cd "$repo" && arm-none-eabi-gcc $(core_cflags "$core") $(kernel_cflags "$k") \
+				-O2 -funwind-tables -g -ffile-prefix-map="$repo"=. -fdebug-prefix-map="$repo"=. \
+				-ffreestanding -nostdlib -Wall -Wextra \
 				-I"$src" -L"$src" -T "$src/$(core_ldscript "$core")" \
 				"$here/src/start.S" "$src/port.S" "$src/app.c" "$src/board.c" \
 				"$src/kernel_$(kernel_source "$k").c" \
-				"$here/src/crash.c" -lgcc -o "$d/fw.elf"
+				"$here/src/crash.c" -lgcc -o "$d/fw.elf")
 			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
 			for c in $cases; do
 				name=${c%%:*}

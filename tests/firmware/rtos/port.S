@@ -17,6 +17,8 @@
  * _current->arch.mode_exc_return, s16-s31 (when bit 4 is 0) to
  * _current->arch.preempt_float; the hardware frame stays on the task's stack.
  */
+	/* The symbol table's file name; without it the linker names the temporary object. */
+	.file	"port.S"
 	.syntax unified
 	.thumb
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* start.S - vectors, the fault entry that freezes the registers, and the PSP thread trampoline. */
+	/* The symbol table's file name; without it the linker names the temporary object. */
+	.file	"start.S"
 	.syntax unified
 	.thumb
 
