@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cw_internal.h - what the crashwalk library's files share beyond the API of
- * crashwalk.h: memory building, the image's code and DWARF lookups, Thumb
- * decoding and pseudo-execution, EHABI, CFI and the exception model.
+ * cw_internal.h - what the crashwalk library's stages share beyond the API of
+ * crashwalk.h: the dump and its memory, the image's code and DWARF lookups,
+ * the engine's frames, Thumb decoding and pseudo-execution, EHABI, CFI, the
+ * exception model, the fault, the RTOS threads and the report's input.
  */
 #ifndef CW_INTERNAL_H
 #define CW_INTERNAL_H
@@ -13,7 +14,41 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 
-/* ---- registers and memory ---- */
+/* Fill err ("FILE: offset N (0xN): ...", or "FILE: ..." when offset < 0); returns -1. */
+int cw_fail(struct cw_error *err, const char *file, long offset, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* ---- memory: the dump's regions, then the firmware's loadable sections ---- */
+
+struct cw_region {
+	uint32_t addr;
+	uint32_t size;
+	const uint8_t *data;	/* points into a buffer owned by the dump or the image */
+	const char *origin;	/* "dump" or "image" */
+};
+
+struct cw_mem {
+	struct cw_region *regions;
+	unsigned int nr;
+	unsigned int cap;
+};
+
+int cw_mem_read(const struct cw_mem *mem, uint32_t addr, void *buf, uint32_t size);
+int cw_mem_read32(const struct cw_mem *mem, uint32_t addr, uint32_t *val);
+int cw_mem_add(struct cw_mem *mem, uint32_t addr, uint32_t size, const uint8_t *data,
+	       const char *origin);
+const struct cw_region *cw_mem_find(const struct cw_mem *mem, uint32_t addr);
+int cw_mem_read32_dumped(const struct cw_mem *mem, uint32_t addr, uint32_t *val);
+void cw_mem_free(struct cw_mem *mem);
+
+/* ---- registers ---- */
+
+const char *cw_reg_name(enum cw_reg r);
+
+static inline int cw_reg_ok(const struct cw_regs *regs, enum cw_reg n)
+{
+	return (regs->valid >> n) & 1;
+}
 
 static inline void cw_reg_set(struct cw_regs *regs, enum cw_reg n, uint32_t v)
 {
@@ -21,14 +56,84 @@ static inline void cw_reg_set(struct cw_regs *regs, enum cw_reg n, uint32_t v)
 	regs->valid |= 1u << n;
 }
 
+/* ---- dumps ---- */
 
-int cw_mem_add(struct cw_mem *mem, uint32_t addr, uint32_t size, const uint8_t *data,
-	       const char *origin);
-const struct cw_region *cw_mem_find(const struct cw_mem *mem, uint32_t addr);
-int cw_mem_read32_dumped(const struct cw_mem *mem, uint32_t addr, uint32_t *val);
-void cw_mem_free(struct cw_mem *mem);
+enum cw_dump_format {
+	CW_FMT_UNKNOWN,
+	CW_FMT_ELF_CORE,
+	CW_FMT_ZEPHYR,
+	CW_FMT_CRASHCATCHER,
+};
+
+/*
+ * Whether the registers are those at the fault handler's first instruction
+ * (LR holds EXC_RETURN, the exception frame is still on the stack) or those
+ * of the interrupted code (the dump writer already popped the frame).
+ */
+enum cw_reg_context {
+	CW_CTX_HANDLER_ENTRY,
+	CW_CTX_PRE_EXCEPTION,
+	CW_CTX_MEMORY_ONLY,	/* no registers (remoteproc): cw_find_exception_frame() */
+};
+
+/* A writable section of the firmware the dump does not cover. */
+struct cw_gap {
+	const char *section;
+	uint32_t lo, hi;	/* [lo, hi) */
+	int initial;		/* the image's initial values stand in (.data), else unknown (.bss) */
+};
+
+#define CW_MAX_GAPS	8
+#define CW_MAX_BUILD_ID	64	/* bytes: SHA-1 ids are 20, the longest in use 32 */
+
+struct cw_dump {
+	const char *path;
+	enum cw_dump_format format;
+	enum cw_reg_context context;
+	struct cw_regs regs;
+	uint32_t reason;	/* Zephyr reason code, or ~0u */
+	uint8_t *buf;		/* the whole file, owned */
+	size_t len;
+	struct cw_mem mem;
+	unsigned int has_fp;	/* CrashCatcher: s0-s31 and fpscr present */
+	const char *warning;	/* the dump is readable but its writer reported a problem */
+	struct cw_gap gaps[CW_MAX_GAPS];	/* filled by cw_image_gaps() */
+	unsigned int nr_gaps;
+	uint8_t build_id[CW_MAX_BUILD_ID];	/* ELF core: its NT_GNU_BUILD_ID note */
+	uint32_t build_id_len;
+};
+
+int cw_dump_parse(struct cw_dump *dump, const char *path, const uint8_t *buf, size_t len,
+		  struct cw_error *err);
+/* Read and parse the dump at path; "-" is standard input, named "<stdin>". */
+int cw_dump_load(struct cw_dump *dump, const char *path, struct cw_error *err);
+void cw_dump_free(struct cw_dump *dump);
+const char *cw_dump_format_name(enum cw_dump_format fmt);
 
 /* ---- firmware image: code, symbols, line info, struct layouts ---- */
+
+struct cw_symbol {
+	const char *name;
+	uint32_t addr;		/* Thumb bit cleared */
+	uint32_t size;
+};
+
+struct cw_srcline {
+	const char *file;
+	int line;
+};
+
+/* A function inlined at an address, innermost first; line is where execution is in it. */
+struct cw_inline {
+	const char *func;
+	struct cw_srcline src;
+};
+
+#define CW_MAX_INLINE	8
+
+int cw_image_add_memory(struct cw_image *img, struct cw_mem *mem);
+void cw_image_gaps(const struct cw_image *img, struct cw_dump *dump);
+int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr);
 
 /* A loadable section of the firmware, named. */
 struct cw_image_section {
@@ -61,6 +166,269 @@ int cw_image_has_dwarf(const struct cw_image *img);
 int cw_image_struct_member(const struct cw_image *img, const char *type, const char *path,
 			   uint32_t *off, uint32_t *size);
 int cw_image_struct_size(const struct cw_image *img, const char *type, uint32_t *size);
+
+/* ---- unwinding ---- */
+
+enum cw_method {
+	CW_M_REGS,		/* the dump's registers */
+	CW_M_EXCEPTION,		/* popped from a hardware exception frame */
+	CW_M_PROLOGUE,		/* pseudo-execution: the prologue from the function start to the pc */
+	CW_M_FP,		/* r7 frame record, via lib/fw_walk.h */
+	CW_M_LR,		/* the link register of a leaf */
+	CW_M_SCAN,		/* stack scan, return address checked against the call graph */
+	CW_M_EHABI,		/* ARM EHABI unwind opcodes from .ARM.exidx/.ARM.extab */
+	CW_M_CFI,		/* DWARF CFI from .debug_frame or .eh_frame */
+	CW_M_EPILOGUE,		/* pseudo-execution: from the pc forward through the epilogue */
+	CW_M_NR
+};
+
+enum cw_stop {
+	CW_STOP_OUTERMOST,	/* reached the reset handler or a zero return address */
+	CW_STOP_DEPTH,
+	CW_STOP_NO_SYMBOL,	/* pc not inside a known function */
+	CW_STOP_BAD_PC,		/* pc not in code */
+	CW_STOP_READ,		/* needed memory not in the dump or the image */
+	CW_STOP_NO_RETURN,	/* no saved return address found */
+	CW_STOP_NO_PSP,		/* exception frame on the process stack, PSP unknown */
+	CW_STOP_FP_CHAIN,	/* frame-pointer chain ended or broke */
+	CW_STOP_NOT_INCREASING,	/* sp did not move up: a loop */
+	CW_STOP_TASK_ENTRY,	/* reached where the RTOS started the thread */
+	CW_STOP_STACK_END,	/* the caller's frame would lie above the thread's stack */
+	CW_STOP_NR
+};
+
+#define CW_FRAME_EXCEPTION	0x1	/* this frame was interrupted by an exception */
+#define CW_FRAME_INDIRECT	0x2	/* found at a BLX register call */
+#define CW_FRAME_TAILCALL	0x4	/* the call graph needed a tail call to agree */
+#define CW_FRAME_FALLBACK	0x8	/* --method cfi/ehabi: no table for this code, pseudo-executed */
+#define CW_FRAME_LOST		0x10	/* the exception frame was never stacked: pc unknown,
+					 * the function inferred from its caller's call */
+#define CW_FRAME_FP_STACKED	0x20	/* extended frame, s0-s15 and FPSCR written */
+#define CW_FRAME_FP_LAZY	0x40	/* extended frame, space reserved but FPCCR.LSPACT:
+					 * s0-s15 were still in the FPU at the crash */
+#define CW_FRAME_FNC_RETURN	0x80	/* Secure code that called Non-secure code (BLXNS) */
+#define CW_FRAME_RETURN_ADDR	0x100	/* pc is a return address: the call is before it */
+#define CW_FRAME_SEARCHED	0x200	/* the exception frame was found by search: the dump
+					 * lacked the stack pointer that held it */
+
+struct cw_frame {
+	uint32_t pc;
+	uint32_t sp;
+	enum cw_method method;
+	int confidence;		/* 0-100 */
+	unsigned int flags;
+	/*
+	 * How the engine found the caller of the frame below this one: bit
+	 * (1 << enum cw_method) of each unwinder that gave an answer, and of
+	 * the others split by whether their answer (caller pc and sp) agreed
+	 * with the one taken.
+	 */
+	unsigned int applied;
+	unsigned int agreed;
+	unsigned int disagreed;
+	uint32_t exc_return;	/* with CW_FRAME_EXCEPTION */
+	uint32_t stacked_lr;	/* popped with CW_FRAME_EXCEPTION: the interrupted code's lr */
+	const struct cw_symbol *func;
+	struct cw_srcline src;
+	int has_src;
+	struct cw_inline inl[CW_MAX_INLINE];	/* inlined calls at pc, innermost first */
+	unsigned int nr_inl;
+};
+
+#define CW_MAX_FRAMES	64
+
+/* What bounded a frame search: the stack it looked in. */
+enum cw_search_bound {
+	CW_BOUND_DUMP,		/* every dumped RAM word outside the other kind's stacks */
+	CW_BOUND_SYMBOLS,	/* a stack the firmware's symbols name */
+	CW_BOUND_RTOS,		/* the running thread's stack, from the RTOS's objects */
+};
+
+struct cw_stack_range {
+	uint32_t lo, hi;	/* [lo, hi) */
+	int process;		/* a thread's (process) stack, else the main stack */
+	enum cw_search_bound bound;
+	char what[64];		/* the symbols or the thread that name it */
+};
+
+#define CW_MAX_STACK_RANGES	8
+
+/* Where the stacks are, for a search: cw_stack_hints() fills it. */
+struct cw_search_hints {
+	struct cw_stack_range ranges[CW_MAX_STACK_RANGES];
+	unsigned int nr;
+	int rtos;		/* an RTOS's objects name a running thread */
+};
+
+/* The outcome of a frame search, for the report. */
+struct cw_search {
+	int ran, found;
+	enum cw_reg reg;	/* the stack pointer the dump lacked */
+	uint32_t at;		/* the frame taken as live */
+	unsigned int candidates;	/* frames that passed the checks on their words */
+	unsigned int tried;	/* trial unwinds, from the highest candidate down */
+	unsigned int complete;	/* of those, with a complete chain (at most 2: the
+				 * search ends at the first rival) */
+	int have_other;		/* another candidate also yields a complete chain: */
+	uint32_t other;		/* the next one below the frame taken */
+	int truncated;		/* more candidates than trial unwinds allowed */
+	int confidence;
+	enum cw_search_bound bound;
+	uint32_t lo, hi;	/* the stack searched, [lo, hi) */
+};
+
+struct cw_backtrace {
+	struct cw_frame frames[CW_MAX_FRAMES];
+	unsigned int nr;
+	enum cw_stop stop;
+	char stop_detail[128];
+	uint32_t stop_addr;	/* CW_STOP_BAD_PC: the return address that is not code */
+	struct cw_search search;
+};
+
+/*
+ * What bounds an unwind besides memory: the thread's stack, and where the
+ * RTOS starts its threads. Every unwinder's caller lies inside the stack;
+ * the chain ends at the thread's start instead of reading what is above it.
+ */
+struct cw_bounds {
+	uint32_t stack_lo, stack_hi;	/* [lo, hi); hi 0: not known */
+	uint32_t task_exit;	/* the return address a task's function is given (FreeRTOS
+				 * prvTaskExitError, configTASK_RETURN_ADDRESS); 0: none */
+	uint32_t thread_entry;	/* the function every thread starts in (Zephyr
+				 * z_thread_entry); 0: none */
+	const char *task_exit_name, *thread_entry_name;
+};
+
+struct cw_target {
+	const struct cw_mem *mem;
+	struct cw_image *img;
+	const struct cw_bounds *bounds;	/* or NULL */
+	const struct cw_search_hints *hints;	/* NULL: a missing stack pointer stops the walk */
+	const struct cw_search *found;	/* how cw_find_exception_frame() found the registers */
+};
+
+unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt);
+const char *cw_search_bound_name(enum cw_search_bound b);
+int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *dump, uint32_t *at,
+			    struct cw_search *res);
+int cw_regs_from_record(const struct cw_target *t, struct cw_dump *dump, const char *spec,
+			struct cw_error *err);
+int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
+	      enum cw_reg_context context, enum cw_unwinder how, struct cw_backtrace *bt);
+void cw_symbolize(struct cw_image *img, struct cw_backtrace *bt);
+const char *cw_method_name(enum cw_method m);
+const char *cw_stop_name(enum cw_stop s);
+
+int cw_tail_branches_to(const struct cw_target *t, uint32_t fn_addr, uint32_t target);
+
+/*
+ * Where a frame's code is looked up: a return address may follow a call that
+ * ends its function, so its call site is at pc - 1.
+ */
+static inline uint32_t cw_code_addr(uint32_t pc, int is_return_addr)
+{
+	return is_return_addr ? pc - 1 : pc;
+}
+
+/* ---- fault decoding ---- */
+
+struct cw_fault {
+	int have_scb;
+	uint32_t cfsr, hfsr, dfsr, mmfar, bfar, afsr, shcsr;
+	int have_sfsr;		/* v8-M SAU registers were in the dump */
+	uint32_t sfsr, sfar;
+	char lines[16][160];
+	unsigned int nr;
+	char insn[224];		/* the faulting instruction, disassembled */
+	char cls[48];		/* short class for grouping: "bus-precise", "undefined", ... */
+};
+
+/* CFSR bits for a failed exception stacking: MSTKERR, STKERR, STKOF. */
+#define CW_CFSR_STACKING	((1u << 4) | (1u << 12) | (1u << 20))
+#define CW_SCB_CFSR		0xE000ED28u
+
+void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f);
+
+#define CW_FPCCR		0xE000EF34u
+#define CW_FPCAR		0xE000EF38u
+#define CW_SCB_MMFAR		0xE000ED34u
+#define CW_SCB_BFAR		0xE000ED38u
+
+void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);
+void cw_fault_explain_debug(uint32_t dfsr, struct cw_fault *f);
+void cw_fault_explain_secure(uint32_t sfsr, struct cw_fault *f);
+
+/* ---- the dump against the firmware (libcw_match.c) ---- */
+
+/* Each way the dump contradicts the firmware, one line naming what differed and where. */
+struct cw_match {
+	char lines[8][224];
+	unsigned int nr;
+};
+
+unsigned int cw_match(const struct cw_target *t, const struct cw_dump *dump,
+		      const struct cw_backtrace *bt, const struct cw_fault *f, struct cw_match *m);
+
+/* ---- RTOS threads (libcw_rtos.c) ---- */
+
+enum cw_thread_state {
+	CW_TS_UNKNOWN,
+	CW_TS_RUNNING,		/* the thread the CPU was in (FreeRTOS pxCurrentTCB, Zephyr _current) */
+	CW_TS_READY,
+	CW_TS_DELAYED,		/* sleeping until a tick */
+	CW_TS_BLOCKED,		/* waiting on an event, with or without a timeout */
+	CW_TS_SUSPENDED,
+	CW_TS_DEAD,
+};
+
+/* Why a thread's stack is reported overflowed. */
+#define CW_OVF_SP_OUTSIDE	0x1	/* its sp is outside its stack */
+#define CW_OVF_WATERMARK	0x2	/* the fill pattern at the stack's low end is overwritten */
+#define CW_OVF_PSPLIM		0x4	/* the fault is a v8-M stack-limit (STKOF) fault in it */
+
+struct cw_thread {
+	char name[48];
+	uint32_t tcb;
+	enum cw_thread_state state;
+	int priority;
+	int current;
+	int have_stack;		/* stack_lo is known; stack_hi too when stack_size */
+	uint32_t stack_lo, stack_hi, stack_size;
+	uint32_t stack_bound;	/* without stack_size: the next thread's stack or TCB above
+				 * stack_lo, which its stack cannot reach into; 0: none */
+	int have_use;
+	uint32_t stack_untouched;	/* bytes of fill pattern left at the low end */
+	uint32_t overflow;	/* CW_OVF_* */
+	const char *layout;	/* how its registers were found: "ARM_CM4F", "callee_saved", ... */
+	int have_psplim;
+	uint32_t psplim, exc_return;
+	int have_regs;
+	struct cw_regs regs;	/* its registers when switched out, or at the fault */
+	char problem[160];	/* why it has no backtrace, or what looked wrong */
+	struct cw_backtrace bt;
+};
+
+#define CW_MAX_THREADS	64
+
+struct cw_rtos {
+	enum cw_rtos_kind kind;
+	int layout_dwarf;	/* struct layouts came from DWARF (else the documented defaults) */
+	struct cw_thread *threads;
+	unsigned int nr;
+	char warnings[8][160];	/* inconsistencies in the kernel's lists, one per line */
+	unsigned int nr_warnings;
+};
+
+const char *cw_thread_state_name(enum cw_thread_state s);
+int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
+		    const struct cw_backtrace *bt, const struct cw_fault *f, enum cw_rtos_kind kind,
+		    enum cw_unwinder how, struct cw_rtos *out);
+void cw_rtos_free(struct cw_rtos *r);
+void cw_rtos_bounds(const struct cw_image *img, enum cw_rtos_kind kind, struct cw_bounds *b);
+/* Where the stacks are: the firmware's stack symbols, and the running thread's with an RTOS. */
+int cw_stack_hints(const struct cw_target *t, const struct cw_dump *dump, enum cw_rtos_kind kind,
+		   enum cw_unwinder how, struct cw_search_hints *h);
 
 /* ---- Thumb decoding ---- */
 
@@ -241,28 +609,26 @@ struct cw_search_req {
 int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 		    struct cw_exc_frame *out, struct cw_search *res, struct cw_backtrace *scratch);
 
-/* ---- unwinding ---- */
+/* ---- report ---- */
 
-int cw_tail_branches_to(const struct cw_target *t, uint32_t fn_addr, uint32_t target);
+#define CW_SHOWN_PATH_MAX 4096
 
-/*
- * Where a frame's code is looked up: a return address may follow a call that
- * ends its function, so its call site is at pc - 1.
- */
-static inline uint32_t cw_code_addr(uint32_t pc, int is_return_addr)
-{
-	return is_return_addr ? pc - 1 : pc;
-}
+/* The crash (rtos, match: NULL for none) as cw_report() prints a struct cw_analysis. */
+void cw_report_crash(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,
+		     const struct cw_backtrace *bt, const struct cw_fault *f, const struct cw_rtos *rtos,
+		     const struct cw_match *match);
 
-/* ---- fault decoding ---- */
+/* ---- the pipeline (libcw_analyze.c) ---- */
 
-#define CW_FPCCR		0xE000EF34u
-#define CW_FPCAR		0xE000EF38u
-#define CW_SCB_MMFAR		0xE000ED34u
-#define CW_SCB_BFAR		0xE000ED38u
-
-void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);
-void cw_fault_explain_debug(uint32_t dfsr, struct cw_fault *f);
-void cw_fault_explain_secure(uint32_t sfsr, struct cw_fault *f);
+struct cw_analysis {
+	struct cw_dump dump;
+	struct cw_bounds ends;		/* where the RTOS starts and ends its threads */
+	struct cw_search_hints hints;	/* where the stacks are, when a stack pointer is missing */
+	struct cw_search found;		/* how a search found the registers */
+	struct cw_backtrace bt;
+	struct cw_fault fault;
+	struct cw_match match;
+	struct cw_rtos rtos;
+};
 
 #endif /* CW_INTERNAL_H */

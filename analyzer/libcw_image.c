@@ -822,6 +822,28 @@ int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr
 	return cw_image_object(img, name, addr, NULL);
 }
 
+/* --regs is checked when given, whether a dump needs it or not. */
+int cw_image_check_record(const struct cw_image *img, const char *spec, struct cw_error *err)
+{
+	const char *colon = strchr(spec, ':');
+	char sym[128];
+	uint32_t addr;
+
+	if (!colon || colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(sym)) {
+		snprintf(err->msg, sizeof(err->msg), "--regs '%s': expected SYMBOL:LAYOUT, e.g. "
+			 "crash_record:r0,r1,r2,r3,r12,lr,pc,xpsr", spec);
+		return -1;
+	}
+	memcpy(sym, spec, colon - spec);
+	sym[colon - spec] = '\0';
+	if (cw_image_lookup(img, sym, &addr)) {
+		snprintf(err->msg, sizeof(err->msg), "--regs '%s': no symbol '%s' in %s", spec, sym,
+			 img->path);
+		return -1;
+	}
+	return 0;
+}
+
 uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok)
 {
 	uint32_t v = 0;

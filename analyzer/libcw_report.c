@@ -252,9 +252,9 @@ static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_rep
 }
 
 static void report_json(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
-			const struct cw_fault *f, const struct cw_report_opts *o)
+			const struct cw_fault *f, const struct cw_rtos *rtos, const struct cw_match *m,
+			const struct cw_report_opts *o)
 {
-	const struct cw_match *m = o->match;
 	unsigned int i, first = 1;
 
 	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
@@ -303,7 +303,7 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 	fputs(", ", out);
 	search_json(out, &bt->search);
 	fputs(", ", out);
-	threads_json(out, o->rtos, o);
+	threads_json(out, rtos, o);
 	fprintf(out, ", \"signature\": \"%016llx\"}\n",
 		(unsigned long long)signature(d, bt, f));
 }
@@ -406,9 +406,9 @@ static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_rep
 }
 
 static void report_text(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
-			const struct cw_fault *f, const struct cw_report_opts *o)
+			const struct cw_fault *f, const struct cw_rtos *rtos, const struct cw_match *m,
+			const struct cw_report_opts *o)
 {
-	const struct cw_match *m = o->match;
 	unsigned int i, ff = cw_fault_frame(d->context, bt);
 
 	fprintf(out, "crashwalk: %s (%s)\n", d->path, cw_dump_format_name(d->format));
@@ -444,16 +444,22 @@ static void report_text(FILE *out, const struct cw_dump *d, const struct cw_back
 	fprintf(out, "stopped: %s%s%s\n", cw_stop_name(bt->stop), bt->stop_detail[0] ? ": " : "",
 		bt->stop_detail);
 	fprintf(out, "signature: %016llx\n", (unsigned long long)signature(d, bt, f));
-	threads_text(out, o->rtos, o);
+	threads_text(out, rtos, o);
 }
 
-void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,
-	       const struct cw_backtrace *bt, const struct cw_fault *f)
+void cw_report_crash(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,
+		     const struct cw_backtrace *bt, const struct cw_fault *f, const struct cw_rtos *rtos,
+		     const struct cw_match *match)
 {
 	if (o->json)
-		report_json(out, dump, bt, f, o);
+		report_json(out, dump, bt, f, rtos, match, o);
 	else
-		report_text(out, dump, bt, f, o);
+		report_text(out, dump, bt, f, rtos, match, o);
+}
+
+void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_analysis *a)
+{
+	cw_report_crash(out, o, &a->dump, &a->bt, &a->fault, &a->rtos, &a->match);
 }
 
 /* A dump that could not be analyzed: in JSON, an object of its own in the stream. */

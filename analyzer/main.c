@@ -64,114 +64,29 @@ static void note(const char *fmt, ...)
 }
 
 struct options {
-	enum cw_unwinder how;
+	struct cw_options analyze;
 	struct cw_report_opts report;
-	const char *regs;	/* --regs SYMBOL:LAYOUT for dumps without registers */
-	struct cw_regs sp;	/* --sp: stack pointers given by hand */
-	enum cw_rtos_kind rtos;	/* whose threads to list after the crash backtrace */
-	const char *firmware;
-	int allow_mismatch;	/* a dump that contradicts the firmware is reported, not refused */
 };
+
+/* The library's notes on a dump; its errors are shown with -q too. */
+static void library_note(void *ctx, int error, const char *msg)
+{
+	(void)ctx;
+	if (error)
+		fprintf(stderr, "crashwalk: %s\n", msg);
+	else
+		note("%s\n", msg);
+}
 
 /*
  * A dump that cannot be analyzed: the message on stderr and, with --json, an
  * error object in the JSON-lines stream, so a pipeline reading stdout sees it.
  */
-static int dump_failed(const struct options *opt, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int dump_failed(const struct options *opt, const char *path, const char *fmt, ...)
+static int dump_failed(const struct options *opt, const char *path, const char *msg)
 {
-	char msg[sizeof(((struct cw_error *)0)->msg) + 256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	fprintf(stderr, "crashwalk: %s\n", msg);
 	cw_report_error(stdout, &opt->report, strcmp(path, "-") ? path : "<stdin>", msg);
 	return 1;
-}
-
-/*
- * A dump without registers: start from the innermost exception frame in its
- * memory. A dump with the interrupted registers but no stack pointer: find the
- * frame that holds them.
- */
-static int find_registers(const struct cw_target *t, struct cw_dump *d, const char *path,
-			  const struct options *opt, struct cw_search *found)
-{
-	uint32_t at, cfsr;
-
-	if (d->context != CW_CTX_MEMORY_ONLY) {
-		if (cw_find_exception_frame(t, d, &at, found))
-			return dump_failed(opt, path, "%s: no stack pointer, and no exception frame "
-					   "in memory holds the dump's registers; give it with --sp",
-					   path);
-		note("%s: no stack pointer; the dump's registers are the exception frame at "
-		     "0x%08x\n", path, at);
-		return 0;
-	}
-
-	/* Any frame a search finds would be older than the crash: refuse rather than mislead. */
-	if (!cw_mem_read32(t->mem, CW_SCB_CFSR, &cfsr) && (cfsr & CW_CFSR_STACKING))
-		return dump_failed(opt, path, "%s: no registers, and exception stacking failed "
-				   "(CFSR 0x%08x): the crash's own frame was never written; give "
-				   "the registers with --regs", path, cfsr);
-	if (cw_find_exception_frame(t, d, &at, found))
-		return dump_failed(opt, path, "%s: no registers and no exception frame in memory "
-				   "with a complete chain above it%s", path,
-				   d->regs.valid ? " (none was looked for below the stack pointers "
-				   "given with --sp)" : "");
-	note("%s: no registers; using the exception frame at 0x%08x\n", path, at);
-	return 0;
-}
-
-/*
- * A dump the firmware contradicts: every difference on stderr, then refused
- * unless --allow-mismatch, when the report carries them as warnings.
- */
-static int refuse_mismatch(const struct cw_match *m, const char *path, const struct options *opt)
-{
-	unsigned int i;
-	int rc;
-
-	if (opt->allow_mismatch) {
-		for (i = 0; i < m->nr; i++)
-			note("%s: warning: does not match %s: %s\n", path, opt->firmware, m->lines[i]);
-		return 0;
-	}
-	rc = dump_failed(opt, path, "%s: not a dump of %s (--allow-mismatch reports it "
-			 "anyway): %s%s", path, opt->firmware, m->lines[0],
-			 m->nr > 1 ? "; more below" : "");
-	for (i = 1; i < m->nr; i++)
-		fprintf(stderr, "crashwalk: %s: does not match %s: %s\n", path, opt->firmware,
-			m->lines[i]);
-	return rc;
-}
-
-/* --sp: a value given by hand replaces the dump's (a writer may have recorded a wrong one). */
-static void use_given_sp(struct cw_dump *d, const struct cw_regs *given)
-{
-	unsigned int i;
-
-	for (i = 0; i < CW_NR_REGS; i++)
-		if (cw_reg_ok(given, (enum cw_reg)i))
-			d->regs.r[i] = given->r[i];
-	d->regs.valid |= given->valid;
-}
-
-/* Read DUMP ("-": standard input); a directory or an empty file is named as such. */
-static int load_dump(struct cw_dump *d, const char *path, struct cw_error *err)
-{
-	struct stat st;
-
-	if (strcmp(path, "-") && !stat(path, &st)) {
-		if (S_ISDIR(st.st_mode))
-			return cw_fail(err, path, -1, "is a directory, expected a crash dump");
-		if (S_ISREG(st.st_mode) && !st.st_size)
-			return cw_fail(err, path, -1, "empty file, expected a crash dump");
-	}
-	return cw_dump_load(d, path, err);
 }
 
 /* The dump at path, or, when buf is not NULL, in buf (malloc'ed, taken over) under that name. */
@@ -179,73 +94,15 @@ static int analyze(struct cw_image *img, const char *path, uint8_t *buf, size_t 
 		   const struct options *opt)
 {
 	struct cw_error err = { { 0 } };
-	struct cw_report_opts ropt = opt->report;
-	struct cw_search_hints hints;
-	struct cw_search found = { 0 };
-	struct cw_rtos rtos = { 0 };
-	struct cw_match match;
-	struct cw_bounds ends;
-	struct cw_backtrace *bt;
-	struct cw_target t;
-	struct cw_fault f;
-	struct cw_dump d;
-	unsigned int ff;
-	int rc = 1;
+	struct cw_analysis *a;
 
-	memset(&d, 0, sizeof(d));
-	bt = calloc(1, sizeof(*bt));
-	if (!bt)
-		return dump_failed(opt, path, "%s: out of memory", path);
 	if (verbosity > 0)
 		note("reading %s\n", path);
-	if (buf ? cw_dump_parse(&d, path, buf, len, &err) : load_dump(&d, path, &err)) {
-		dump_failed(opt, path, "%s", err.msg);
-		goto out;
-	}
-	cw_image_gaps(img, &d);
-	if (cw_image_add_memory(img, &d.mem)) {
-		dump_failed(opt, path, "%s: out of memory", path);
-		goto out;
-	}
-	/* The crash's chain ends where the RTOS started the thread, as each thread's does. */
-	cw_rtos_bounds(img, opt->rtos, &ends);
-	t = (struct cw_target){ .mem = &d.mem, .img = img, .bounds = &ends };
-	use_given_sp(&d, &opt->sp);
-	if (d.context != CW_CTX_MEMORY_ONLY && opt->regs)
-		note("%s: the dump has its registers; --regs is not used\n", d.path);
-	if (d.context == CW_CTX_MEMORY_ONLY && opt->regs &&
-	    cw_regs_from_record(&t, &d, opt->regs, &err)) {
-		dump_failed(opt, path, "%s", err.msg);
-		goto out;
-	}
-	/* A stack pointer the walk may need is missing: say where the stacks are. */
-	if (!cw_reg_ok(&d.regs, CW_PSP) || !cw_reg_ok(&d.regs, CW_MSP) ||
-	    !cw_reg_ok(&d.regs, CW_SP)) {
-		cw_stack_hints(&t, &d, opt->rtos, opt->how, &hints);
-		t.hints = &hints;
-	}
-	if ((d.context == CW_CTX_MEMORY_ONLY || !cw_reg_ok(&d.regs, CW_SP)) &&
-	    find_registers(&t, &d, d.path, opt, &found))
-		goto out;
-	t.found = &found;
-	cw_unwind(&t, &d.regs, d.context, opt->how, bt);
-	cw_symbolize(img, bt);
-	ff = cw_fault_frame(d.context, bt);
-	/* Never the handler's own instruction: only a frame the fault interrupted. */
-	cw_fault_decode(&d.mem, ff < bt->nr ? bt->frames[ff].pc : 0, ff < bt->nr, &f);
-	if (cw_match(&t, &d, bt, &f, &match) && refuse_mismatch(&match, d.path, opt))
-		goto out;
-	if (cw_rtos_threads(&t, &d, bt, &f, opt->rtos, opt->how, &rtos))
-		note("%s: no %s kernel objects in the firmware\n", d.path, cw_rtos_name(opt->rtos));
-	ropt.rtos = &rtos;
-	ropt.match = &match;
-	cw_report(stdout, &ropt, &d, bt, &f);
-	rc = 0;
-out:
-	cw_rtos_free(&rtos);
-	cw_dump_free(&d);
-	free(bt);
-	return rc;
+	if (cw_analyze(img, &opt->analyze, path, buf, len, &a, &err))
+		return dump_failed(opt, path, err.msg);
+	cw_report(stdout, &opt->report, a);
+	cw_analysis_free(a);
+	return 0;
 }
 
 struct watch_ctx {
@@ -272,7 +129,7 @@ static int follow_one(void *p, struct cw_stream_dump *sd)
 	if (sd->text)
 		w->failed |= analyze(w->img, sd->name, sd->text, sd->len, w->opt);
 	else
-		w->failed |= dump_failed(w->opt, sd->name, "%s", sd->why);
+		w->failed |= dump_failed(w->opt, sd->name, sd->why);
 	fflush(stdout);
 	return 0;
 }
@@ -323,27 +180,6 @@ static int check_firmware(const char *path)
 	return -1;
 }
 
-/* --regs SYMBOL:LAYOUT: the symbol must be in the firmware, whether a dump needs it or not. */
-static int check_regs(const struct cw_image *img, const char *spec, const char *fw)
-{
-	const char *colon = strchr(spec, ':');
-	char sym[128];
-	uint32_t addr;
-
-	if (!colon || colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(sym)) {
-		fprintf(stderr, "crashwalk: --regs '%s': expected SYMBOL:LAYOUT, e.g. "
-			"crash_record:r0,r1,r2,r3,r12,lr,pc,xpsr\n", spec);
-		return -1;
-	}
-	memcpy(sym, spec, colon - spec);
-	sym[colon - spec] = '\0';
-	if (cw_image_lookup(img, sym, &addr)) {
-		fprintf(stderr, "crashwalk: --regs '%s': no symbol '%s' in %s\n", spec, sym, fw);
-		return -1;
-	}
-	return 0;
-}
-
 /* --color=WHEN; auto follows https://no-color.org, TERM=dumb and whether stdout is a terminal. */
 static int parse_color(const char *when, int *color)
 {
@@ -387,7 +223,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct options opt = { .how = CW_UNWIND_AUTO };
+	struct options opt = { .analyze = { .how = CW_UNWIND_AUTO, .note = library_note } };
 	struct cw_error err = { { 0 } };
 	const char *watch = NULL, *keep = ".", *color = "auto";
 	struct cw_image *img;
@@ -401,7 +237,7 @@ int main(int argc, char **argv)
 			opt.report.json = 1;
 			break;
 		case 'm':
-			if (cw_unwinder_parse(optarg, &opt.how)) {
+			if (cw_unwinder_parse(optarg, &opt.analyze.how)) {
 				fprintf(stderr, "crashwalk: --method: unknown method '%s'; the "
 					"methods are auto, cfi, ehabi, prologue, fp and scan\n",
 					optarg);
@@ -418,20 +254,20 @@ int main(int argc, char **argv)
 			follow = 1;
 			break;
 		case 'r':
-			opt.regs = optarg;
+			opt.analyze.regs = optarg;
 			break;
 		case 'R':
-			if (cw_rtos_parse(optarg, &opt.rtos)) {
+			if (cw_rtos_parse(optarg, &opt.analyze.rtos)) {
 				fprintf(stderr, "crashwalk: --rtos: unknown RTOS '%s'; use auto, "
 					"none, freertos or zephyr\n", optarg);
 				return 2;
 			}
 			break;
 		case OPT_ALLOW_MISMATCH:
-			opt.allow_mismatch = 1;
+			opt.analyze.allow_mismatch = 1;
 			break;
 		case 's':
-			if (cw_sp_parse(optarg, &opt.sp, &err)) {
+			if (cw_sp_parse(optarg, &opt.analyze.sp, &err)) {
 				fprintf(stderr, "crashwalk: %s\n", err.msg);
 				return 2;
 			}
@@ -507,7 +343,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	opt.firmware = argv[optind];
+	opt.analyze.firmware = argv[optind];
 	if (check_firmware(argv[optind]))
 		return 1;
 	img = cw_image_open(argv[optind], &err);
@@ -515,7 +351,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "crashwalk: %s\n", err.msg);
 		return 1;
 	}
-	if (opt.regs && check_regs(img, opt.regs, argv[optind])) {
+	if (opt.analyze.regs && cw_image_check_record(img, opt.analyze.regs, &err)) {
+		fprintf(stderr, "crashwalk: %s\n", err.msg);
 		cw_image_close(img);
 		return 2;
 	}

@@ -473,9 +473,8 @@ static void one_frame_schema(void)
 		return;
 	}
 	KTAP_EXPECT(!run(&s, CW_RTOS_AUTO) && s.r.nr, "threads found");
-	o.rtos = &s.r;
 	out = open_memstream(&json, &len);
-	cw_report(out, &o, &s.d, &s.bt, &s.f);
+	cw_report_crash(out, &o, &s.d, &s.bt, &s.f, &s.r, NULL);
 	fclose(out);
 	at = strstr(json, "\"frames\": [{");
 	json_keys(at ? at + 11 : "", crash, sizeof(crash));

@@ -551,7 +551,7 @@ static void provenance(void)
 		    "frame 3: agreed 0x%x conf %d", bt->frames[3].agreed,
 		    bt->frames[3].confidence);
 	out = open_memstream(&json, &len);
-	cw_report(out, &o, &d, bt, &f);
+	cw_report_crash(out, &o, &d, bt, &f, NULL, NULL);
 	fclose(out);
 	KTAP_EXPECT(strstr(json, "\"version\": 5") &&
 		    strstr(json, "\"method\": \"cfi\"") &&

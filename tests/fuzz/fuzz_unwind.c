@@ -68,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ff = cw_fault_frame(d.context, bt);
 		cw_fault_decode(&d.mem, ff < bt->nr ? bt->frames[ff].pc : 0, ff < bt->nr, &f);
 		ropts.json = (int)(i & 1);
-		cw_report(fuzz_null, &ropts, &d, bt, &f);
+		cw_report_crash(fuzz_null, &ropts, &d, bt, &f, NULL, NULL);
 	}
 out:
 	free(bt);
