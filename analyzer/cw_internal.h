@@ -44,6 +44,7 @@ void cw_mem_free(struct cw_mem *mem);
 /* ---- registers ---- */
 
 const char *cw_reg_name(enum cw_reg r);
+int cw_reg_by_name(const char *name, size_t len);
 
 static inline int cw_reg_ok(const struct cw_regs *regs, enum cw_reg n)
 {
@@ -310,10 +311,8 @@ struct cw_target {
 
 unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt);
 const char *cw_search_bound_name(enum cw_search_bound b);
-int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *dump, uint32_t *at,
-			    struct cw_search *res);
-int cw_regs_from_record(const struct cw_target *t, struct cw_dump *dump, const char *spec,
-			struct cw_error *err);
+int cw_find_exception_frame(const struct cw_target *t, enum cw_reg_context context,
+			    struct cw_regs *regs, uint32_t *at, struct cw_search *res);
 int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
 	      enum cw_reg_context context, enum cw_unwinder how, struct cw_backtrace *bt);
 void cw_symbolize(struct cw_image *img, struct cw_backtrace *bt);
@@ -630,5 +629,9 @@ struct cw_analysis {
 	struct cw_match match;
 	struct cw_rtos rtos;
 };
+
+/* --regs SYMBOL:LAYOUT: the registers of a dump without them, from a record in its memory. */
+int cw_regs_from_record(const struct cw_target *t, struct cw_dump *dump, const char *spec,
+			struct cw_error *err);
 
 #endif /* CW_INTERNAL_H */

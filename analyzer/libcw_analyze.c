@@ -42,6 +42,56 @@ static int load_dump(struct cw_dump *d, const char *path, struct cw_error *err)
 	return cw_dump_load(d, path, err);
 }
 
+/*
+ * Registers from a crash record the firmware saved in RAM: spec is
+ * "SYMBOL:reg,reg,..." naming the 32-bit words at SYMBOL in order ("-"
+ * skips one). A record saved at the fault handler's entry holds EXC_RETURN
+ * in lr and no pc: the walk then starts in the HardFault handler on MSP.
+ */
+int cw_regs_from_record(const struct cw_target *t, struct cw_dump *d, const char *spec,
+			struct cw_error *err)
+{
+	const char *colon = strchr(spec, ':'), *p;
+	uint32_t addr, v;
+	char sym[128];
+	int ok, r;
+
+	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(sym))
+		return cw_fail(err, spec, -1, "--regs wants SYMBOL:reg,reg,...");
+	memcpy(sym, spec, colon - spec);
+	sym[colon - spec] = 0;
+	if (cw_image_lookup(t->img, sym, &addr))
+		return cw_fail(err, spec, -1, "no symbol '%s' in the firmware", sym);
+	for (p = colon + 1; *p; addr += 4) {
+		size_t len = strcspn(p, ",");
+
+		r = len == 1 && *p == '-' ? CW_NR_REGS : cw_reg_by_name(p, len);
+		if (r < 0)
+			return cw_fail(err, spec, (long)(p - spec), "unknown register '%.*s'",
+				       (int)len, p);
+		if (r < CW_NR_REGS) {
+			if (cw_mem_read32(t->mem, addr, &v))
+				return cw_fail(err, d->path, -1, "crash record word at 0x%08x "
+					       "is not in the dump", addr);
+			cw_reg_set(&d->regs, (enum cw_reg)r, v);
+		}
+		p += len + (p[len] == ',');
+	}
+	if (!cw_reg_ok(&d->regs, CW_PC) && cw_reg_ok(&d->regs, CW_LR) &&
+	    cw_is_exc_return(d->regs.r[CW_LR])) {
+		cw_reg_set(&d->regs, CW_PC, cw_image_vector(t->img, 3, &ok) & ~1u);
+		if (!ok)
+			return cw_fail(err, spec, -1, "no vector table for the HardFault handler");
+	}
+	if (!cw_reg_ok(&d->regs, CW_SP) && cw_reg_ok(&d->regs, CW_MSP))
+		cw_reg_set(&d->regs, CW_SP, d->regs.r[CW_MSP]);
+	if (!cw_reg_ok(&d->regs, CW_PC) || !cw_reg_ok(&d->regs, CW_SP))
+		return cw_fail(err, spec, -1, "the record gives neither pc nor EXC_RETURN and sp");
+	d->context = cw_is_exc_return(d->regs.r[CW_LR]) ? CW_CTX_HANDLER_ENTRY
+						     : CW_CTX_PRE_EXCEPTION;
+	return 0;
+}
+
 /* --sp: a value given by hand replaces the dump's (a writer may have recorded a wrong one). */
 static void use_given_sp(struct cw_dump *d, const struct cw_regs *given)
 {
@@ -64,7 +114,7 @@ static int find_registers(const struct cw_options *o, const struct cw_target *t,
 	uint32_t at, cfsr;
 
 	if (d->context != CW_CTX_MEMORY_ONLY) {
-		if (cw_find_exception_frame(t, d, &at, found))
+		if (cw_find_exception_frame(t, d->context, &d->regs, &at, found))
 			return cw_fail(err, d->path, -1, "no stack pointer, and no exception frame "
 				       "in memory holds the dump's registers; give it with --sp");
 		note(o, 0, "%s: no stack pointer; the dump's registers are the exception frame "
@@ -77,7 +127,7 @@ static int find_registers(const struct cw_options *o, const struct cw_target *t,
 		return cw_fail(err, d->path, -1, "no registers, and exception stacking failed "
 			       "(CFSR 0x%08x): the crash's own frame was never written; give the "
 			       "registers with --regs", cfsr);
-	if (cw_find_exception_frame(t, d, &at, found))
+	if (cw_find_exception_frame(t, d->context, &d->regs, &at, found))
 		return cw_fail(err, d->path, -1, "no registers and no exception frame in memory "
 			       "with a complete chain above it");
 	note(o, 0, "%s: no registers; using the exception frame at 0x%08x", d->path, at);

@@ -150,6 +150,18 @@ const char *cw_reg_name(enum cw_reg r)
 	return r < CW_NR_REGS ? names[r] : "?";
 }
 
+/* The register called name[0..len), or -1. */
+int cw_reg_by_name(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < CW_NR_REGS; i++)
+		if (strlen(cw_reg_name((enum cw_reg)i)) == len &&
+		    !strncmp(cw_reg_name((enum cw_reg)i), name, len))
+			return i;
+	return -1;
+}
+
 const char *cw_dump_format_name(enum cw_dump_format fmt)
 {
 	switch (fmt) {

@@ -133,8 +133,7 @@ int cw_sp_parse(const char *spec, struct cw_regs *regs, struct cw_error *err)
 			return cw_fail(err, "--sp", (long)(p - spec), "'%.*s': expected REG=VALUE, "
 				       "e.g. psp=0x20001e60", (int)len, p);
 		for (i = 0; i < ARRAY_SIZE(allowed); i++)
-			if (strlen(cw_reg_name(allowed[i])) == name &&
-			    !strncmp(cw_reg_name(allowed[i]), p, name))
+			if ((int)allowed[i] == cw_reg_by_name(p, name))
 				break;
 		if (i == ARRAY_SIZE(allowed))
 			return cw_fail(err, "--sp", (long)(p - spec), "unknown stack pointer '%.*s'; "

@@ -1201,15 +1201,15 @@ int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
  * PSP): the frame search finds the exception frame, the fault's own for
  * memory only, or the one that holds the recorded words.
  */
-int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32_t *at,
-			    struct cw_search *res)
+int cw_find_exception_frame(const struct cw_target *t, enum cw_reg_context context,
+			    struct cw_regs *regs, uint32_t *at, struct cw_search *res)
 {
 	struct trial_ctx ctx = { t, CW_UNWIND_AUTO };
-	int known = d->context != CW_CTX_MEMORY_ONLY && cw_reg_ok(&d->regs, CW_PC);
+	int known = context != CW_CTX_MEMORY_ONLY && cw_reg_ok(regs, CW_PC);
 	struct cw_search_req req = {
 		.reg = CW_SP, .process = -1, .fault_frame = !known,
-		.known = known ? &d->regs : NULL, .trial = search_trial, .ctx = &ctx,
-		.given = known ? NULL : &d->regs,
+		.known = known ? regs : NULL, .trial = search_trial, .ctx = &ctx,
+		.given = known ? NULL : regs,
 	};
 	struct cw_backtrace *scratch = calloc(1, sizeof(*scratch));
 	struct cw_search none;
@@ -1224,73 +1224,10 @@ int cw_find_exception_frame(const struct cw_target *t, struct cw_dump *d, uint32
 		return -1;
 	*at = f.base;
 	if (known) {
-		cw_reg_set(&d->regs, CW_SP, f.base + f.size);
+		cw_reg_set(regs, CW_SP, f.base + f.size);
 		return 0;
 	}
-	cw_exc_frame_pop(&f, &d->regs);
-	return 0;
-}
-
-static int reg_by_name(const char *name, size_t len)
-{
-	int i;
-
-	if (len == 1 && name[0] == '-')
-		return CW_NR_REGS;	/* a word to skip */
-	for (i = 0; i < CW_NR_REGS; i++)
-		if (strlen(cw_reg_name((enum cw_reg)i)) == len &&
-		    !strncmp(cw_reg_name((enum cw_reg)i), name, len))
-			return i;
-	return -1;
-}
-
-/*
- * Registers from a crash record the firmware saved in RAM: spec is
- * "SYMBOL:reg,reg,..." naming the 32-bit words at SYMBOL in order ("-"
- * skips one). A record saved at the fault handler's entry holds EXC_RETURN
- * in lr and no pc: the walk then starts in the HardFault handler on MSP.
- */
-int cw_regs_from_record(const struct cw_target *t, struct cw_dump *d, const char *spec,
-			struct cw_error *err)
-{
-	const char *colon = strchr(spec, ':'), *p;
-	uint32_t addr, v;
-	char sym[128];
-	int ok, r;
-
-	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(sym))
-		return cw_fail(err, spec, -1, "--regs wants SYMBOL:reg,reg,...");
-	memcpy(sym, spec, colon - spec);
-	sym[colon - spec] = 0;
-	if (cw_image_lookup(t->img, sym, &addr))
-		return cw_fail(err, spec, -1, "no symbol '%s' in the firmware", sym);
-	for (p = colon + 1; *p; addr += 4) {
-		size_t len = strcspn(p, ",");
-
-		r = reg_by_name(p, len);
-		if (r < 0)
-			return cw_fail(err, spec, (long)(p - spec), "unknown register '%.*s'",
-				       (int)len, p);
-		if (r < CW_NR_REGS) {
-			if (cw_mem_read32(t->mem, addr, &v))
-				return cw_fail(err, d->path, -1, "crash record word at 0x%08x "
-					       "is not in the dump", addr);
-			cw_reg_set(&d->regs, (enum cw_reg)r, v);
-		}
-		p += len + (p[len] == ',');
-	}
-	if (!cw_reg_ok(&d->regs, CW_PC) && cw_reg_ok(&d->regs, CW_LR) &&
-	    cw_is_exc_return(d->regs.r[CW_LR])) {
-		cw_reg_set(&d->regs, CW_PC, cw_image_vector(t->img, 3, &ok) & ~1u);
-		if (!ok)
-			return cw_fail(err, spec, -1, "no vector table for the HardFault handler");
-	}
-	if (!cw_reg_ok(&d->regs, CW_SP) && cw_reg_ok(&d->regs, CW_MSP))
-		cw_reg_set(&d->regs, CW_SP, d->regs.r[CW_MSP]);
-	if (!cw_reg_ok(&d->regs, CW_PC) || !cw_reg_ok(&d->regs, CW_SP))
-		return cw_fail(err, spec, -1, "the record gives neither pc nor EXC_RETURN and sp");
-	d->context = cw_is_exc_return(d->regs.r[CW_LR]) ? CW_CTX_HANDLER_ENTRY
-						     : CW_CTX_PRE_EXCEPTION;
+	cw_exc_frame_pop(&f, regs);
 	return 0;
 }
 
