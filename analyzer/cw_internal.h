@@ -343,8 +343,30 @@ struct cw_fault {
 	char cls[48];		/* short class for grouping: "bus-precise", "undefined", ... */
 };
 
-/* CFSR bits for a failed exception stacking: MSTKERR, STKERR, STKOF. */
-#define CW_CFSR_STACKING	((1u << 4) | (1u << 12) | (1u << 20))
+/* CFSR (MMFSR, BFSR, UFSR) bits; libcw_fault.c explains each. */
+#define CW_CFSR_IACCVIOL	(1u << 0)
+#define CW_CFSR_DACCVIOL	(1u << 1)
+#define CW_CFSR_MUNSTKERR	(1u << 3)
+#define CW_CFSR_MSTKERR		(1u << 4)
+#define CW_CFSR_MLSPERR		(1u << 5)
+#define CW_CFSR_MMARVALID	(1u << 7)
+#define CW_CFSR_IBUSERR		(1u << 8)
+#define CW_CFSR_PRECISERR	(1u << 9)
+#define CW_CFSR_IMPRECISERR	(1u << 10)
+#define CW_CFSR_UNSTKERR	(1u << 11)
+#define CW_CFSR_STKERR		(1u << 12)
+#define CW_CFSR_LSPERR		(1u << 13)
+#define CW_CFSR_BFARVALID	(1u << 15)
+#define CW_CFSR_UNDEFINSTR	(1u << 16)
+#define CW_CFSR_INVSTATE	(1u << 17)
+#define CW_CFSR_INVPC		(1u << 18)
+#define CW_CFSR_NOCP		(1u << 19)
+#define CW_CFSR_STKOF		(1u << 20)
+#define CW_CFSR_UNALIGNED	(1u << 24)
+#define CW_CFSR_DIVBYZERO	(1u << 25)
+/* A failed exception stacking: the crash's own frame was never written. */
+#define CW_CFSR_STACKING	(CW_CFSR_MSTKERR | CW_CFSR_STKERR | CW_CFSR_STKOF)
+#define CW_SFSR_SFARVALID	(1u << 6)	/* v8-M SAU: SFAR holds the address */
 #define CW_SCB_CFSR		0xE000ED28u
 
 void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f);
@@ -537,6 +559,7 @@ const char *cw_cfi_status_name(enum cw_cfi_status s);
 #define CW_XPSR_T		(1u << 24)
 #define CW_XPSR_ALIGN		(1u << 9)	/* the frame was realigned: one word of padding */
 #define CW_XPSR_IPSR		0x1FFu		/* exception number: non-zero in Handler mode */
+#define CW_XPSR_RESERVED	0x00E00000u	/* bits 23:21; bit 20 is v8-M SFPA */
 #define CW_SYSTEM_BASE		0xE0000000u	/* the System region: no stack lives there */
 
 struct cw_exc_return {
@@ -559,8 +582,11 @@ uint32_t cw_exc_frame_size(const struct cw_exc_return *er, uint32_t xpsr, int la
 unsigned int cw_exc_fp_state(const struct cw_mem *mem, uint32_t base, int *ts);
 
 #define CW_EXC_BASIC_WORDS	8
+#define CW_EXC_LR_WORD		5
+#define CW_EXC_PC_WORD		6
 #define CW_EXC_XPSR_WORD	7
 extern const enum cw_reg cw_exc_stacked[CW_EXC_BASIC_WORDS];
+int cw_exc_stacked_word(enum cw_reg r);
 
 /* A frame the hardware pushed, as read from memory. */
 struct cw_exc_frame {

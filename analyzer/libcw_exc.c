@@ -31,12 +31,22 @@
 #define FPCCR_ASPEN	(1u << 31)
 #define FPCAR_ADDR_MASK	(~7u)
 
-#define XPSR_RESERVED	0x00E00000u	/* bits 23:21; bit 20 is v8-M SFPA */
 
 /* The basic frame from its lowest word: the one table of stacked registers. */
 const enum cw_reg cw_exc_stacked[CW_EXC_BASIC_WORDS] = {
 	CW_R0, CW_R1, CW_R2, CW_R3, CW_R12, CW_LR, CW_PC, CW_XPSR
 };
+
+/* Where in the basic frame r is stacked, or -1 (r4-r11, sp: not in it). */
+int cw_exc_stacked_word(enum cw_reg r)
+{
+	int k;
+
+	for (k = 0; k < CW_EXC_BASIC_WORDS; k++)
+		if (cw_exc_stacked[k] == r)
+			return k;
+	return -1;
+}
 
 /*
  * A value the walk must hand to this model rather than treat as code: any

@@ -24,33 +24,36 @@ struct fault_bit {
 	const char *cls;
 };
 
+/* A CFSR bit and its name, as the ARMv7-M ARM spells it. */
+#define CFSR(bit)	CW_CFSR_##bit, #bit
+
 static const struct fault_bit cfsr_bits[] = {
-	{ 1u << 0, "IACCVIOL", "instruction fetch from a region the MPU forbids", "mem-ifetch" },
-	{ 1u << 1, "DACCVIOL", "data access the MPU forbids", "mem-data" },
-	{ 1u << 3, "MUNSTKERR", "MPU fault while unstacking on exception return", "stacking" },
-	{ 1u << 4, "MSTKERR",
+	{ CFSR(IACCVIOL), "instruction fetch from a region the MPU forbids", "mem-ifetch" },
+	{ CFSR(DACCVIOL), "data access the MPU forbids", "mem-data" },
+	{ CFSR(MUNSTKERR), "MPU fault while unstacking on exception return", "stacking" },
+	{ CFSR(MSTKERR),
 	  "MPU fault while stacking on exception entry: stack overflow into a guard, or a bad sp",
 	  "stack-overflow" },
-	{ 1u << 5, "MLSPERR", "MPU fault during lazy FP state preservation", "stacking" },
-	{ 1u << 8, "IBUSERR", "bus error on instruction fetch (wild pc?)", "bus-ifetch" },
-	{ 1u << 9, "PRECISERR", "precise data bus error: the stacked pc is the culprit",
+	{ CFSR(MLSPERR), "MPU fault during lazy FP state preservation", "stacking" },
+	{ CFSR(IBUSERR), "bus error on instruction fetch (wild pc?)", "bus-ifetch" },
+	{ CFSR(PRECISERR), "precise data bus error: the stacked pc is the culprit",
 	  "bus-precise" },
-	{ 1u << 10, "IMPRECISERR",
+	{ CFSR(IMPRECISERR),
 	  "imprecise data bus error: the stacked pc is PAST the culprit store", "bus-imprecise" },
-	{ 1u << 11, "UNSTKERR", "bus fault while unstacking on exception return", "stacking" },
-	{ 1u << 12, "STKERR",
+	{ CFSR(UNSTKERR), "bus fault while unstacking on exception return", "stacking" },
+	{ CFSR(STKERR),
 	  "bus fault while stacking on exception entry: stack overflow off memory, or a bad sp",
 	  "stack-overflow" },
-	{ 1u << 13, "LSPERR", "bus fault during lazy FP state preservation", "stacking" },
-	{ 1u << 16, "UNDEFINSTR", "undefined instruction", "undefined-instruction" },
-	{ 1u << 17, "INVSTATE",
+	{ CFSR(LSPERR), "bus fault during lazy FP state preservation", "stacking" },
+	{ CFSR(UNDEFINSTR), "undefined instruction", "undefined-instruction" },
+	{ CFSR(INVSTATE),
 	  "execution with EPSR.T = 0: a call or return through a pointer without the Thumb bit",
 	  "invalid-state" },
-	{ 1u << 18, "INVPC", "bad EXC_RETURN on exception return", "invalid-pc" },
-	{ 1u << 19, "NOCP", "coprocessor (FPU) access while it is disabled", "no-coprocessor" },
-	{ 1u << 20, "STKOF", "stack limit (MSPLIM/PSPLIM) exceeded", "stack-overflow" },
-	{ 1u << 24, "UNALIGNED", "unaligned access with CCR.UNALIGN_TRP set", "unaligned" },
-	{ 1u << 25, "DIVBYZERO", "integer division by zero with CCR.DIV_0_TRP set",
+	{ CFSR(INVPC), "bad EXC_RETURN on exception return", "invalid-pc" },
+	{ CFSR(NOCP), "coprocessor (FPU) access while it is disabled", "no-coprocessor" },
+	{ CFSR(STKOF), "stack limit (MSPLIM/PSPLIM) exceeded", "stack-overflow" },
+	{ CFSR(UNALIGNED), "unaligned access with CCR.UNALIGN_TRP set", "unaligned" },
+	{ CFSR(DIVBYZERO), "integer division by zero with CCR.DIV_0_TRP set",
 	  "divide-by-zero" },
 };
 
@@ -125,9 +128,9 @@ void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f)
 	if (cfsr & CW_CFSR_STACKING)
 		set_class(f, "stack-overflow");
 	explain_bits(f, cfsr_bits, ARRAY_SIZE(cfsr_bits), cfsr, 0);
-	if (cfsr & (1u << 7))
+	if (cfsr & CW_CFSR_MMARVALID)
 		add_line(f, "MMARVALID", "MMFAR holds the faulting data address");
-	if (cfsr & (1u << 15))
+	if (cfsr & CW_CFSR_BFARVALID)
 		add_line(f, "BFARVALID", "BFAR holds the faulting data address");
 	explain_bits(f, hfsr_bits, ARRAY_SIZE(hfsr_bits), hfsr, 0);
 	set_class(f, "hardfault");
@@ -143,7 +146,7 @@ void cw_fault_explain_debug(uint32_t dfsr, struct cw_fault *f)
 void cw_fault_explain_secure(uint32_t sfsr, struct cw_fault *f)
 {
 	explain_bits(f, sfsr_bits, ARRAY_SIZE(sfsr_bits), sfsr, 1);
-	if (sfsr & (1u << 6))
+	if (sfsr & CW_SFSR_SFARVALID)
 		add_line(f, "SFARVALID", "SFAR holds the faulting address");
 }
 

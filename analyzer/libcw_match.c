@@ -20,18 +20,12 @@
 #include "cw_internal.h"
 
 /* CFSR causes whose stacked pc is the instruction that faulted, and what it must be. */
-#define CFSR_DACCVIOL	(1u << 1)
-#define CFSR_PRECISERR	(1u << 9)
-#define CFSR_UNDEFINSTR	(1u << 16)
-#define CFSR_NOCP	(1u << 19)
-#define CFSR_UNALIGNED	(1u << 24)
-#define CFSR_DIVBYZERO	(1u << 25)
-#define CFSR_DATA_ACCESS	(CFSR_DACCVIOL | CFSR_PRECISERR | CFSR_UNALIGNED)
-/* IACCVIOL, IBUSERR, INVSTATE: the pc itself may be wild. */
-#define CFSR_FETCH	((1u << 0) | (1u << 8) | (1u << 17))
+#define CFSR_DATA_ACCESS	(CW_CFSR_DACCVIOL | CW_CFSR_PRECISERR | CW_CFSR_UNALIGNED)
+/* The pc itself may be wild. */
+#define CFSR_FETCH	(CW_CFSR_IACCVIOL | CW_CFSR_IBUSERR | CW_CFSR_INVSTATE)
 /* Causes raised by the fetch or the return, not by the instruction at the stacked pc. */
-#define CFSR_NOT_AT_PC	((1u << 0) | (1u << 8) | (1u << 10) | (1u << 17) | (1u << 18) | \
-			 CW_CFSR_STACKING | (1u << 3) | (1u << 11) | (1u << 5) | (1u << 13))
+#define CFSR_NOT_AT_PC	(CFSR_FETCH | CW_CFSR_IMPRECISERR | CW_CFSR_INVPC | CW_CFSR_STACKING | \
+			 CW_CFSR_MUNSTKERR | CW_CFSR_UNSTKERR | CW_CFSR_MLSPERR | CW_CFSR_LSPERR)
 
 static void mismatch(struct cw_match *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void mismatch(struct cw_match *m, const char *fmt, ...)
@@ -123,13 +117,13 @@ static const char *cause_mismatch(uint32_t cfsr, const char *insn)
 	if (cfsr & CFSR_NOT_AT_PC)
 		return NULL;
 	if ((cfsr & CFSR_DATA_ACCESS) && !mnemonic_is(insn, access))
-		return cfsr & CFSR_PRECISERR ? "PRECISERR" : cfsr & CFSR_DACCVIOL ? "DACCVIOL" :
+		return cfsr & CW_CFSR_PRECISERR ? "PRECISERR" : cfsr & CW_CFSR_DACCVIOL ? "DACCVIOL" :
 		       "UNALIGNED";
-	if ((cfsr & CFSR_DIVBYZERO) && !mnemonic_is(insn, divide))
+	if ((cfsr & CW_CFSR_DIVBYZERO) && !mnemonic_is(insn, divide))
 		return "DIVBYZERO";
-	if ((cfsr & CFSR_NOCP) && !mnemonic_is(insn, coproc))
+	if ((cfsr & CW_CFSR_NOCP) && !mnemonic_is(insn, coproc))
 		return "NOCP";
-	if ((cfsr & CFSR_UNDEFINSTR) && !mnemonic_is(insn, (const char *const[]){ "udf", NULL }) &&
+	if ((cfsr & CW_CFSR_UNDEFINSTR) && !mnemonic_is(insn, (const char *const[]){ "udf", NULL }) &&
 	    !mnemonic_is(insn, coproc))
 		return "UNDEFINSTR";
 	return NULL;

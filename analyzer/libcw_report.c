@@ -290,8 +290,8 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 		"\"bfar_valid\": %s, \"sfsr\": %u, \"sfar\": %u, \"sfar_valid\": %s, "
 		"\"instruction\": ", f->cls, f->have_scb ? "true" : "false",
 		f->cfsr, f->hfsr, f->dfsr, f->mmfar, f->bfar,
-		f->cfsr & (1u << 7) ? "true" : "false", f->cfsr & (1u << 15) ? "true" : "false",
-		f->sfsr, f->sfar, f->sfsr & (1u << 6) ? "true" : "false");
+		f->cfsr & CW_CFSR_MMARVALID ? "true" : "false", f->cfsr & CW_CFSR_BFARVALID ? "true" : "false",
+		f->sfsr, f->sfar, f->sfsr & CW_SFSR_SFARVALID ? "true" : "false");
 	json_str(out, f->insn[0] ? f->insn : NULL);
 	fputs(", \"explanation\": [", out);
 	for (i = 0; i < f->nr; i++) {
@@ -430,11 +430,11 @@ static void report_text(FILE *out, const struct cw_dump *d, const struct cw_back
 		fprintf(out, "  instruction: %s\n", f->insn);
 	if (f->have_scb)
 		fprintf(out, "  CFSR 0x%08x  HFSR 0x%08x  MMFAR 0x%08x%s  BFAR 0x%08x%s\n", f->cfsr,
-			f->hfsr, f->mmfar, f->cfsr & (1u << 7) ? " (valid)" : "", f->bfar,
-			f->cfsr & (1u << 15) ? " (valid)" : "");
+			f->hfsr, f->mmfar, f->cfsr & CW_CFSR_MMARVALID ? " (valid)" : "", f->bfar,
+			f->cfsr & CW_CFSR_BFARVALID ? " (valid)" : "");
 	if (f->have_sfsr)
 		fprintf(out, "  SFSR 0x%08x  SFAR 0x%08x%s\n", f->sfsr, f->sfar,
-			f->sfsr & (1u << 6) ? " (valid)" : "");
+			f->sfsr & CW_SFSR_SFARVALID ? " (valid)" : "");
 	for (i = 0; i < f->nr; i++)
 		fprintf(out, "  %s\n", f->lines[i]);
 	search_text(out, &bt->search);

@@ -15,7 +15,6 @@
 
 #define MAX_STACK_SCAN	(1u << 20)	/* bytes of a stack read for its high-water mark */
 #define WATERMARK_MIN	16	/* fill bytes FreeRTOS's overflow check wants at the low end */
-#define CFSR_STKOF	(1u << 20)	/* UFSR.STKOF: v8-M stack limit violation */
 
 /* ---- struct layouts: DWARF when present, documented defaults otherwise ---- */
 
@@ -308,7 +307,7 @@ void cw_rtos_finish_thread(struct cw_rtos_walk *w, struct cw_thread *th)
 	if (th->current) {
 		th->state = CW_TS_RUNNING;
 		current_frames(w, th);
-		if (w->fault && (w->fault->cfsr & CFSR_STKOF))
+		if (w->fault && (w->fault->cfsr & CW_CFSR_STKOF))
 			th->overflow |= CW_OVF_PSPLIM;
 	} else if (th->have_regs) {
 		unwind_thread(w, th);

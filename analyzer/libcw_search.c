@@ -20,18 +20,6 @@
 #define CONF_SEARCH_UNBOUNDED	60	/* one complete candidate, stack bounds unknown */
 #define CONF_SEARCH_AMBIGUOUS	30	/* another candidate also yields a complete chain */
 
-#define XPSR_RESERVED	0x00E00000u	/* bits 23:21; bit 20 is v8-M SFPA */
-
-#define CFSR_IACCVIOL	(1u << 0)
-#define CFSR_DACCVIOL	(1u << 1)
-#define CFSR_IBUSERR	(1u << 8)
-#define CFSR_PRECISERR	(1u << 9)
-#define CFSR_UNDEFINSTR	(1u << 16)
-#define CFSR_INVSTATE	(1u << 17)
-#define CFSR_UNALIGNED	(1u << 24)
-#define CFSR_DIVBYZERO	(1u << 25)
-#define CFSR_MMARVALID	(1u << 7)
-#define CFSR_BFARVALID	(1u << 15)
 /* Exception numbers no stacked IPSR holds: Reset, and the reserved 8-10 and 13. */
 #define IPSR_IMPOSSIBLE	((1u << 1) | (1u << 8) | (1u << 9) | (1u << 10) | (1u << 13))
 
@@ -87,9 +75,8 @@ static int is_load_store(uint16_t hw1)
  */
 static int access_base(const uint32_t *w, uint32_t sp, const uint16_t *hw, uint32_t *base)
 {
-	static const int stacked[16] = { 0, 1, 2, 3, -1, -1, -1, -1, -1, -1, -1, -1, 4, -1,
-					  -1, -1 };
 	unsigned int rn;
+	int k;
 
 	if (thumb32(hw[0])) {
 		rn = hw[0] & 0xF;
@@ -102,12 +89,11 @@ static int access_base(const uint32_t *w, uint32_t sp, const uint16_t *hw, uint3
 	} else {
 		rn = (hw[0] >> 3) & 7;
 	}
+	k = cw_exc_stacked_word((enum cw_reg)rn);
 	if (rn == CW_SP)
 		*base = sp;
-	else if (rn == CW_PC)
-		*base = w[6];
-	else if (stacked[rn] >= 0)
-		*base = w[stacked[rn]];
+	else if (k >= 0)
+		*base = w[k];
 	else
 		return -1;
 	return 0;
@@ -126,8 +112,8 @@ static int near_fault_address(const struct cw_mem *mem, uint32_t cfsr, const uin
 			      uint32_t sp, const uint16_t *hw)
 {
 	uint32_t far, base;
-	int valid = (cfsr & CFSR_BFARVALID) ? !cw_mem_read32_dumped(mem, CW_SCB_BFAR, &far) :
-		    (cfsr & CFSR_MMARVALID) ? !cw_mem_read32_dumped(mem, CW_SCB_MMFAR, &far) : 0;
+	int valid = (cfsr & CW_CFSR_BFARVALID) ? !cw_mem_read32_dumped(mem, CW_SCB_BFAR, &far) :
+		    (cfsr & CW_CFSR_MMARVALID) ? !cw_mem_read32_dumped(mem, CW_SCB_MMFAR, &far) : 0;
 
 	if (!valid || (!thumb32(hw[0]) && (hw[0] & 0xF000) == 0x5000))
 		return 1;
@@ -146,21 +132,21 @@ static int near_fault_address(const struct cw_mem *mem, uint32_t cfsr, const uin
  */
 static int agrees_with_fault(const struct cw_mem *mem, const uint32_t *w, uint32_t sp)
 {
-	uint32_t cfsr, pc = w[6], xpsr = w[CW_EXC_XPSR_WORD];
+	uint32_t cfsr, pc = w[CW_EXC_PC_WORD], xpsr = w[CW_EXC_XPSR_WORD];
 	uint16_t hw[2];
 
 	if (cw_mem_read32_dumped(mem, CW_SCB_CFSR, &cfsr) || !cfsr)
 		return 1;
-	if (cfsr & (CFSR_IACCVIOL | CFSR_IBUSERR | CFSR_INVSTATE))
-		return (cfsr & CFSR_INVSTATE) ? !(xpsr & CW_XPSR_T) : 1;
+	if (cfsr & (CW_CFSR_IACCVIOL | CW_CFSR_IBUSERR | CW_CFSR_INVSTATE))
+		return (cfsr & CW_CFSR_INVSTATE) ? !(xpsr & CW_XPSR_T) : 1;
 	if (cw_mem_read(mem, pc, hw, 4) && cw_mem_read(mem, pc, hw, 2))
 		return 0;
-	if (cfsr & CFSR_UNDEFINSTR)
+	if (cfsr & CW_CFSR_UNDEFINSTR)
 		return (hw[0] & 0xFF00) == 0xDE00 || (thumb32(hw[0]) && (hw[0] & 0xEC00) == 0xEC00) ||
 		       ((hw[0] & 0xFFF0) == 0xF7F0 && (hw[1] & 0xF000) == 0xA000);
-	if (cfsr & CFSR_DIVBYZERO)
+	if (cfsr & CW_CFSR_DIVBYZERO)
 		return (hw[0] & 0xFFD0) == 0xFB90 && (hw[1] & 0x00F0) == 0x00F0;
-	if (cfsr & (CFSR_PRECISERR | CFSR_DACCVIOL | CFSR_UNALIGNED))
+	if (cfsr & (CW_CFSR_PRECISERR | CW_CFSR_DACCVIOL | CW_CFSR_UNALIGNED))
 		return is_load_store(hw[0]) && near_fault_address(mem, cfsr, w, sp, hw);
 	return 1;
 }
@@ -175,7 +161,7 @@ static int agrees_with_fault(const struct cw_mem *mem, const uint32_t *w, uint32
 static int candidate_ok(const struct cw_target *t, const struct cw_search_req *req,
 			uint32_t base, const uint32_t *w)
 {
-	uint32_t lr = w[5], pc = w[6], xpsr = w[CW_EXC_XPSR_WORD];
+	uint32_t lr = w[CW_EXC_LR_WORD], pc = w[CW_EXC_PC_WORD], xpsr = w[CW_EXC_XPSR_WORD];
 	const struct cw_symbol *fn = cw_image_func(t->img, pc);
 	int fetch_fault = 0, have_cfsr;
 	struct cw_exc_return er;
@@ -185,11 +171,11 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 	if (req->known) {
 		for (k = 0; k < CW_EXC_BASIC_WORDS; k++)
 			if (cw_reg_ok(req->known, cw_exc_stacked[k]) &&
-			    (req->known->r[cw_exc_stacked[k]] & ~(k == 6 ? 1u : 0u)) !=
-			    (w[k] & ~(k == 6 ? 1u : 0u)))
+			    (req->known->r[cw_exc_stacked[k]] & ~(k == CW_EXC_PC_WORD ? 1u : 0u)) !=
+			    (w[k] & ~(k == CW_EXC_PC_WORD ? 1u : 0u)))
 				return 0;
 	}
-	if ((xpsr & XPSR_RESERVED) || (pc & 1) ||
+	if ((xpsr & CW_XPSR_RESERVED) || (pc & 1) ||
 	    ((xpsr & CW_XPSR_IPSR) < 16 && (IPSR_IMPOSSIBLE >> (xpsr & CW_XPSR_IPSR) & 1)))
 		return 0;
 	/* Only a frame stacked on an unaligned sp says it realigned. */
@@ -201,11 +187,11 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 	if (req->fault_frame) {
 		if (!agrees_with_fault(t->mem, w, base + CW_EXC_BASIC_WORDS * 4))
 			return 0;
-		fetch_fault = have_cfsr && (cfsr & (CFSR_IACCVIOL | CFSR_IBUSERR));
+		fetch_fault = have_cfsr && (cfsr & (CW_CFSR_IACCVIOL | CW_CFSR_IBUSERR));
 	}
 	/* T = 0 is stacked only by the INVSTATE fault it causes. */
 	if (!(xpsr & CW_XPSR_T) &&
-	    !(req->fault_frame && (!have_cfsr || (cfsr & CFSR_INVSTATE))))
+	    !(req->fault_frame && (!have_cfsr || (cfsr & CW_CFSR_INVSTATE))))
 		return 0;
 	if (!fetch_fault) {
 		if (!fn || !cw_image_is_code(t->img, pc) || !insn_boundary(t->mem, fn, pc))

@@ -145,6 +145,26 @@ static void pop_basic(void)
 	cw_mem_free(&f->mem);
 }
 
+/* Where the hardware stacks each register: ARMv7-M ARM B1.5.6, r0 lowest. */
+static void stacked_words(void)
+{
+	static const enum cw_reg arm[] = { CW_R0, CW_R1, CW_R2, CW_R3, CW_R12, CW_LR, CW_PC,
+					   CW_XPSR };
+	unsigned int k;
+	int r;
+
+	for (k = 0; k < ARRAY_SIZE(arm); k++)
+		KTAP_EXPECT(cw_exc_stacked_word(arm[k]) == (int)k, "%s at word %d, ARM: %u",
+			    cw_reg_name(arm[k]), cw_exc_stacked_word(arm[k]), k);
+	KTAP_EXPECT(cw_exc_stacked_word(CW_LR) == CW_EXC_LR_WORD &&
+		    cw_exc_stacked_word(CW_PC) == CW_EXC_PC_WORD &&
+		    cw_exc_stacked_word(CW_XPSR) == CW_EXC_XPSR_WORD, "named words");
+	for (r = CW_R4; r <= CW_SP; r++)
+		if (r != CW_R12)
+			KTAP_EXPECT(cw_exc_stacked_word((enum cw_reg)r) == -1, "%s is not stacked",
+				    cw_reg_name((enum cw_reg)r));
+}
+
 static void pop_fp(void)
 {
 	struct cw_exc_return er;
@@ -238,6 +258,7 @@ int main(void)
 	KTAP_RUN(disputed_words);
 	KTAP_RUN(frame_sizes);
 	KTAP_RUN(pop_basic);
+	KTAP_RUN(stacked_words);
 	KTAP_RUN(pop_fp);
 	KTAP_RUN(pop_additional_state);
 	KTAP_RUN(fnc_frame);
