@@ -170,31 +170,61 @@ int cw_image_struct_size(const struct cw_image *img, const char *type, uint32_t 
 
 /* ---- unwinding ---- */
 
+/*
+ * How a frame was found, written once for the enum and the names the report
+ * prints (as lib/fw_walk.h's FW_STOP_LIST): REGS the dump's registers;
+ * EXCEPTION popped from a hardware exception frame; PROLOGUE pseudo-execution
+ * of the prologue from the function start to the pc; FP the r7 frame record,
+ * via lib/fw_walk.h; LR the link register of a leaf; SCAN a stack scan, the
+ * return address checked against the call graph; EHABI the unwind opcodes of
+ * .ARM.exidx/.ARM.extab; CFI DWARF CFI from .debug_frame or .eh_frame;
+ * EPILOGUE pseudo-execution from the pc forward through the epilogue.
+ */
+#define CW_METHOD_LIST(...)	\
+__VA_ARGS__(REGS, registers)\
+__VA_ARGS__(EXCEPTION, exception)\
+__VA_ARGS__(PROLOGUE, prologue)\
+__VA_ARGS__(FP, fp)\
+__VA_ARGS__(LR, lr)\
+__VA_ARGS__(SCAN, scan)\
+__VA_ARGS__(EHABI, ehabi)\
+__VA_ARGS__(CFI, cfi)\
+__VA_ARGS__(EPILOGUE, epilogue)
+
+#define CW_METHOD_ENUM(id, ...)	CW_M_##id,
+
 enum cw_method {
-	CW_M_REGS,		/* the dump's registers */
-	CW_M_EXCEPTION,		/* popped from a hardware exception frame */
-	CW_M_PROLOGUE,		/* pseudo-execution: the prologue from the function start to the pc */
-	CW_M_FP,		/* r7 frame record, via lib/fw_walk.h */
-	CW_M_LR,		/* the link register of a leaf */
-	CW_M_SCAN,		/* stack scan, return address checked against the call graph */
-	CW_M_EHABI,		/* ARM EHABI unwind opcodes from .ARM.exidx/.ARM.extab */
-	CW_M_CFI,		/* DWARF CFI from .debug_frame or .eh_frame */
-	CW_M_EPILOGUE,		/* pseudo-execution: from the pc forward through the epilogue */
+	CW_METHOD_LIST(CW_METHOD_ENUM)
 	CW_M_NR
 };
 
+/*
+ * Why a walk ended, written once for the enum and the report's names:
+ * OUTERMOST reached the reset handler or a zero return address; DEPTH
+ * CW_MAX_FRAMES; NO_SYMBOL pc not inside a known function; BAD_PC pc not in
+ * code; READ needed memory not in the dump or the image; NO_RETURN no saved
+ * return address found; NO_PSP an exception frame on the process stack, PSP
+ * unknown; FP_CHAIN the frame-pointer chain ended or broke; NOT_INCREASING sp
+ * did not move up (a loop); TASK_ENTRY reached where the RTOS started the
+ * thread; STACK_END the caller's frame would lie above the thread's stack.
+ */
+#define CW_STOP_LIST(...)	\
+__VA_ARGS__(OUTERMOST, outermost)\
+__VA_ARGS__(DEPTH, depth)\
+__VA_ARGS__(NO_SYMBOL, no_symbol)\
+__VA_ARGS__(BAD_PC, bad_pc)\
+__VA_ARGS__(READ, read_fault)\
+__VA_ARGS__(NO_RETURN, no_return_address)\
+__VA_ARGS__(NO_PSP, no_psp)\
+__VA_ARGS__(FP_CHAIN, fp_chain)\
+__VA_ARGS__(NOT_INCREASING, not_increasing)\
+__VA_ARGS__(TASK_ENTRY, task_entry)\
+__VA_ARGS__(STACK_END, stack_end)
+
+#define CW_STOP_ENUM(id, ...)	CW_STOP_##id,
+
 enum cw_stop {
-	CW_STOP_OUTERMOST,	/* reached the reset handler or a zero return address */
-	CW_STOP_DEPTH,
-	CW_STOP_NO_SYMBOL,	/* pc not inside a known function */
-	CW_STOP_BAD_PC,		/* pc not in code */
-	CW_STOP_READ,		/* needed memory not in the dump or the image */
-	CW_STOP_NO_RETURN,	/* no saved return address found */
-	CW_STOP_NO_PSP,		/* exception frame on the process stack, PSP unknown */
-	CW_STOP_FP_CHAIN,	/* frame-pointer chain ended or broke */
-	CW_STOP_NOT_INCREASING,	/* sp did not move up: a loop */
-	CW_STOP_TASK_ENTRY,	/* reached where the RTOS started the thread */
-	CW_STOP_STACK_END,	/* the caller's frame would lie above the thread's stack */
+	CW_STOP_LIST(CW_STOP_ENUM)
 	CW_STOP_NR
 };
 

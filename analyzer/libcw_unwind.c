@@ -64,28 +64,18 @@ struct step {
 	unsigned int applied, agreed, disagreed;	/* as in struct cw_frame */
 };
 
+#define CW_LIST_NAME(id, name)	#name,
+
 const char *cw_method_name(enum cw_method m)
 {
-	static const char *const names[CW_M_NR] = {
-		[CW_M_REGS] = "registers", [CW_M_EXCEPTION] = "exception",
-		[CW_M_PROLOGUE] = "prologue", [CW_M_FP] = "fp", [CW_M_LR] = "lr",
-		[CW_M_SCAN] = "scan", [CW_M_EHABI] = "ehabi", [CW_M_CFI] = "cfi",
-		[CW_M_EPILOGUE] = "epilogue",
-	};
+	static const char *const names[CW_M_NR] = { CW_METHOD_LIST(CW_LIST_NAME) };
 
 	return m < CW_M_NR ? names[m] : "unknown";
 }
 
 const char *cw_stop_name(enum cw_stop s)
 {
-	static const char *const names[CW_STOP_NR] = {
-		[CW_STOP_OUTERMOST] = "outermost", [CW_STOP_DEPTH] = "depth",
-		[CW_STOP_NO_SYMBOL] = "no_symbol", [CW_STOP_BAD_PC] = "bad_pc",
-		[CW_STOP_READ] = "read_fault", [CW_STOP_NO_RETURN] = "no_return_address",
-		[CW_STOP_NO_PSP] = "no_psp", [CW_STOP_FP_CHAIN] = "fp_chain",
-		[CW_STOP_NOT_INCREASING] = "not_increasing",
-		[CW_STOP_TASK_ENTRY] = "task_entry", [CW_STOP_STACK_END] = "stack_end",
-	};
+	static const char *const names[CW_STOP_NR] = { CW_STOP_LIST(CW_LIST_NAME) };
 
 	return s < CW_STOP_NR ? names[s] : "unknown";
 }
