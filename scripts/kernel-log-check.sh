@@ -11,6 +11,7 @@
 # A line counts for the first kind below it matches: the specific ones come first, so
 # "BUG: KASAN: ..." is a KASAN report, not one of the "other BUG" ones. Exit 1 on any failure.
 set -u
+. "$(cd "$(dirname "$0")" && pwd)/../tests/ktap.sh"
 
 planted=()
 label=
@@ -40,11 +41,10 @@ oops	oops	oops or panic	Internal error: |Oops|Kernel panic|Unable to handle kern
 bug	bug	other BUG	BUG:
 warning	warning	other WARNING	WARNING:'
 
-echo "KTAP version 1"
 if [ ! -s "$log" ]; then
-	echo "1..1"
-	echo "# no kernel log at $log: the guest died before it saved one?"
-	echo "not ok 1 $label: the kernel log came back"
+	ktap_header 1
+	ktap_note "no kernel log at $log: the guest died before it saved one?"
+	ktap_result 1 "$label: the kernel log came back"
 	exit 1
 fi
 
@@ -72,9 +72,7 @@ hits=$(awk -v kinds="$kinds" '
 
 count_planted=${#planted[@]}
 nkinds=$(echo "$kinds" | wc -l)
-echo "1..$((nkinds + count_planted))"
-n=0
-failed=0
+ktap_header $((nkinds + count_planted))
 
 # print_report LINE: the report that starts at LINE, as diagnostics.
 print_report() {
@@ -82,10 +80,9 @@ print_report() {
 }
 
 while IFS=$'\t' read -r kind plant_name what _; do
-	n=$((n + 1))
 	first=$(echo "$hits" | awk -F'\t' -v k="$kind" '$1 == k && $2 == "-"' )
 	if [ -z "$first" ]; then
-		echo "ok $n $label: no $what"
+		ktap_result 0 "$label: no $what"
 		continue
 	fi
 	echo "# $(echo "$first" | wc -l) line(s) of $what in $log; the first reports:"
@@ -93,34 +90,29 @@ while IFS=$'\t' read -r kind plant_name what _; do
 		print_report "$line"
 		echo "# ..."
 	done
-	echo "not ok $n $label: no $what"
-	failed=1
+	ktap_result 1 "$label: no $what"
 done <<<"$kinds"
 
 for p in "${planted[@]+"${planted[@]}"}"; do
-	n=$((n + 1))
 	kind=$(echo "$kinds" | awk -F'\t' -v p="$p" '$2 == p { print $1 }')
 	if [ -z "$kind" ]; then
 		echo "# unknown planted bug '$p'"
-		echo "not ok $n $label: the planted $p bug is reported"
-		failed=1
+		ktap_result 1 "$label: the planted $p bug is reported"
 		continue
 	fi
 	if ! grep -q "fw-planted: end $p\$" "$log"; then
 		echo "# no 'fw-planted: end $p' marker: the bug was not planted, or the guest died in it"
-		echo "not ok $n $label: the planted $p bug is reported"
-		failed=1
+		ktap_result 1 "$label: the planted $p bug is reported"
 		continue
 	fi
 	got=$(echo "$hits" | awk -F'\t' -v k="$kind" -v p="$p" '$1 == k && $2 == p' | head -1)
 	if [ -n "$got" ]; then
 		echo "# $(echo "$got" | cut -f4-)"
-		echo "ok $n $label: the planted $p bug is reported"
+		ktap_result 0 "$label: the planted $p bug is reported"
 	else
 		echo "# between the $p markers, no line matches the $p pattern; what the kernel said:"
 		sed -n "/fw-planted: begin $p\$/,/fw-planted: end $p\$/p" "$log" | head -30 | sed 's/^/# /'
-		echo "not ok $n $label: the planted $p bug is reported"
-		failed=1
+		ktap_result 1 "$label: the planted $p bug is reported"
 	fi
 done
-exit "$failed"
+ktap_done

@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 pkgs="framewalk framewalk-dkms crashwalk"
 plugin=usr/lib/x86_64-linux-gnu/traceevent/plugins/plugin_framewalk.so
 
-echo "KTAP version 1"
+ktap_header
 for arch in amd64 arm64; do
 	[ "$mode" = build ] || break
 	s=$(date +%s)

@@ -10,7 +10,7 @@ dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 libdir=$(pkg-config --variable=libdir libtraceevent)
 
-echo "KTAP version 1"
+ktap_header
 plan=$(make -s -n -C "$top" install DESTDIR="$dest" 2>&1)
 ! echo "$plan" | grep -q 'deps.sh\|build-modules\|build-guest-bin'
 ktap_result $? "make install runs no dependency check and builds no module"

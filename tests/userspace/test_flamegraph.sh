@@ -35,7 +35,7 @@ browse() {
 	return $rc
 }
 
-echo "KTAP version 1"
+ktap_header
 # A page or screenshot of an earlier run must not stand in for this one's.
 rm -f "$out/$tag.html" "$out/$tag.png" "$out/$tag-search.png"
 "$fw" flamegraph -o "$out/$tag.html" "$rec"
