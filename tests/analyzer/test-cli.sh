@@ -124,6 +124,14 @@ check "json_failed_dump_is_an_error_object_in_the_stream" \
 	"$(sed -n 2p "$tmp/out")" \
 	"{\"schema\": \"crashwalk\", \"version\": 5, \"dump\": {\"path\": \"$tmp/text\"}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
 check "json_stream_keeps_the_good_dumps" "$(grep -c '"frames": \[' "$tmp/out")" 2
+# The man page and the guide name the schema version the report writes.
+man=$(dirname "$0")/../../analyzer/crashwalk.1
+rst=$(dirname "$0")/../../Documentation/crashwalk.rst
+v=$(sed -n 's/.*"version": \([0-9]*\).*/\1/p' "$tmp/out" | head -1)
+check "json_schema_version_documented" \
+	"$(sed -n 's/.*(schema version \([0-9]*\),.*/\1/p' "$man") \
+$(grep -o '""version"": [0-9]*' "$man" | grep -o '[0-9]*$') \
+$(sed -n 's/^Version \([0-9]*\) (this one).*/\1/p' "$rst")" "$v $v $v"
 
 check "stdin_dump_is_the_file_dump" "$("$cw" "$elf" - <"$core" | tail -n +2)" \
 	"$("$cw" "$elf" "$core" | tail -n +2)"
