@@ -3,6 +3,10 @@
 import argparse
 import os
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from ktap import Ktap  # noqa: E402  (tests/ktap.py: the one KTAP writer)
 
 
 def parse_args(script_option):
@@ -16,15 +20,16 @@ def parse_args(script_option):
 
 
 def build(script, suite, what):
-    """Print the KTAP header, run the firmware script; its cases, or None after a failure line."""
-    print("KTAP version 1\n# suite: " + suite)
+    """The suite's KTAP writer, and the firmware script's cases (None after a failure line)."""
+    ktap = Ktap(suite)
     r = subprocess.run([script], capture_output=True, text=True, timeout=2700)
     cases = [line.split() for line in r.stdout.splitlines() if line.strip()]
     if r.returncode != 0 or not cases:
-        print("# %s build failed:\n# %s" % (what, r.stderr.replace("\n", "\n# ")))
-        print("not ok 1 %s-build\n1..1" % what)
-        return None
-    return cases
+        ktap.note("%s build failed:\n%s" % (what, r.stderr))
+        ktap.result(False, "%s-build" % what)
+        ktap.done()
+        return ktap, None
+    return ktap, cases
 
 
 def load_baseline(path):
@@ -39,13 +44,13 @@ def load_baseline(path):
     return base
 
 
-def finish(a, n, failed, lines, name, fields):
+def finish(a, ktap, lines, name, fields):
     """Print the KTAP plan and totals, write the baseline when asked; the exit status."""
-    print("1..%d\n# %d passed, %d failed" % (n, n - failed, failed))
+    status = ktap.done()
     if a.update_baseline and a.baseline:
         with open(a.baseline, "w") as fh:
             fh.write("# SPDX-License-Identifier: GPL-2.0\n"
                      "# %s-baseline.txt - floor of %s; written by %s-compare.py "
                      "--update-baseline\n" % (name, fields, name))
             fh.writelines(lines)
-    return 1 if failed else 0
+    return status

@@ -142,7 +142,7 @@ def score(expect, got, first_pc_exact, dwarf):
 def main():
     a = parse_args("--corpus-script")
 
-    cases = build(a.corpus_script, "crashwalk-corpus", "corpus")
+    ktap, cases = build(a.corpus_script, "crashwalk-corpus", "corpus")
     if cases is None:
         return 1
 
@@ -191,14 +191,13 @@ def main():
     base = load_baseline(a.baseline)
     print("# %-4s %-10s %-12s %-12s %7s %9s" % ("core", "flavour", "method", "format",
                                                "exact", "frames"))
-    n, failed, lines = 0, 0, []
+    lines = []
     for key in sorted(groups):
         g = groups[key]
         print("# %-4s %-10s %-12s %-12s %3d/%-3d %4d/%-4d" % (key + (g["exact"], g["cases"],
                                                               g["frames"], g["expected"])))
     for key in sorted(groups):
         g = groups[key]
-        n += 1
         problems = []
         if g["site_bad"]:
             problems.append("wrong fault site: " + ", ".join(g["site_bad"]))
@@ -207,8 +206,7 @@ def main():
             problems.append("frames %d below baseline %d" % (g["frames"], base[key]))
         for p in problems:
             print("# " + p)
-        failed += bool(problems)
-        print("%sok %d corpus %s" % ("not " if problems else "", n, " ".join(key)))
+        ktap.result(not problems, "corpus " + " ".join(key))
         lines.append("%s %s %s %s %d\n" % (key + (g["frames"],)))
     bars = {}
     for (core, fl, method, fmt), g in groups.items():
@@ -228,15 +226,13 @@ def main():
         name = "cfi>=%g%%" % floor if kind == "frames" else "exact>=%g%%" % floor
         print("# bar %s: %s %s %s %.1f%% %s" % (name, core, fl, method, got,
                                                 "ok" if ok else "FAILED"))
-        n += 1
-        failed += not ok
-        print("%sok %d bar %s %s %s %s" % ("" if ok else "not ", n, name, core, fl, method))
+        ktap.result(ok, "bar %s %s %s %s" % (name, core, fl, method))
     print("# per method, all cores, flavours and formats: frames matched/expected, cases exact")
     for method in METHODS:
         tot = [sum(g[k] for key, g in groups.items() if key[2] == method)
                for k in ("frames", "expected", "exact", "cases")]
         print("#   %-12s %6d/%-6d frames  %4d/%-4d cases" % tuple([method] + tot))
-    return finish(a, n, failed, lines, "corpus",
+    return finish(a, ktap, lines, "corpus",
                   "frames matching GDB per core flavour method format")
 
 

@@ -75,13 +75,12 @@ def ram_identical(a, b):
 
 def main():
     a = parse_args("--corpus-script")
-    cases = build(a.corpus_script, "crashwalk-match", "corpus")
+    ktap, cases = build(a.corpus_script, "crashwalk-match", "corpus")
     if cases is None:
         return 1
     groups = {}
     for core, flavour, case, d in cases:
         groups.setdefault((core, flavour), []).append((case, d))
-    n = failed = 0
     totals = [0, 0, 0]
     for core, flavour in sorted(groups):
         same_core = sorted(f for c, f in groups if c == core)
@@ -106,17 +105,15 @@ def main():
                 refused += ok and not path.endswith("core-gdb.elf")
                 if not ok:
                     problems.append("%s accepted with %s-%s's firmware" % (path, core, w))
-        n += 1
         for p in problems[:10]:
             print("# " + p)
-        failed += bool(problems)
         print("# %-4s %-10s RAM-only dumps with a wrong firmware refused: %d/%d, %d with a "
               "build no RAM tells apart" % (core, flavour, refused, tried, same))
-        print("%sok %d match %s %s" % ("not " if problems else "", n, core, flavour))
+        ktap.result(not problems, "match %s %s" % (core, flavour))
         totals = [totals[0] + refused, totals[1] + tried, totals[2] + same]
     print("# RAM-only dumps with a wrong firmware refused: %d/%d; %d more with a build no RAM "
           "tells apart" % tuple(totals))
-    return finish(a, n, failed, [], "match", None)
+    return finish(a, ktap, [], "match", None)
 
 
 if __name__ == "__main__":

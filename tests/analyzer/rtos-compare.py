@@ -146,11 +146,10 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method):
 def main():
     a = parse_args("--rtos-script")
 
-    cases = build(a.rtos_script, "crashwalk-rtos", "rtos")
+    ktap, cases = build(a.rtos_script, "crashwalk-rtos", "rtos")
     if cases is None:
         return 1
     base = load_baseline(a.baseline)
-    n = failed = 0
     lines, summary = [], []
     for core, kernel, case, d in cases:
         for fmt, fname in FORMATS:
@@ -162,15 +161,13 @@ def main():
                     problems.append("frames %d below baseline %d" % (frames, base[key]))
                 summary.append("# %-4s %-8s %-8s %-8s %-12s threads %d/%d exact, frames %d/%d"
                                % (key + (exact, nthreads, frames, want)))
-                n += 1
                 for p in problems:
                     print("# " + p)
-                failed += bool(problems)
-                print("%sok %d rtos %s" % ("not " if problems else "", n, " ".join(key)))
+                ktap.result(not problems, "rtos " + " ".join(key))
                 lines.append("%s %d\n" % (" ".join(key), frames))
     for s in summary:
         print(s)
-    return finish(a, n, failed, lines, "rtos",
+    return finish(a, ktap, lines, "rtos",
                   "thread frames matching GDB per core kernel case format method")
 
 

@@ -46,6 +46,8 @@ spec.loader.exec_module(cc)
 spec = importlib.util.spec_from_file_location("rtos_compare", os.path.join(HERE, "rtos-compare.py"))
 rc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(rc)
+sys.path.insert(0, os.path.join(HERE, ".."))
+from ktap import Ktap  # noqa: E402  (tests/ktap.py: the one KTAP writer)
 
 CHAIN_BAR = 95.0
 SURE = 80           # libcw_search.c CONF_SEARCH_SURE: a searched frame with no rival
@@ -310,14 +312,14 @@ def compare(expect, j, rtos):
 
 def main():
     a = cc.parse_args("--corpus-script")
-    print("KTAP version 1\n# suite: crashwalk-search")
+    ktap = Ktap("crashwalk-search")
     try:
         crashes = cases(a.corpus_script)
     except RuntimeError as e:
-        print("# " + str(e).replace("\n", "\n# ") + "\nnot ok 1 search-build\n1..1")
-        return 1
+        ktap.note(e)
+        ktap.result(False, "search-build")
+        return ktap.done()
     tmp = tempfile.TemporaryDirectory(prefix="crashwalk-search-")
-    n, failed = 0, 0
     for fmt, rewrite, extra in FORMATS:
         equal, total, sure_wrong, bad = 0, 0, 0, []
         for label, elf, core, expect, rtos in crashes:
@@ -352,10 +354,8 @@ def main():
                "chains equal GDB's", pct, sure_wrong))
         for b in bad:
             print("#   " + b)
-        n += 1
-        ok = pct >= CHAIN_BAR and sure_wrong == 0
-        failed += not ok
-        print("%sok %d search %s chains>=%g%%" % ("" if ok else "not ", n, fmt, CHAIN_BAR))
+        ktap.result(pct >= CHAIN_BAR and sure_wrong == 0,
+                    "search %s chains>=%g%%" % (fmt, CHAIN_BAR))
     # Hostile: a few crashes, RAM tiled with copies of their own frame.
     for label, elf, core, expect, rtos in crashes[::8]:
         dump = hostile(core, os.path.join(tmp.name, "%s.hostile" % label))
@@ -377,11 +377,8 @@ def main():
         except subprocess.TimeoutExpired:
             took, problems = HOSTILE_SECONDS, ["no answer within %gs" % HOSTILE_SECONDS]
         print("# hostile %s: %.2fs%s" % (label, took, "".join("; " + p for p in problems)))
-        n += 1
-        failed += bool(problems)
-        print("%sok %d search hostile %s" % ("not " if problems else "", n, label))
-    print("1..%d\n# %d passed, %d failed" % (n, n - failed, failed))
-    return 1 if failed else 0
+        ktap.result(not problems, "search hostile " + label)
+    return ktap.done()
 
 
 if __name__ == "__main__":
