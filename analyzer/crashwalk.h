@@ -78,7 +78,6 @@ struct cw_options {
 	const char *regs;	/* SYMBOL:LAYOUT: the registers of a dump without them */
 	struct cw_regs sp;	/* stack pointers given by hand: they replace the dump's */
 	int allow_mismatch;	/* a dump that contradicts the firmware is reported, not refused */
-	const char *firmware;	/* the image's name, in messages */
 	/* Notes on how a dump was read; error: a line of a refusal, shown even when quiet. */
 	void (*note)(void *ctx, int error, const char *msg);
 	void *note_ctx;

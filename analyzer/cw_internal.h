@@ -143,6 +143,8 @@ struct cw_image_section {
 	const uint8_t *data;
 };
 
+/* The path the image was opened with, naming it in messages. */
+const char *cw_image_path(const struct cw_image *img);
 const struct cw_image_section *cw_image_rosec(const struct cw_image *img, unsigned int n);
 const struct cw_image_section *cw_image_datasec(const struct cw_image *img, unsigned int n);
 const char *cw_image_object_name(const struct cw_image *img, uint32_t addr);

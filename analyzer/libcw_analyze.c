@@ -138,21 +138,22 @@ static int find_registers(const struct cw_options *o, const struct cw_target *t,
  * A dump the firmware contradicts: every difference a note, then refused
  * unless allow_mismatch, when the report carries them as warnings.
  */
-static int refuse_mismatch(const struct cw_options *o, const struct cw_dump *d,
-			   const struct cw_match *m, struct cw_error *err)
+static int refuse_mismatch(const struct cw_options *o, const struct cw_image *img,
+			   const struct cw_dump *d, const struct cw_match *m, struct cw_error *err)
 {
+	const char *fw = cw_image_path(img);
 	unsigned int i;
 
 	if (o->allow_mismatch) {
 		for (i = 0; i < m->nr; i++)
-			note(o, 0, "%s: warning: does not match %s: %s", d->path, o->firmware,
+			note(o, 0, "%s: warning: does not match %s: %s", d->path, fw,
 			     m->lines[i]);
 		return 0;
 	}
 	for (i = 1; i < m->nr; i++)
-		note(o, 1, "%s: does not match %s: %s", d->path, o->firmware, m->lines[i]);
+		note(o, 1, "%s: does not match %s: %s", d->path, fw, m->lines[i]);
 	return cw_fail(err, d->path, -1, "not a dump of %s (--allow-mismatch reports it anyway): "
-		       "%s%s", o->firmware, m->lines[0], m->nr > 1 ? "; more above" : "");
+		       "%s%s", fw, m->lines[0], m->nr > 1 ? "; more above" : "");
 }
 
 /* The steps after reading: each takes what the one before it left in a. */
@@ -191,7 +192,7 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 	ff = cw_fault_frame(d->context, bt);
 	/* Never the handler's own instruction: only a frame the fault interrupted. */
 	cw_fault_decode(&d->mem, ff < bt->nr ? bt->frames[ff].pc : 0, ff < bt->nr, &a->fault);
-	if (cw_match(&t, d, bt, &a->fault, &a->match) && refuse_mismatch(o, d, &a->match, err))
+	if (cw_match(&t, d, bt, &a->fault, &a->match) && refuse_mismatch(o, img, d, &a->match, err))
 		return -1;
 	if (cw_rtos_threads(&t, d, bt, &a->fault, o->rtos, o->how, &a->rtos))
 		note(o, 0, "%s: no %s kernel objects in the firmware", d->path,

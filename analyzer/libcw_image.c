@@ -822,6 +822,11 @@ int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr
 	return cw_image_object(img, name, addr, NULL);
 }
 
+const char *cw_image_path(const struct cw_image *img)
+{
+	return img->path;
+}
+
 /* --regs is checked when given, whether a dump needs it or not. */
 int cw_image_check_record(const struct cw_image *img, const char *spec, struct cw_error *err)
 {

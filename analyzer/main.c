@@ -343,7 +343,6 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	opt.analyze.firmware = argv[optind];
 	if (check_firmware(argv[optind]))
 		return 1;
 	img = cw_image_open(argv[optind], &err);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ktap.sh - the one KTAP (version 1) writer for the shell tests, on the host and in the
-# guest (busybox sh); the C tests use ktap.h. Source it, print ktap_header, then report
+# guest (busybox sh); C uses ktap.h, Python ktap.py. Source it, print ktap_header, then report
 # cases with ktap_result (or ktap_fail/ktap_expect and ktap_case_end), and end with ktap_done.
 
 ktap_n=0

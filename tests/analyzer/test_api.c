@@ -63,7 +63,7 @@ static void expect_gdb(const struct cw_analysis *a, unsigned int first)
 /* The ELF core from its file: the handler's frame, the faulting one, its callers. */
 static void core_file(void)
 {
-	struct cw_options o = { .how = CW_UNWIND_AUTO, .firmware = DEMO_ELF };
+	struct cw_options o = { .how = CW_UNWIND_AUTO };
 	struct cw_error err = { { 0 } };
 	struct cw_image *img = demo();
 	struct cw_analysis *a = NULL;
@@ -90,7 +90,7 @@ static void core_file(void)
 /* The Zephyr coredump from a buffer the library takes over: the pre-exception registers. */
 static void zephyr_buffer(void)
 {
-	struct cw_options o = { .how = CW_UNWIND_AUTO, .firmware = DEMO_ELF };
+	struct cw_options o = { .how = CW_UNWIND_AUTO };
 	struct cw_report_opts ro = { .json = 1 };
 	struct cw_error err = { { 0 } };
 	struct cw_image *img = demo();
@@ -131,7 +131,7 @@ out:
 static void refusals(void)
 {
 	struct notes n;
-	struct cw_options o = { .how = CW_UNWIND_AUTO, .firmware = DEMO_ELF, .note = collect,
+	struct cw_options o = { .how = CW_UNWIND_AUTO, .note = collect,
 				.note_ctx = &n };
 	struct cw_error err = { { 0 } };
 	struct cw_image *img = demo();
