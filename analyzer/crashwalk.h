@@ -95,7 +95,7 @@ int cw_analyze(struct cw_image *img, const struct cw_options *o, const char *pat
 	       uint8_t *buf, size_t len, struct cw_analysis **out, struct cw_error *err);
 void cw_analysis_free(struct cw_analysis *a);
 
-/* A frame of the crash's backtrace, innermost first. */
+/* A frame of the crash's backtrace, innermost first; its strings are the image's. */
 struct cw_frame_info {
 	uint32_t pc, sp;
 	const char *function;	/* NULL: pc is in no known function */
