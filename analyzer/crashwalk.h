@@ -70,7 +70,6 @@ enum cw_rtos_kind {
 
 int cw_unwinder_parse(const char *s, enum cw_unwinder *out);
 int cw_rtos_parse(const char *s, enum cw_rtos_kind *out);
-const char *cw_rtos_name(enum cw_rtos_kind kind);
 
 struct cw_options {
 	enum cw_unwinder how;

@@ -473,6 +473,7 @@ struct cw_rtos {
 	unsigned int nr_warnings;
 };
 
+const char *cw_rtos_name(enum cw_rtos_kind kind);
 const char *cw_thread_state_name(enum cw_thread_state s);
 int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 		    const struct cw_backtrace *bt, const struct cw_fault *f, enum cw_rtos_kind kind,
