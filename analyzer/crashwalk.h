@@ -77,7 +77,7 @@ struct cw_options {
 	const char *regs;	/* SYMBOL:LAYOUT: the registers of a dump without them */
 	struct cw_regs sp;	/* stack pointers given by hand: they replace the dump's */
 	int allow_mismatch;	/* a dump that contradicts the firmware is reported, not refused */
-	/* Notes on how a dump was read; error: a line of a refusal, shown even when quiet. */
+	/* Notes on how a dump was read; error: a refused dump's further reason, for after err. */
 	void (*note)(void *ctx, int error, const char *msg);
 	void *note_ctx;
 };

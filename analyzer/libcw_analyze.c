@@ -129,14 +129,16 @@ static int find_registers(const struct cw_options *o, const struct cw_target *t,
 			       "registers with --regs", cfsr);
 	if (cw_find_exception_frame(t, d->context, &d->regs, &at, found))
 		return cw_fail(err, d->path, -1, "no registers and no exception frame in memory "
-			       "with a complete chain above it");
+			       "with a complete chain above it%s", d->regs.valid ? " (none was "
+			       "looked for below the stack pointers given with --sp)" : "");
 	note(o, 0, "%s: no registers; using the exception frame at 0x%08x", d->path, at);
 	return 0;
 }
 
 /*
- * A dump the firmware contradicts: every difference a note, then refused
- * unless allow_mismatch, when the report carries them as warnings.
+ * A dump the firmware contradicts: refused with the first difference, each
+ * other one an error note to show after it; with allow_mismatch every one is
+ * a note and the report carries them as warnings.
  */
 static int refuse_mismatch(const struct cw_options *o, const struct cw_image *img,
 			   const struct cw_dump *d, const struct cw_match *m, struct cw_error *err)
@@ -153,7 +155,7 @@ static int refuse_mismatch(const struct cw_options *o, const struct cw_image *im
 	for (i = 1; i < m->nr; i++)
 		note(o, 1, "%s: does not match %s: %s", d->path, fw, m->lines[i]);
 	return cw_fail(err, d->path, -1, "not a dump of %s (--allow-mismatch reports it anyway): "
-		       "%s%s", fw, m->lines[0], m->nr > 1 ? "; more above" : "");
+		       "%s%s", fw, m->lines[0], m->nr > 1 ? "; more below" : "");
 }
 
 /* The steps after reading: each takes what the one before it left in a. */

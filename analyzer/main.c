@@ -68,14 +68,21 @@ struct options {
 	struct cw_report_opts report;
 };
 
+/* A refused dump's further reasons, held to follow its error. */
+struct held {
+	char lines[8][1024];
+	unsigned int nr;
+};
+
 /* The library's notes on a dump; its errors are shown with -q too. */
 static void library_note(void *ctx, int error, const char *msg)
 {
-	(void)ctx;
-	if (error)
-		fprintf(stderr, "crashwalk: %s\n", msg);
-	else
+	struct held *h = ctx;
+
+	if (!error)
 		note("%s\n", msg);
+	else if (h->nr < sizeof(h->lines) / sizeof(h->lines[0]))
+		snprintf(h->lines[h->nr++], sizeof(h->lines[0]), "%s", msg);
 }
 
 /*
@@ -93,13 +100,22 @@ static int dump_failed(const struct options *opt, const char *path, const char *
 static int analyze(struct cw_image *img, const char *path, uint8_t *buf, size_t len,
 		   const struct options *opt)
 {
+	struct cw_options o = opt->analyze;
 	struct cw_error err = { { 0 } };
 	struct cw_analysis *a;
+	struct held held;
+	unsigned int i;
 
+	held.nr = 0;
+	o.note_ctx = &held;
 	if (verbosity > 0)
 		note("reading %s\n", path);
-	if (cw_analyze(img, &opt->analyze, path, buf, len, &a, &err))
-		return dump_failed(opt, path, err.msg);
+	if (cw_analyze(img, &o, path, buf, len, &a, &err)) {
+		dump_failed(opt, path, err.msg);
+		for (i = 0; i < held.nr; i++)
+			fprintf(stderr, "crashwalk: %s\n", held.lines[i]);
+		return 1;
+	}
 	cw_report(stdout, &opt->report, a);
 	cw_analysis_free(a);
 	return 0;
