@@ -4,7 +4,6 @@
  * unwind, symbolize, decode the fault, check it against the firmware, list the
  * RTOS threads; the report prints what it leaves in struct cw_analysis.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +11,7 @@
 
 #include "cw_internal.h"
 
-/* A note for the caller; errors are shown even when notes are not. */
+/* A note for the caller; error: a refused dump's further reason, for after its error. */
 static void note(const struct cw_options *o, int error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void note(const struct cw_options *o, int error, const char *fmt, ...)
