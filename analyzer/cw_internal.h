@@ -486,6 +486,12 @@ int cw_stack_hints(const struct cw_target *t, const struct cw_dump *dump, enum c
 
 /* ---- Thumb decoding ---- */
 
+/* Is hw the first halfword of a 32-bit Thumb instruction (ARMv7-M ARM A5.1)? */
+static inline int cw_thumb_is_32bit(uint16_t hw)
+{
+	return (hw >> 11) >= 0x1D;
+}
+
 enum cw_call_kind {
 	CW_CALL_NONE,
 	CW_CALL_BL,		/* direct: the target is known */

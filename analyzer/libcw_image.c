@@ -532,7 +532,7 @@ int cw_image_insn_start(const struct cw_image *img, uint32_t addr)
 	from = m && m->addr > fn->addr ? m->addr : fn->addr;
 	if (from > addr || addr - from > MAX_SWEEP)
 		return -1;
-	for (a = from; a < addr; a += (hw >> 11) >= 0x1d ? 4 : 2)
+	for (a = from; a < addr; a += cw_thumb_is_32bit(hw) ? 4 : 2)
 		if (cw_mem_read(&img->mem, a, &hw, 2))
 			return -1;
 	return a == addr;

@@ -35,33 +35,10 @@ const char *cw_search_bound_name(enum cw_search_bound b)
 	}
 }
 
-static int thumb32(uint16_t hw)
-{
-	return (hw & 0xF800) >= 0xE800;
-}
-
-/*
- * Is pc an instruction boundary of fn? Decoded by length from the function's
- * start; GCC puts literal pools after the code, so the walk meets none before
- * a pc inside the code.
- */
-static int insn_boundary(const struct cw_mem *mem, const struct cw_symbol *fn, uint32_t pc)
-{
-	uint32_t a = fn->addr;
-	uint16_t hw;
-
-	while (a < pc) {
-		if (cw_mem_read(mem, a, &hw, 2))
-			return 0;
-		a += thumb32(hw) ? 4 : 2;
-	}
-	return a == pc;
-}
-
 /* Does the instruction at pc read or write memory (what a data fault needs)? */
 static int is_load_store(uint16_t hw1)
 {
-	if (thumb32(hw1))
+	if (cw_thumb_is_32bit(hw1))
 		return (hw1 & 0xFE00) == 0xE800 || (hw1 & 0xFE00) == 0xF800 ||
 		       (hw1 & 0xFC00) == 0xEC00;
 	return (hw1 >= 0x4800 && hw1 < 0xA000) || (hw1 & 0xF000) == 0xC000 ||
@@ -78,7 +55,7 @@ static int access_base(const uint32_t *w, uint32_t sp, const uint16_t *hw, uint3
 	unsigned int rn;
 	int k;
 
-	if (thumb32(hw[0])) {
+	if (cw_thumb_is_32bit(hw[0])) {
 		rn = hw[0] & 0xF;
 	} else if ((hw[0] & 0xF600) == 0xB400 || (hw[0] & 0xF000) == 0x9000) {
 		rn = CW_SP;	/* push, pop, sp-relative */
@@ -115,9 +92,9 @@ static int near_fault_address(const struct cw_mem *mem, uint32_t cfsr, const uin
 	int valid = (cfsr & CW_CFSR_BFARVALID) ? !cw_mem_read32_dumped(mem, CW_SCB_BFAR, &far) :
 		    (cfsr & CW_CFSR_MMARVALID) ? !cw_mem_read32_dumped(mem, CW_SCB_MMFAR, &far) : 0;
 
-	if (!valid || (!thumb32(hw[0]) && (hw[0] & 0xF000) == 0x5000))
+	if (!valid || (!cw_thumb_is_32bit(hw[0]) && (hw[0] & 0xF000) == 0x5000))
 		return 1;
-	if (thumb32(hw[0]) && (hw[0] & 0xFE00) == 0xF800 && !(hw[1] & 0x0800) &&
+	if (cw_thumb_is_32bit(hw[0]) && (hw[0] & 0xFE00) == 0xF800 && !(hw[1] & 0x0800) &&
 	    (hw[0] & 0xF) != 0xF && !(hw[0] & 0x0080))
 		return 1;	/* T2 LDR/STR (register) */
 	if (access_base(w, sp, hw, &base))
@@ -142,7 +119,7 @@ static int agrees_with_fault(const struct cw_mem *mem, const uint32_t *w, uint32
 	if (cw_mem_read(mem, pc, hw, 4) && cw_mem_read(mem, pc, hw, 2))
 		return 0;
 	if (cfsr & CW_CFSR_UNDEFINSTR)
-		return (hw[0] & 0xFF00) == 0xDE00 || (thumb32(hw[0]) && (hw[0] & 0xEC00) == 0xEC00) ||
+		return (hw[0] & 0xFF00) == 0xDE00 || (cw_thumb_is_32bit(hw[0]) && (hw[0] & 0xEC00) == 0xEC00) ||
 		       ((hw[0] & 0xFFF0) == 0xF7F0 && (hw[1] & 0xF000) == 0xA000);
 	if (cfsr & CW_CFSR_DIVBYZERO)
 		return (hw[0] & 0xFFD0) == 0xFB90 && (hw[1] & 0x00F0) == 0x00F0;
@@ -194,7 +171,7 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 	    !(req->fault_frame && (!have_cfsr || (cfsr & CW_CFSR_INVSTATE))))
 		return 0;
 	if (!fetch_fault) {
-		if (!fn || !cw_image_is_code(t->img, pc) || !insn_boundary(t->mem, fn, pc))
+		if (!fn || cw_image_insn_start(t->img, pc) != 1)
 			return 0;
 		/* T = 0 only at a function's entry: a call through an even pointer. */
 		if (!(xpsr & CW_XPSR_T) && pc != fn->addr)

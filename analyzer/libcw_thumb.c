@@ -18,11 +18,6 @@ static int read16(const struct cw_mem *mem, uint32_t addr, uint16_t *hw)
 	return 0;
 }
 
-static int is_32bit(uint16_t hw1)
-{
-	return (hw1 >> 11) >= 0x1D;
-}
-
 /* S:I1:I2:imm10:imm11:0 of BL (T1) and B.W (T4), I1 = NOT(J1 XOR S), I2 = NOT(J2 XOR S). */
 static int32_t branch24_offset(uint16_t hw1, uint16_t hw2)
 {
@@ -72,7 +67,7 @@ int cw_thumb_b_target(const struct cw_mem *mem, uint32_t addr, uint32_t *target,
 		*len = 2;
 		return 1;
 	}
-	*len = is_32bit(hw1) ? 4 : 2;
+	*len = cw_thumb_is_32bit(hw1) ? 4 : 2;
 	if (*len == 2 || read16(mem, addr + 2, &hw2))
 		return 0;
 	if ((hw1 & 0xF800) == 0xF000 && (hw2 & 0xD000) == 0x9000) {
@@ -428,13 +423,13 @@ int cw_prologue_analyze(const struct cw_mem *mem, const struct cw_image *img, ui
 		if (read16(mem, a, &hw1))
 			return -1;
 		hw2 = 0;
-		if (is_32bit(hw1) && read16(mem, a + 2, &hw2))
+		if (cw_thumb_is_32bit(hw1) && read16(mem, a + 2, &hw2))
 			return -1;
-		if (!pending && fp_teardown(out, hw1, hw2, is_32bit(hw1))) {
+		if (!pending && fp_teardown(out, hw1, hw2, cw_thumb_is_32bit(hw1))) {
 			before = *out;
 			pending = 1;
 		}
-		if (is_32bit(hw1)) {
+		if (cw_thumb_is_32bit(hw1)) {
 			end = prologue_t32(mem, a, out, &c, hw1, hw2);
 			a += 4;
 		} else {
@@ -621,7 +616,7 @@ int cw_epilogue_analyze(const struct cw_mem *mem, const struct cw_image *img, ui
 		if (a < func || a >= end || (img && !cw_image_is_code(img, a)) ||
 		    read16(mem, a, &hw1))
 			return -1;
-		if (is_32bit(hw1)) {
+		if (cw_thumb_is_32bit(hw1)) {
 			if (a + 2 >= end || read16(mem, a + 2, &hw2))
 				return -1;
 			r = epi_t32(&s, hw1, hw2, a, &target);
