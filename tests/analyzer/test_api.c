@@ -78,7 +78,7 @@ static void core_file(void)
 		/* The pc an exception interrupted is no return address; a caller's is. */
 		KTAP_EXPECT(!cw_analysis_frame(a, 1, &fi) && fi.exception && !fi.return_address &&
 			    fi.offset == 8 && fi.file && strstr(fi.file, "cases.c") &&
-			    fi.line == 41, "frame 1: exc %d ret %d +0x%x %s:%d", fi.exception,
+			    fi.line == 59, "frame 1: exc %d ret %d +0x%x %s:%d", fi.exception,
 			    fi.return_address, fi.offset, fi.file ? fi.file : "??", fi.line);
 		KTAP_EXPECT(!cw_analysis_frame(a, 2, &fi) && !fi.exception && fi.return_address,
 			    "frame 2: exc %d ret %d", fi.exception, fi.return_address);
