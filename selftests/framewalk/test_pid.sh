@@ -6,12 +6,17 @@
 fw_test_begin 4
 P=/sys/module/framewalk/parameters
 
-# Two readers that wait a moment before reading, so that their pids can be
-# named first: exec keeps the pid $! names.
+# Two readers that wait for a go file until their pids are named and the event
+# is on (a fixed pause was too short under the debug kernel's checks): exec
+# keeps the pid $! names. Their polling reads nothing.
+GO=/tmp/fw_pid_go
 start_readers() {
-	sh -c 'sleep 1; exec dd if=/dev/zero of=/dev/null bs=32 count=1000 2>/dev/null' &
+	rm -f $GO
+	sh -c "while [ ! -e $GO ]; do usleep 20000; done
+		exec dd if=/dev/zero of=/dev/null bs=32 count=1000 2>/dev/null" &
 	reader_a=$!
-	sh -c 'sleep 1; exec dd if=/dev/zero of=/dev/null bs=32 count=1000 2>/dev/null' &
+	sh -c "while [ ! -e $GO ]; do usleep 20000; done
+		exec dd if=/dev/zero of=/dev/null bs=32 count=1000 2>/dev/null" &
 	reader_b=$!
 }
 
@@ -32,8 +37,10 @@ run_readers() {
 		echo "$v" >"$P/${p%%:*}" || ktap_fail "${p%%:*}='$v' refused"
 	done
 	echo 1 >"$TRACEFS/events/framewalk/chain/enable"
+	: >$GO
 	wait
 	echo 0 >"$TRACEFS/events/framewalk/chain/enable"
+	rm -f $GO
 	got_a=$(chains_of "$reader_a")
 	got_b=$(chains_of "$reader_b")
 	ktap_note "pid='$(cat $P/pid)' notrace_pid='$(cat $P/notrace_pid)':" \
