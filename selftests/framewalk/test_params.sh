@@ -86,21 +86,22 @@ echo "fw_nothing_here" >"$P/notrace" 2>/dev/null && ktap_fail "bad notrace accep
 ktap_expect "notrace still vfs_write" "$(cat $P/notrace)" = vfs_write
 ktap_case_end "run time: notrace excludes, a bad notrace is refused"
 
-fw_trace_reset
+# The first vfs_read chain of one read with the event on, from an empty buffer.
+first_chain() {
+	fw_trace_reset
+	echo 1 >"$TRACEFS/events/framewalk/chain/enable"
+	fw_read_file
+	echo 0 >"$TRACEFS/events/framewalk/chain/enable"
+	grep -m1 ' chain: vfs_read <- ' "$TRACEFS/trace"
+}
+
 echo "" >"$P/notrace"
 echo 2 >"$P/depth"
-echo 1 >"$TRACEFS/events/framewalk/chain/enable"
-fw_read_file
-echo 0 >"$TRACEFS/events/framewalk/chain/enable"
-line=$(grep -m1 ' chain: vfs_read <- ' "$TRACEFS/trace")
+line=$(first_chain)
 ktap_note "$line"
 ktap_expect "depth=2 in the event" -n "$(echo "$line" | grep 'depth=2 stop=depth ')"
 echo 0 >"$P/depth"
-fw_trace_reset
-echo 1 >"$TRACEFS/events/framewalk/chain/enable"
-fw_read_file
-echo 0 >"$TRACEFS/events/framewalk/chain/enable"
-line=$(grep -m1 ' chain: vfs_read <- ' "$TRACEFS/trace")
+line=$(first_chain)
 ktap_expect "depth=0: child and parent only" -n "$(echo "$line" | grep 'depth=0 stop=depth .*ancestors={}')"
 ktap_case_end "run time: depth changes apply to the next hit"
 
@@ -115,12 +116,8 @@ ktap_case_end "run time: filter and depth are trimmed"
 
 # records=0: the event keeps its ancestors and leaves records[] empty, from the next hit.
 for rec in 0 1; do
-	fw_trace_reset
 	echo $rec >"$P/records" || ktap_fail "records=$rec refused"
-	echo 1 >"$TRACEFS/events/framewalk/chain/enable"
-	fw_read_file
-	echo 0 >"$TRACEFS/events/framewalk/chain/enable"
-	line=$(grep -m1 ' chain: vfs_read <- ' "$TRACEFS/trace")
+	line=$(first_chain)
 	ktap_note "records=$rec: $line"
 	ktap_expect "records=$rec: five ancestors" -n "$(echo "$line" | grep 'depth=5 .*ancestors={0x[^}]*}')"
 	if [ $rec = 0 ]; then
