@@ -9,6 +9,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 
 #include "framewalk.h"
 
@@ -58,22 +59,31 @@ static void fw_stats_cpu(struct fw_stats *sum, int cpu)
 	sum->recursion += READ_ONCE(c->recursion);
 }
 
-/* Totals first, unprefixed, then each possible CPU as "cpuN.name value". */
+/*
+ * Totals first, unprefixed, then each possible CPU as "cpuN.name value". Each
+ * CPU is read once and the totals are the sum of those reads, so the file
+ * agrees with itself even while hits land (the debug kernel's stress test
+ * once read a total one hit behind the per-CPU lines read after it).
+ */
 static int fw_stats_show(struct seq_file *m, void *unused)
 {
-	struct fw_stats sum = {}, one;
+	struct fw_stats sum = {}, *one;
 	char prefix[16];
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		fw_stats_cpu(&sum, cpu);
+	one = kcalloc(nr_cpu_ids, sizeof(*one), GFP_KERNEL);
+	if (!one)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		fw_stats_cpu(&one[cpu], cpu);
+		fw_stats_add(&sum, &one[cpu]);
+	}
 	fw_stats_print(m, "", &sum);
 	for_each_possible_cpu(cpu) {
-		memset(&one, 0, sizeof(one));
-		fw_stats_cpu(&one, cpu);
 		snprintf(prefix, sizeof(prefix), "cpu%d.", cpu);
-		fw_stats_print(m, prefix, &one);
+		fw_stats_print(m, prefix, &one[cpu]);
 	}
+	kfree(one);
 	return 0;
 }
 
