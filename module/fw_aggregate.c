@@ -89,7 +89,7 @@ static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
 	/*
 	 * Two words per step, their differences or-ed into one test: paired
 	 * loads and one branch per pair, where a word at a time cost a load,
-	 * a compare and a branch each (7 instructions a word, 4 now).
+	 * a compare and a branch each (7 instructions a word, 5.5 now).
 	 */
 	for (end = rets + (nr & ~1u); rets != end; anc += 2, rets += 2) {
 		u64 x[2], y[2];

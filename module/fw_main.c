@@ -83,7 +83,7 @@ static char fw_notrace[FW_PATTERNS_MAX];
  * hit, so keep it as small as the question needs; 0 records child and parent.
  */
 static unsigned int fw_depth = 16;
-/* Whether the event carries records[]: off, the walk stores and copies half as much. */
+/* Whether the event carries records[]: off, the event holds half the words. */
 static bool fw_records = true;
 
 /*

@@ -31,12 +31,12 @@ struct fw_pid_list {
 	pid_t pids[FW_PIDS_MAX];
 };
 
+/* pid: walk only the listed; notrace_pid: walk all but the listed. */
 struct fw_pid_param {
 	struct fw_pid_list __rcu *list;
-	bool walk_listed;	/* pid: walk only these; notrace_pid: walk all but these */
 };
 
-static struct fw_pid_param fw_pid_only = { .walk_listed = true };
+static struct fw_pid_param fw_pid_only;
 static struct fw_pid_param fw_pid_notrace;
 static DEFINE_MUTEX(fw_pid_lock);
 DEFINE_STATIC_KEY_FALSE(fw_pid_filtering);
