@@ -56,6 +56,17 @@ echo 1 >$T/options/func_stack_trace
 bench function_stack_trace $((CALLS / 10))
 reset
 
+# The same function tracer in an instance: its ops is allocated, as a
+# module's is, so ftrace dispatches to it as it does to framewalk's (6.1 calls
+# both through ftrace_ops_list_func; the top level's static ops is called directly).
+I=$T/instances/fw_bench
+mkdir $I
+echo fw_bench_tracee >$I/set_ftrace_filter
+echo function >$I/current_tracer
+bench function_instance
+echo nop >$I/current_tracer
+rmdir $I
+
 for depth in 0 8 16 32; do
 	insmod /fw/ko/framewalk.ko filter=fw_bench_tracee depth=$depth
 	bench "framewalk_d${depth}_events_off"

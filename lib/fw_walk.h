@@ -99,6 +99,19 @@ struct fw_walk_ops {
 	 * a load costs no error test of its own. fixup_ret must keep 0 at 0.
 	 */
 	void (*load_record)(void *ctx, fw_u64 addr, fw_u64 *fp, fw_u64 *ret, int *fault);
+	/*
+	 * fw_walk_native() only, may be NULL: walk on from *@fp, *@prev the
+	 * record before it and @top the current stack's highest record
+	 * address, over every record that passes the fast test, finds room
+	 * before @ret_end and loads a return address that is not 0 (after
+	 * fixup_ret, which it must do itself), storing the frames at *@ret_out
+	 * and, where @rec_out is not NULL, *@rec_out. Stop before the first
+	 * record that does not, advancing the pointers past the frames stored
+	 * and leaving *@fp at that record and *@prev below it; the walk's own
+	 * loop then takes that record through every test.
+	 */
+	void (*walk_fast)(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_u64 top, fw_u64 **ret_out,
+			  fw_u64 *ret_end, fw_u64 **rec_out);
 };
 
 /* One frame: the return address found in a record and where the record was. */
@@ -276,27 +289,10 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 	return n;
 }
 
-/* A stack's first and last possible record address, for fw_walk_native(). */
-static __always_inline void fw_stack_span(const struct fw_stack_range *s, fw_u64 size,
-					  unsigned int align, fw_u64 *lo, fw_u64 *span)
+/* The highest record address a stack holds, for fw_walk_native(); 0 when it holds none. */
+static __always_inline fw_u64 fw_stack_top(const struct fw_stack_range *s, fw_u64 size)
 {
-	/*
-	 * The fast test rotates fp - lo by the alignment's bits, which makes a
-	 * misaligned offset huge; that holds only for an aligned lo. Any other
-	 * stack matches nothing here and is left to the exact tests.
-	 */
-	if (s->hi - s->lo < size || (s->lo & (align - 1))) {
-		*lo = 0;
-		*span = 0;
-		return;
-	}
-	*lo = s->lo;
-	*span = (s->hi - size - s->lo) / align;
-}
-
-static __always_inline fw_u64 fw_ror(fw_u64 v, unsigned int bits)
-{
-	return bits ? (v >> bits) | (v << (64 - bits)) : v;
+	return s->hi > s->lo && s->hi - s->lo >= size ? s->hi - size : 0;
 }
 
 /*
@@ -319,22 +315,35 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 						     enum fw_stop *stop, const int keep_records)
 {
 	const fw_u64 rec_size = 2 * sizeof(fw_u64);
-	unsigned int shift = (unsigned int)__builtin_ctz(cfg->align);
-	fw_u64 lo = 0, span = 0, prev = 0, next, ret, mask = 0;
+	fw_u64 top = 0, prev = 0, next, ret, mask = 0;
 	/* Pointers, not an index: the stores advance them and the depth test is one compare. */
 	fw_u64 *ret_out = rets, *rec_out = records, *ret_end = rets + max;
 	unsigned int cur = 0;
 	int tramp, fault = 0;
 
-	if (cfg->nr_stacks)
-		fw_stack_span(&cfg->stacks[0], rec_size, cfg->align, &lo, &span);
+	/*
+	 * Above the previous record and at most the top makes a record lie
+	 * wholly on the current stack once the first is above its bottom:
+	 * so the first record's "previous" is the byte below the stack.
+	 */
+	if (cfg->nr_stacks) {
+		top = fw_stack_top(&cfg->stacks[0], rec_size);
+		prev = cfg->stacks[0].lo ? cfg->stacks[0].lo - 1 : 0;
+	}
 	for (;;) {
 		/*
 		 * A zero fp fails the fast test (0 <= prev): fw_walk()'s first
 		 * check is the slow path's.
 		 */
-		if (__builtin_expect(fp <= prev || fw_ror(fp - lo, shift) > span, 0)) {
+		if (ops->walk_fast)
+			ops->walk_fast(ctx, &fp, &prev, top, &ret_out, ret_end,
+				       keep_records ? &rec_out : NULL);
+		if (__builtin_expect(!(fp > prev && fp <= top) || (fp & (cfg->align - 1)), 0)) {
+			fw_u64 last = prev;
 			int idx;
+
+			/* A fresh compare: one kept from the fast test cost it a cset. */
+			__asm__("" : "+r" (last));
 
 			if (fp == 0) {
 				*stop = FW_STOP_CHAIN_END;
@@ -349,13 +358,13 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 				*stop = FW_STOP_OFF_STACK;
 				break;
 			}
-			if (ret_out != rets && (unsigned int)idx == cur && fp <= prev) {
+			if (ret_out != rets && (unsigned int)idx == cur && fp <= last) {
 				*stop = FW_STOP_NOT_INCREASING;
 				break;
 			}
 			if ((unsigned int)idx != cur) {
 				cur = (unsigned int)idx;
-				fw_stack_span(&cfg->stacks[cur], rec_size, cfg->align, &lo, &span);
+				top = fw_stack_top(&cfg->stacks[cur], rec_size);
 			}
 		}
 		ops->load_record(ctx, fp, &next, &ret, &fault);

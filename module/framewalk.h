@@ -134,4 +134,53 @@ void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent
 		  const fw_u64 *rets, unsigned int nr, unsigned int stop,
 		  struct fw_stats *stats);
 
+/* Whether @c holds this chain: its key, then its ancestors. */
+static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
+					const struct fw_agg_chain *c,
+					unsigned long ip, unsigned long parent_ip,
+					const fw_u64 *rets, unsigned int nr,
+					unsigned int stop)
+{
+	const unsigned long *anc = t->words + c->words;
+	const fw_u64 *end;
+
+	if (!c->count || c->ip != ip || c->parent_ip != parent_ip ||
+	    c->nr != nr || c->stop != stop)
+		return false;
+	/*
+	 * Four words per step, their differences or-ed into one test: paired
+	 * loads and one branch per four words, where a word at a time cost a
+	 * load, a compare and a branch each (7 instructions a word; two words
+	 * a step, 5.5).
+	 */
+	for (end = rets + (nr & ~3u); rets != end; anc += 4, rets += 4)
+		if ((anc[0] ^ rets[0]) | (anc[1] ^ rets[1]) | (anc[2] ^ rets[2]) |
+		    (anc[3] ^ rets[3]))
+			return false;
+	for (end = rets + (nr & 3u); rets != end; anc++, rets++)
+		if (*anc != *rets)
+			return false;
+	return true;
+}
+
+/*
+ * Count a hit's chain. A hot function mostly repeats its last chain: that
+ * one compare and the count are inline on the walk's path, and only another
+ * chain pays the call, the hash and the probe of fw_agg_count().
+ */
+static __always_inline void fw_agg_hit(struct fw_agg_table *t, unsigned long ip,
+				       unsigned long parent_ip, const fw_u64 *rets,
+				       unsigned int nr, unsigned int stop,
+				       struct fw_stats *stats)
+{
+	struct fw_agg_chain *c = &t->slots[t->last];
+
+	if (likely(fw_agg_same(t, c, ip, parent_ip, rets, nr, stop))) {
+		WRITE_ONCE(c->count, c->count + 1);
+		stats->aggregated++;
+		return;
+	}
+	fw_agg_count(t, ip, parent_ip, rets, nr, stop, stats);
+}
+
 #endif /* FRAMEWALK_H */

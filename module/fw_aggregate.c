@@ -74,52 +74,22 @@ static __always_inline u32 fw_agg_hash(unsigned long ip, unsigned long parent_ip
 	return (u32)(h >> 32);
 }
 
-static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
-					const struct fw_agg_chain *c,
-					unsigned long ip, unsigned long parent_ip,
-					const fw_u64 *rets, unsigned int nr,
-					unsigned int stop)
-{
-	const unsigned long *anc = t->words + c->words;
-	const fw_u64 *end;
-
-	if (!c->count || c->ip != ip || c->parent_ip != parent_ip ||
-	    c->nr != nr || c->stop != stop)
-		return false;
-	/*
-	 * Two words per step, their differences or-ed into one test: paired
-	 * loads and one branch per pair, where a word at a time cost a load,
-	 * a compare and a branch each (7 instructions a word, 5.5 now).
-	 */
-	for (end = rets + (nr & ~1u); rets != end; anc += 2, rets += 2) {
-		u64 x[2], y[2];
-
-		memcpy(x, anc, sizeof(x));
-		memcpy(y, rets, sizeof(y));
-		if ((x[0] ^ y[0]) | (x[1] ^ y[1]))
-			return false;
-	}
-	return !(nr & 1) || anc[0] == rets[0];
-}
-
 /*
- * Count one chain in the table of the running CPU and context, whose only
- * writer is the holder of that context's recursion lock: plain stores. A
- * new chain's key is written before its count is published with a release,
- * so a reader that sees a non-zero count sees the whole key. The table is
- * at most half full, so a probe always ends at the chain or an empty slot.
+ * Count one chain that is not the one counted last (fw_agg_hit() tried that)
+ * in the table of the running CPU and context, whose only writer is the
+ * holder of that context's recursion lock: plain stores. A new chain's key
+ * is written before its count is published with a release, so a reader that
+ * sees a non-zero count sees the whole key. The table is at most half full,
+ * so a probe always ends at the chain or an empty slot.
  */
 void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent_ip,
 		  const fw_u64 *rets, unsigned int nr, unsigned int stop,
 		  struct fw_stats *stats)
 {
-	struct fw_agg_chain *c = &t->slots[t->last];
+	struct fw_agg_chain *c;
 	unsigned int i, k;
 	u32 hash;
 
-	/* A hot function mostly repeats its last chain: one compare, no hash. */
-	if (fw_agg_same(t, c, ip, parent_ip, rets, nr, stop))
-		goto found;
 	hash = fw_agg_hash(ip, parent_ip, rets, nr, stop);
 	for (i = hash & t->mask;; i = (i + 1) & t->mask) {
 		c = &t->slots[i];

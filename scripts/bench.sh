@@ -116,8 +116,9 @@ BEGIN {
 		k = ks[i]
 		a = insn[k, "framewalk_d16_aggregate"] / insn[k, "function"]
 		b = ns[k, "framewalk_d16_aggregate"] / ns[k, "function"]
-		printf "  %s: depth 16 aggregated %.2fx function in instructions, %.2fx in TCG time (target <= 1.0: %s)\n",
-			k, a, b, a <= 1.0 && b <= 1.0 ? "met" : "not met"
+		c = insn[k, "framewalk_d16_aggregate"] / insn[k, "function_instance"]
+		printf "  %s: depth 16 aggregated %.2fx function in instructions, %.2fx in TCG time (target <= 1.0: %s); %.2fx the function tracer dispatched as a module'"'"'s ops is (function_instance)\n",
+			k, a, b, a <= 1.0 && b <= 1.0 ? "met" : "not met", c
 		printf "%s", aggregate[k]
 		split(sustain[k], sv, /[ =]/)
 		for (x = 1; x in sv; x += 2) s[k, sv[x]] = sv[x + 1]

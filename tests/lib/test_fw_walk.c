@@ -327,6 +327,31 @@ static void mem_load_record(void *ctx, fw_u64 addr, fw_u64 *fp, fw_u64 *ret, int
 	*ret = words[1];
 }
 
+/*
+ * The kernel's walk_fast (module/fw_main.c, assembly) in C, to the contract
+ * in fw_walk.h: frames that pass every test are stored here, and the walk's
+ * loop must pick up at the first that does not and end as fw_walk() does.
+ */
+static void mem_walk_fast(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_u64 top, fw_u64 **ret_out,
+			  fw_u64 *ret_end, fw_u64 **rec_out)
+{
+	fw_u64 a = *fp, b = *prev, words[2];
+
+	while (!(a & 7) && a > b && a <= top && *ret_out != ret_end) {
+		if (mem_read(ctx, a, words, sizeof(words)) || !words[1]) {
+			b = a - 1;
+			break;
+		}
+		if (rec_out)
+			*(*rec_out)++ = a;
+		*(*ret_out)++ = words[1];
+		b = a;
+		a = words[0];
+	}
+	*fp = a;
+	*prev = b;
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t next_rand(void)
@@ -365,8 +390,12 @@ static void native_equals_generic(void)
 	struct fw_stack_range stacks[3];
 	struct fw_walk_ops nops = { .load_record = mem_load_record, .trampoline = tramp_cb };
 	struct fw_walk_ops gops = { .read = mem_read, .trampoline = tramp_cb };
+	/* The kernel's common walk: a fast path, no trampolines to watch for. */
+	struct fw_walk_ops fops = { .load_record = mem_load_record, .walk_fast = mem_walk_fast };
+	struct fw_walk_ops plain = { .read = mem_read };
 	struct fw_walk_cfg cfg = cfg64;
 	unsigned int round, i, bad = 0, frames = 0, stops[FW_STOP_NR] = { 0 };
+	unsigned int fast_bad = 0, fast_frames = 0;
 
 	cfg.stacks = stacks;
 	for (round = 0; round < 20000; round++) {
@@ -408,8 +437,23 @@ static void native_equals_generic(void)
 			bad++;
 		frames += gn;
 		stops[gstop]++;
+		/* With the fast path: fw_walk() without trampolines, both walks. */
+		gn = fw_walk(&cfg, &plain, &m, start, f, max, &gstop);
+		nn = fw_walk_native(&cfg, &fops, &m, start, rets, records, NULL, max, &nstop);
+		rn = fw_walk_native_rets(&cfg, &fops, &m, start, rets_only, NULL, max, &rstop);
+		if (gn != nn || gstop != nstop || rn != nn || rstop != nstop) {
+			fast_bad++;
+			continue;
+		}
+		for (i = 0; i < gn; i++)
+			if (rets[i] != f[i].ret || records[i] != f[i].record ||
+			    rets_only[i] != f[i].ret)
+				fast_bad++;
+		fast_frames += gn;
 	}
 	KTAP_EXPECT(bad == 0, "%u of 20000 walks differ", bad);
+	KTAP_EXPECT(fast_bad == 0, "%u of 20000 walks with walk_fast differ", fast_bad);
+	KTAP_EXPECT(fast_frames > 10000, "fast_frames=%u", fast_frames);
 	/* The comparison means something only if the walks went places and ended every way. */
 	KTAP_EXPECT(frames > 10000, "frames=%u", frames);
 	for (i = 0; i < FW_STOP_NR; i++)
