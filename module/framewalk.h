@@ -30,14 +30,13 @@
 /* Counters of one context on one CPU; the reader sums them, so totals may lag a hit in flight. */
 struct fw_stats {
 	u64 hits;		/* callback entered for a filtered function */
-	u64 walks;		/* chains walked, for the event, the aggregate or both */
 	u64 events;		/* chain events written */
 	u64 aggregated;		/* chains counted in the aggregate */
 	u64 aggregate_dropped;	/* chains not counted: their table was full */
 	u64 recursion;		/* skipped, already running; a slot's stays 0, see fw_cpu */
 	u64 rcu_off;		/* event or aggregate on but skipped: RCU was not watching */
 	u64 filtered;		/* not walked: pid or notrace_pid excludes the process */
-	u64 stops[FW_STOP_NR];	/* how each walked chain ended */
+	u64 stops[FW_STOP_NR];	/* how each walked chain ended; their sum is walks */
 };
 
 /*

@@ -411,7 +411,6 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 		tramp = slot->tramp;
 	}
 	ip -= FW_CALLSITE_OFFSET;
-	slot->stats.walks++;
 	slot->stats.stops[stop]++;
 	if (event) {
 		trace_chain(ip, parent_ip, fw_fregs_sp(fregs), slot->rets,

@@ -18,10 +18,14 @@ static struct fw_cpu __percpu *fw_stats_pcpu;
 
 static void fw_stats_print(struct seq_file *m, const char *prefix, const struct fw_stats *s)
 {
+	u64 walks = 0;
 	unsigned int i;
 
+	/* Each walk ends with one stop: their sum is the walks, a counter the hit path saves. */
+	for (i = 0; i < FW_STOP_NR; i++)
+		walks += s->stops[i];
 	seq_printf(m, "%shits %llu\n", prefix, s->hits);
-	seq_printf(m, "%swalks %llu\n", prefix, s->walks);
+	seq_printf(m, "%swalks %llu\n", prefix, walks);
 	seq_printf(m, "%sevents %llu\n", prefix, s->events);
 	seq_printf(m, "%saggregated %llu\n", prefix, s->aggregated);
 	seq_printf(m, "%saggregate_dropped %llu\n", prefix, s->aggregate_dropped);
@@ -37,7 +41,6 @@ static void fw_stats_add(struct fw_stats *sum, const struct fw_stats *s)
 	unsigned int i;
 
 	sum->hits += s->hits;
-	sum->walks += s->walks;
 	sum->events += s->events;
 	sum->aggregated += s->aggregated;
 	sum->aggregate_dropped += s->aggregate_dropped;
