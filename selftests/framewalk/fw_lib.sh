@@ -112,8 +112,9 @@ fw_read_file() {
 }
 
 # Print the inconsistencies of the stats file (per-CPU sums against totals,
-# stop reasons against walks, walks against hits, events and aggregated
-# chains against walks); nothing when consistent.
+# stop reasons against walks, which the module prints as their sum, walks
+# against hits, events and aggregated chains against walks); nothing when
+# consistent.
 fw_stats_inconsistencies() {
 	awk '
 	/^cpu/ { split($1, k, "."); name = substr($1, length(k[1]) + 2); per[name] += $2; next }
