@@ -102,16 +102,18 @@ struct fw_walk_ops {
 	/*
 	 * fw_walk_native() only, may be NULL: walk on from *@fp, *@prev the
 	 * record before it and @top the current stack's highest record
-	 * address, over every record that passes the fast test, finds room
-	 * before @ret_end and loads a return address that is not 0 (after
-	 * fixup_ret, which it must do itself), storing the frames at *@ret_out
-	 * and, where @rec_out is not NULL, *@rec_out. Stop before the first
-	 * record that does not, advancing the pointers past the frames stored
-	 * and leaving *@fp at that record and *@prev below it; the walk's own
-	 * loop then takes that record through every test.
+	 * address, over every record that passes the fast test, storing the
+	 * frames at *@ret_out and, where @rec_out is not NULL, *@rec_out, and
+	 * advancing the pointers. A record whose return address (after
+	 * fixup_ret, which it must do itself) is 0 ends the walk with
+	 * chain_end or read_fault, else one met at @ret_end with depth: then
+	 * it returns non-zero with *@stop set. Otherwise it returns 0 before
+	 * the first record that fails the fast test, with *@fp at that record
+	 * and *@prev below it, and the walk's own loop takes that record
+	 * through every test.
 	 */
-	void (*walk_fast)(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_u64 top, fw_u64 **ret_out,
-			  fw_u64 *ret_end, fw_u64 **rec_out);
+	int (*walk_fast)(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_u64 top, fw_u64 **ret_out,
+			 fw_u64 *ret_end, fw_u64 **rec_out, enum fw_stop *stop);
 };
 
 /* One frame: the return address found in a record and where the record was. */
@@ -335,9 +337,9 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 		 * A zero fp fails the fast test (0 <= prev): fw_walk()'s first
 		 * check is the slow path's.
 		 */
-		if (ops->walk_fast)
-			ops->walk_fast(ctx, &fp, &prev, top, &ret_out, ret_end,
-				       keep_records ? &rec_out : NULL);
+		if (ops->walk_fast && ops->walk_fast(ctx, &fp, &prev, top, &ret_out, ret_end,
+						     keep_records ? &rec_out : NULL, stop))
+			break;
 		if (__builtin_expect(!(fp > prev && fp <= top) || (fp & (cfg->align - 1)), 0)) {
 			fw_u64 last = prev;
 			int idx;

@@ -329,17 +329,25 @@ static void mem_load_record(void *ctx, fw_u64 addr, fw_u64 *fp, fw_u64 *ret, int
 
 /*
  * The kernel's walk_fast (module/fw_main.c, assembly) in C, to the contract
- * in fw_walk.h: frames that pass every test are stored here, and the walk's
- * loop must pick up at the first that does not and end as fw_walk() does.
+ * in fw_walk.h: it stores the frames that pass the fast test and ends the
+ * walk at a return address of 0 or at the depth; the walk's loop must pick
+ * up at the first record that fails the test and end as fw_walk() does.
  */
-static void mem_walk_fast(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_u64 top, fw_u64 **ret_out,
-			  fw_u64 *ret_end, fw_u64 **rec_out)
+static int mem_walk_fast(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_u64 top, fw_u64 **ret_out,
+			 fw_u64 *ret_end, fw_u64 **rec_out, enum fw_stop *stop)
 {
 	fw_u64 a = *fp, b = *prev, words[2];
+	int end = 0;
 
-	while (!(a & 7) && a > b && a <= top && *ret_out != ret_end) {
-		if (mem_read(ctx, a, words, sizeof(words)) || !words[1]) {
-			b = a - 1;
+	while (!(a & 7) && a > b && a <= top) {
+		if (mem_read(ctx, a, words, sizeof(words))) {
+			*stop = FW_STOP_READ_FAULT;
+			end = 1;
+			break;
+		}
+		if (!words[1] || *ret_out == ret_end) {
+			*stop = words[1] ? FW_STOP_DEPTH : FW_STOP_CHAIN_END;
+			end = 1;
 			break;
 		}
 		if (rec_out)
@@ -350,6 +358,7 @@ static void mem_walk_fast(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_u64 top, fw_u6
 	}
 	*fp = a;
 	*prev = b;
+	return end;
 }
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
