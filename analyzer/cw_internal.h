@@ -145,6 +145,7 @@ struct cw_image_section {
 
 /* The path the image was opened with, naming it in messages. */
 const char *cw_image_path(const struct cw_image *img);
+const struct cw_mem *cw_image_contents(const struct cw_image *img);
 const struct cw_image_section *cw_image_rosec(const struct cw_image *img, unsigned int n);
 const struct cw_image_section *cw_image_datasec(const struct cw_image *img, unsigned int n);
 const char *cw_image_object_name(const struct cw_image *img, uint32_t addr);
@@ -314,7 +315,7 @@ struct cw_backtrace {
 	struct cw_frame frames[CW_MAX_FRAMES];
 	unsigned int nr;
 	enum cw_stop stop;
-	char stop_detail[128];
+	char stop_detail[160];
 	uint32_t stop_addr;	/* CW_STOP_BAD_PC: the return address that is not code */
 	struct cw_search search;
 };
@@ -331,6 +332,8 @@ struct cw_bounds {
 	uint32_t thread_entry;	/* the function every thread starts in (Zephyr
 				 * z_thread_entry); 0: none */
 	const char *task_exit_name, *thread_entry_name;
+	const char *task_exit_from;	/* how task_exit was learned: the code that stores it
+					 * in a new task's frame, or NULL (by its default name) */
 };
 
 struct cw_target {
@@ -530,6 +533,15 @@ struct cw_epilogue {
 
 int cw_epilogue_analyze(const struct cw_mem *mem, const struct cw_image *img, uint32_t func,
 			uint32_t end, uint32_t pc, struct cw_epilogue *out);
+
+/* A word a function stored at its first argument plus off. */
+struct cw_stored_word {
+	int32_t off;
+	uint32_t val;
+};
+
+int cw_thumb_arg_stores(const struct cw_mem *mem, const struct cw_image *img, uint32_t func,
+			struct cw_stored_word *out, unsigned int max);
 
 /* ---- ARM EHABI unwind tables (.ARM.exidx, .ARM.extab) ---- */
 

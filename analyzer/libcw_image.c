@@ -857,6 +857,12 @@ uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok)
 	return v;
 }
 
+/* The firmware's own loadable contents, as the ELF holds them (not the dump's). */
+const struct cw_mem *cw_image_contents(const struct cw_image *img)
+{
+	return &img->mem;
+}
+
 /* The n-th loadable read-only section (code, constants, the vector table), NULL past the last. */
 const struct cw_image_section *cw_image_rosec(const struct cw_image *img, unsigned int n)
 {

@@ -650,3 +650,205 @@ int cw_epilogue_analyze(const struct cw_mem *mem, const struct cw_image *img, ui
 	}
 	return -1;
 }
+
+/* ---- constant stores: what a function writes through its first argument ---- */
+
+#define ARG_STORES_MAX_INSNS	64	/* an initialiser that writes a few words */
+
+/* A register's value on the path: unknown, a constant, or r0 at entry plus an offset. */
+struct arg_reg {
+	enum { ARG_UNKNOWN, ARG_CONST, ARG_BASE } kind;
+	uint32_t v;		/* the constant, or the offset from r0 at entry */
+};
+
+struct arg_sim {
+	struct arg_reg r[16];	/* sp, lr and pc stay unknown */
+	struct cw_stored_word *out;
+	unsigned int nr, max;
+};
+
+static struct arg_reg *arg_reg(struct arg_sim *s, unsigned int n)
+{
+	return &s->r[n & 15];
+}
+
+static void arg_const(struct arg_sim *s, unsigned int rd, uint32_t v)
+{
+	*arg_reg(s, rd) = (struct arg_reg){ ARG_CONST, v };
+}
+
+/* rd = rn + add, for a base or a constant; else unknown. */
+static void arg_add(struct arg_sim *s, unsigned int rd, unsigned int rn, uint32_t add)
+{
+	struct arg_reg v = *arg_reg(s, rn);
+
+	v.v += add;
+	*arg_reg(s, rd) = v.kind == ARG_UNKNOWN ? (struct arg_reg){ ARG_UNKNOWN, 0 } : v;
+}
+
+/* A word stored at rn + off: kept when rn is the argument and rt a constant. */
+static void arg_store(struct arg_sim *s, unsigned int rt, unsigned int rn, int32_t off)
+{
+	const struct arg_reg *b = arg_reg(s, rn), *v = arg_reg(s, rt);
+
+	if (b->kind == ARG_BASE && v->kind == ARG_CONST && s->nr < s->max)
+		s->out[s->nr++] = (struct cw_stored_word){ (int32_t)(b->v + (uint32_t)off), v->v };
+}
+
+static void arg_clobber(struct arg_sim *s, uint32_t wr)
+{
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		if (wr & (1u << i))
+			s->r[i].kind = ARG_UNKNOWN;
+}
+
+/* STM/STMDB rn{!}, list: ascending registers at ascending addresses. */
+static void arg_store_multiple(struct arg_sim *s, unsigned int rn, uint32_t list, int db, int wb)
+{
+	int32_t n = __builtin_popcount(list & 0x1FFF), off = db ? -4 * n : 0;
+	unsigned int r;
+
+	for (r = 0; r < 13; r++)
+		if (list & (1u << r)) {
+			arg_store(s, r, rn, off);
+			off += 4;
+		}
+	if (wb)
+		arg_add(s, rn, rn, (uint32_t)(db ? -4 * n : 4 * n));
+}
+
+/* Returns 1 when the 16-bit instruction ends the straight-line path. */
+static int arg_t16(struct arg_sim *s, const struct cw_mem *mem, uint32_t a, uint16_t hw)
+{
+	unsigned int rd = hw & 7, rn = (hw >> 3) & 7;
+	uint32_t v, wr;
+
+	if ((hw & 0xF800) == 0x2000) {			/* MOVS rd, #imm8 */
+		arg_const(s, hw >> 8 & 7, hw & 0xFF);
+	} else if ((hw & 0xF800) == 0x0000) {		/* LSLS rd, rm, #imm5 (MOVS rd, rm) */
+		struct arg_reg m = *arg_reg(s, rn);
+
+		if (m.kind == ARG_CONST)
+			arg_const(s, rd, m.v << ((hw >> 6) & 31));
+		else
+			*arg_reg(s, rd) = (hw >> 6) & 31 ? (struct arg_reg){ ARG_UNKNOWN, 0 } : m;
+	} else if ((hw & 0xFC00) == 0x1C00) {		/* ADDS/SUBS rd, rn, #imm3 */
+		arg_add(s, rd, rn, hw & 0x200 ? -((hw >> 6) & 7u) : (hw >> 6) & 7u);
+	} else if ((hw & 0xF000) == 0x3000) {		/* ADDS/SUBS rdn, #imm8 */
+		arg_add(s, hw >> 8 & 7, hw >> 8 & 7, hw & 0x800 ? -(hw & 0xFFu) : hw & 0xFFu);
+	} else if ((hw & 0xFF00) == 0x4600) {		/* MOV rd, rm */
+		*arg_reg(s, (hw >> 4 & 8) | rd) = *arg_reg(s, (hw >> 3) & 0xF);
+	} else if ((hw & 0xF800) == 0x4800) {		/* LDR rd, [pc, #imm8*4] */
+		if (cw_mem_read32(mem, ((a + 4) & ~3u) + 4 * (hw & 0xFF), &v))
+			arg_clobber(s, LREG(hw >> 8));
+		else
+			arg_const(s, hw >> 8 & 7, v);
+	} else if ((hw & 0xF800) == 0x6000) {		/* STR rt, [rn, #imm5*4] */
+		arg_store(s, rd, rn, (int32_t)(4 * ((hw >> 6) & 31)));
+	} else if ((hw & 0xF800) == 0xC000) {		/* STMIA rn!, list */
+		arg_store_multiple(s, hw >> 8 & 7, hw & 0xFF, 0, 1);
+	} else {
+		wr = t16_writes(hw);
+		if (wr == ALL_REGS)
+			return 1;
+		arg_clobber(s, wr);
+	}
+	return 0;
+}
+
+/* Returns 1 when the 32-bit instruction ends the straight-line path. */
+static int arg_t32(struct arg_sim *s, const struct cw_mem *mem, uint32_t a, uint16_t hw1,
+		   uint16_t hw2)
+{
+	unsigned int rn = hw1 & 0xF, rt = hw2 >> 12, rd = hw2 >> 8 & 0xF;
+	uint32_t v, wr;
+
+	if ((hw1 & 0xFBEF) == 0xF04F && !(hw2 & 0x8000)) {		/* MOV.W rd, #const */
+		arg_const(s, rd, thumb_expand_imm(t32_imm12(hw1, hw2)));
+	} else if ((hw1 & 0xFBEF) == 0xF06F && !(hw2 & 0x8000)) {	/* MVN rd, #const */
+		arg_const(s, rd, ~thumb_expand_imm(t32_imm12(hw1, hw2)));
+	} else if ((hw1 & 0xFBF0) == 0xF240 && !(hw2 & 0x8000)) {	/* MOVW */
+		arg_const(s, rd, t32_imm16(hw1, hw2));
+	} else if ((hw1 & 0xFBF0) == 0xF2C0 && !(hw2 & 0x8000)) {	/* MOVT */
+		if (arg_reg(s, rd)->kind == ARG_CONST)
+			arg_const(s, rd, (arg_reg(s, rd)->v & 0xFFFF) | t32_imm16(hw1, hw2) << 16);
+		else
+			arg_clobber(s, REG(rd));
+	} else if ((hw1 & 0xFF7F) == 0xF85F) {			/* LDR.W rt, [pc, #+-imm12] */
+		uint32_t base = (a + 4) & ~3u, off = hw2 & 0xFFF;
+
+		if (cw_mem_read32(mem, hw1 & 0x80 ? base + off : base - off, &v))
+			arg_clobber(s, REG(rt));
+		else
+			arg_const(s, rt, v);
+	} else if ((hw1 & 0xFBE0) == 0xF100 && !(hw2 & 0x8000) && rd != 15) {	/* ADD.W #const */
+		arg_add(s, rd, rn, thumb_expand_imm(t32_imm12(hw1, hw2)));
+	} else if ((hw1 & 0xFBE0) == 0xF1A0 && !(hw2 & 0x8000) && rd != 15) {	/* SUB.W #const */
+		arg_add(s, rd, rn, -thumb_expand_imm(t32_imm12(hw1, hw2)));
+	} else if ((hw1 & 0xFBF0) == 0xF200 && !(hw2 & 0x8000)) {	/* ADDW */
+		arg_add(s, rd, rn, t32_imm12(hw1, hw2));
+	} else if ((hw1 & 0xFBF0) == 0xF2A0 && !(hw2 & 0x8000)) {	/* SUBW */
+		arg_add(s, rd, rn, -t32_imm12(hw1, hw2));
+	} else if ((hw1 & 0xFFF0) == 0xF8C0) {			/* STR.W rt, [rn, #imm12] */
+		arg_store(s, rt, rn, (int32_t)(hw2 & 0xFFF));
+	} else if ((hw1 & 0xFFF0) == 0xF840 && (hw2 & 0x0800)) {	/* STR rt, [rn, #+-imm8]{!} */
+		int32_t off = hw2 & 0x200 ? (int32_t)(hw2 & 0xFF) : -(int32_t)(hw2 & 0xFF);
+
+		arg_store(s, rt, rn, hw2 & 0x400 ? off : 0);
+		if (hw2 & 0x100)
+			arg_add(s, rn, rn, (uint32_t)off);
+	} else if ((hw1 & 0xFE50) == 0xE840 && (hw1 & 0x0120)) {	/* STRD rt, rt2, [rn, #+-imm8*4]{!} */
+		int32_t off = 4 * (int32_t)(hw2 & 0xFF) * (hw1 & 0x80 ? 1 : -1);
+
+		arg_store(s, rt, rn, hw1 & 0x100 ? off : 0);
+		arg_store(s, rd, rn, (hw1 & 0x100 ? off : 0) + 4);
+		if (hw1 & 0x20)
+			arg_add(s, rn, rn, (uint32_t)off);
+	} else if ((hw1 & 0xFFD0) == 0xE880 || (hw1 & 0xFFD0) == 0xE900) {	/* STM(IA|DB).W */
+		arg_store_multiple(s, rn, hw2, (hw1 & 0xFFD0) == 0xE900, !!(hw1 & 0x20));
+	} else {
+		wr = t32_writes(hw1, hw2);
+		if (wr == ALL_REGS)
+			return 1;
+		arg_clobber(s, wr);
+	}
+	return 0;
+}
+
+/*
+ * The constants a function stores relative to its first argument (r0 at
+ * entry) on its straight-line path from the start, in the order stored:
+ * how an RTOS port builds a new task's first frame. Conditional code and
+ * calls end the path. Returns how many, or -1 when the code is unreadable.
+ */
+int cw_thumb_arg_stores(const struct cw_mem *mem, const struct cw_image *img, uint32_t func,
+			struct cw_stored_word *out, unsigned int max)
+{
+	struct arg_sim s = { .out = out, .max = max };
+	uint32_t a = func & ~1u;
+	unsigned int n;
+
+	s.r[0] = (struct arg_reg){ ARG_BASE, 0 };
+	for (n = 0; n < ARG_STORES_MAX_INSNS; n++) {
+		uint16_t hw1, hw2 = 0;
+		int end;
+
+		if (!cw_image_is_code(img, a) || read16(mem, a, &hw1))
+			return n ? (int)s.nr : -1;
+		if (cw_thumb_is_32bit(hw1)) {
+			if (read16(mem, a + 2, &hw2))
+				return -1;
+			end = arg_t32(&s, mem, a, hw1, hw2);
+			a += 4;
+		} else {
+			end = arg_t16(&s, mem, a, hw1);
+			a += 2;
+		}
+		if (end)
+			break;
+		arg_clobber(&s, SP_PC | REG(14));
+	}
+	return (int)s.nr;
+}

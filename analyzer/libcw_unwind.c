@@ -1113,8 +1113,10 @@ static int walk_one(struct walk *w)
 	if (!s.pc)
 		return stop(w, CW_STOP_OUTERMOST, "return address is 0"), 0;
 	if (w->t->bounds && w->t->bounds->task_exit && (s.pc & ~1u) == w->t->bounds->task_exit)
-		return stop(w, CW_STOP_TASK_ENTRY, "return address 0x%08x is %s: this is the "
-			    "task's function", s.pc, w->t->bounds->task_exit_name), 0;
+		return stop(w, CW_STOP_TASK_ENTRY, "return address 0x%08x is %s%s%s: this is the "
+			    "task's function", s.pc, w->t->bounds->task_exit_name,
+			    w->t->bounds->task_exit_from ? ", which every task is given by " : "",
+			    w->t->bounds->task_exit_from ? w->t->bounds->task_exit_from : ""), 0;
 	if (!below_stack_top(w, s.sp))
 		return stop(w, CW_STOP_STACK_END, "caller sp 0x%08x above the thread's stack "
 			    "(top 0x%08x)", s.sp, w->t->bounds->stack_hi), 0;

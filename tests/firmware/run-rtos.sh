@@ -17,9 +17,12 @@ out=$(cd "$out" && pwd)
 src=$here/rtos
 
 cores=${RTOS_CORES:-"m3 m4f m33"}
-# freertos-noend: FreeRTOS without configRECORD_STACK_HIGH_ADDRESS (no pxEndOfStack), on M4F only.
-kernels=${RTOS_KERNELS:-"freertos zephyr freertos-noend"}
-core_kernels() { case $1 in m4f) echo "$kernels";; *) echo "$kernels" | sed 's/freertos-noend//';; esac; }
+# Variants built on one core each: freertos-noend, FreeRTOS without configRECORD_STACK_HIGH_ADDRESS
+# (no pxEndOfStack), on M4F; freertos-retaddr, FreeRTOS whose configTASK_RETURN_ADDRESS names an
+# application function instead of prvTaskExitError, on M3.
+kernels=${RTOS_KERNELS:-"freertos zephyr freertos-noend freertos-retaddr"}
+variant_core() { case $1 in freertos-noend) echo m4f;; freertos-retaddr) echo m3;; *) echo "$2";; esac; }
+core_kernels() { for k in $kernels; do if [ "$(variant_core "$k" "$1")" = "$1" ]; then echo "$k"; fi; done; }
 kernel_source() { echo "${1%%-*}"; }
 core_machine() { case $1 in m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;; esac; }
 core_ldscript() { case $1 in m33) echo an505.ld;; *) echo mps2.ld;; esac; }
@@ -33,7 +36,11 @@ core_cflags() {
 	esac
 }
 kernel_cflags() {
-	case $1 in zephyr) echo "-DKERNEL_ZEPHYR";; freertos-noend) echo "-DRTOS_NO_END_OF_STACK";; esac
+	case $1 in
+	zephyr) echo "-DKERNEL_ZEPHYR";;
+	freertos-noend) echo "-DRTOS_NO_END_OF_STACK";;
+	freertos-retaddr) echo "-DRTOS_TASK_RETURN";;
+	esac
 }
 # Case numbers are enum rtos_case in rtos/app.c.
 cases="fault:1 overflow:2"

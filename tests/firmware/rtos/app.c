@@ -56,6 +56,14 @@ void rtos_task_exit(void)
 		;
 }
 
+#ifdef RTOS_TASK_RETURN
+/* The kernel's configTASK_RETURN_ADDRESS: the application's own catch for a task that returned. */
+void vApplicationTaskReturned(void)
+{
+	rtos_task_exit();
+}
+#endif
+
 /* The kernel found a stack overflowed at a context switch: crash so the dump is written. */
 void rtos_stack_overflow(const char *name)
 {
