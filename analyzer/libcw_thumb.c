@@ -109,6 +109,36 @@ static uint32_t t32_imm16(uint16_t hw1, uint16_t hw2)
 	return (hw1 & 0xFu) << 12 | t32_imm12(hw1, hw2);
 }
 
+/* What a 32-bit instruction does to a register when it loads a constant. */
+enum t32_const {
+	T32_NO_CONST,		/* not such an instruction */
+	T32_CONST,		/* rd = v: MOV.W, MVN, MOVW, LDR.W literal */
+	T32_CONST_HIGH,		/* rd's high half = v: MOVT */
+	T32_CONST_UNREAD,	/* rd = a literal not in memory */
+};
+
+static enum t32_const t32_const(const struct cw_mem *mem, uint32_t a, uint16_t hw1, uint16_t hw2,
+				unsigned int *rd, uint32_t *v)
+{
+	uint32_t base = (a + 4) & ~3u, off = hw2 & 0xFFF;
+
+	*rd = hw2 >> 8 & 0xF;
+	if ((hw1 & 0xFBEF) == 0xF04F && !(hw2 & 0x8000))		/* MOV.W rd, #const */
+		*v = thumb_expand_imm(t32_imm12(hw1, hw2));
+	else if ((hw1 & 0xFBEF) == 0xF06F && !(hw2 & 0x8000))	/* MVN rd, #const */
+		*v = ~thumb_expand_imm(t32_imm12(hw1, hw2));
+	else if ((hw1 & 0xFBF0) == 0xF240 && !(hw2 & 0x8000))	/* MOVW */
+		*v = t32_imm16(hw1, hw2);
+	else if ((hw1 & 0xFBF0) == 0xF2C0 && !(hw2 & 0x8000))	/* MOVT */
+		return *v = t32_imm16(hw1, hw2) << 16, T32_CONST_HIGH;
+	else if ((hw1 & 0xFF7F) == 0xF85F)			/* LDR.W rt, [pc, #+-imm12] */
+		return *rd = hw2 >> 12, cw_mem_read32(mem, hw1 & 0x80 ? base + off : base - off, v) ?
+		       T32_CONST_UNREAD : T32_CONST;
+	else
+		return T32_NO_CONST;
+	return T32_CONST;
+}
+
 #define ALL_REGS	0xFFFFu
 #define REG(n)		(1u << ((n) & 0xF))	/* a 4-bit register field */
 #define LREG(n)		(1u << ((n) & 0x7))	/* a 3-bit (r0-r7) register field */
@@ -337,7 +367,9 @@ static int prologue_t16(const struct cw_mem *mem, uint32_t a, struct cw_prologue
 static int prologue_t32(const struct cw_mem *mem, uint32_t a, struct cw_prologue *p,
 			struct consts *c, uint16_t hw1, uint16_t hw2)
 {
-	uint32_t v, rd = hw2 >> 8 & 0xF;
+	unsigned int rd = hw2 >> 8 & 0xF;
+	enum t32_const k;
+	uint32_t v;
 
 	if (hw1 == 0xE92D) {				/* PUSH.W / STMDB sp! */
 		prologue_push(p, hw2 & 0x5FFFu);
@@ -363,21 +395,13 @@ static int prologue_t32(const struct cw_mem *mem, uint32_t a, struct cw_prologue
 	} else if ((hw1 == 0xEBAD || hw1 == 0xEB0D) && (hw2 & 0xFF00) == 0x0D00 &&
 		   !(hw2 & 0x00F0)) {			/* SUB.W / ADD.W sp, sp, rm */
 		prologue_sp_reg(p, c, hw2 & 0xF, hw1 == 0xEBAD);
-	} else if ((hw1 & 0xFBEF) == 0xF04F && !(hw2 & 0x8000)) {	/* MOV.W rd, #const */
-		const_set(c, rd, thumb_expand_imm(t32_imm12(hw1, hw2)));
-	} else if ((hw1 & 0xFBEF) == 0xF06F && !(hw2 & 0x8000)) {	/* MVN rd, #const */
-		const_set(c, rd, ~thumb_expand_imm(t32_imm12(hw1, hw2)));
-	} else if ((hw1 & 0xFBF0) == 0xF240 && !(hw2 & 0x8000)) {	/* MOVW */
-		const_set(c, rd, t32_imm16(hw1, hw2));
-	} else if ((hw1 & 0xFBF0) == 0xF2C0 && !(hw2 & 0x8000)) {	/* MOVT */
-		if (rd < 13 && (c->known & REG(rd)))
-			const_set(c, rd, (c->val[rd] & 0xFFFF) | t32_imm16(hw1, hw2) << 16);
-	} else if ((hw1 & 0xFF7F) == 0xF85F) {		/* LDR.W rt, [pc, #+-imm12] */
-		uint32_t base = (a + 4) & ~3u, off = hw2 & 0xFFF;
-
-		c->known &= ~REG(hw2 >> 12);
-		if (!cw_mem_read32(mem, hw1 & 0x80 ? base + off : base - off, &v))
-			const_set(c, hw2 >> 12, v);
+	} else if ((k = t32_const(mem, a, hw1, hw2, &rd, &v)) != T32_NO_CONST) {
+		if (k == T32_CONST)
+			const_set(c, rd, v);
+		else if (k == T32_CONST_HIGH && rd < 13 && (c->known & REG(rd)))
+			const_set(c, rd, (c->val[rd] & 0xFFFF) | v);
+		else if (k == T32_CONST_UNREAD)
+			c->known &= ~REG(rd);
 	} else if (((hw1 & 0xF800) == 0xF000 && (hw2 & 0xD000) == 0x9000) ||	/* B.W */
 		   (hw1 == 0xE8BD && (hw2 & 0x8000)) ||		/* POP.W {.., pc} */
 		   (hw1 == 0xF85D && hw2 == 0xFB04)) {		/* LDR pc, [sp], #4 */
@@ -762,27 +786,17 @@ static int arg_t16(struct arg_sim *s, const struct cw_mem *mem, uint32_t a, uint
 static int arg_t32(struct arg_sim *s, const struct cw_mem *mem, uint32_t a, uint16_t hw1,
 		   uint16_t hw2)
 {
-	unsigned int rn = hw1 & 0xF, rt = hw2 >> 12, rd = hw2 >> 8 & 0xF;
+	unsigned int rn = hw1 & 0xF, rt = hw2 >> 12, rd = hw2 >> 8 & 0xF, cd;
+	enum t32_const k;
 	uint32_t v, wr;
 
-	if ((hw1 & 0xFBEF) == 0xF04F && !(hw2 & 0x8000)) {		/* MOV.W rd, #const */
-		arg_const(s, rd, thumb_expand_imm(t32_imm12(hw1, hw2)));
-	} else if ((hw1 & 0xFBEF) == 0xF06F && !(hw2 & 0x8000)) {	/* MVN rd, #const */
-		arg_const(s, rd, ~thumb_expand_imm(t32_imm12(hw1, hw2)));
-	} else if ((hw1 & 0xFBF0) == 0xF240 && !(hw2 & 0x8000)) {	/* MOVW */
-		arg_const(s, rd, t32_imm16(hw1, hw2));
-	} else if ((hw1 & 0xFBF0) == 0xF2C0 && !(hw2 & 0x8000)) {	/* MOVT */
-		if (arg_reg(s, rd)->kind == ARG_CONST)
-			arg_const(s, rd, (arg_reg(s, rd)->v & 0xFFFF) | t32_imm16(hw1, hw2) << 16);
+	if ((k = t32_const(mem, a, hw1, hw2, &cd, &v)) != T32_NO_CONST) {
+		if (k == T32_CONST)
+			arg_const(s, cd, v);
+		else if (k == T32_CONST_HIGH && arg_reg(s, cd)->kind == ARG_CONST)
+			arg_const(s, cd, (arg_reg(s, cd)->v & 0xFFFF) | v);
 		else
-			arg_clobber(s, REG(rd));
-	} else if ((hw1 & 0xFF7F) == 0xF85F) {			/* LDR.W rt, [pc, #+-imm12] */
-		uint32_t base = (a + 4) & ~3u, off = hw2 & 0xFFF;
-
-		if (cw_mem_read32(mem, hw1 & 0x80 ? base + off : base - off, &v))
-			arg_clobber(s, REG(rt));
-		else
-			arg_const(s, rt, v);
+			arg_clobber(s, REG(cd));
 	} else if ((hw1 & 0xFBE0) == 0xF100 && !(hw2 & 0x8000) && rd != 15) {	/* ADD.W #const */
 		arg_add(s, rd, rn, thumb_expand_imm(t32_imm12(hw1, hw2)));
 	} else if ((hw1 & 0xFBE0) == 0xF1A0 && !(hw2 & 0x8000) && rd != 15) {	/* SUB.W #const */
