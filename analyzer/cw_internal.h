@@ -171,6 +171,15 @@ int cw_image_struct_member(const struct cw_image *img, const char *type, const c
 			   uint32_t *off, uint32_t *size);
 int cw_image_struct_size(const struct cw_image *img, const char *type, uint32_t *size);
 
+/* A variable that is an array of a given struct; rows: a 2-D array's first dimension, else 1. */
+struct cw_typed_object {
+	const char *name;
+	uint32_t addr, size, rows;
+};
+
+unsigned int cw_image_objects_of_type(const struct cw_image *img, const char *elem,
+				      struct cw_typed_object *out, unsigned int max);
+
 /* ---- unwinding ---- */
 
 /*
@@ -285,7 +294,7 @@ struct cw_stack_range {
 	char what[64];		/* the symbols or the thread that name it */
 };
 
-#define CW_MAX_STACK_RANGES	8
+#define CW_MAX_STACK_RANGES	24
 
 /* Where the stacks are, for a search: cw_stack_hints() fills it. */
 struct cw_search_hints {

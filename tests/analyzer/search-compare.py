@@ -19,6 +19,11 @@ rewritten these ways:
   zephyr-isr   the crash's Zephyr coredump with the registers of a handler over the thread (the
                fault handler at its entry), as Zephyr writes a dump taken in an interrupt that
                preempted a thread: no PSP; the chain from its exception frame on is compared.
+Then the Zephyr firmware's "isr" crashes (the tick's work faults on the interrupt stack, a stack
+object no thread's stack_info names, over a thread) as memory-only dumps: the chain must equal
+GDB's from the fault's frame through the tick's exception return to the thread's entry, and the
+fault's frame, found by search, must have been found in a stack the firmware names (confidence
+80: z_interrupt_stacks), not in unbounded RAM (60).
 On gcore and no-stack, also: the fault kind is "unknown" (no SCB), the instruction shown is the
 interrupted frame's and none when no frame was found (never the handler's own), and the running
 thread is not flagged sp-outside-stack from the handler's MSP.
@@ -257,10 +262,19 @@ FORMATS = [("gcore", gcore, []), ("crashcatcher", crashcatcher, []),
            ("zephyr-isr", zephyr_isr, ["--allow-mismatch"])]
 
 
-def cases(corpus_script):
+def isr_expected(oracle):
+    """GDB's chain of an "isr" crash: the handler's frames, then the preempted thread's."""
+    handler = [{"function": f["function"], "pc": f["pc"], "line": f["line"], "inlined": []}
+               for f in oracle["crash"]["frames"] if f["type"] == "normal"]
+    cur = [t for t in oracle["threads"] if t.get("current")][0]
+    return handler, rc.expected(cur)
+
+
+def cases(corpus_script, isr):
     """
     (label, fw.elf, core.elf, oracle frames, from the RTOS firmware) of every process-stack
-    crash; the multi-thread firmware's script sits beside the corpus's.
+    crash; the multi-thread firmware's script sits beside the corpus's. Its "isr" crashes go to
+    isr, as (label, fw.elf, core.elf, (handler frames, thread frames)).
     """
     out = []
     r = subprocess.run([corpus_script], capture_output=True, text=True, timeout=2700)
@@ -277,6 +291,10 @@ def cases(corpus_script):
     if r.returncode:
         raise RuntimeError("run-rtos.sh failed: " + r.stderr)
     for core, kernel, name, d in (line.split() for line in r.stdout.splitlines()):
+        if name == "isr":
+            isr.append(("%s-%s-%s" % (core, kernel, name),
+                        os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
+                        isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
         if name != "fault":
             continue
         o = json.load(open(os.path.join(d, "oracle.json")))
@@ -310,11 +328,34 @@ def compare(expect, j, rtos):
     return n == len(expect), wrong
 
 
+def isr_stack_object(tool, isr, tmp):
+    """Problems of each "isr" crash as a memory-only dump (see the module's docstring)."""
+    bad = []
+    for label, elf, core, (handler, thread) in isr:
+        r, j = run(tool, elf, cc.memory_only(core, os.path.join(tmp, label + ".memory-only")))
+        if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
+            bad.append("%s: no fault frame (%s)" % (label, r.stderr.strip()[:160]))
+            continue
+        got = j["frames"][j["fault_frame"]:]
+        n = rc.score(handler + thread, got, False)
+        if n < len(handler) + len(thread):
+            at = got[n] if n < len(got) else None
+            bad.append("%s: %d/%d frames equal GDB's; then %s" %
+                       (label, n, len(handler) + len(thread),
+                        "%s@0x%x" % (at["function"], at["pc"]) if at else "nothing"))
+        low = [f for f in got[:len(handler)] if f["confidence"] < SURE]
+        if low:
+            bad.append("%s: the fault's frame was found at confidence %d, not in a named stack" %
+                       (label, low[0]["confidence"]))
+    return bad
+
+
 def main():
     a = cc.parse_args("--corpus-script")
     ktap = Ktap("crashwalk-search")
+    isr = []
     try:
-        crashes = cases(a.corpus_script)
+        crashes = cases(a.corpus_script, isr)
     except RuntimeError as e:
         ktap.note(e)
         ktap.result(False, "search-build")
@@ -356,6 +397,12 @@ def main():
             print("#   " + b)
         ktap.result(pct >= CHAIN_BAR and sure_wrong == 0,
                     "search %s chains>=%g%%" % (fmt, CHAIN_BAR))
+    bad = isr_stack_object(a.crashwalk, isr, tmp.name)
+    print("# isr-stack-object: %d/%d memory-only interrupt-stack crashes right" %
+          (len(isr) - len({b.split(":")[0] for b in bad}), len(isr)))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(isr and not bad, "search isr-stack-object")
     # Hostile: a few crashes, RAM tiled with copies of their own frame.
     for label, elf, core, expect, rtos in crashes[::8]:
         dump = hostile(core, os.path.join(tmp.name, "%s.hostile" % label))

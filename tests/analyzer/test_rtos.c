@@ -412,6 +412,48 @@ static void zephyr_search_ranges(void)
 	close_session(&s);
 }
 
+/*
+ * Zephyr's stack objects as search ranges: the interrupt stack (a main
+ * stack) and each thread_stacks row no thread uses; a row whose thread the
+ * kernel names stays out, whether or not that thread runs.
+ */
+static void zephyr_stack_objects(void)
+{
+	struct cw_search_hints h;
+	struct session s;
+	uint32_t isr, isr_size, rows, rows_size, crasher = 0;
+	unsigned int i, nr_isr = 0, nr_rows = 0, crasher_row = 0;
+
+	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
+		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+		return;
+	}
+	KTAP_EXPECT(!cw_image_object(s.img, "z_interrupt_stacks", &isr, &isr_size) &&
+		    !cw_image_object(s.img, "thread_stacks", &rows, &rows_size),
+		    "z_interrupt_stacks and thread_stacks objects");
+	cw_stack_hints(&s.t, &s.d, CW_RTOS_ZEPHYR, CW_UNWIND_AUTO, &h);
+	for (i = 0; i < h.nr; i++) {
+		const struct cw_stack_range *r = &h.ranges[i];
+
+		if (r->bound == CW_BOUND_RTOS)
+			crasher = r->lo;
+		if (r->bound != CW_BOUND_SYMBOLS)
+			continue;
+		if (r->lo == isr && r->hi == isr + isr_size && !r->process &&
+		    strstr(r->what, "z_interrupt_stacks[0]"))
+			nr_isr++;
+		if (r->lo >= rows && r->hi <= rows + rows_size && r->process)
+			nr_rows++;
+		if (crasher && r->lo <= crasher && crasher < r->hi)
+			crasher_row++;
+	}
+	/* 10 rows (RTOS_MAX_TASKS), 6 threads on M33: 4 rows no thread uses. */
+	KTAP_EXPECT(nr_isr == 1 && nr_rows == 4 && crasher && !crasher_row,
+		    "interrupt stack %u, unused rows %u, crasher at 0x%08x in %u of them", nr_isr,
+		    nr_rows, crasher, crasher_row);
+	close_session(&s);
+}
+
 static void parse_names(void)
 {
 	enum cw_rtos_kind k = CW_RTOS_NONE;
@@ -545,6 +587,7 @@ int main(void)
 	KTAP_RUN(zephyr_states);
 	KTAP_RUN(running_thread_bounded);
 	KTAP_RUN(zephyr_search_ranges);
+	KTAP_RUN(zephyr_stack_objects);
 	KTAP_RUN(parse_names);
 	KTAP_RUN(one_frame_schema);
 	return ktap_finish();

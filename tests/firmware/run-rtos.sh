@@ -42,8 +42,11 @@ kernel_cflags() {
 	freertos-retaddr) echo "-DRTOS_TASK_RETURN";;
 	esac
 }
-# Case numbers are enum rtos_case in rtos/app.c.
-cases="fault:1 overflow:2"
+# Case numbers are enum rtos_case in rtos/app.c. "isr" (the tick's work faults on the interrupt
+# stack) on Zephyr only: its interrupt stack is a stack object no thread names.
+kernel_cases() {
+	case $1 in zephyr) echo "fault:1 overflow:2 isr:3";; *) echo "fault:1 overflow:2";; esac
+}
 
 key=$( (cat "$src"/* "$here/src/crash.c" "$here/src/fw.h" "$0" "$here/rtos-oracle.py" "$here/oracle.py" \
 	"$here/qemu-gdb.sh" "$here/src/start.S";
@@ -88,8 +91,14 @@ for core in $cores; do
 				"$here/src/start.S" "$src/port.S" "$src/app.c" "$src/board.c" \
 				"$src/kernel_$(kernel_source "$k").c" \
 				"$here/src/crash.c" -lgcc -o "$d/fw.elf")
+			# A Zephyr ELF names its main stack only by its stack object
+			# (z_interrupt_stacks): the linker script's names for crash.c go.
+			if [ "$(kernel_source "$k")" = zephyr ]; then
+				arm-none-eabi-objcopy --strip-symbol=__msp_stack_lo \
+					--strip-symbol=__msp_stack_hi "$d/fw.elf"
+			fi
 			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
-			for c in $cases; do
+			for c in $(kernel_cases "$k"); do
 				name=${c%%:*}
 				mkdir -p "$d/$name"
 				on_free_port run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" \
@@ -97,7 +106,7 @@ for core in $cores; do
 			done
 			[ $status -eq 0 ] && touch "$d/.done"
 		fi
-		for c in $cases; do
+		for c in $(kernel_cases "$k"); do
 			echo "$core $k ${c%%:*} $d/${c%%:*}"
 		done
 	done

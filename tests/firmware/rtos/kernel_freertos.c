@@ -313,6 +313,7 @@ void rtos_tick(void)
 	List_t *l;
 
 	rtos_ticks = ++xTickCount;
+	rtos_tick_hook();	/* xTaskIncrementTick(): vApplicationTickHook() */
 	if (!xTickCount) {
 		l = pxDelayedTaskList;
 		pxDelayedTaskList = pxOverflowDelayedTaskList;
@@ -451,11 +452,11 @@ void rtos_delete_self(void)
 		;
 }
 
-extern void port_start(uint32_t *psp);
+extern void port_start(uint32_t *psp, char *msp);
 
 void rtos_start(void)
 {
 	pxCurrentTCB = &boot_tcb;
-	port_start(boot_stack + 64);
+	port_start(boot_stack + 64, 0);
 	prvTaskExitError();
 }
