@@ -677,16 +677,25 @@ int cw_epilogue_analyze(const struct cw_mem *mem, const struct cw_image *img, ui
 
 /* ---- constant stores: what a function writes through its first argument ---- */
 
-#define ARG_STORES_MAX_INSNS	64	/* an initialiser that writes a few words */
+#define ARG_STORES_MAX_INSNS	96	/* an initialiser that writes a few words, at -O0 too */
+#define ARG_STACK_SLOTS		16	/* the locals an -O0 build keeps on the stack */
 
-/* A register's value on the path: unknown, a constant, or r0 at entry plus an offset. */
+/*
+ * A register's value on the path: unknown, a constant, r0 at entry plus an
+ * offset, or sp at entry plus an offset (where -O0 code keeps its locals).
+ */
 struct arg_reg {
-	enum { ARG_UNKNOWN, ARG_CONST, ARG_BASE } kind;
-	uint32_t v;		/* the constant, or the offset from r0 at entry */
+	enum { ARG_UNKNOWN, ARG_CONST, ARG_BASE, ARG_SP } kind;
+	uint32_t v;		/* the constant, or the offset from r0 or sp at entry */
 };
 
 struct arg_sim {
-	struct arg_reg r[16];	/* sp, lr and pc stay unknown */
+	struct arg_reg r[16];	/* lr and pc stay unknown */
+	struct {
+		uint32_t at;	/* offset from sp at entry */
+		struct arg_reg v;
+	} slot[ARG_STACK_SLOTS];
+	unsigned int nr_slots;
 	struct cw_stored_word *out;
 	unsigned int nr, max;
 };
@@ -710,13 +719,42 @@ static void arg_add(struct arg_sim *s, unsigned int rd, unsigned int rn, uint32_
 	*arg_reg(s, rd) = v.kind == ARG_UNKNOWN ? (struct arg_reg){ ARG_UNKNOWN, 0 } : v;
 }
 
-/* A word stored at rn + off: kept when rn is the argument and rt a constant. */
+/*
+ * A word stored at rn + off: kept when rn is the argument and rt a constant;
+ * on the stack, rt's value is kept in its slot for a later load.
+ */
 static void arg_store(struct arg_sim *s, unsigned int rt, unsigned int rn, int32_t off)
 {
 	const struct arg_reg *b = arg_reg(s, rn), *v = arg_reg(s, rt);
+	uint32_t at = b->v + (uint32_t)off;
+	unsigned int i;
 
 	if (b->kind == ARG_BASE && v->kind == ARG_CONST && s->nr < s->max)
-		s->out[s->nr++] = (struct cw_stored_word){ (int32_t)(b->v + (uint32_t)off), v->v };
+		s->out[s->nr++] = (struct cw_stored_word){ (int32_t)at, v->v };
+	if (b->kind != ARG_SP)
+		return;
+	for (i = 0; i < s->nr_slots && s->slot[i].at != at; i++)
+		;
+	if (i == ARRAY_SIZE(s->slot))
+		return;
+	s->nr_slots += i == s->nr_slots;
+	s->slot[i].at = at;
+	s->slot[i].v = *v;
+}
+
+/* rt = the word at rn + off: known when it is a stack slot the path stored. */
+static void arg_load(struct arg_sim *s, unsigned int rt, unsigned int rn, int32_t off)
+{
+	const struct arg_reg *b = arg_reg(s, rn);
+	uint32_t at = b->v + (uint32_t)off;
+	unsigned int i;
+
+	for (i = 0; b->kind == ARG_SP && i < s->nr_slots; i++)
+		if (s->slot[i].at == at) {
+			*arg_reg(s, rt) = s->slot[i].v;
+			return;
+		}
+	*arg_reg(s, rt) = (struct arg_reg){ ARG_UNKNOWN, 0 };
 }
 
 static void arg_clobber(struct arg_sim *s, uint32_t wr)
@@ -771,8 +809,22 @@ static int arg_t16(struct arg_sim *s, const struct cw_mem *mem, uint32_t a, uint
 			arg_const(s, hw >> 8 & 7, v);
 	} else if ((hw & 0xF800) == 0x6000) {		/* STR rt, [rn, #imm5*4] */
 		arg_store(s, rd, rn, (int32_t)(4 * ((hw >> 6) & 31)));
+	} else if ((hw & 0xF800) == 0x6800) {		/* LDR rt, [rn, #imm5*4] */
+		arg_load(s, rd, rn, (int32_t)(4 * ((hw >> 6) & 31)));
+	} else if ((hw & 0xF800) == 0x9000) {		/* STR rt, [sp, #imm8*4] */
+		arg_store(s, hw >> 8 & 7, 13, (int32_t)(4 * (hw & 0xFF)));
+	} else if ((hw & 0xF800) == 0x9800) {		/* LDR rt, [sp, #imm8*4] */
+		arg_load(s, hw >> 8 & 7, 13, (int32_t)(4 * (hw & 0xFF)));
+	} else if ((hw & 0xF800) == 0xA800) {		/* ADD rd, sp, #imm8*4 */
+		arg_add(s, hw >> 8 & 7, 13, 4 * (hw & 0xFFu));
+	} else if ((hw & 0xFF00) == 0xB000) {		/* ADD/SUB sp, sp, #imm7*4 */
+		arg_add(s, 13, 13, hw & 0x80 ? -4 * (hw & 0x7Fu) : 4 * (hw & 0x7Fu));
+	} else if ((hw & 0xFE00) == 0xB400) {		/* PUSH {list} */
+		arg_add(s, 13, 13, -4u * (uint32_t)__builtin_popcount(hw & 0x1FF));
 	} else if ((hw & 0xF800) == 0xC000) {		/* STMIA rn!, list */
 		arg_store_multiple(s, hw >> 8 & 7, hw & 0xFF, 0, 1);
+	} else if ((hw & 0xFF00) == 0xBD00) {		/* POP {.., pc} */
+		return 1;
 	} else {
 		wr = t16_writes(hw);
 		if (wr == ALL_REGS)
@@ -807,6 +859,8 @@ static int arg_t32(struct arg_sim *s, const struct cw_mem *mem, uint32_t a, uint
 		arg_add(s, rd, rn, -t32_imm12(hw1, hw2));
 	} else if ((hw1 & 0xFFF0) == 0xF8C0) {			/* STR.W rt, [rn, #imm12] */
 		arg_store(s, rt, rn, (int32_t)(hw2 & 0xFFF));
+	} else if ((hw1 & 0xFFF0) == 0xF8D0 && rn != 15) {	/* LDR.W rt, [rn, #imm12] */
+		arg_load(s, rt, rn, (int32_t)(hw2 & 0xFFF));
 	} else if ((hw1 & 0xFFF0) == 0xF840 && (hw2 & 0x0800)) {	/* STR rt, [rn, #+-imm8]{!} */
 		int32_t off = hw2 & 0x200 ? (int32_t)(hw2 & 0xFF) : -(int32_t)(hw2 & 0xFF);
 
@@ -820,6 +874,8 @@ static int arg_t32(struct arg_sim *s, const struct cw_mem *mem, uint32_t a, uint
 		arg_store(s, rd, rn, (hw1 & 0x100 ? off : 0) + 4);
 		if (hw1 & 0x20)
 			arg_add(s, rn, rn, (uint32_t)off);
+	} else if ((hw1 == 0xE8BD && (hw2 & 0x8000)) || (hw1 == 0xF85D && hw2 == 0xFB04)) {
+		return 1;					/* POP.W {.., pc}, LDR pc, [sp], #4 */
 	} else if ((hw1 & 0xFFD0) == 0xE880 || (hw1 & 0xFFD0) == 0xE900) {	/* STM(IA|DB).W */
 		arg_store_multiple(s, rn, hw2, (hw1 & 0xFFD0) == 0xE900, !!(hw1 & 0x20));
 	} else {
@@ -834,8 +890,10 @@ static int arg_t32(struct arg_sim *s, const struct cw_mem *mem, uint32_t a, uint
 /*
  * The constants a function stores relative to its first argument (r0 at
  * entry) on its straight-line path from the start, in the order stored:
- * how an RTOS port builds a new task's first frame. Conditional code and
- * calls end the path. Returns how many, or -1 when the code is unreadable.
+ * how an RTOS port builds a new task's first frame. Values an -O0 build
+ * keeps in stack slots are followed; conditional code and calls end the
+ * path. With img, data in the function ends it too. Returns how many, or -1
+ * when the code is unreadable.
  */
 int cw_thumb_arg_stores(const struct cw_mem *mem, const struct cw_image *img, uint32_t func,
 			struct cw_stored_word *out, unsigned int max)
@@ -845,11 +903,12 @@ int cw_thumb_arg_stores(const struct cw_mem *mem, const struct cw_image *img, ui
 	unsigned int n;
 
 	s.r[0] = (struct arg_reg){ ARG_BASE, 0 };
+	s.r[13] = (struct arg_reg){ ARG_SP, 0 };
 	for (n = 0; n < ARG_STORES_MAX_INSNS; n++) {
 		uint16_t hw1, hw2 = 0;
 		int end;
 
-		if (!cw_image_is_code(img, a) || read16(mem, a, &hw1))
+		if ((img && !cw_image_is_code(img, a)) || read16(mem, a, &hw1))
 			return n ? (int)s.nr : -1;
 		if (cw_thumb_is_32bit(hw1)) {
 			if (read16(mem, a + 2, &hw2))
@@ -862,7 +921,7 @@ int cw_thumb_arg_stores(const struct cw_mem *mem, const struct cw_image *img, ui
 		}
 		if (end)
 			break;
-		arg_clobber(&s, SP_PC | REG(14));
+		arg_clobber(&s, REG(14) | REG(15));
 	}
 	return (int)s.nr;
 }
