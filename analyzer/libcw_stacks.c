@@ -124,9 +124,12 @@ static int is_named(const struct named_stacks *named, uint32_t lo, uint32_t hi)
 
 /*
  * Each row of the firmware's stack objects that no thread the kernel names
- * uses: the interrupt stack, an aborted thread's, one not yet given to a
- * thread. A named thread's stack stays out: the running one's bounds are
- * the kernel's, and another's saved context is no live frame.
+ * uses: the interrupt stack; and, when the kernel does not say which thread
+ * runs, an aborted thread's or one not yet given to a thread (else the
+ * running thread's stack holds the live thread frame, and these only stale
+ * ones, kept across a warm reset too). A named thread's stack stays out:
+ * the running one's bounds are the kernel's, and another's saved context is
+ * no live frame.
  */
 static void stack_objects(const struct cw_target *t, const struct named_stacks *named,
 			  struct cw_search_hints *h)
@@ -143,7 +146,7 @@ static void stack_objects(const struct cw_target *t, const struct named_stacks *
 		for (k = 0; k < obj[i].rows; k++) {
 			uint32_t lo = obj[i].addr + k * row;
 
-			if (is_named(named, lo, lo + row))
+			if (is_named(named, lo, lo + row) || (!isr && h->rtos))
 				continue;
 			r = add_range(h, lo, lo + row, !isr, CW_BOUND_SYMBOLS);
 			if (r)
@@ -158,10 +161,9 @@ int cw_stack_hints(const struct cw_target *t, const struct cw_dump *dump, enum c
 		   enum cw_unwinder how, struct cw_search_hints *h)
 {
 	unsigned int i, have_process;
-	uint32_t lo, hi;
-	struct cw_stack_range *r;
-
 	struct named_stacks *named = calloc(1, sizeof(*named));
+	struct cw_stack_range *r;
+	uint32_t lo, hi;
 
 	memset(h, 0, sizeof(*h));
 	if (!named)
