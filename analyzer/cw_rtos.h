@@ -36,7 +36,7 @@ struct cw_rtos_ops {
 	 * builds it (a configured one under any name), or NULL; task_exit by
 	 * name when it fails. Returns the function that builds it, NULL if none.
 	 */
-	const char *(*task_return)(const struct cw_image *img, uint32_t *addr);
+	const char *(*find_task_exit)(const struct cw_image *img, uint32_t *addr);
 	/* After the unwind: a state only the thread's frames tell apart, or NULL. */
 	void (*settle)(struct cw_rtos_walk *w, struct cw_thread *th);
 };

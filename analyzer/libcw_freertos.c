@@ -331,7 +331,7 @@ static void frt_settle(struct cw_rtos_walk *w, struct cw_thread *th)
  * under the task's entry; the ports store both through the stack pointer
  * they are given.
  */
-static const char *frt_task_return(const struct cw_image *img, uint32_t *addr)
+static const char *frt_find_task_exit(const struct cw_image *img, uint32_t *addr)
 {
 	struct cw_stored_word st[24];
 	uint32_t fn, xpsr_at = 0;
@@ -356,6 +356,6 @@ static const char *frt_task_return(const struct cw_image *img, uint32_t *addr)
 
 const struct cw_rtos_ops cw_freertos_ops = {
 	.kind = CW_RTOS_FREERTOS, .detect = "pxCurrentTCB", .fill = FREERTOS_FILL,
-	.find = frt_find, .task_exit = "prvTaskExitError", .task_return = frt_task_return,
-	.settle = frt_settle,
+	.find = frt_find, .task_exit = "prvTaskExitError",
+	.find_task_exit = frt_find_task_exit, .settle = frt_settle,
 };
