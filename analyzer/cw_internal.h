@@ -640,6 +640,7 @@ int cw_exc_return_to_thread_psp(uint32_t v);
 int cw_exc_return_fp_frame(uint32_t v);
 uint32_t cw_exc_frame_size(const struct cw_exc_return *er, uint32_t xpsr, int lazy_fp_ts);
 unsigned int cw_exc_fp_state(const struct cw_mem *mem, uint32_t base, int *ts);
+int cw_exc_lazy_frame(const struct cw_mem *mem, uint32_t *base);
 
 #define CW_EXC_BASIC_WORDS	8
 #define CW_EXC_LR_WORD		5

@@ -32,9 +32,10 @@ STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": 
           "waiter": {"blocked"}, "crasher": {"running"}, "notified": {"blocked"},
           "doomed": {"dead"}}
 # In the Zephyr "isr" case the tick's work faults over whichever thread the tick preempted (the
-# running one) while the crasher sleeps.
+# running one), and in the M4F "fpu" case the fpu thread faults, while the crasher sleeps.
 CASE_STATES = {("pending", "fault"): {"ready"}, ("pending", "overflow"): {"blocked"},
-               ("crasher", "isr"): {"delayed"}}
+               ("pending", "fpu"): {"blocked"}, ("crasher", "isr"): {"delayed"},
+               ("crasher", "fpu"): {"delayed"}}
 
 
 def base_name(f):

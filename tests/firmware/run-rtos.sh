@@ -43,9 +43,12 @@ kernel_cflags() {
 	esac
 }
 # Case numbers are enum rtos_case in rtos/app.c. "isr" (the tick's work faults on the interrupt
-# stack) on Zephyr only: its interrupt stack is a stack object no thread names.
-kernel_cases() {
-	case $1 in zephyr) echo "fault:1 overflow:2 isr:3";; *) echo "fault:1 overflow:2";; esac
+# stack) on Zephyr only: its interrupt stack is a stack object no thread names. "fpu" (the fpu
+# thread faults with its FP state live: a lazy extended frame) on M4F only.
+kernel_cases() {	# core kernel
+	echo "fault:1 overflow:2"
+	if [ "$2" = zephyr ]; then echo "isr:3"; fi
+	if [ "$1" = m4f ]; then echo "fpu:4"; fi
 }
 
 key=$( (cat "$src"/* "$here/src/crash.c" "$here/src/fw.h" "$0" "$here/rtos-oracle.py" "$here/oracle.py" \
@@ -98,7 +101,7 @@ for core in $cores; do
 					--strip-symbol=__msp_stack_hi "$d/fw.elf"
 			fi
 			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
-			for c in $(kernel_cases "$k"); do
+			for c in $(kernel_cases "$core" "$(kernel_source "$k")"); do
 				name=${c%%:*}
 				mkdir -p "$d/$name"
 				on_free_port run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" \
@@ -106,7 +109,7 @@ for core in $cores; do
 			done
 			[ $status -eq 0 ] && touch "$d/.done"
 		fi
-		for c in $(kernel_cases "$k"); do
+		for c in $(kernel_cases "$core" "$(kernel_source "$k")"); do
 			echo "$core $k ${c%%:*} $d/${c%%:*}"
 		done
 	done

@@ -15,6 +15,7 @@ enum rtos_case {
 	CASE_FAULT = 1,		/* the crasher thread stores to an unmapped address */
 	CASE_OVERFLOW,		/* the crasher thread recurses off the end of its stack */
 	CASE_ISR,		/* the tick interrupt's work stores to an unmapped address */
+	CASE_FPU,		/* the fpu thread stores to an unmapped address, its FP state live */
 };
 
 /* Set by the GDB oracle after load; reset leaves .noinit alone. 0 (plain runs) means a fault. */
@@ -164,11 +165,25 @@ static NOINLINE float fpu_integrate(float a, float b)
 	return sum;
 }
 
+/*
+ * The "fpu" case: a store to an unmapped address with FP registers live, so
+ * the fault stacks an extended frame whose FP slots lazy preservation only
+ * reserves (FPCCR.LSPACT, FPCAR at them when the dump is written).
+ */
+static NOINLINE void fpu_store(volatile uint32_t *p, float v)
+{
+	*p = (uint32_t)(v * 3.0f);
+	fsink = v;
+}
+
 static void fpu_task(void *arg)
 {
 	(void)arg;
-	for (;;)
+	for (;;) {
 		fsink = fpu_integrate(0.0f, fsink > 4.0f ? 0.5f : fsink + 0.75f);
+		if (crash_case == CASE_FPU && rtos_ticks >= CRASH_AFTER_TICKS)
+			fpu_store((volatile uint32_t *)bad_address, fsink);
+	}
 }
 #endif
 
@@ -284,7 +299,7 @@ void rtos_tick_hook(void)
 static void crasher_task(void *arg)
 {
 	(void)arg;
-	while (rtos_ticks < CRASH_AFTER_TICKS || crash_case == CASE_ISR)
+	while (rtos_ticks < CRASH_AFTER_TICKS || crash_case == CASE_ISR || crash_case == CASE_FPU)
 		rtos_delay(2);
 	if (crash_case == CASE_OVERFLOW)
 		sink = crasher_recurse(0);
