@@ -5,7 +5,8 @@
 """
 The crashes: every process-stack case of the QEMU crash corpus ("psp") and of the multi-thread
 firmware ("fault", the running task's chain, and on M4F "fpu", whose fault frame is a lazy
-extended frame that FPCAR locates); a task's chain that reaches its entry must end task_entry. GDB's backtrace, taken with the true registers, is
+extended frame that FPCAR locates); a task's chain that reaches its entry must end task_entry.
+GDB's backtrace, taken with the true registers, is
 the oracle. Each crash's own ELF core (handler entry, MSP and PSP in its CRASHWALK note) is
 rewritten these ways:
   gcore        r0-r15 and xPSR only, as GDB's gcore writes them: no MSP, PSP or SCB;
