@@ -145,6 +145,7 @@ struct cw_image_section {
 
 /* The path the image was opened with, naming it in messages. */
 const char *cw_image_path(const struct cw_image *img);
+const struct cw_mem *cw_image_contents(const struct cw_image *img);
 const struct cw_image_section *cw_image_rosec(const struct cw_image *img, unsigned int n);
 const struct cw_image_section *cw_image_datasec(const struct cw_image *img, unsigned int n);
 const char *cw_image_object_name(const struct cw_image *img, uint32_t addr);
@@ -169,6 +170,15 @@ int cw_image_has_dwarf(const struct cw_image *img);
 int cw_image_struct_member(const struct cw_image *img, const char *type, const char *path,
 			   uint32_t *off, uint32_t *size);
 int cw_image_struct_size(const struct cw_image *img, const char *type, uint32_t *size);
+
+/* A variable that is an array of a given struct; rows: a 2-D array's first dimension, else 1. */
+struct cw_typed_object {
+	const char *name;
+	uint32_t addr, size, rows;
+};
+
+unsigned int cw_image_objects_of_type(const struct cw_image *img, const char *elem,
+				      struct cw_typed_object *out, unsigned int max);
 
 /* ---- unwinding ---- */
 
@@ -284,7 +294,7 @@ struct cw_stack_range {
 	char what[64];		/* the symbols or the thread that name it */
 };
 
-#define CW_MAX_STACK_RANGES	8
+#define CW_MAX_STACK_RANGES	24
 
 /* Where the stacks are, for a search: cw_stack_hints() fills it. */
 struct cw_search_hints {
@@ -314,7 +324,7 @@ struct cw_backtrace {
 	struct cw_frame frames[CW_MAX_FRAMES];
 	unsigned int nr;
 	enum cw_stop stop;
-	char stop_detail[128];
+	char stop_detail[160];
 	uint32_t stop_addr;	/* CW_STOP_BAD_PC: the return address that is not code */
 	struct cw_search search;
 };
@@ -331,6 +341,8 @@ struct cw_bounds {
 	uint32_t thread_entry;	/* the function every thread starts in (Zephyr
 				 * z_thread_entry); 0: none */
 	const char *task_exit_name, *thread_entry_name;
+	const char *task_exit_from;	/* how task_exit was learned: the code that stores it
+					 * in a new task's frame, or NULL (by its default name) */
 };
 
 struct cw_target {
@@ -531,6 +543,15 @@ struct cw_epilogue {
 int cw_epilogue_analyze(const struct cw_mem *mem, const struct cw_image *img, uint32_t func,
 			uint32_t end, uint32_t pc, struct cw_epilogue *out);
 
+/* A word a function stored at its first argument plus off. */
+struct cw_stored_word {
+	int32_t off;
+	uint32_t val;
+};
+
+int cw_thumb_arg_stores(const struct cw_mem *mem, const struct cw_image *img, uint32_t func,
+			struct cw_stored_word *out, unsigned int max);
+
 /* ---- ARM EHABI unwind tables (.ARM.exidx, .ARM.extab) ---- */
 
 enum cw_ehabi_status {
@@ -619,6 +640,7 @@ int cw_exc_return_to_thread_psp(uint32_t v);
 int cw_exc_return_fp_frame(uint32_t v);
 uint32_t cw_exc_frame_size(const struct cw_exc_return *er, uint32_t xpsr, int lazy_fp_ts);
 unsigned int cw_exc_fp_state(const struct cw_mem *mem, uint32_t base, int *ts);
+int cw_exc_lazy_frame(const struct cw_mem *mem, uint32_t *base);
 
 #define CW_EXC_BASIC_WORDS	8
 #define CW_EXC_LR_WORD		5

@@ -31,6 +31,12 @@ struct cw_rtos_ops {
 	int (*find)(struct cw_rtos_walk *w);	/* -1: its objects are not in the firmware */
 	/* What ends a thread's chain (struct cw_bounds): symbols, or NULL. */
 	const char *task_exit, *thread_entry;
+	/*
+	 * The return address the kernel gives a new task as the firmware's code
+	 * builds it (a configured one under any name), or NULL; task_exit by
+	 * name when it fails. Returns the function that builds it, NULL if none.
+	 */
+	const char *(*find_task_exit)(const struct cw_image *img, uint32_t *addr);
 	/* After the unwind: a state only the thread's frames tell apart, or NULL. */
 	void (*settle)(struct cw_rtos_walk *w, struct cw_thread *th);
 };

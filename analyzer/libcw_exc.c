@@ -136,6 +136,25 @@ unsigned int cw_exc_fp_state(const struct cw_mem *mem, uint32_t base, int *ts)
 	return CW_FRAME_FP_STACKED;
 }
 
+/*
+ * Where the newest extended frame is, when the dump says: with lazy state
+ * active (FPCCR.ASPEN, LSPEN, LSPACT) no FP instruction ran since the
+ * exception that stacked it, which has not returned, and FPCAR points at its
+ * FP slots. 0 with *base the frame's stacked r0, -1 when the dump has no
+ * FPCCR or FPCAR, or no lazy state.
+ */
+int cw_exc_lazy_frame(const struct cw_mem *mem, uint32_t *base)
+{
+	const uint32_t lazy = FPCCR_ASPEN | FPCCR_LSPEN | FPCCR_LSPACT;
+	uint32_t fpccr, fpcar;
+
+	if (cw_mem_read32_dumped(mem, CW_FPCCR, &fpccr) ||
+	    cw_mem_read32_dumped(mem, CW_FPCAR, &fpcar) || (fpccr & lazy) != lazy)
+		return -1;
+	*base = (fpcar & FPCAR_ADDR_MASK) - FRAME_BASIC;
+	return 0;
+}
+
 static int read_words(const struct cw_mem *mem, uint32_t addr, uint32_t *out, unsigned int n,
 		      uint32_t *bad)
 {

@@ -11,6 +11,7 @@
 #define FREERTOS_FILL	0xA5	/* tskSTACK_FILL_BYTE */
 #define WAITING_NOTIFICATION	1	/* taskWAITING_NOTIFICATION in ucNotifyState */
 #define FP_CALLEE	0x40u	/* s16-s31, saved by the context switch */
+#define INITIAL_XPSR	CW_XPSR_T	/* portINITIAL_XPSR: Thumb, thread mode */
 
 /*
  * What FreeRTOS's GCC ports store at pxTopOfStack, from the lowest address:
@@ -322,7 +323,39 @@ static void frt_settle(struct cw_rtos_walk *w, struct cw_thread *th)
 				th->state = CW_TS_BLOCKED;
 }
 
+/*
+ * portTASK_RETURN_ADDRESS, which every Cortex-M port's pxPortInitialiseStack()
+ * stores as the new task's stacked lr: configTASK_RETURN_ADDRESS when the
+ * application sets one (under any name), else prvTaskExitError. It is the
+ * code address stored two words below the stacked xPSR (portINITIAL_XPSR),
+ * under the task's entry; the ports store both through the stack pointer
+ * they are given.
+ */
+static const char *frt_find_task_exit(const struct cw_image *img, uint32_t *addr)
+{
+	struct cw_stored_word st[24];
+	uint32_t fn, xpsr_at = 0;
+	int n, i, have_xpsr = 0;
+
+	if (cw_image_lookup(img, "pxPortInitialiseStack", &fn))
+		return NULL;
+	n = cw_thumb_arg_stores(cw_image_contents(img), img, fn, st, ARRAY_SIZE(st));
+	for (i = 0; i < n; i++)
+		if (st[i].val == INITIAL_XPSR) {
+			xpsr_at = (uint32_t)st[i].off;
+			have_xpsr = 1;
+		}
+	for (i = 0; have_xpsr && i < n; i++)
+		if ((uint32_t)st[i].off == xpsr_at - 8 && (st[i].val & 1) &&
+		    cw_image_is_code(img, st[i].val & ~1u)) {
+			*addr = st[i].val & ~1u;
+			return "pxPortInitialiseStack";
+		}
+	return NULL;
+}
+
 const struct cw_rtos_ops cw_freertos_ops = {
 	.kind = CW_RTOS_FREERTOS, .detect = "pxCurrentTCB", .fill = FREERTOS_FILL,
-	.find = frt_find, .task_exit = "prvTaskExitError", .settle = frt_settle,
+	.find = frt_find, .task_exit = "prvTaskExitError",
+	.find_task_exit = frt_find_task_exit, .settle = frt_settle,
 };

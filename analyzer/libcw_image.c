@@ -857,6 +857,12 @@ uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok)
 	return v;
 }
 
+/* The firmware's own loadable contents, as the ELF holds them (not the dump's). */
+const struct cw_mem *cw_image_contents(const struct cw_image *img)
+{
+	return &img->mem;
+}
+
 /* The n-th loadable read-only section (code, constants, the vector table), NULL past the last. */
 const struct cw_image_section *cw_image_rosec(const struct cw_image *img, unsigned int n)
 {
@@ -1055,4 +1061,83 @@ int cw_image_struct_size(const struct cw_image *img, const char *type, uint32_t 
 		return -1;
 	*size = (uint32_t)sz;
 	return 0;
+}
+
+/*
+ * An array variable's element type, its size and its outer dimension (1 for
+ * a one-dimensional array).
+ */
+static int array_element(Dwarf_Die *var, Dwarf_Die *elem, uint32_t *size, uint32_t *rows)
+{
+	Dwarf_Die arr, sub;
+	Dwarf_Attribute a;
+	Dwarf_Word n;
+	unsigned int dims = 0;
+
+	if (!dwarf_formref_die(dwarf_attr(var, DW_AT_type, &a), &arr) ||
+	    dwarf_peel_type(&arr, &arr) || dwarf_tag(&arr) != DW_TAG_array_type ||
+	    dwarf_aggregate_size(&arr, &n) || !n ||
+	    !dwarf_formref_die(dwarf_attr(&arr, DW_AT_type, &a), elem) ||
+	    dwarf_peel_type(elem, elem) || dwarf_child(&arr, &sub))
+		return -1;
+	*size = (uint32_t)n;
+	*rows = 1;
+	do {
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+			continue;
+		if (!dims++ && dwarf_attr(&sub, DW_AT_upper_bound, &a) && !dwarf_formudata(&a, &n))
+			*rows = (uint32_t)n + 1;
+	} while (dwarf_siblingof(&sub, &sub) == 0);
+	if (dims < 2)
+		*rows = 1;
+	return 0;
+}
+
+/* Where a variable is, when its location is a plain address (DW_OP_addr). */
+static int variable_address(Dwarf_Die *var, uint32_t *addr)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr(var, DW_AT_location, &a) || dwarf_getlocation(&a, &expr, &len) ||
+	    len != 1 || expr[0].atom != DW_OP_addr)
+		return -1;
+	*addr = (uint32_t)expr[0].number;
+	return 0;
+}
+
+/*
+ * The variables, at a compilation unit's top level, that are arrays (one- or
+ * two-dimensional) of the struct named elem: objects that only their type
+ * marks, as Zephyr's stack objects (their output section holds any other
+ * no-init data too). Returns how many were stored in out.
+ */
+unsigned int cw_image_objects_of_type(const struct cw_image *img, const char *elem,
+				      struct cw_typed_object *out, unsigned int max)
+{
+	Dwarf *dw = image_dwarf(img);
+	Dwarf_Off off = 0, next;
+	unsigned int nr = 0;
+	size_t hsize;
+
+	while (dw && nr < max && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, var, el;
+		uint32_t addr, size, rows;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &var) == 0) {
+			do {
+				if (dwarf_tag(&var) != DW_TAG_variable || !dwarf_diename(&var) ||
+				    variable_address(&var, &addr) ||
+				    array_element(&var, &el, &size, &rows) ||
+				    dwarf_tag(&el) != DW_TAG_structure_type ||
+				    !die_is_named(&el, elem))
+					continue;
+				out[nr++] = (struct cw_typed_object){ dwarf_diename(&var), addr,
+								      size, rows };
+			} while (nr < max && dwarf_siblingof(&var, &var) == 0);
+		}
+		off = next;
+	}
+	return nr;
 }

@@ -71,8 +71,14 @@ static const struct cw_rtos_ops *pick_kernel(const struct cw_image *img, enum cw
 static void kernel_ends(const struct cw_image *img, const struct cw_rtos_ops *ops,
 			struct cw_bounds *b)
 {
+	const struct cw_symbol *fn;
+
 	memset(b, 0, sizeof(*b));
-	if (ops && ops->task_exit && !cw_image_lookup(img, ops->task_exit, &b->task_exit)) {
+	if (ops && ops->find_task_exit &&
+	    (b->task_exit_from = ops->find_task_exit(img, &b->task_exit))) {
+		fn = cw_image_func(img, b->task_exit);
+		b->task_exit_name = fn && fn->addr == b->task_exit ? fn->name : "a function";
+	} else if (ops && ops->task_exit && !cw_image_lookup(img, ops->task_exit, &b->task_exit)) {
 		b->task_exit &= ~1u;
 		b->task_exit_name = ops->task_exit;
 	}

@@ -235,6 +235,8 @@ struct search {
 	struct cw_exc_return ers[2];
 	unsigned int nr_er;
 	int bounded;		/* the hints name a stack of the kind searched: keep to it */
+	int have_lazy;		/* FPCAR locates the newest extended frame: */
+	uint32_t lazy_base;	/* its stacked r0 */
 	struct candidate *c;
 	unsigned int nr, cap;
 	struct cw_search *res;
@@ -318,8 +320,20 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 		return;
 	for (v = first; v < n; v++) {
 		if (cw_exc_frame_read(s->t->mem, a, &s->ers[v], &f) != CW_EXC_OK ||
-		    f.base + f.size > end || f.base + f.size < f.base ||
-		    !candidate_ok(s->t, s->req, f.base, f.words))
+		    f.base + f.size > end || f.base + f.size < f.base)
+			continue;
+		/*
+		 * FPCAR locates the newest extended frame: a frame there is
+		 * extended. The fault is the newest exception, so an extended
+		 * frame of its own is that one, and one elsewhere is not the
+		 * fault's.
+		 */
+		if (s->have_lazy && f.base == s->lazy_base && !s->ers[v].fp_frame)
+			continue;
+		if (s->req->fault_frame && s->have_lazy && s->ers[v].fp_frame &&
+		    f.base != s->lazy_base)
+			continue;
+		if (!candidate_ok(s->t, s->req, f.base, f.words))
 			continue;
 		s->res->candidates++;
 		if (s->nr == s->cap) {
@@ -434,6 +448,7 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 	for (i = 0; t->hints && i < t->hints->nr; i++)
 		kinds |= 1u << !!t->hints->ranges[i].process;
 	s->bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) : kinds == 3;
+	s->have_lazy = !cw_exc_lazy_frame(t->mem, &s->lazy_base);
 	s->c = calloc(s->cap, sizeof(*s->c));
 	if (!s->c) {
 		free(s);

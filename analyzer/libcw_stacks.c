@@ -12,6 +12,24 @@
 
 /* How far below its start an overflowed thread's last frame may lie. */
 #define OVERFLOW_REACH	256u
+#define MAX_THREAD_RANGES	6	/* threads searched when none is known to run */
+
+/*
+ * Zephyr's stack objects: K_THREAD_STACK_DEFINE, K_KERNEL_STACK_DEFINE and
+ * their arrays declare every stack as an array of this struct, in a no-init
+ * section other data shares, so the DWARF type is what marks them. The
+ * interrupt stacks (kernel/init.c, one per CPU) are the main stack on
+ * Cortex-M; any other is a thread's.
+ */
+#define ZEPHYR_STACK_ELEMENT	"z_thread_stack_element"
+#define ZEPHYR_ISR_STACKS	"z_interrupt_stacks"
+#define MAX_STACK_OBJECTS	32
+
+/* The stacks the kernel's objects name, whether or not the search keeps to them. */
+struct named_stacks {
+	uint32_t lo[CW_MAX_THREADS], hi[CW_MAX_THREADS];
+	unsigned int nr;
+};
 
 /* Linker-script names for a stack's ends, as common startup code spells them. */
 static const struct {
@@ -60,7 +78,8 @@ static void thread_range(struct cw_search_hints *h, const struct cw_rtos *rtos,
  * was stacked.
  */
 static void running_thread(const struct cw_target *t, const struct cw_dump *d,
-			   enum cw_rtos_kind kind, enum cw_unwinder how, struct cw_search_hints *h)
+			   enum cw_rtos_kind kind, enum cw_unwinder how, struct cw_search_hints *h,
+			   struct named_stacks *named)
 {
 	struct cw_backtrace *none = calloc(1, sizeof(*none));
 	struct cw_rtos rtos = { 0 };
@@ -70,6 +89,11 @@ static void running_thread(const struct cw_target *t, const struct cw_dump *d,
 	if (!none)
 		return;
 	if (!cw_rtos_threads(t, d, none, &f, kind, how, &rtos)) {
+		for (i = 0; i < rtos.nr && named->nr < CW_MAX_THREADS; i++)
+			if (rtos.threads[i].have_stack && rtos.threads[i].stack_size) {
+				named->lo[named->nr] = rtos.threads[i].stack_lo;
+				named->hi[named->nr++] = rtos.threads[i].stack_hi;
+			}
 		for (i = 0; i < rtos.nr; i++)
 			if (rtos.threads[i].current) {
 				h->rtos = 1;
@@ -80,11 +104,56 @@ static void running_thread(const struct cw_target *t, const struct cw_dump *d,
 		 * the dump): the frame is on one of the threads' stacks, all of
 		 * which the kernel's objects name, leaving room for the main stack.
 		 */
-		for (i = 0; !h->rtos && i < rtos.nr && h->nr + 2 < CW_MAX_STACK_RANGES; i++)
+		for (i = 0; !h->rtos && i < rtos.nr && h->nr < MAX_THREAD_RANGES; i++)
 			thread_range(h, &rtos, &rtos.threads[i]);
 	}
 	cw_rtos_free(&rtos);
 	free(none);
+}
+
+/* Does a stack the kernel names lie in [lo, hi)? */
+static int is_named(const struct named_stacks *named, uint32_t lo, uint32_t hi)
+{
+	unsigned int i;
+
+	for (i = 0; i < named->nr; i++)
+		if (named->lo[i] >= lo && named->hi[i] <= hi)
+			return 1;
+	return 0;
+}
+
+/*
+ * Each row of the firmware's stack objects that no thread the kernel names
+ * uses: the interrupt stack; and, when the kernel does not say which thread
+ * runs, an aborted thread's or one not yet given to a thread (else the
+ * running thread's stack holds the live thread frame, and these only stale
+ * ones, kept across a warm reset too). A named thread's stack stays out:
+ * the running one's bounds are the kernel's, and another's saved context is
+ * no live frame.
+ */
+static void stack_objects(const struct cw_target *t, const struct named_stacks *named,
+			  struct cw_search_hints *h)
+{
+	struct cw_typed_object obj[MAX_STACK_OBJECTS];
+	struct cw_stack_range *r;
+	unsigned int n, i, k;
+
+	n = cw_image_objects_of_type(t->img, ZEPHYR_STACK_ELEMENT, obj, ARRAY_SIZE(obj));
+	for (i = 0; i < n; i++) {
+		uint32_t row = obj[i].size / obj[i].rows;
+		int isr = !strcmp(obj[i].name, ZEPHYR_ISR_STACKS);
+
+		for (k = 0; k < obj[i].rows; k++) {
+			uint32_t lo = obj[i].addr + k * row;
+
+			if (is_named(named, lo, lo + row) || (!isr && h->rtos))
+				continue;
+			r = add_range(h, lo, lo + row, !isr, CW_BOUND_SYMBOLS);
+			if (r)
+				snprintf(r->what, sizeof(r->what), "%s[%u] (%s)", obj[i].name, k,
+					 ZEPHYR_STACK_ELEMENT);
+		}
+	}
 }
 
 /* Returns the number of ranges found. */
@@ -92,13 +161,18 @@ int cw_stack_hints(const struct cw_target *t, const struct cw_dump *dump, enum c
 		   enum cw_unwinder how, struct cw_search_hints *h)
 {
 	unsigned int i, have_process;
-	uint32_t lo, hi;
+	struct named_stacks *named = calloc(1, sizeof(*named));
 	struct cw_stack_range *r;
+	uint32_t lo, hi;
 
 	memset(h, 0, sizeof(*h));
+	if (!named)
+		return 0;
 	if (kind != CW_RTOS_NONE)
-		running_thread(t, dump, kind, how, h);
+		running_thread(t, dump, kind, how, h, named);
 	have_process = h->nr;
+	stack_objects(t, named, h);
+	free(named);
 	for (i = 0; i < ARRAY_SIZE(stack_symbols); i++) {
 		if ((stack_symbols[i].process && have_process) ||
 		    cw_image_lookup(t->img, stack_symbols[i].lo, &lo) ||

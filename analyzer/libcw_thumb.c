@@ -109,6 +109,36 @@ static uint32_t t32_imm16(uint16_t hw1, uint16_t hw2)
 	return (hw1 & 0xFu) << 12 | t32_imm12(hw1, hw2);
 }
 
+/* What a 32-bit instruction does to a register when it loads a constant. */
+enum t32_const {
+	T32_NO_CONST,		/* not such an instruction */
+	T32_CONST,		/* rd = v: MOV.W, MVN, MOVW, LDR.W literal */
+	T32_CONST_HIGH,		/* rd's high half = v: MOVT */
+	T32_CONST_UNREAD,	/* rd = a literal not in memory */
+};
+
+static enum t32_const t32_const(const struct cw_mem *mem, uint32_t a, uint16_t hw1, uint16_t hw2,
+				unsigned int *rd, uint32_t *v)
+{
+	uint32_t base = (a + 4) & ~3u, off = hw2 & 0xFFF;
+
+	*rd = hw2 >> 8 & 0xF;
+	if ((hw1 & 0xFBEF) == 0xF04F && !(hw2 & 0x8000))		/* MOV.W rd, #const */
+		*v = thumb_expand_imm(t32_imm12(hw1, hw2));
+	else if ((hw1 & 0xFBEF) == 0xF06F && !(hw2 & 0x8000))	/* MVN rd, #const */
+		*v = ~thumb_expand_imm(t32_imm12(hw1, hw2));
+	else if ((hw1 & 0xFBF0) == 0xF240 && !(hw2 & 0x8000))	/* MOVW */
+		*v = t32_imm16(hw1, hw2);
+	else if ((hw1 & 0xFBF0) == 0xF2C0 && !(hw2 & 0x8000))	/* MOVT */
+		return *v = t32_imm16(hw1, hw2) << 16, T32_CONST_HIGH;
+	else if ((hw1 & 0xFF7F) == 0xF85F)			/* LDR.W rt, [pc, #+-imm12] */
+		return *rd = hw2 >> 12, cw_mem_read32(mem, hw1 & 0x80 ? base + off : base - off, v) ?
+		       T32_CONST_UNREAD : T32_CONST;
+	else
+		return T32_NO_CONST;
+	return T32_CONST;
+}
+
 #define ALL_REGS	0xFFFFu
 #define REG(n)		(1u << ((n) & 0xF))	/* a 4-bit register field */
 #define LREG(n)		(1u << ((n) & 0x7))	/* a 3-bit (r0-r7) register field */
@@ -337,7 +367,9 @@ static int prologue_t16(const struct cw_mem *mem, uint32_t a, struct cw_prologue
 static int prologue_t32(const struct cw_mem *mem, uint32_t a, struct cw_prologue *p,
 			struct consts *c, uint16_t hw1, uint16_t hw2)
 {
-	uint32_t v, rd = hw2 >> 8 & 0xF;
+	unsigned int rd = hw2 >> 8 & 0xF;
+	enum t32_const k;
+	uint32_t v;
 
 	if (hw1 == 0xE92D) {				/* PUSH.W / STMDB sp! */
 		prologue_push(p, hw2 & 0x5FFFu);
@@ -363,21 +395,13 @@ static int prologue_t32(const struct cw_mem *mem, uint32_t a, struct cw_prologue
 	} else if ((hw1 == 0xEBAD || hw1 == 0xEB0D) && (hw2 & 0xFF00) == 0x0D00 &&
 		   !(hw2 & 0x00F0)) {			/* SUB.W / ADD.W sp, sp, rm */
 		prologue_sp_reg(p, c, hw2 & 0xF, hw1 == 0xEBAD);
-	} else if ((hw1 & 0xFBEF) == 0xF04F && !(hw2 & 0x8000)) {	/* MOV.W rd, #const */
-		const_set(c, rd, thumb_expand_imm(t32_imm12(hw1, hw2)));
-	} else if ((hw1 & 0xFBEF) == 0xF06F && !(hw2 & 0x8000)) {	/* MVN rd, #const */
-		const_set(c, rd, ~thumb_expand_imm(t32_imm12(hw1, hw2)));
-	} else if ((hw1 & 0xFBF0) == 0xF240 && !(hw2 & 0x8000)) {	/* MOVW */
-		const_set(c, rd, t32_imm16(hw1, hw2));
-	} else if ((hw1 & 0xFBF0) == 0xF2C0 && !(hw2 & 0x8000)) {	/* MOVT */
-		if (rd < 13 && (c->known & REG(rd)))
-			const_set(c, rd, (c->val[rd] & 0xFFFF) | t32_imm16(hw1, hw2) << 16);
-	} else if ((hw1 & 0xFF7F) == 0xF85F) {		/* LDR.W rt, [pc, #+-imm12] */
-		uint32_t base = (a + 4) & ~3u, off = hw2 & 0xFFF;
-
-		c->known &= ~REG(hw2 >> 12);
-		if (!cw_mem_read32(mem, hw1 & 0x80 ? base + off : base - off, &v))
-			const_set(c, hw2 >> 12, v);
+	} else if ((k = t32_const(mem, a, hw1, hw2, &rd, &v)) != T32_NO_CONST) {
+		if (k == T32_CONST)
+			const_set(c, rd, v);
+		else if (k == T32_CONST_HIGH && rd < 13 && (c->known & REG(rd)))
+			const_set(c, rd, (c->val[rd] & 0xFFFF) | v);
+		else if (k == T32_CONST_UNREAD)
+			c->known &= ~REG(rd);
 	} else if (((hw1 & 0xF800) == 0xF000 && (hw2 & 0xD000) == 0x9000) ||	/* B.W */
 		   (hw1 == 0xE8BD && (hw2 & 0x8000)) ||		/* POP.W {.., pc} */
 		   (hw1 == 0xF85D && hw2 == 0xFB04)) {		/* LDR pc, [sp], #4 */
@@ -649,4 +673,255 @@ int cw_epilogue_analyze(const struct cw_mem *mem, const struct cw_image *img, ui
 		}
 	}
 	return -1;
+}
+
+/* ---- constant stores: what a function writes through its first argument ---- */
+
+#define ARG_STORES_MAX_INSNS	96	/* an initialiser that writes a few words, at -O0 too */
+#define ARG_STACK_SLOTS		16	/* the locals an -O0 build keeps on the stack */
+
+/*
+ * A register's value on the path: unknown, a constant, r0 at entry plus an
+ * offset, or sp at entry plus an offset (where -O0 code keeps its locals).
+ */
+struct arg_reg {
+	enum { ARG_UNKNOWN, ARG_CONST, ARG_BASE, ARG_SP } kind;
+	uint32_t v;		/* the constant, or the offset from r0 or sp at entry */
+};
+
+struct arg_sim {
+	struct arg_reg r[16];	/* lr and pc stay unknown */
+	struct {
+		uint32_t at;	/* offset from sp at entry */
+		struct arg_reg v;
+	} slot[ARG_STACK_SLOTS];
+	unsigned int nr_slots;
+	struct cw_stored_word *out;
+	unsigned int nr, max;
+};
+
+static struct arg_reg *arg_reg(struct arg_sim *s, unsigned int n)
+{
+	return &s->r[n & 15];
+}
+
+static void arg_const(struct arg_sim *s, unsigned int rd, uint32_t v)
+{
+	*arg_reg(s, rd) = (struct arg_reg){ ARG_CONST, v };
+}
+
+/* rd = rn + add, for a base or a constant; else unknown. */
+static void arg_add(struct arg_sim *s, unsigned int rd, unsigned int rn, uint32_t add)
+{
+	struct arg_reg v = *arg_reg(s, rn);
+
+	v.v += add;
+	*arg_reg(s, rd) = v.kind == ARG_UNKNOWN ? (struct arg_reg){ ARG_UNKNOWN, 0 } : v;
+}
+
+/*
+ * A word stored at rn + off: kept when rn is the argument and rt a constant;
+ * on the stack, rt's value is kept in its slot for a later load.
+ */
+static void arg_store(struct arg_sim *s, unsigned int rt, unsigned int rn, int32_t off)
+{
+	const struct arg_reg *b = arg_reg(s, rn), *v = arg_reg(s, rt);
+	uint32_t at = b->v + (uint32_t)off;
+	unsigned int i;
+
+	if (b->kind == ARG_BASE && v->kind == ARG_CONST && s->nr < s->max)
+		s->out[s->nr++] = (struct cw_stored_word){ (int32_t)at, v->v };
+	if (b->kind != ARG_SP)
+		return;
+	for (i = 0; i < s->nr_slots && s->slot[i].at != at; i++)
+		;
+	if (i == ARRAY_SIZE(s->slot))
+		return;
+	s->nr_slots += i == s->nr_slots;
+	s->slot[i].at = at;
+	s->slot[i].v = *v;
+}
+
+/* rt = the word at rn + off: known when it is a stack slot the path stored. */
+static void arg_load(struct arg_sim *s, unsigned int rt, unsigned int rn, int32_t off)
+{
+	const struct arg_reg *b = arg_reg(s, rn);
+	uint32_t at = b->v + (uint32_t)off;
+	unsigned int i;
+
+	for (i = 0; b->kind == ARG_SP && i < s->nr_slots; i++)
+		if (s->slot[i].at == at) {
+			*arg_reg(s, rt) = s->slot[i].v;
+			return;
+		}
+	*arg_reg(s, rt) = (struct arg_reg){ ARG_UNKNOWN, 0 };
+}
+
+static void arg_clobber(struct arg_sim *s, uint32_t wr)
+{
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		if (wr & (1u << i))
+			s->r[i].kind = ARG_UNKNOWN;
+}
+
+/* STM/STMDB rn{!}, list: ascending registers at ascending addresses. */
+static void arg_store_multiple(struct arg_sim *s, unsigned int rn, uint32_t list, int db, int wb)
+{
+	int32_t n = __builtin_popcount(list & 0x1FFF), off = db ? -4 * n : 0;
+	unsigned int r;
+
+	for (r = 0; r < 13; r++)
+		if (list & (1u << r)) {
+			arg_store(s, r, rn, off);
+			off += 4;
+		}
+	if (wb)
+		arg_add(s, rn, rn, (uint32_t)(db ? -4 * n : 4 * n));
+}
+
+/* Returns 1 when the 16-bit instruction ends the straight-line path. */
+static int arg_t16(struct arg_sim *s, const struct cw_mem *mem, uint32_t a, uint16_t hw)
+{
+	unsigned int rd = hw & 7, rn = (hw >> 3) & 7;
+	uint32_t v, wr;
+
+	if ((hw & 0xF800) == 0x2000) {			/* MOVS rd, #imm8 */
+		arg_const(s, hw >> 8 & 7, hw & 0xFF);
+	} else if ((hw & 0xF800) == 0x0000) {		/* LSLS rd, rm, #imm5 (MOVS rd, rm) */
+		struct arg_reg m = *arg_reg(s, rn);
+
+		if (m.kind == ARG_CONST)
+			arg_const(s, rd, m.v << ((hw >> 6) & 31));
+		else
+			*arg_reg(s, rd) = (hw >> 6) & 31 ? (struct arg_reg){ ARG_UNKNOWN, 0 } : m;
+	} else if ((hw & 0xFC00) == 0x1C00) {		/* ADDS/SUBS rd, rn, #imm3 */
+		arg_add(s, rd, rn, hw & 0x200 ? -((hw >> 6) & 7u) : (hw >> 6) & 7u);
+	} else if ((hw & 0xF000) == 0x3000) {		/* ADDS/SUBS rdn, #imm8 */
+		arg_add(s, hw >> 8 & 7, hw >> 8 & 7, hw & 0x800 ? -(hw & 0xFFu) : hw & 0xFFu);
+	} else if ((hw & 0xFF00) == 0x4600) {		/* MOV rd, rm */
+		*arg_reg(s, (hw >> 4 & 8) | rd) = *arg_reg(s, (hw >> 3) & 0xF);
+	} else if ((hw & 0xF800) == 0x4800) {		/* LDR rd, [pc, #imm8*4] */
+		if (cw_mem_read32(mem, ((a + 4) & ~3u) + 4 * (hw & 0xFF), &v))
+			arg_clobber(s, LREG(hw >> 8));
+		else
+			arg_const(s, hw >> 8 & 7, v);
+	} else if ((hw & 0xF800) == 0x6000) {		/* STR rt, [rn, #imm5*4] */
+		arg_store(s, rd, rn, (int32_t)(4 * ((hw >> 6) & 31)));
+	} else if ((hw & 0xF800) == 0x6800) {		/* LDR rt, [rn, #imm5*4] */
+		arg_load(s, rd, rn, (int32_t)(4 * ((hw >> 6) & 31)));
+	} else if ((hw & 0xF800) == 0x9000) {		/* STR rt, [sp, #imm8*4] */
+		arg_store(s, hw >> 8 & 7, 13, (int32_t)(4 * (hw & 0xFF)));
+	} else if ((hw & 0xF800) == 0x9800) {		/* LDR rt, [sp, #imm8*4] */
+		arg_load(s, hw >> 8 & 7, 13, (int32_t)(4 * (hw & 0xFF)));
+	} else if ((hw & 0xF800) == 0xA800) {		/* ADD rd, sp, #imm8*4 */
+		arg_add(s, hw >> 8 & 7, 13, 4 * (hw & 0xFFu));
+	} else if ((hw & 0xFF00) == 0xB000) {		/* ADD/SUB sp, sp, #imm7*4 */
+		arg_add(s, 13, 13, hw & 0x80 ? -4 * (hw & 0x7Fu) : 4 * (hw & 0x7Fu));
+	} else if ((hw & 0xFE00) == 0xB400) {		/* PUSH {list} */
+		arg_add(s, 13, 13, -4u * (uint32_t)__builtin_popcount(hw & 0x1FF));
+	} else if ((hw & 0xF800) == 0xC000) {		/* STMIA rn!, list */
+		arg_store_multiple(s, hw >> 8 & 7, hw & 0xFF, 0, 1);
+	} else if ((hw & 0xFF00) == 0xBD00) {		/* POP {.., pc} */
+		return 1;
+	} else {
+		wr = t16_writes(hw);
+		if (wr == ALL_REGS)
+			return 1;
+		arg_clobber(s, wr);
+	}
+	return 0;
+}
+
+/* Returns 1 when the 32-bit instruction ends the straight-line path. */
+static int arg_t32(struct arg_sim *s, const struct cw_mem *mem, uint32_t a, uint16_t hw1,
+		   uint16_t hw2)
+{
+	unsigned int rn = hw1 & 0xF, rt = hw2 >> 12, rd = hw2 >> 8 & 0xF, cd;
+	enum t32_const k;
+	uint32_t v, wr;
+
+	if ((k = t32_const(mem, a, hw1, hw2, &cd, &v)) != T32_NO_CONST) {
+		if (k == T32_CONST)
+			arg_const(s, cd, v);
+		else if (k == T32_CONST_HIGH && arg_reg(s, cd)->kind == ARG_CONST)
+			arg_const(s, cd, (arg_reg(s, cd)->v & 0xFFFF) | v);
+		else
+			arg_clobber(s, REG(cd));
+	} else if ((hw1 & 0xFBE0) == 0xF100 && !(hw2 & 0x8000) && rd != 15) {	/* ADD.W #const */
+		arg_add(s, rd, rn, thumb_expand_imm(t32_imm12(hw1, hw2)));
+	} else if ((hw1 & 0xFBE0) == 0xF1A0 && !(hw2 & 0x8000) && rd != 15) {	/* SUB.W #const */
+		arg_add(s, rd, rn, -thumb_expand_imm(t32_imm12(hw1, hw2)));
+	} else if ((hw1 & 0xFBF0) == 0xF200 && !(hw2 & 0x8000)) {	/* ADDW */
+		arg_add(s, rd, rn, t32_imm12(hw1, hw2));
+	} else if ((hw1 & 0xFBF0) == 0xF2A0 && !(hw2 & 0x8000)) {	/* SUBW */
+		arg_add(s, rd, rn, -t32_imm12(hw1, hw2));
+	} else if ((hw1 & 0xFFF0) == 0xF8C0) {			/* STR.W rt, [rn, #imm12] */
+		arg_store(s, rt, rn, (int32_t)(hw2 & 0xFFF));
+	} else if ((hw1 & 0xFFF0) == 0xF8D0 && rn != 15) {	/* LDR.W rt, [rn, #imm12] */
+		arg_load(s, rt, rn, (int32_t)(hw2 & 0xFFF));
+	} else if ((hw1 & 0xFFF0) == 0xF840 && (hw2 & 0x0800)) {	/* STR rt, [rn, #+-imm8]{!} */
+		int32_t off = hw2 & 0x200 ? (int32_t)(hw2 & 0xFF) : -(int32_t)(hw2 & 0xFF);
+
+		arg_store(s, rt, rn, hw2 & 0x400 ? off : 0);
+		if (hw2 & 0x100)
+			arg_add(s, rn, rn, (uint32_t)off);
+	} else if ((hw1 & 0xFE50) == 0xE840 && (hw1 & 0x0120)) {	/* STRD rt, rt2, [rn, #+-imm8*4]{!} */
+		int32_t off = 4 * (int32_t)(hw2 & 0xFF) * (hw1 & 0x80 ? 1 : -1);
+
+		arg_store(s, rt, rn, hw1 & 0x100 ? off : 0);
+		arg_store(s, rd, rn, (hw1 & 0x100 ? off : 0) + 4);
+		if (hw1 & 0x20)
+			arg_add(s, rn, rn, (uint32_t)off);
+	} else if ((hw1 == 0xE8BD && (hw2 & 0x8000)) || (hw1 == 0xF85D && hw2 == 0xFB04)) {
+		return 1;					/* POP.W {.., pc}, LDR pc, [sp], #4 */
+	} else if ((hw1 & 0xFFD0) == 0xE880 || (hw1 & 0xFFD0) == 0xE900) {	/* STM(IA|DB).W */
+		arg_store_multiple(s, rn, hw2, (hw1 & 0xFFD0) == 0xE900, !!(hw1 & 0x20));
+	} else {
+		wr = t32_writes(hw1, hw2);
+		if (wr == ALL_REGS)
+			return 1;
+		arg_clobber(s, wr);
+	}
+	return 0;
+}
+
+/*
+ * The constants a function stores relative to its first argument (r0 at
+ * entry) on its straight-line path from the start, in the order stored:
+ * how an RTOS port builds a new task's first frame. Values an -O0 build
+ * keeps in stack slots are followed; conditional code and calls end the
+ * path. With img, data in the function ends it too. Returns how many, or -1
+ * when the code is unreadable.
+ */
+int cw_thumb_arg_stores(const struct cw_mem *mem, const struct cw_image *img, uint32_t func,
+			struct cw_stored_word *out, unsigned int max)
+{
+	struct arg_sim s = { .out = out, .max = max };
+	uint32_t a = func & ~1u;
+	unsigned int n;
+
+	s.r[0] = (struct arg_reg){ ARG_BASE, 0 };
+	s.r[13] = (struct arg_reg){ ARG_SP, 0 };
+	for (n = 0; n < ARG_STORES_MAX_INSNS; n++) {
+		uint16_t hw1, hw2 = 0;
+		int end;
+
+		if ((img && !cw_image_is_code(img, a)) || read16(mem, a, &hw1))
+			return n ? (int)s.nr : -1;
+		if (cw_thumb_is_32bit(hw1)) {
+			if (read16(mem, a + 2, &hw2))
+				return -1;
+			end = arg_t32(&s, mem, a, hw1, hw2);
+			a += 4;
+		} else {
+			end = arg_t16(&s, mem, a, hw1);
+			a += 2;
+		}
+		if (end)
+			break;
+		arg_clobber(&s, REG(14) | REG(15));
+	}
+	return (int)s.nr;
 }

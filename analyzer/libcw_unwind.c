@@ -114,9 +114,21 @@ stop(struct walk *w, enum cw_stop why, const char *fmt, ...)
  * function that never returns may be the last instruction before a literal
  * pool or the next function.
  */
+/*
+ * A return address follows code. One at a function's first instruction must
+ * follow a call too (the function before it ends calling one that does not
+ * return): else it was never pushed by a call, only given to a task as the
+ * address its function returns to, and the chain ends there.
+ */
 static int is_return_address(const struct walk *w, uint32_t ret)
 {
-	return cw_image_is_code(w->t->img, (ret & ~1u) - 2);
+	const struct cw_symbol *fn = cw_image_func(w->t->img, ret & ~1u);
+	uint32_t target;
+
+	if (!cw_image_is_code(w->t->img, (ret & ~1u) - 2))
+		return 0;
+	return !fn || fn->addr != (ret & ~1u) ||
+	       cw_thumb_call_before(w->t->mem, ret, &target) != CW_CALL_NONE;
 }
 
 static void push_frame(struct walk *w, uint32_t pc, uint32_t sp, enum cw_method m, int conf,
@@ -1113,14 +1125,16 @@ static int walk_one(struct walk *w)
 	if (!s.pc)
 		return stop(w, CW_STOP_OUTERMOST, "return address is 0"), 0;
 	if (w->t->bounds && w->t->bounds->task_exit && (s.pc & ~1u) == w->t->bounds->task_exit)
-		return stop(w, CW_STOP_TASK_ENTRY, "return address 0x%08x is %s: this is the "
-			    "task's function", s.pc, w->t->bounds->task_exit_name), 0;
+		return stop(w, CW_STOP_TASK_ENTRY, "return address 0x%08x is %s%s%s: this is the "
+			    "task's function", s.pc, w->t->bounds->task_exit_name,
+			    w->t->bounds->task_exit_from ? ", which every task is given by " : "",
+			    w->t->bounds->task_exit_from ? w->t->bounds->task_exit_from : ""), 0;
 	if (!below_stack_top(w, s.sp))
 		return stop(w, CW_STOP_STACK_END, "caller sp 0x%08x above the thread's stack "
 			    "(top 0x%08x)", s.sp, w->t->bounds->stack_hi), 0;
 	if (!is_return_address(w, s.pc))
 		return w->bt->stop_addr = s.pc,
-		       stop(w, CW_STOP_BAD_PC, "return address 0x%08x is not code", s.pc), 0;
+		       stop(w, CW_STOP_BAD_PC, "return address 0x%08x is not code after a call", s.pc), 0;
 	if (s.sp < sp || (s.sp == sp && !w->lr_live))
 		return stop(w, CW_STOP_NOT_INCREASING, "caller sp 0x%08x below this frame's", s.sp),
 		       0;

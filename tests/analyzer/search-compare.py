@@ -4,7 +4,9 @@
 # dumps are rewritten without the PSP, then hostile dumps; KTAP lines.
 """
 The crashes: every process-stack case of the QEMU crash corpus ("psp") and of the multi-thread
-firmware ("fault", the running task's chain). GDB's backtrace, taken with the true registers, is
+firmware ("fault", the running task's chain, and on M4F "fpu", whose fault frame is a lazy
+extended frame that FPCAR locates); a task's chain that reaches its entry must end task_entry.
+GDB's backtrace, taken with the true registers, is
 the oracle. Each crash's own ELF core (handler entry, MSP and PSP in its CRASHWALK note) is
 rewritten these ways:
   gcore        r0-r15 and xPSR only, as GDB's gcore writes them: no MSP, PSP or SCB;
@@ -19,11 +21,18 @@ rewritten these ways:
   zephyr-isr   the crash's Zephyr coredump with the registers of a handler over the thread (the
                fault handler at its entry), as Zephyr writes a dump taken in an interrupt that
                preempted a thread: no PSP; the chain from its exception frame on is compared.
+Then the Zephyr firmware's "isr" crashes (the tick's work faults on the interrupt stack, a stack
+object no thread's stack_info names, over a thread) as memory-only dumps: the chain must equal
+GDB's from the fault's frame through the tick's exception return to the thread's entry, and the
+fault's frame, found by search, must have been found in a stack the firmware names (confidence
+80: z_interrupt_stacks), not in unbounded RAM (60).
 On gcore and no-stack, also: the fault kind is "unknown" (no SCB), the instruction shown is the
 interrupted frame's and none when no frame was found (never the handler's own), and the running
 thread is not flagged sp-outside-stack from the handler's MSP.
 Bars, over all crashes of a format: chains equal to GDB's >= 95%; no frame that GDB's chain lacks
-reported with the confidence of an unambiguous search or more (80). Then hostile dumps (RAM full of
+reported with the confidence of an unambiguous search or more (80). The "fpu" crashes in the
+formats that keep FPCCR and FPCAR (crashcatcher, memory-only) must all be equal: the lazy state
+says the fault's frame is extended. Then hostile dumps (RAM full of
 copies of a real exception frame) must end within the time limit, without a crash, and say that
 other candidates yield a complete chain. The multi-thread firmware's run-rtos.sh is found beside
 --corpus-script.
@@ -257,10 +266,19 @@ FORMATS = [("gcore", gcore, []), ("crashcatcher", crashcatcher, []),
            ("zephyr-isr", zephyr_isr, ["--allow-mismatch"])]
 
 
-def cases(corpus_script):
+def isr_expected(oracle):
+    """GDB's chain of an "isr" crash: the handler's frames, then the preempted thread's."""
+    handler = [{"function": f["function"], "pc": f["pc"], "line": f["line"], "inlined": []}
+               for f in oracle["crash"]["frames"] if f["type"] == "normal"]
+    cur = [t for t in oracle["threads"] if t.get("current")][0]
+    return handler, rc.expected(cur)
+
+
+def cases(corpus_script, isr):
     """
     (label, fw.elf, core.elf, oracle frames, from the RTOS firmware) of every process-stack
-    crash; the multi-thread firmware's script sits beside the corpus's.
+    crash; the multi-thread firmware's script sits beside the corpus's. Its "isr" crashes go to
+    isr, as (label, fw.elf, core.elf, (handler frames, thread frames)).
     """
     out = []
     r = subprocess.run([corpus_script], capture_output=True, text=True, timeout=2700)
@@ -277,7 +295,11 @@ def cases(corpus_script):
     if r.returncode:
         raise RuntimeError("run-rtos.sh failed: " + r.stderr)
     for core, kernel, name, d in (line.split() for line in r.stdout.splitlines()):
-        if name != "fault":
+        if name == "isr":
+            isr.append(("%s-%s-%s" % (core, kernel, name),
+                        os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
+                        isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
+        if name not in ("fault", "fpu"):
             continue
         o = json.load(open(os.path.join(d, "oracle.json")))
         cur = [t for t in o["threads"] if t.get("current")][0]
@@ -293,7 +315,7 @@ def run(tool, elf, dump, extra=(), timeout=300):
     return r, (json.loads(r.stdout.splitlines()[0]) if r.stdout.strip() else None)
 
 
-def compare(expect, j, rtos):
+def compare(expect, j, rtos, entry_stop):
     """(chain equal, frames reported sure that GDB's chain lacks)."""
     if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
         return False, []
@@ -307,19 +329,46 @@ def compare(expect, j, rtos):
     n = rc.score(expect, got, False) if rtos else cc.score(expect, got, False, False)
     wrong = [g for i, g in enumerate(got[:len(expect)])
              if i >= n and g["confidence"] >= SURE]
-    return n == len(expect), wrong
+    # A task's chain that reaches its entry ends there, saying so (not at a frame read past it),
+    # when crashwalk knows the RTOS.
+    whole = n == len(expect) and (not entry_stop or j["stop"]["reason"] == "task_entry")
+    return whole, wrong
+
+
+def isr_stack_object(tool, isr, tmp):
+    """Problems of each "isr" crash as a memory-only dump (see the module's docstring)."""
+    bad = []
+    for label, elf, core, (handler, thread) in isr:
+        r, j = run(tool, elf, cc.memory_only(core, os.path.join(tmp, label + ".memory-only")))
+        if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
+            bad.append("%s: no fault frame (%s)" % (label, r.stderr.strip()[:160]))
+            continue
+        got = j["frames"][j["fault_frame"]:]
+        n = rc.score(handler + thread, got, False)
+        if n < len(handler) + len(thread):
+            at = got[n] if n < len(got) else None
+            bad.append("%s: %d/%d frames equal GDB's; then %s" %
+                       (label, n, len(handler) + len(thread),
+                        "%s@0x%x" % (at["function"], at["pc"]) if at else "nothing"))
+        low = [f for f in got[:len(handler)] if f["confidence"] < SURE]
+        if low:
+            bad.append("%s: the fault's frame was found at confidence %d, not in a named stack" %
+                       (label, low[0]["confidence"]))
+    return bad
 
 
 def main():
     a = cc.parse_args("--corpus-script")
     ktap = Ktap("crashwalk-search")
+    isr = []
     try:
-        crashes = cases(a.corpus_script)
+        crashes = cases(a.corpus_script, isr)
     except RuntimeError as e:
         ktap.note(e)
         ktap.result(False, "search-build")
         return ktap.done()
     tmp = tempfile.TemporaryDirectory(prefix="crashwalk-search-")
+    lazy_total, lazy_bad = 0, []
     for fmt, rewrite, extra in FORMATS:
         equal, total, sure_wrong, bad = 0, 0, 0, []
         for label, elf, core, expect, rtos in crashes:
@@ -327,7 +376,7 @@ def main():
                 continue
             dump = rewrite(core, os.path.join(tmp.name, "%s.%s" % (label, fmt)))
             r, j = run(a.crashwalk, elf, dump, extra)
-            ok, wrong = compare(expect, j, rtos)
+            ok, wrong = compare(expect, j, rtos, rtos and "none" not in extra)
             if fmt in ("gcore", "no-stack"):
                 problems = fault_problems(fmt, j)
                 bad += ["%s: %s" % (label, p) for p in problems]
@@ -341,6 +390,9 @@ def main():
                            "no rival (confidence %s)" % (label, s.get("confidence")))
             total += 1
             equal += ok
+            if label.endswith("-fpu") and fmt in ("crashcatcher", "memory-only"):
+                lazy_total += 1
+                lazy_bad += [] if ok else ["%s %s" % (label, fmt)]
             sure_wrong += len(wrong)
             if not ok and fmt != "no-stack":
                 bad.append("%s (%s)" % (label, j["stop"]["detail"] if j and "stop" in j
@@ -356,6 +408,17 @@ def main():
             print("#   " + b)
         ktap.result(pct >= CHAIN_BAR and sure_wrong == 0,
                     "search %s chains>=%g%%" % (fmt, CHAIN_BAR))
+    print("# fpu-lazy-frame: %d/%d chains of lazy extended fault frames equal GDB's" %
+          (lazy_total - len(lazy_bad), lazy_total))
+    for b in lazy_bad:
+        print("#   " + b)
+    ktap.result(lazy_total and not lazy_bad, "search fpu-lazy-frame")
+    bad = isr_stack_object(a.crashwalk, isr, tmp.name)
+    print("# isr-stack-object: %d/%d memory-only interrupt-stack crashes right" %
+          (len(isr) - len({b.split(":")[0] for b in bad}), len(isr)))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(isr and not bad, "search isr-stack-object")
     # Hostile: a few crashes, RAM tiled with copies of their own frame.
     for label, elf, core, expect, rtos in crashes[::8]:
         dump = hostile(core, os.path.join(tmp.name, "%s.hostile" % label))

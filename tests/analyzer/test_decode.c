@@ -213,6 +213,77 @@ static void prologue_sp_by_register(void)
 	cw_mem_free(&mem);
 }
 
+/* The word stored at off, or 0 when the tracker found none there. */
+static uint32_t stored_at(const struct cw_stored_word *st, int n, int32_t off)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (st[i].off == off)
+			return st[i].val;
+	return 0;
+}
+
+/*
+ * A FreeRTOS port's pxPortInitialiseStack() as GCC builds it: the constants it
+ * stores through its first argument, xPSR (0x01000000) a word below the top,
+ * the task return address (the literal 0x1235) three below. -O0 keeps the
+ * pointer in a stack slot; -O2 for v8-M stores with strd and negative offsets.
+ */
+static void task_frame_stores(void)
+{
+	static const uint16_t cm0_o0[] = {
+		0xb580, 0xb084, 0xaf00,	/* push {r7, lr}; sub sp, #16; add r7, sp, #0 */
+		0x60f8, 0x60b9, 0x607a,	/* str r0, [r7, #12]; str r1, [r7, #8]; str r2, [r7, #4] */
+		0x68fb, 0x3b04, 0x60fb,	/* ldr r3, [r7, #12]; subs r3, #4; str r3, [r7, #12] */
+		0x68fb, 0x2280, 0x0452,	/* ldr r3, [r7, #12]; movs r2, #128; lsls r2, r2, #17 */
+		0x601a,			/* str r2, [r3, #0] */
+		0x68fb, 0x3b04, 0x60fb,
+		0x68bb, 0x2201, 0x4393,	/* ldr r3, [r7, #8]; movs r2, #1; bics r3, r2 */
+		0x001a, 0x68fb, 0x601a,	/* movs r2, r3; ldr r3, [r7, #12]; str r2, [r3, #0] */
+		0x68fb, 0x3b04, 0x60fb,
+		0x4a08, 0x68fb, 0x601a,	/* ldr r2, [pc, #32]; ldr r3, [r7, #12]; str r2, [r3, #0] */
+		0x68fb, 0x3b14, 0x60fb,
+		0x687a, 0x68fb, 0x601a,	/* ldr r2, [r7, #4]; ldr r3, [r7, #12]; str r2, [r3, #0] */
+		0x68fb, 0x3b20, 0x60fb,
+		0x68fb, 0x0018, 0x46bd,	/* ldr r3, [r7, #12]; movs r0, r3; mov sp, r7 */
+		0xb004, 0xbd80,		/* add sp, #16; pop {r7, pc} */
+		0x1235, 0x0000,		/* .word 0x1235 */
+	};
+	static const uint16_t cm33_o2[] = {
+		0xb430,			/* push {r4, r5} */
+		0xf06f, 0x0302,		/* mvn.w r3, #2 */
+		0xf04f, 0x7480,		/* mov.w r4, #0x1000000 */
+		0x4d06,			/* ldr r5, [pc, #24] */
+		0xf021, 0x0101,		/* bic.w r1, r1, #1 */
+		0xf840, 0x5c0c,		/* str.w r5, [r0, #-12] */
+		0xe940, 0x1402,		/* strd r1, r4, [r0, #-8] */
+		0xbc30,			/* pop {r4, r5} */
+		0xe940, 0x3209,		/* strd r3, r2, [r0, #-36] */
+		0x3844, 0x4770, 0xbf00,	/* subs r0, #68; bx lr; nop */
+		0x1235, 0x0000,		/* .word 0x1235 */
+	};
+	struct cw_mem mem = { 0 };
+	struct cw_stored_word st[8];
+	int n;
+
+	cw_mem_add(&mem, 0x2000, sizeof(flash), flash, "image");
+	put_code(cm0_o0, ARRAY_SIZE(cm0_o0));
+	n = cw_thumb_arg_stores(&mem, NULL, 0x2000, st, ARRAY_SIZE(st));
+	KTAP_EXPECT(stored_at(st, n, -4) == 0x01000000 && stored_at(st, n, -12) == 0x1235,
+		    "-O0 (v6-M): %d stores, xPSR 0x%08x, lr 0x%08x", n, stored_at(st, n, -4),
+		    stored_at(st, n, -12));
+	put_code(cm33_o2, ARRAY_SIZE(cm33_o2));
+	n = cw_thumb_arg_stores(&mem, NULL, 0x2000, st, ARRAY_SIZE(st));
+	KTAP_EXPECT(stored_at(st, n, -4) == 0x01000000 && stored_at(st, n, -12) == 0x1235 &&
+		    stored_at(st, n, -36) == 0xfffffffd,
+		    "-O2 (v8-M): %d stores, xPSR 0x%08x, lr 0x%08x, EXC_RETURN 0x%08x", n,
+		    stored_at(st, n, -4), stored_at(st, n, -12), stored_at(st, n, -36));
+	KTAP_EXPECT(cw_thumb_arg_stores(&mem, NULL, 0x3000, st, ARRAY_SIZE(st)) == -1,
+		    "unreadable code");
+	cw_mem_free(&mem);
+}
+
 static int epilogue_at(const uint16_t *hw, unsigned int n, uint32_t pc, struct cw_epilogue *e)
 {
 	struct cw_mem mem = { 0 };
@@ -434,6 +505,7 @@ int main(void)
 	KTAP_RUN(prologue_sp_by_register);
 	KTAP_RUN(epilogue_forms);
 	KTAP_RUN(epilogue_refusals);
+	KTAP_RUN(task_frame_stores);
 	KTAP_RUN(fault_bits);
 	KTAP_RUN(fw_walk_record_at);
 	return ktap_finish();

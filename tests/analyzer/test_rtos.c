@@ -23,6 +23,7 @@
 #define ZEP_NEXT_THREAD	112
 #define ZEP_STATE_WORD	12	/* user_options, thread_state, prio, sched_locked */
 #define ZEP_TIMEOUT_NEXT	24	/* base.timeout.node.next: non-NULL while armed */
+#define ZEP_THREADS_MAX	16	/* more than the bundled firmware starts */
 
 struct session {
 	struct cw_image *img;
@@ -412,6 +413,67 @@ static void zephyr_search_ranges(void)
 	close_session(&s);
 }
 
+/* The stack-object ranges: the interrupt stack, thread_stacks rows, rows with a thread in them. */
+static void object_ranges(struct session *s, unsigned int *nr_isr, unsigned int *nr_rows,
+			  unsigned int *named_rows)
+{
+	uint32_t isr, isr_size, rows, rows_size, lo[ZEP_THREADS_MAX], hi[ZEP_THREADS_MAX];
+	struct cw_search_hints h;
+	unsigned int i, k, n = 0;
+
+	*nr_isr = *nr_rows = *named_rows = 0;
+	if (cw_image_object(s->img, "z_interrupt_stacks", &isr, &isr_size) ||
+	    cw_image_object(s->img, "thread_stacks", &rows, &rows_size))
+		return;
+	run(s, CW_RTOS_ZEPHYR);
+	for (i = 0; i < s->r.nr && n < ZEP_THREADS_MAX; i++, n++) {
+		lo[n] = s->r.threads[i].stack_lo;
+		hi[n] = s->r.threads[i].stack_hi;
+	}
+	cw_stack_hints(&s->t, &s->d, CW_RTOS_ZEPHYR, CW_UNWIND_AUTO, &h);
+	for (i = 0; i < h.nr; i++) {
+		const struct cw_stack_range *r = &h.ranges[i];
+
+		if (r->bound != CW_BOUND_SYMBOLS)
+			continue;
+		*nr_isr += r->lo == isr && r->hi == isr + isr_size && !r->process &&
+			   strstr(r->what, "z_interrupt_stacks[0]");
+		*nr_rows += r->lo >= rows && r->hi <= rows + rows_size && r->process;
+		for (k = 0; k < n; k++)
+			*named_rows += lo[k] >= r->lo && hi[k] <= r->hi;
+	}
+}
+
+/*
+ * Zephyr's stack objects as search ranges: the interrupt stack (a main
+ * stack) always; the thread_stacks rows no thread uses only when the dump
+ * does not say which thread runs; a row whose thread the kernel names never.
+ */
+static void zephyr_stack_objects(void)
+{
+	unsigned int nr_isr, nr_rows, named_rows;
+	struct session s;
+	uint32_t kernel, cur;
+
+	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
+		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+		return;
+	}
+	object_ranges(&s, &nr_isr, &nr_rows, &named_rows);
+	KTAP_EXPECT(nr_isr == 1 && !nr_rows && !named_rows,
+		    "running thread known: interrupt stack %u, thread rows %u, named rows %u",
+		    nr_isr, nr_rows, named_rows);
+	KTAP_EXPECT(!cw_image_lookup(s.img, "_kernel", &kernel) &&
+		    !cw_image_struct_member(s.img, "_cpu", "current", &cur, NULL), "_kernel.current");
+	poke32(&s, kernel + cur, 0);
+	object_ranges(&s, &nr_isr, &nr_rows, &named_rows);
+	/* 10 rows (RTOS_MAX_TASKS), 6 threads on M33: 4 rows no thread uses. */
+	KTAP_EXPECT(nr_isr == 1 && nr_rows == 4 && !named_rows,
+		    "no running thread: interrupt stack %u, thread rows %u, named rows %u", nr_isr,
+		    nr_rows, named_rows);
+	close_session(&s);
+}
+
 static void parse_names(void)
 {
 	enum cw_rtos_kind k = CW_RTOS_NONE;
@@ -545,6 +607,7 @@ int main(void)
 	KTAP_RUN(zephyr_states);
 	KTAP_RUN(running_thread_bounded);
 	KTAP_RUN(zephyr_search_ranges);
+	KTAP_RUN(zephyr_stack_objects);
 	KTAP_RUN(parse_names);
 	KTAP_RUN(one_frame_schema);
 	return ktap_finish();

@@ -68,12 +68,25 @@ def saved_context_zephyr(tcb):
     return regs
 
 
-def live_context():
-    """The thread the fault interrupted in thread mode: its frame is on the process stack."""
+def live_context(exc_return=None):
+    """
+    The thread the fault (or the interrupt the fault hit, whose EXC_RETURN is given) interrupted
+    in thread mode: its frame is on the process stack.
+    """
     regs = {}
     for i in range(8):
         regs["r%d" % (4 + i)] = u32("crash_entry.r4_r11[%d]" % i)
-    hw_frame(regs, u32("crash_entry.psp"), u32("crash_entry.exc_return"))
+    hw_frame(regs, u32("crash_entry.psp"),
+             u32("crash_entry.exc_return") if exc_return is None else exc_return)
+    return regs
+
+
+def fault_context():
+    """The fault's own frame, at the MSP the fault handler entered with: a handler faulted."""
+    regs = {}
+    for i in range(8):
+        regs["r%d" % (4 + i)] = u32("crash_entry.r4_r11[%d]" % i)
+    hw_frame(regs, u32("crash_entry.msp"), u32("crash_entry.exc_return"))
     return regs
 
 
@@ -96,6 +109,16 @@ def rtos_oracle(path, kernel, port):
         current = u32("_kernel.cpus[0].current")
     exc_return = u32("crash_entry.exc_return")
     in_thread = (exc_return & 0xC) == 0xC  # returns to thread mode on the process stack
+    crash, tick_return = None, None
+    if not in_thread and u32("crash_case") == 3:
+        # The "isr" case: the tick's work faulted on the interrupt stack over a thread. GDB's
+        # chain from the fault's frame, to the tick's exception return (GDB does not take the
+        # PSP for the frame under it: the thread is read below, like any live thread).
+        frames, stop = with_registers(fault_context(), backtrace)
+        at = [i for i, f in enumerate(frames) if f["type"] == "exception"]
+        if at:
+            frames, stop, tick_return = frames[:at[0] + 1], "exception", frames[at[0]]["pc"]
+        crash = {"frames": frames, "stop": stop}
     threads = []
     for i in range(u32("rtos_registry_n")):
         e = "rtos_registry[%d]" % i
@@ -104,6 +127,8 @@ def rtos_oracle(path, kernel, port):
         entry = gdb.block_for_pc(u32(e + ".entry")).function.name
         if tcb == current and in_thread:
             regs, how = live_context(), "exception-frame"
+        elif tcb == current and tick_return is not None:
+            regs, how = live_context(tick_return), "exception-frame"
         elif kernel == "freertos":
             regs, how = saved_context_freertos(tcb, port), "saved-context"
         else:
@@ -112,5 +137,8 @@ def rtos_oracle(path, kernel, port):
         threads.append({"name": name, "tcb": tcb, "entry": entry, "current": tcb == current,
                         "stack_lo": u32(e + ".stack_lo"), "stack_hi": u32(e + ".stack_hi"),
                         "from": how, "sp": regs["sp"], "frames": frames, "stop": stop})
+    out = {"kernel": kernel, "port": port, "threads": threads}
+    if crash:
+        out["crash"] = crash
     with open(path, "w") as fh:
-        json.dump({"kernel": kernel, "port": port, "threads": threads}, fh, indent=1)
+        json.dump(out, fh, indent=1)

@@ -17,9 +17,12 @@ out=$(cd "$out" && pwd)
 src=$here/rtos
 
 cores=${RTOS_CORES:-"m3 m4f m33"}
-# freertos-noend: FreeRTOS without configRECORD_STACK_HIGH_ADDRESS (no pxEndOfStack), on M4F only.
-kernels=${RTOS_KERNELS:-"freertos zephyr freertos-noend"}
-core_kernels() { case $1 in m4f) echo "$kernels";; *) echo "$kernels" | sed 's/freertos-noend//';; esac; }
+# Variants built on one core each: freertos-noend, FreeRTOS without configRECORD_STACK_HIGH_ADDRESS
+# (no pxEndOfStack), on M4F; freertos-retaddr, FreeRTOS whose configTASK_RETURN_ADDRESS names an
+# application function instead of prvTaskExitError, on M3.
+kernels=${RTOS_KERNELS:-"freertos zephyr freertos-noend freertos-retaddr"}
+variant_core() { case $1 in freertos-noend) echo m4f;; freertos-retaddr) echo m3;; *) echo "$2";; esac; }
+core_kernels() { for k in $kernels; do if [ "$(variant_core "$k" "$1")" = "$1" ]; then echo "$k"; fi; done; }
 kernel_source() { echo "${1%%-*}"; }
 core_machine() { case $1 in m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;; esac; }
 core_ldscript() { case $1 in m33) echo an505.ld;; *) echo mps2.ld;; esac; }
@@ -33,10 +36,20 @@ core_cflags() {
 	esac
 }
 kernel_cflags() {
-	case $1 in zephyr) echo "-DKERNEL_ZEPHYR";; freertos-noend) echo "-DRTOS_NO_END_OF_STACK";; esac
+	case $1 in
+	zephyr) echo "-DKERNEL_ZEPHYR";;
+	freertos-noend) echo "-DRTOS_NO_END_OF_STACK";;
+	freertos-retaddr) echo "-DRTOS_TASK_RETURN";;
+	esac
 }
-# Case numbers are enum rtos_case in rtos/app.c.
-cases="fault:1 overflow:2"
+# Case numbers are enum rtos_case in rtos/app.c. "isr" (the tick's work faults on the interrupt
+# stack) on Zephyr only: its interrupt stack is a stack object no thread names. "fpu" (the fpu
+# thread faults with its FP state live: a lazy extended frame) on M4F only.
+kernel_cases() {	# core kernel
+	echo "fault:1 overflow:2"
+	if [ "$2" = zephyr ]; then echo "isr:3"; fi
+	if [ "$1" = m4f ]; then echo "fpu:4"; fi
+}
 
 key=$( (cat "$src"/* "$here/src/crash.c" "$here/src/fw.h" "$0" "$here/rtos-oracle.py" "$here/oracle.py" \
 	"$here/qemu-gdb.sh" "$here/src/start.S";
@@ -81,8 +94,14 @@ for core in $cores; do
 				"$here/src/start.S" "$src/port.S" "$src/app.c" "$src/board.c" \
 				"$src/kernel_$(kernel_source "$k").c" \
 				"$here/src/crash.c" -lgcc -o "$d/fw.elf")
+			# A Zephyr ELF names its main stack only by its stack object
+			# (z_interrupt_stacks): the linker script's names for crash.c go.
+			if [ "$(kernel_source "$k")" = zephyr ]; then
+				arm-none-eabi-objcopy --strip-symbol=__msp_stack_lo \
+					--strip-symbol=__msp_stack_hi "$d/fw.elf"
+			fi
 			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
-			for c in $cases; do
+			for c in $(kernel_cases "$core" "$(kernel_source "$k")"); do
 				name=${c%%:*}
 				mkdir -p "$d/$name"
 				on_free_port run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" \
@@ -90,7 +109,7 @@ for core in $cores; do
 			done
 			[ $status -eq 0 ] && touch "$d/.done"
 		fi
-		for c in $cases; do
+		for c in $(kernel_cases "$core" "$(kernel_source "$k")"); do
 			echo "$core $k ${c%%:*} $d/${c%%:*}"
 		done
 	done

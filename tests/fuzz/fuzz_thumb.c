@@ -2,7 +2,8 @@
 /*
  * fuzz_thumb.c - libFuzzer harness: Thumb decoding on arbitrary code bytes:
  * the BL/BLX call check the stack scan makes at every return address, branch
- * targets, prologue pseudo-execution from every halfword, and EXC_RETURN
+ * targets, prologue pseudo-execution from every halfword, the constant
+ * stores of a task-frame initialiser from every halfword, and EXC_RETURN
  * decoding of every word.
  */
 #include <stdint.h>
@@ -19,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cw_exc_return er;
 	struct cw_prologue p;
 	struct cw_epilogue e;
+	struct cw_stored_word st[8];
 	uint32_t a, target, v;
 	unsigned int len;
 
@@ -32,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cw_prologue_analyze(&mem, NULL, FUZZ_BASE, a, &p);
 		/* Branches may point anywhere: the function's end is past the input on purpose. */
 		cw_epilogue_analyze(&mem, NULL, FUZZ_BASE, FUZZ_BASE + (uint32_t)size + 64, a, &e);
+		cw_thumb_arg_stores(&mem, NULL, a, st, 8);
 	}
 	for (a = 0; a + 4 <= size; a += 4) {
 		memcpy(&v, data + a, 4);

@@ -7,10 +7,15 @@
  */
 #include <stdint.h>
 #include "rtos.h"
+#ifdef KERNEL_ZEPHYR
+#include "zephyr_stack.h"
+#endif
 
 enum rtos_case {
 	CASE_FAULT = 1,		/* the crasher thread stores to an unmapped address */
 	CASE_OVERFLOW,		/* the crasher thread recurses off the end of its stack */
+	CASE_ISR,		/* the tick interrupt's work stores to an unmapped address */
+	CASE_FPU,		/* the fpu thread stores to an unmapped address, its FP state live */
 };
 
 /* Set by the GDB oracle after load; reset leaves .noinit alone. 0 (plain runs) means a fault. */
@@ -28,6 +33,10 @@ volatile float fsink = 1.5f;
 #define STACK_WORDS	256
 #define CRASH_AFTER_TICKS	12
 
+#ifdef KERNEL_ZEPHYR
+/* Zephyr's stack objects, the guard in their reserved bytes below each thread's stack_info. */
+static K_THREAD_STACK_ARRAY_DEFINE(thread_stacks, RTOS_MAX_TASKS, STACK_WORDS * 4);
+#else
 /* A stack with a guard below it, so an overflow tramples nothing the dump needs. */
 struct stack_area {
 	uint32_t guard[RTOS_GUARD_WORDS];
@@ -35,6 +44,7 @@ struct stack_area {
 } __attribute__((aligned(8)));
 
 static struct stack_area stacks[RTOS_MAX_TASKS];
+#endif
 static unsigned int nr_stacks;
 
 void rtos_registry_add(const char *name, void *tcb, rtos_entry fn, uint32_t *lo, uint32_t *hi)
@@ -55,6 +65,14 @@ void rtos_task_exit(void)
 	for (;;)
 		;
 }
+
+#ifdef RTOS_TASK_RETURN
+/* The kernel's configTASK_RETURN_ADDRESS: the application's own catch for a task that returned. */
+void vApplicationTaskReturned(void)
+{
+	rtos_task_exit();
+}
+#endif
 
 /* The kernel found a stack overflowed at a context switch: crash so the dump is written. */
 void rtos_stack_overflow(const char *name)
@@ -147,11 +165,25 @@ static NOINLINE float fpu_integrate(float a, float b)
 	return sum;
 }
 
+/*
+ * The "fpu" case: a store to an unmapped address with FP registers live, so
+ * the fault stacks an extended frame whose FP slots lazy preservation only
+ * reserves (FPCCR.LSPACT, FPCAR at them when the dump is written).
+ */
+static NOINLINE void fpu_store(volatile uint32_t *p, float v)
+{
+	*p = (uint32_t)(v * 3.0f);
+	fsink = v;
+}
+
 static void fpu_task(void *arg)
 {
 	(void)arg;
-	for (;;)
+	for (;;) {
 		fsink = fpu_integrate(0.0f, fsink > 4.0f ? 0.5f : fsink + 0.75f);
+		if (crash_case == CASE_FPU && rtos_ticks >= CRASH_AFTER_TICKS)
+			fpu_store((volatile uint32_t *)bad_address, fsink);
+	}
 }
 #endif
 
@@ -253,10 +285,21 @@ NOINLINE uint32_t crasher_recurse(uint32_t depth)
 	return crasher_recurse(depth + 1) + buf[(depth + 1) % 28];
 }
 
+/*
+ * The application's work in the tick interrupt (a timer's expiry function,
+ * FreeRTOS's tick hook): in the "isr" case it faults there, on the interrupt
+ * stack, over whichever thread the tick preempted.
+ */
+void rtos_tick_hook(void)
+{
+	if (crash_case == CASE_ISR && rtos_ticks >= CRASH_AFTER_TICKS)
+		crasher_apply(rtos_ticks);
+}
+
 static void crasher_task(void *arg)
 {
 	(void)arg;
-	while (rtos_ticks < CRASH_AFTER_TICKS)
+	while (rtos_ticks < CRASH_AFTER_TICKS || crash_case == CASE_ISR || crash_case == CASE_FPU)
 		rtos_delay(2);
 	if (crash_case == CASE_OVERFLOW)
 		sink = crasher_recurse(0);
@@ -279,10 +322,12 @@ static void idle_task(void *arg)
 
 static uint32_t *stack_for(uint32_t *words)
 {
-	struct stack_area *s = &stacks[nr_stacks++];
-
 	*words = STACK_WORDS;
-	return s->words;
+#ifdef KERNEL_ZEPHYR
+	return (uint32_t *)K_THREAD_STACK_BUFFER(thread_stacks[nr_stacks++]);
+#else
+	return stacks[nr_stacks++].words;
+#endif
 }
 
 int main(void)

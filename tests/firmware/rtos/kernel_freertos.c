@@ -160,42 +160,77 @@ static void make_ready(TCB_t *t)
 		uxTopReadyPriority = t->uxPriority;
 }
 
+#define portINITIAL_XPSR	0x01000000u
+#define portINITIAL_EXC_RETURN	0xFFFFFFFDu
+#define portSTART_ADDRESS_MASK	0xFFFFFFFEu
+
 /*
- * The port's task return address (configTASK_RETURN_ADDRESS's default): a
- * task function must not return.
+ * The port's task return address: what a task's function returns to, which
+ * the application may name with configTASK_RETURN_ADDRESS (the
+ * RTOS_TASK_RETURN build names its own function, as port.c lets it).
  */
-static NOINLINE __attribute__((used)) void prvTaskExitError(void)
+#ifdef RTOS_TASK_RETURN
+void vApplicationTaskReturned(void) __attribute__((noreturn));
+#define configTASK_RETURN_ADDRESS	vApplicationTaskReturned
+#endif
+static void prvTaskExitError(void) __attribute__((noreturn));
+#ifdef configTASK_RETURN_ADDRESS
+#define portTASK_RETURN_ADDRESS	configTASK_RETURN_ADDRESS
+#else
+#define portTASK_RETURN_ADDRESS	prvTaskExitError
+#endif
+
+/* A task function must not return; port.c calls it once more so that it is always built. */
+static NOINLINE void prvTaskExitError(void)
 {
 	rtos_task_exit();
 }
 
 /*
- * The first context switch pops this as if the task had been interrupted
- * right at its entry: the hardware frame, under it what port.S saves.
+ * The port's pxPortInitialiseStack() (port.c: its own file, so never inlined
+ * into the caller): the first context switch pops this as if the task had
+ * been interrupted right at its entry, the hardware frame with what port.S
+ * saves below it. ARM_CM3 and ARM_CM4F mask the entry's Thumb bit; ARM_CM33
+ * stores it as given and takes the stack's limit for PSPLIM.
  */
-static uint32_t *initial_context(uint32_t *top, uint32_t *limit, rtos_entry fn, void *arg)
-{
-	uint32_t *sp = top;
-	int i;
-
-	*--sp = 0x01000000u;			/* xPSR: Thumb */
-	*--sp = (uint32_t)fn | 1;		/* pc */
-	*--sp = (uint32_t)prvTaskExitError;	/* lr: a task must not return */
-	for (i = 0; i < 4; i++)
-		*--sp = 0;			/* r12, r3, r2, r1 */
-	*--sp = (uint32_t)arg;			/* r0 */
-#if defined(__ARM_FP) && !RTOS_V8M
-	*--sp = 0xFFFFFFFDu;			/* ARM_CM4F: EXC_RETURN above r4-r11 */
-#endif
-	for (i = 0; i < 8; i++)
-		*--sp = 0;			/* r11 .. r4 */
 #if RTOS_V8M
-	*--sp = 0xFFFFFFFDu;			/* ARM_CM33: PSPLIM, EXC_RETURN below r4-r11 */
-	*--sp = (uint32_t)limit;
-#endif
-	(void)limit;
-	return sp;
+NOINLINE StackType_t *pxPortInitialiseStack(StackType_t *pxTopOfStack, StackType_t *pxEndOfStack,
+					    rtos_entry pxCode, void *pvParameters)
+{
+	pxTopOfStack--;
+	*pxTopOfStack = portINITIAL_XPSR;			/* xPSR */
+	pxTopOfStack--;
+	*pxTopOfStack = (StackType_t)pxCode;			/* PC */
+	pxTopOfStack--;
+	*pxTopOfStack = (StackType_t)portTASK_RETURN_ADDRESS;	/* LR */
+	pxTopOfStack -= 5;					/* R12, R3, R2 and R1 */
+	*pxTopOfStack = (StackType_t)pvParameters;		/* R0 */
+	pxTopOfStack -= 9;					/* R11..R4, EXC_RETURN */
+	*pxTopOfStack = portINITIAL_EXC_RETURN;
+	pxTopOfStack--;
+	*pxTopOfStack = (StackType_t)pxEndOfStack;		/* PSPLIM */
+	return pxTopOfStack;
 }
+#else
+NOINLINE StackType_t *pxPortInitialiseStack(StackType_t *pxTopOfStack, rtos_entry pxCode,
+					    void *pvParameters)
+{
+	pxTopOfStack--;
+	*pxTopOfStack = portINITIAL_XPSR;			/* xPSR */
+	pxTopOfStack--;
+	*pxTopOfStack = (StackType_t)pxCode & portSTART_ADDRESS_MASK;	/* PC */
+	pxTopOfStack--;
+	*pxTopOfStack = (StackType_t)portTASK_RETURN_ADDRESS;	/* LR */
+	pxTopOfStack -= 5;					/* R12, R3, R2 and R1 */
+	*pxTopOfStack = (StackType_t)pvParameters;		/* R0 */
+#ifdef __ARM_FP
+	pxTopOfStack--;						/* ARM_CM4F: EXC_RETURN */
+	*pxTopOfStack = portINITIAL_EXC_RETURN;
+#endif
+	pxTopOfStack -= 8;					/* R11, R10, R9, R8, R7, R6, R5 and R4 */
+	return pxTopOfStack;
+}
+#endif
 
 void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 		 uint32_t *stack, uint32_t words)
@@ -234,7 +269,11 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 #if configRECORD_STACK_HIGH_ADDRESS
 	t->pxEndOfStack = top;
 #endif
-	t->pxTopOfStack = initial_context(top, stack, fn, arg);
+#if RTOS_V8M
+	t->pxTopOfStack = pxPortInitialiseStack(top, t->pxStack, fn, arg);
+#else
+	t->pxTopOfStack = pxPortInitialiseStack(top, fn, arg);
+#endif
 	make_ready(t);
 	uxCurrentNumberOfTasks++;
 	rtos_registry_add(t->pcTaskName, t, fn, stack, stack + words);
@@ -274,6 +313,7 @@ void rtos_tick(void)
 	List_t *l;
 
 	rtos_ticks = ++xTickCount;
+	rtos_tick_hook();	/* xTaskIncrementTick(): vApplicationTickHook() */
 	if (!xTickCount) {
 		l = pxDelayedTaskList;
 		pxDelayedTaskList = pxOverflowDelayedTaskList;
@@ -412,12 +452,11 @@ void rtos_delete_self(void)
 		;
 }
 
-extern void port_start(uint32_t *psp);
+extern void port_start(uint32_t *psp, char *msp);
 
 void rtos_start(void)
 {
 	pxCurrentTCB = &boot_tcb;
-	port_start(boot_stack + 64);
-	for (;;)
-		;
+	port_start(boot_stack + 64, 0);
+	prvTaskExitError();
 }

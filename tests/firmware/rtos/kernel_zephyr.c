@@ -13,8 +13,10 @@
  */
 #include <stdint.h>
 #include "rtos.h"
+#include "zephyr_stack.h"
 
 #define CONFIG_THREAD_MAX_NAME_LEN	32
+#define CONFIG_ISR_STACK_SIZE	2048
 #define STACK_FILL	0xAAAAAAAAu
 
 /* Thread states (thread_state bits). */
@@ -123,6 +125,12 @@ struct z_kernel {
 };
 
 struct z_kernel _kernel;
+
+/*
+ * kernel/init.c's interrupt stack, one per CPU: the main stack every
+ * exception runs on once z_arm_interrupt_stack_setup() has moved MSP to it.
+ */
+K_KERNEL_STACK_ARRAY_DEFINE(z_interrupt_stacks, 1, CONFIG_ISR_STACK_SIZE);
 
 static struct k_thread threads[RTOS_MAX_TASKS];
 static unsigned int nr_threads;
@@ -243,6 +251,7 @@ void rtos_tick(void)
 	unsigned int i;
 
 	rtos_ticks++;
+	rtos_tick_hook();	/* sys_clock_announce(): the expired timers' functions */
 	for (i = 0; i < nr_threads; i++) {
 		struct k_thread *t = &threads[i];
 
@@ -283,12 +292,15 @@ void rtos_block_forever(void)
 	rtos_pend_switch();
 }
 
-extern void port_start(uint32_t *psp);
+extern void port_start(uint32_t *psp, char *msp);
 
 void rtos_start(void)
 {
+	char *isr_top = (char *)z_interrupt_stacks[0] + K_KERNEL_STACK_SIZEOF(z_interrupt_stacks[0]);
+
 	_kernel.cpus[0].current = &dummy_thread;
-	port_start(boot_stack + 64);
+	_kernel.cpus[0].irq_stack = isr_top;
+	port_start(boot_stack + 64, isr_top);
 	for (;;)
 		;
 }

@@ -23,15 +23,21 @@
 	.thumb
 
 	.text
-/* port_start(psp): thread mode moves to the process stack, then the first switch. */
+/*
+ * port_start(psp, msp): thread mode moves to the process stack, exceptions to
+ * msp when it is not 0 (Zephyr's interrupt stack), then the first switch.
+ */
 	.global	port_start
 	.type	port_start, %function
 	.thumb_func
 port_start:
 	msr	psp, r0
-	movs	r1, #2
-	msr	control, r1
+	movs	r2, #2
+	msr	control, r2
 	isb
+	cbz	r1, 1f
+	msr	msp, r1
+1:
 	bl	board_start_tick
 	ldr	r0, =0xE000ED04
 	ldr	r1, =0x10000000
@@ -39,7 +45,7 @@ port_start:
 	dsb
 	isb
 	cpsie	i
-1:	b	1b
+2:	b	2b
 	.size	port_start, . - port_start
 
 #ifndef KERNEL_ZEPHYR
