@@ -17,7 +17,13 @@ ktap_note "suite: crashwalk-watch"
 mkdir "$tmp/in" "$tmp/keep" "$tmp/stage" "$tmp/stage/devcd7"
 "$cw" --json --watch "$tmp/in" --keep "$tmp/keep" "$b/demo.elf" >"$tmp/out" 2>"$tmp/err" &
 pid=$!
-sleep 0.5
+# Files that arrive before the inotify watch is set are not seen: wait for it
+# (its fdinfo line), not a fixed pause an ASan build on a loaded machine overran.
+i=0
+until grep -qs '^inotify wd:' /proc/"$pid"/fdinfo/* || [ $i -ge 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 cp "$b/demo.core" "$tmp/in/.a.part" && mv "$tmp/in/.a.part" "$tmp/in/a.core"
 printf 'not a dump' >"$tmp/in/c.bin"
 cp "$b/demo.zephyr" "$tmp/in/b.zephyr"
