@@ -307,8 +307,9 @@ static __always_inline fw_u64 fw_stack_top(const struct fw_stack_range *s, fw_u6
  * past 63 are not marked). Per record one test covers the three checks of
  * the common case — aligned, on the current stack, above the previous record
  * — and only a record that fails it takes the exact tests, which also move
- * the walk to a later stack. Uses ops->load_record, not ops->read; no
- * record_at.
+ * the walk to a later stack. Where ops->walk_fast is given, the records that
+ * pass that test go through it, and the loop below takes the first that does
+ * not. Uses ops->load_record, not ops->read; no record_at.
  */
 static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *cfg,
 						     const struct fw_walk_ops *ops, void *ctx,
@@ -333,13 +334,13 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 		prev = cfg->stacks[0].lo ? cfg->stacks[0].lo - 1 : 0;
 	}
 	for (;;) {
+		if (ops->walk_fast && ops->walk_fast(ctx, &fp, &prev, top, &ret_out, ret_end,
+						     keep_records ? &rec_out : NULL, stop))
+			break;
 		/*
 		 * A zero fp fails the fast test (0 <= prev): fw_walk()'s first
 		 * check is the slow path's.
 		 */
-		if (ops->walk_fast && ops->walk_fast(ctx, &fp, &prev, top, &ret_out, ret_end,
-						     keep_records ? &rec_out : NULL, stop))
-			break;
 		if (__builtin_expect(!(fp > prev && fp <= top) || (fp & (cfg->align - 1)), 0)) {
 			fw_u64 last = prev;
 			int idx;

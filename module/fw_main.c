@@ -115,9 +115,10 @@ static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
 /*
  * One pass of the fast path over two records, their frame pointers in two
  * registers that trade places: %[a] is the record to test and %[b] the one
- * before it, whose register then takes the next frame pointer. Three checks
- * in one branch: tst for aligned, then, each only while the last held, above
- * %[b] and at most %[top] (a failed check leaves the flags "hi"). @store_a
+ * before it, whose register then takes the next frame pointer. Records are
+ * fw_cfg()'s: {x29, x30} at an 8-byte aligned address. Three checks in one
+ * branch: tst for aligned, then, each only while the last held, above %[b]
+ * and at most %[top] (a failed check leaves the flags "hi"). @store_a
  * and @store_b store the record address of each, or nothing. A record that
  * fails exits at 7 (or at 8, which swaps the roles back) with it in %[a] and
  * the one before it in %[b]; a return address of 0 sets %[end_kind] to 1,
