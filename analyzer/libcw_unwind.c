@@ -112,11 +112,8 @@ stop(struct walk *w, enum cw_stop why, const char *fmt, ...)
 /*
  * Code precedes a return address, but need not follow it: a call to a
  * function that never returns may be the last instruction before a literal
- * pool or the next function.
- */
-/*
- * A return address follows code. One at a function's first instruction must
- * follow a call too (the function before it ends calling one that does not
+ * pool or the next function. One at a function's first instruction must
+ * follow a call (the function before it ends calling one that does not
  * return): else it was never pushed by a call, only given to a task as the
  * address its function returns to, and the chain ends there.
  */

@@ -342,11 +342,7 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 		 * check is the slow path's.
 		 */
 		if (__builtin_expect(!(fp > prev && fp <= top) || (fp & (cfg->align - 1)), 0)) {
-			fw_u64 last = prev;
 			int idx;
-
-			/* A fresh compare: one kept from the fast test cost it a cset. */
-			__asm__("" : "+r" (last));
 
 			if (fp == 0) {
 				*stop = FW_STOP_CHAIN_END;
@@ -361,7 +357,7 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 				*stop = FW_STOP_OFF_STACK;
 				break;
 			}
-			if (ret_out != rets && (unsigned int)idx == cur && fp <= last) {
+			if (ret_out != rets && (unsigned int)idx == cur && fp <= prev) {
 				*stop = FW_STOP_NOT_INCREASING;
 				break;
 			}

@@ -118,14 +118,14 @@ static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
  * before it, whose register then takes the next frame pointer. Records are
  * fw_cfg()'s: {x29, x30} at an 8-byte aligned address. Three checks in one
  * branch: tst for aligned, then, each only while the last held, above %[b]
- * and at most %[top] (a failed check leaves the flags "hi"). @store_a
- * and @store_b store the record address of each, or nothing. A record that
+ * and at most %[top] (a failed check leaves the flags "hi"). Where %[keep]
+ * is 1, each record's address is stored at %[rec] too. A record that
  * fails exits at 7 (or at 8, which swaps the roles back) with it in %[a] and
  * the one before it in %[b]; a return address of 0 sets %[end_kind] to 1,
  * the depth to 2. A fault sets %[err] (w9, which the fixup names by
  * number), zeroes x30 and resumes at the xpaclri.
  */
-#define FW_WALK_FAST_ASM(store_a, store_b)				\
+#define FW_WALK_FAST_ASM						\
 	"1:	tst	%[a], #7\n"					\
 	"	ccmp	%[a], %[b], #0, eq\n"				\
 	"	ccmp	%[a], %[top], #2, hi\n"			\
@@ -135,7 +135,9 @@ static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
 	"	cbz	x30, 5f\n"					\
 	"	cmp	%[out], %[end]\n"				\
 	"	b.eq	6f\n"						\
-	store_a								\
+	"	.if	%c[keep]\n"					\
+	"	str	%[a], [%[rec]], #8\n"				\
+	"	.endif\n"					\
 	"	str	x30, [%[out]], #8\n"				\
 	"	tst	%[b], #7\n"					\
 	"	ccmp	%[b], %[a], #0, eq\n"				\
@@ -146,7 +148,9 @@ static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
 	"	cbz	x30, 5f\n"					\
 	"	cmp	%[out], %[end]\n"				\
 	"	b.eq	6f\n"						\
-	store_b								\
+	"	.if	%c[keep]\n"					\
+	"	str	%[b], [%[rec]], #8\n"				\
+	"	.endif\n"					\
 	"	str	x30, [%[out]], #8\n"				\
 	"	b	1b\n"						\
 	"5:	mov	%w[end_kind], #1\n"				\
@@ -173,30 +177,20 @@ static __always_inline int fw_walk_fast(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_
 					enum fw_stop *stop)
 {
 	register int err asm("w9") = 0;
-	u64 a = *fp, b = *prev, *out = *ret_out, t;
+	u64 a = *fp, b = *prev, *out = *ret_out, *rec = rec_out ? *rec_out : NULL, t;
 	int end_kind = 0;
 
-	if (rec_out) {
-		u64 *rec = *rec_out;
-
-		asm volatile(FW_WALK_FAST_ASM("	str	%[a], [%[rec]], #8\n",
-					      "	str	%[b], [%[rec]], #8\n")
-			     : [a] "+r" (a), [b] "+r" (b), [out] "+r" (out), [rec] "+r" (rec),
-			       [t] "=&r" (t), [err] "+r" (err), [end_kind] "+r" (end_kind)
-			     : [top] "r" (top), [end] "r" (ret_end)
-			     : "x30", "cc", "memory");
+	asm volatile(FW_WALK_FAST_ASM
+		     : [a] "+r" (a), [b] "+r" (b), [out] "+r" (out), [rec] "+r" (rec),
+		       [t] "=&r" (t), [err] "+r" (err), [end_kind] "+r" (end_kind)
+		     : [top] "r" (top), [end] "r" (ret_end), [keep] "i" (!!rec_out)
+		     : "x30", "cc", "memory");
+	if (rec_out)
 		*rec_out = rec;
-	} else {
-		asm volatile(FW_WALK_FAST_ASM("", "")
-			     : [a] "+r" (a), [b] "+r" (b), [out] "+r" (out), [t] "=&r" (t),
-			       [err] "+r" (err), [end_kind] "+r" (end_kind)
-			     : [top] "r" (top), [end] "r" (ret_end)
-			     : "x30", "cc", "memory");
-	}
 	*fp = a;
 	*prev = b;
 	*ret_out = out;
-	if (likely(end_kind == 2))
+	if (end_kind == 2)
 		*stop = FW_STOP_DEPTH;
 	else if (end_kind == 1)
 		*stop = err ? FW_STOP_READ_FAULT : FW_STOP_CHAIN_END;
