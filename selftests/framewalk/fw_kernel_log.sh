@@ -6,23 +6,11 @@
 # usage: fw_kernel_log.sh begin | leaks | plant BUG... | save FILE
 . "$(dirname "$0")/fw_lib.sh"
 
-KMEMLEAK=$DEBUGFS/kmemleak
-
-# Relay kmemleak's reports into the kernel log, where the check reads everything else.
+# kmemleak's findings since the last report, into the kernel log.
 report_leaks() {
 	[ -w "$KMEMLEAK" ] || return 0
-	# kmemleak ignores objects younger than 5 s; let the last test's allocations age.
-	sleep 6
-	# A dead task's stack waits in a cache, still scanned, with the leaked pointer
-	# on it: new tasks take (and clear) the cached stacks first.
-	for i in 1 2 3 4 5 6 7 8; do /bin/true; done
-	echo scan >"$KMEMLEAK"
-	sleep 1
-	echo scan >"$KMEMLEAK"
-	while IFS= read -r line; do
-		echo "kmemleak: $line" >/dev/kmsg
-	done <"$KMEMLEAK"
-	echo clear >"$KMEMLEAK"
+	fw_kmemleak_scan
+	fw_kmemleak_relay
 }
 
 case $1 in
