@@ -119,7 +119,6 @@ int fw_refuse(void);
 
 DECLARE_STATIC_KEY_FALSE(fw_pid_filtering);
 bool fw_pid_skip_slow(void);
-void fw_pid_exit(void);
 
 /* Whether the hit's process is excluded; a patched-out branch while no list is set. */
 static __always_inline bool fw_pid_skip(void)

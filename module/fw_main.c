@@ -824,7 +824,6 @@ static void __exit fw_exit(void)
 	mutex_unlock(&fw_lock);
 
 	fw_instance_release();
-	fw_pid_exit();
 	/* Removing the debugfs files waits for their readers; then no one reaches a table. */
 	fw_stats_exit();
 	fw_agg_exit();

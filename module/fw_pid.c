@@ -148,19 +148,26 @@ static int fw_pid_get(char *buf, const struct kernel_param *kp)
 	return n;
 }
 
+/*
+ * The kernel calls this when the module is done with its parameters: on
+ * unload after fw_exit(), and on every refused or failed load, whether
+ * parse_args() or fw_init() failed. No hit can read the list by then. A load
+ * can fail before init runs, so init's error paths could not free it.
+ */
+static void fw_pid_free(void *arg)
+{
+	struct fw_pid_param *p = arg;
+
+	kfree(rcu_dereference_protected(p->list, true));
+}
+
 static const struct kernel_param_ops fw_pid_ops = {
 	.set = fw_pid_set,
 	.get = fw_pid_get,
+	.free = fw_pid_free,
 };
 
 module_param_cb(pid, &fw_pid_ops, &fw_pid_only, 0644);
 MODULE_PARM_DESC(pid, "Walk only the hits of these processes: comma-separated tgids (blank: all)");
 module_param_cb(notrace_pid, &fw_pid_ops, &fw_pid_notrace, 0644);
 MODULE_PARM_DESC(notrace_pid, "Never walk the hits of these processes: comma-separated tgids");
-
-/* After the ops are gone: no hit reads a list any more. */
-void fw_pid_exit(void)
-{
-	kfree(rcu_dereference_protected(fw_pid_only.list, true));
-	kfree(rcu_dereference_protected(fw_pid_notrace.list, true));
-}
