@@ -112,7 +112,8 @@ guest_selftests() {
 	# cases run in test_stress), and test_userspace replays the CLI, not the module.
 	case $k in *-debug)
 		limit=3600 cycles=${FW_STRESS_CYCLES:-6} rewrites=${FW_STRESS_REWRITES:-3}
-		tests="test_load.sh test_params.sh test_pid.sh test_chain.sh test_stops.sh test_oracle.sh"
+		tests="test_load.sh test_params.sh test_refused_loads.sh test_pid.sh test_chain.sh"
+		tests="$tests test_stops.sh test_oracle.sh"
 		tests="$tests test_stats.sh test_trampoline.sh test_aggregate.sh test_stress.sh" ;;
 	esac
 	[ -n "$(planted_bugs "$k")" ] && plant="sh fw_kernel_log.sh plant $(planted_bugs "$k");"
