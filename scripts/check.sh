@@ -155,6 +155,13 @@ if [ -z "$guest_only" ]; then
 	start kernel-log-check "$logs/kernel-log-check.log" "$top/tests/kernel-log/run.sh"
 	start guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" \
 		"$prod_k"
+	# make demo as a user sees it, then what it said checked against what it did.
+	start demo "$logs/demo.log" sh -c "DEMO_KERNEL=$prod_k DEMO_OUT='$logs/demo' \
+		'$top/scripts/demo.sh' >'$logs/demo.txt' 2>&1; rc=\$?; \
+		'$top/tests/userspace/test_demo.sh' '$logs/demo' '$logs/demo.txt' && exit \$rc"
+	# The README's examples, typed line by line into make shell's guest.
+	start readme-shell "$logs/readme-shell.log" python3 \
+		"$top/tests/userspace/test_readme_shell.py" "$prod_k"
 	# An MCU on a serial link into the guest: two emulators, half a minute when idle;
 	# the limit is for hangs, on a machine shared with the other guests.
 	start serial "$logs/serial.log" "$top/scripts/serial-scene.sh" -k "$prod_k" -t 600 \
