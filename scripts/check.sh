@@ -70,10 +70,11 @@ checkpatch_tests() {
 }
 
 # The documentation parses as reStructuredText without a warning (index.rst is
-# Sphinx's toctree, which plain docutils does not know), and no file holds a
-# merge's conflict markers: two such leftovers once shipped in Documentation/.
+# Sphinx's toctree, which plain docutils does not know), README.md's benchmark
+# tables are generated from their figures (scripts/bench-readme.py), and no file
+# holds a merge's conflict markers: two such leftovers once shipped in Documentation/.
 docs_tests() {
-	local f out
+	local f out rc
 	. "$top/tests/ktap.sh"
 	ktap_header
 	for f in $(cd "$top" && ls Documentation/*.rst | grep -v '/index\.rst$'); do
@@ -85,6 +86,10 @@ docs_tests() {
 			ktap_result 1 "$f parses without a warning"
 		fi
 	done
+	out=$(python3 "$top/scripts/bench-readme.py" --check "$top/README.md" 2>&1)
+	rc=$?
+	[ "$rc" = 0 ] || echo "$out" | sed 's/^/# /'
+	ktap_result $rc "README.md's benchmark tables are what their own figures give"
 	out=$(cd "$top" && git grep -nE '^(<<<<<<<|>>>>>>>)( |$)' -- . ':!*.bin' 2>/dev/null)
 	echo "$out" | sed '/^$/d; s/^/# /'
 	[ -z "$out" ]
