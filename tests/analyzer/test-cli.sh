@@ -47,6 +47,19 @@ for o in j m w k r R s; do
 	check "man_page_documents_-$o" \
 		"$(grep -c "^\.BR* \\\\-$o" "$(dirname "$0")/../../analyzer/crashwalk.1")" 1
 done
+# Every option of --help is in both synopses, the man page's and crashwalk.rst's.
+man=$(dirname "$0")/../../analyzer/crashwalk.1
+rst=$(dirname "$0")/../../Documentation/crashwalk.rst
+man_syn=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$man" | sed 's/\\f[BIR]//g; s/\\-/-/g')
+rst_syn=$(awk '/^    crashwalk / { on = 1 } on && /^$/ { exit } on' "$rst")
+missing=
+for o in $(sed -n 's/^  \(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/help"); do
+	s=$(sed -n "s/^  -\([a-zA-Z]\), --$o\b.*/\1/p" "$tmp/help")
+	for syn in "$man_syn" "$rst_syn"; do
+		echo "$syn" | grep -qE -- "--$o\b${s:+|-$s\b}" || missing="$missing --$o"
+	done
+done
+check "every_option_in_both_synopses" "${missing:-none}" none
 check "h_is_help" "$("$cw" -h)" "$(cat "$tmp/help")"
 check "version_is_release_and_git_describe" "$("$cw" --version)" \
 	"crashwalk $("$(dirname "$0")/../../scripts/version.sh")"

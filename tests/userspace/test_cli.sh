@@ -270,6 +270,17 @@ for cmd in record stream profile report folded top reset flamegraph; do
 		"$fw" $cmd $o --help >/dev/null 2>&1
 		check "$cmd takes $o" "$?" 0
 	done
+	# Every option of the help is in the man page's synopsis of the command (-h apart).
+	syn=$(sed -n "/^\.B framewalk $cmd\$/,/^\.br/p" "$man")
+	missing=
+	for o in $(echo "$out" | sed -n 's/^  -\([a-zA-Z]\), --\([a-z]*\).*/\1/p' | grep -v h); do
+		case $o in
+		F) [ $cmd = profile ] && pat='\-\-folded' || pat='\-F' ;;
+		*) pat="\\-$o" ;;
+		esac
+		echo "$syn" | grep -qF -- "$pat" || missing="$missing -$o"
+	done
+	check "$cmd: the man page's synopsis has every option" "${missing:-none}" none
 	# Each option line of the help starts "-x, --long": no short option without its long one.
 	check "$cmd: every short option has a long one" \
 		"$(echo "$out" | grep -E '^  -[a-zA-Z]' | grep -vcE '^  -[a-zA-Z], --[a-z]')" 0
