@@ -53,7 +53,7 @@ rst=$(dirname "$0")/../../Documentation/crashwalk.rst
 man_syn=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$man" | sed 's/\\f[BIR]//g; s/\\-/-/g')
 rst_syn=$(awk '/^    crashwalk / { on = 1 } on && /^$/ { exit } on' "$rst")
 missing=
-for o in $(sed -n 's/^  \(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/help"); do
+for o in $(sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/help"); do
 	s=$(sed -n "s/^  -\([a-zA-Z]\), --$o\b.*/\1/p" "$tmp/help")
 	for syn in "$man_syn" "$rst_syn"; do
 		echo "$syn" | grep -qE -- "--$o\b${s:+|-$s\b}" || missing="$missing --$o"

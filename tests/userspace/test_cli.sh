@@ -280,6 +280,9 @@ for cmd in record stream profile report folded top reset flamegraph; do
 		esac
 		echo "$syn" | grep -qF -- "$pat" || missing="$missing -$o"
 	done
+	for o in $(echo "$out" | sed -n 's/^      --\([a-z]*\).*/\1/p'); do
+		echo "$syn" | grep -qF -- "\\-\\-$o" || missing="$missing --$o"
+	done
 	check "$cmd: the man page's synopsis has every option" "${missing:-none}" none
 	# Each option line of the help starts "-x, --long": no short option without its long one.
 	check "$cmd: every short option has a long one" \
