@@ -71,7 +71,7 @@ mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,fw/ko,fw/out,fw/se
 cp "$busybox" "$stage/bin/busybox"
 cp "$top/scripts/guest-init.sh" "$stage/init"
 chmod +x "$stage/init"
-cp "$top/scripts/guest-shell.sh" "$stage/fw/shell.sh"
+[ -z "$shell" ] || cp "$top/scripts/guest-shell.sh" "$stage/fw/shell.sh"
 cp "$top"/build/"$series"/ko/*.ko "$stage/fw/ko/" 2>/dev/null || true
 # Debian's arm64 trace-cmd and the shared libraries it and the framewalk CLI use.
 userland=$top/.cache/arm64-root
