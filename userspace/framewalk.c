@@ -375,31 +375,22 @@ static const struct option fw_common_long[] = {
 
 static int fw_run_flamegraph(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	const char *output = "flamegraph.html";
-	int c;
+	struct fw_record_opts o = { .output = "flamegraph.html" };	/* -o alone */
+	int c, done;
 
 	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
-		switch (c) {
-		case 'o':
-			if (!*optarg) {
-				fprintf(stderr, "framewalk %s: -o/--output: empty file name\n",
-					cmd->name);
-				return 2;
-			}
-			output = optarg;
-			break;
-		case FW_OPT_HELP:
-			return 0;
-		default:
+		done = fw_setup_option(cmd, c, &o);
+		if (done < 0)
 			return 2;
-		}
+		if (!done)
+			return c == FW_OPT_HELP ? 0 : 2;
 	}
 	if (argc - optind > 1) {
 		fprintf(stderr, "framewalk %s: one recording or folded file, not %d ('%s' is "
 			"extra)\n", cmd->name, argc - optind, argv[optind + 1]);
 		return 2;
 	}
-	return fw_flamegraph(optind < argc ? argv[optind] : "framewalk.rec", output) ? 1 : 0;
+	return fw_flamegraph(optind < argc ? argv[optind] : "framewalk.rec", o.output) ? 1 : 0;
 }
 
 static const struct fw_subcmd fw_cmds[] = {
