@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Run every test of the project and print one line per result, ending with
 # "N passed, N failed": host unit tests (ASan/UBSan) of the walker and the
-# CLI, the analyzer's tests, checkpatch, the guest runner's own tests, the
+# CLI, the analyzer's tests, checkpatch, the guest runner's own tests, make demo
+# checked against its files, the README's examples typed into make shell, the
 # kselftest suite inside the arm64 guest on each kernel with the check of that
 # kernel's log for KASAN, lockdep, WARNING... reports, and the host's
 # trace-cmd report (with the plugin) and CLI on what the guest recorded. Logs go to build/check/. Exits non-zero on

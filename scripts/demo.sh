@@ -43,8 +43,10 @@ insmod /fw/ko/framewalk.ko filter=fw_test_leaf depth=12
 trace-cmd record -q -e framewalk:chain -o /fw/out/trace.dat \
 	sh -c "echo timer >/sys/kernel/debug/framewalk_test/trigger" >/dev/null 2>&1
 echo "# framewalk record -f vfs_read,vfs_write,do_sys_openat2 -d 24 -- sh -c ..."
+# The reads: dd read()s; busybox cat would sendfile() and ls reads directories, neither
+# through vfs_read.
 framewalk record -f vfs_read,vfs_write,do_sys_openat2 -d 24 -o /fw/out/demo.rec -- \
-	sh -c "for i in 1 2 3 4 5; do cat /proc/version >/dev/null; ls / >/dev/null; echo \$i >/tmp/x; done"
+	sh -c "for i in 1 2 3 4 5; do dd if=/proc/version of=/dev/null bs=64 2>/dev/null; ls / >/dev/null; echo \$i >/tmp/x; done"
 '
 banner "the same calls as chains: framewalk report on the host"
 for f in vfs_read do_sys_openat2 fw_test_leaf; do

@@ -130,7 +130,7 @@ timeout --foreground -k 5 "$timeout" "${qemu[@]}" -nographic ${FW_QEMU_ARGS:-} \
 	stdbuf -o0 tr -d '\r' | tee "$log" | { if [ -n "$quiet" ]; then cat >/dev/null; else
 		awk -v v="${V:-0}" '/^@@FW-FILE /{skip=1; if (v == 1) print; next}
 			/^@@FW-END /{skip=0; next} skip {next}
-			v != 1 && (/^@@FW-/ || /^reboot: Power down/) {next} {print; fflush()}'; fi; }
+			v != 1 && (/^@@FW-/ || /reboot: Power down$/) {next} {print; fflush()}'; fi; }
 qrc=${PIPESTATUS[0]}
 set -e
 

@@ -14,7 +14,7 @@ log=${2:?usage: test_demo.sh DEMO_DIR TRANSCRIPT}
 rec=$dir/guest/files/demo.rec
 
 ktap_header
-noise=$(grep -E '^@@FW-|Skipping BTF generation|^reboot: Power down' "$log")
+noise=$(grep -E '^@@FW-|Skipping BTF generation|reboot: Power down$' "$log")
 echo "$noise" | sed '/^$/d; s/^/# noise: /' | head -5
 [ -z "$noise" ]
 ktap_result $? "no build or guest-runner line in the demo's output"
