@@ -3,7 +3,8 @@
 # test_demo.sh - what make demo said, checked against what it did (KTAP): no build or
 # harness lines without V=1, every count it gives recounted from its recording (and the
 # flame graph it announces as reads, writes and opens holds each), the chains it names
-# found, and a closing "what next" block whose files and commands exist.
+# found (trace-cmd's from a timer too), and a closing "what next" block whose files and
+# commands exist.
 # usage: test_demo.sh DEMO_DIR TRANSCRIPT (scripts/demo.sh's DEMO_OUT and its output)
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
@@ -41,6 +42,14 @@ for f in vfs_read do_sys_openat2 fw_test_leaf; do
 	grep -q ": $f <- " "$log" || { echo "# no $f chain shown"; ok=1; }
 done
 ktap_result $ok "framewalk report shows a read, an open and the test chain, as announced"
+
+# "trace-cmd record ..., the known chain from a timer": the report shows it, timer and all.
+section=$(sed -n '/^== trace-cmd report/,/^== /p' "$log")
+grep -q 'chain: .*fw_test_leaf' <<<"$section" && grep -q '=> fw_test_timer_fn+' <<<"$section"
+ktap_result $? "trace-cmd report shows the test chain from its timer, as announced"
+want=$("$fw" top -l 1 "$rec" | head -1)
+grep -qxF -- "$want" "$log"
+ktap_result $? "framewalk top's count of edges and chains is the recording's ($want)"
 
 # The last block: what next, every path and command in it real.
 next=$(sed -n '/^== what next$/,$p' "$log")
