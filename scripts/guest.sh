@@ -118,7 +118,7 @@ if [ -n "$shell" ]; then
 	${timeout:+timeout --foreground -k 5 "$timeout"} "${qemu[@]}" -display none \
 		-chardev stdio,id=con,mux=on,signal=off -serial chardev:con \
 		-mon chardev=con,mode=readline ${FW_QEMU_ARGS:-} \
-		-append "console=ttyAMA0 panic=-1 quiet ${FW_KERNEL_ARGS:-}"
+		-append "console=ttyAMA0 panic=-1 quiet $debug_args ${FW_KERNEL_ARGS:-}"
 	exit $?
 fi
 set +e
@@ -129,7 +129,7 @@ timeout --foreground -k 5 "$timeout" "${qemu[@]}" -nographic ${FW_QEMU_ARGS:-} \
 	# (@@FW-...) and the power-off only with V=1.
 	stdbuf -o0 tr -d '\r' | tee "$log" | { if [ -n "$quiet" ]; then cat >/dev/null; else
 		awk -v v="${V:-0}" '/^@@FW-FILE /{skip=1; if (v == 1) print; next}
-			/^@@FW-END /{skip=0; next} skip {next}
+			/^@@FW-END /{skip=0; if (v == 1) print; next} skip {next}
 			v != 1 && (/^@@FW-/ || /reboot: Power down$/) {next} {print; fflush()}'; fi; }
 qrc=${PIPESTATUS[0]}
 set -e
