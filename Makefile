@@ -2,7 +2,10 @@
 # framewalk: build, test and demo entry points (Debian bookworm, as root).
 #   make          build the modules for every kernel in KERNELS and the host tools
 #   make check    every test, ending with "N passed, N failed"
-#   make demo     the tour: the module in an arm64 guest, then a Cortex-M crash
+#   make demo     the tour: the module in an arm64 guest, then a Cortex-M crash (V=1: with
+#                 the build's and the guest runner's own lines)
+#   make shell    a shell on the arm64 guest (KERNEL=6.12) with framewalk.ko, framewalk,
+#                 trace-cmd and crashwalk: try every README example without a board
 #   make bench    cost per traced call against the kernel's tracers, table + JSON
 #   make fuzz     crashwalk's fuzz harnesses, FUZZ_SECONDS (60) each
 #   make stress   the module stress test at full size on each kernel (about 10 minutes)
@@ -58,6 +61,13 @@ demo bench: KERNELS := $(PRODUCTION_KERNELS)
 demo: all
 	@scripts/demo.sh
 
+# One kernel is enough for a shell; its modules, the arm64 programs and the host tools.
+KERNEL ?= 6.12
+shell: deps-quick guest-bin
+	@scripts/build-modules.sh $(KERNEL) >/dev/null
+	@$(MAKE) -s -C userspace all
+	@scripts/guest.sh -s -k $(KERNEL)
+
 bench: all
 	@scripts/bench.sh
 
@@ -75,4 +85,4 @@ clean:
 	@$(MAKE) -s -C userspace clean
 	@if [ -f analyzer/Makefile ]; then $(MAKE) -s -C analyzer clean; fi
 
-.PHONY: all deps deps-quick modules guest-bin host install uninstall deb check demo bench fuzz stress clean
+.PHONY: all deps deps-quick modules guest-bin host install uninstall deb check demo shell bench fuzz stress clean

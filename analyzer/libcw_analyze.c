@@ -135,8 +135,9 @@ static int find_registers(const struct cw_options *o, const struct cw_target *t,
 }
 
 /*
- * A dump the firmware contradicts: refused with the first difference, each
- * other one an error note to show after it; with allow_mismatch every one is
+ * A dump the firmware contradicts: refused with the first difference and how
+ * many others there are, each other one an error note (the evidence, which
+ * crashwalk shows with -v); with allow_mismatch every one is
  * a note and the report carries them as warnings.
  */
 static int refuse_mismatch(const struct cw_options *o, const struct cw_image *img,
@@ -153,8 +154,12 @@ static int refuse_mismatch(const struct cw_options *o, const struct cw_image *im
 	}
 	for (i = 1; i < m->nr; i++)
 		note(o, 1, "%s: does not match %s: %s", d->path, fw, m->lines[i]);
+	if (m->nr > 1)
+		return cw_fail(err, d->path, -1, "not a dump of %s (--allow-mismatch reports it "
+			       "anyway): %s; %u more differences (-v lists them)", fw,
+			       m->lines[0], m->nr - 1);
 	return cw_fail(err, d->path, -1, "not a dump of %s (--allow-mismatch reports it anyway): "
-		       "%s%s", fw, m->lines[0], m->nr > 1 ? "; more below" : "");
+		       "%s", fw, m->lines[0]);
 }
 
 /* The steps after reading: each takes what the one before it left in a. */

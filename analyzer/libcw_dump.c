@@ -284,6 +284,11 @@ static int parse_elf_core(struct cw_dump *d, struct cw_error *err)
 	if (e[4] != 1 || e[5] != 1)
 		return cw_fail(err, d->path, 4, "not ELF32 little-endian (class %u, data %u)", e[4],
 			       e[5]);
+	/* ET_REL, ET_EXEC, ET_DYN: most likely the firmware, named where the dump goes. */
+	if (le16(e + 16) >= 1 && le16(e + 16) <= 3)
+		return cw_fail(err, d->path, -1, "an ELF %s, not a crash dump: name the firmware "
+			       "first, then the dump", le16(e + 16) == 1 ? "object file" :
+			       "executable (a firmware image?)");
 	if (le16(e + 16) != 4)
 		return cw_fail(err, d->path, 16, "e_type %u is not ET_CORE", le16(e + 16));
 	if (le16(e + 18) != 40)
@@ -656,6 +661,10 @@ int cw_dump_load(struct cw_dump *d, const char *path, struct cw_error *err)
 		return cw_fail(err, path, (long)len, "%s", strerror(e));
 	}
 	fclose(f);
+	if (!len) {
+		free(buf);
+		return cw_fail(err, path, -1, "empty input, expected a crash dump");
+	}
 	return cw_dump_parse(d, path, buf, len, err);
 }
 

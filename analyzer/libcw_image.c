@@ -14,6 +14,7 @@
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cw_internal.h"
@@ -278,6 +279,7 @@ struct cw_image *cw_image_open(const char *path, struct cw_error *err)
 {
 	struct cw_image *img = calloc(1, sizeof(*img));
 	Elf_Scn *scn = NULL;
+	struct stat st;
 	GElf_Ehdr eh;
 
 	if (!img)
@@ -293,6 +295,15 @@ struct cw_image *cw_image_open(const char *path, struct cw_error *err)
 	if (!img->elf || !gelf_getehdr(img->elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS32 ||
 	    eh.e_machine != EM_ARM) {
 		cw_fail(err, path, 0, "not an ELF32 ARM firmware image: %s", elf_errmsg(-1));
+		goto fail;
+	}
+	/* libelf reads a cut copy's missing section headers as none: say it is cut. */
+	if (!fstat(img->fd, &st) && eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize >
+	    (uint64_t)st.st_size) {
+		cw_fail(err, path, -1, "truncated: %llu bytes, but its section headers end at "
+			"%llu; copy the whole file the linker wrote",
+			(unsigned long long)st.st_size,
+			(unsigned long long)(eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize));
 		goto fail;
 	}
 	while ((scn = elf_nextscn(img->elf, scn))) {

@@ -364,7 +364,30 @@ static void overflow_text(char *buf, size_t len, uint32_t o)
 		 o & CW_OVF_PSPLIM ? " psplim" : "");
 }
 
-static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_report_opts *o)
+/*
+ * A walk's "stopped:" line. Every thread of an RTOS usually stops for the same
+ * reason, in the same words (task_entry: the return address every task is given):
+ * the same explanation as the last one printed in this report (seen) is named,
+ * not repeated.
+ */
+static void stop_text(FILE *out, const char *indent, const struct cw_backtrace *bt,
+		      const struct cw_backtrace **seen)
+{
+	fprintf(out, "%sstopped: %s", indent, cw_stop_name(bt->stop));
+	if (!bt->stop_detail[0]) {
+		fputc('\n', out);
+		return;
+	}
+	if (*seen && (*seen)->stop == bt->stop && !strcmp((*seen)->stop_detail, bt->stop_detail)) {
+		fputs(" (as above)\n", out);
+		return;
+	}
+	fprintf(out, ": %s\n", bt->stop_detail);
+	*seen = bt;
+}
+
+static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_report_opts *o,
+			 const struct cw_backtrace **seen)
 {
 	unsigned int i, k;
 	char ovf[64];
@@ -400,8 +423,7 @@ static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_rep
 		for (k = 0; k < th->bt.nr; k++)
 			text_frame(out, &th->bt.frames[k], k, o, "    ");
 		if (th->bt.nr)
-			fprintf(out, "    stopped: %s%s%s\n", cw_stop_name(th->bt.stop),
-				th->bt.stop_detail[0] ? ": " : "", th->bt.stop_detail);
+			stop_text(out, "    ", &th->bt, seen);
 	}
 }
 
@@ -410,6 +432,7 @@ static void report_text(FILE *out, const struct cw_dump *d, const struct cw_back
 			const struct cw_report_opts *o)
 {
 	unsigned int i, ff = cw_fault_frame(d->context, bt);
+	const struct cw_backtrace *seen = NULL;
 
 	fprintf(out, "crashwalk: %s (%s)\n", d->path, cw_dump_format_name(d->format));
 	if (d->warning)
@@ -441,10 +464,9 @@ static void report_text(FILE *out, const struct cw_dump *d, const struct cw_back
 	fputs("backtrace:\n", out);
 	for (i = 0; i < bt->nr; i++)
 		text_frame(out, &bt->frames[i], i, o, "");
-	fprintf(out, "stopped: %s%s%s\n", cw_stop_name(bt->stop), bt->stop_detail[0] ? ": " : "",
-		bt->stop_detail);
+	stop_text(out, "", bt, &seen);
 	fprintf(out, "signature: %016llx\n", (unsigned long long)signature(d, bt, f));
-	threads_text(out, rtos, o);
+	threads_text(out, rtos, o, &seen);
 }
 
 void cw_report_crash(FILE *out, const struct cw_report_opts *o, const struct cw_dump *dump,

@@ -68,7 +68,7 @@ struct options {
 	struct cw_report_opts report;
 };
 
-/* A refused dump's further reasons, held to follow its error. */
+/* A refused dump's further reasons, held to follow its error with -v. */
 struct held {
 	char lines[8][1024];
 	unsigned int nr;
@@ -112,7 +112,8 @@ static int analyze(struct cw_image *img, const char *path, uint8_t *buf, size_t 
 		note("reading %s\n", path);
 	if (cw_analyze(img, &o, path, buf, len, &a, &err)) {
 		dump_failed(opt, path, err.msg);
-		for (i = 0; i < held.nr; i++)
+		/* The error is one line; the evidence behind it is for -v. */
+		for (i = 0; verbosity > 0 && i < held.nr; i++)
 			fprintf(stderr, "crashwalk: %s\n", held.lines[i]);
 		return 1;
 	}
@@ -125,6 +126,7 @@ struct watch_ctx {
 	struct cw_image *img;
 	const struct options *opt;
 	int failed;		/* a followed stream had a dump that could not be analyzed */
+	unsigned int dumps;	/* dumps a followed stream held, whole or cut */
 };
 
 /* A dump that cannot be read is reported and the watch goes on. */
@@ -142,6 +144,7 @@ static int follow_one(void *p, struct cw_stream_dump *sd)
 {
 	struct watch_ctx *w = p;
 
+	w->dumps++;
 	if (sd->text)
 		w->failed |= analyze(w->img, sd->name, sd->text, sd->len, w->opt);
 	else
@@ -341,12 +344,19 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (argc - optind < (watch ? 1 : 2)) {
-		fprintf(stderr, "crashwalk: %s\n", argc == optind ? "no firmware image" :
+		fprintf(stderr, "crashwalk: %s\nTry 'crashwalk --help'.\n",
+			argc == optind ? "no firmware image" :
 			follow ? "no stream to follow (a tty, a pipe, a file or '-')" :
 			"no dump (name one or more, or --watch DIR)");
-		usage(stderr);
 		return 2;
 	}
+	/* A dump is a file: read from a terminal, crashwalk would wait for what never comes. */
+	for (i = optind + 1; !follow && i < argc; i++)
+		if (!strcmp(argv[i], "-") && isatty(STDIN_FILENO)) {
+			fprintf(stderr, "crashwalk: -: standard input is a terminal, expected a "
+				"dump: crashwalk FIRMWARE.elf - <DUMP, or --follow a UART\n");
+			return 2;
+		}
 	for (i = 0; watch && i < 2; i++) {
 		const char *dir = i ? keep : watch, *why = NULL;
 
@@ -372,18 +382,21 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = optind + 1; i < argc; i++) {
-		struct watch_ctx w = { img, &opt, 0 };
+		struct watch_ctx w = { img, &opt, 0, 0 };
 
 		if (!follow) {
 			rc |= analyze(img, argv[i], NULL, 0, &opt);
 		} else if (cw_follow(argv[i], verbosity > 0 ? stderr : NULL, follow_one, &w, &err)) {
 			fprintf(stderr, "crashwalk: %s\n", err.msg);
 			rc = 1;
+		} else if (!w.dumps) {
+			note("%s: the stream ended without a crash dump (no #CD: or CrashCatcher "
+			     "lines)\n", strcmp(argv[i], "-") ? argv[i] : "<stdin>");
 		}
 		rc |= w.failed;
 	}
 	if (watch) {
-		struct watch_ctx w = { img, &opt, 0 };
+		struct watch_ctx w = { img, &opt, 0, 0 };
 
 		if (cw_watch_dir(watch, keep, watch_one, &w)) {
 			fprintf(stderr, "crashwalk: %s: cannot watch: %s\n", watch, strerror(errno));

@@ -64,8 +64,8 @@ BEGIN {
 				if (!(f[2] in seen)) { order[++n] = f[2]; seen[f[2]] = 1 }
 				if (f[1] == "BENCH")
 					ns[k, f[2]] = f[3] / 1000
-				else
-					insn[k, f[2]] = f[3] / 1000
+				else	# whole instructions, so every ratio is redone from the table
+					insn[k, f[2]] = int(f[3] / 1000 + 0.5)
 			} else if (f[1] == "AGGREGATE") {
 				sub(/^AGGREGATE /, "", line)
 				aggregate[k] = aggregate[k] "  " k " aggregate " line "\n"
@@ -150,3 +150,4 @@ echo
 "$top/scripts/bench-analyzer.sh"
 echo
 echo "written: $out/bench.txt, $out/bench.json, $out/analyzer.txt, $out/analyzer.json"
+echo "README.md's tables from them: scripts/bench-readme.py --json build/bench --update"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Run every test of the project and print one line per result, ending with
 # "N passed, N failed": host unit tests (ASan/UBSan) of the walker and the
-# CLI, the analyzer's tests, checkpatch, the guest runner's own tests, the
+# CLI, the analyzer's tests, checkpatch, the guest runner's own tests, make demo
+# checked against its files, the README's examples typed into make shell, the
 # kselftest suite inside the arm64 guest on each kernel with the check of that
 # kernel's log for KASAN, lockdep, WARNING... reports, and the host's
 # trace-cmd report (with the plugin) and CLI on what the guest recorded. Logs go to build/check/. Exits non-zero on
@@ -70,10 +71,11 @@ checkpatch_tests() {
 }
 
 # The documentation parses as reStructuredText without a warning (index.rst is
-# Sphinx's toctree, which plain docutils does not know), and no file holds a
-# merge's conflict markers: two such leftovers once shipped in Documentation/.
+# Sphinx's toctree, which plain docutils does not know), README.md's benchmark
+# tables are generated from their figures (scripts/bench-readme.py), and no file
+# holds a merge's conflict markers: two such leftovers once shipped in Documentation/.
 docs_tests() {
-	local f out
+	local f out rc
 	. "$top/tests/ktap.sh"
 	ktap_header
 	for f in $(cd "$top" && ls Documentation/*.rst | grep -v '/index\.rst$'); do
@@ -85,6 +87,10 @@ docs_tests() {
 			ktap_result 1 "$f parses without a warning"
 		fi
 	done
+	out=$(python3 "$top/scripts/bench-readme.py" --check "$top/README.md" 2>&1)
+	rc=$?
+	[ "$rc" = 0 ] || echo "$out" | sed 's/^/# /'
+	ktap_result $rc "README.md's benchmark tables are what their own figures give"
 	out=$(cd "$top" && git grep -nE '^(<<<<<<<|>>>>>>>)( |$)' -- . ':!*.bin' 2>/dev/null)
 	echo "$out" | sed '/^$/d; s/^/# /'
 	[ -z "$out" ]
@@ -156,6 +162,13 @@ if [ -z "$guest_only" ]; then
 	start kernel-log-check "$logs/kernel-log-check.log" "$top/tests/kernel-log/run.sh"
 	start guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" \
 		"$prod_k"
+	# make demo as a user sees it, then what it said checked against what it did.
+	start demo "$logs/demo.log" sh -c "DEMO_KERNEL=$prod_k DEMO_OUT='$logs/demo' \
+		'$top/scripts/demo.sh' >'$logs/demo.txt' 2>&1; rc=\$?; \
+		'$top/tests/userspace/test_demo.sh' '$logs/demo' '$logs/demo.txt' && exit \$rc"
+	# The README's examples, typed line by line into make shell's guest.
+	start readme-shell "$logs/readme-shell.log" python3 \
+		"$top/tests/userspace/test_readme_shell.py" "$prod_k"
 	# An MCU on a serial link into the guest: two emulators, half a minute when idle;
 	# the limit is for hangs, on a machine shared with the other guests.
 	start serial "$logs/serial.log" "$top/scripts/serial-scene.sh" -k "$prod_k" -t 600 \

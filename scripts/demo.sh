@@ -3,11 +3,16 @@
 # The framewalk tour: framewalk.ko in an arm64 guest on real kernel functions
 # and on a known chain in hard-IRQ context, then Cortex-M crashes analyzed: bundled
 # dumps, and an MCU streaming its crashes over a serial link into the guest.
+# Everything it says about a recording is counted from that recording, and
+# tests/userspace/test_demo.sh checks it against the files. The build's and the guest
+# runner's own lines show with V=1. DEMO_OUT: where its files go (default build/demo).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 series=${DEMO_KERNEL:-6.12}
-out=$top/build/demo
+out=${DEMO_OUT:-$top/build/demo}
+fw=$top/build/host/framewalk
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 
 banner() {
 	printf '\n== %s\n' "$*"
@@ -38,12 +43,14 @@ insmod /fw/ko/framewalk.ko filter=fw_test_leaf depth=12
 trace-cmd record -q -e framewalk:chain -o /fw/out/trace.dat \
 	sh -c "echo timer >/sys/kernel/debug/framewalk_test/trigger" >/dev/null 2>&1
 echo "# framewalk record -f vfs_read,vfs_write,do_sys_openat2 -d 24 -- sh -c ..."
+# The reads: dd read()s; busybox cat would sendfile() and ls reads directories, neither
+# through vfs_read.
 framewalk record -f vfs_read,vfs_write,do_sys_openat2 -d 24 -o /fw/out/demo.rec -- \
-	sh -c "for i in 1 2 3 4 5; do ls / >/dev/null; echo \$i >/tmp/x; done"
+	sh -c "for i in 1 2 3 4 5; do dd if=/proc/version of=/dev/null bs=64 2>/dev/null; ls / >/dev/null; echo \$i >/tmp/x; done"
 '
 banner "the same calls as chains: framewalk report on the host"
 for f in vfs_read do_sys_openat2 fw_test_leaf; do
-	"$top/build/host/framewalk" report "$out/guest/files/chains.rec" | grep -m1 ": $f <- "
+	"$fw" report "$out/guest/files/chains.rec" | grep -m1 ": $f <- "
 done
 
 banner "trace-cmd report on the host, with plugin_framewalk"
@@ -51,14 +58,22 @@ TRACEEVENT_PLUGIN_DIR=$top/build/host/plugins trace-cmd report -i "$out/guest/fi
 	2>/dev/null | grep -v '^cpus=' | head -14
 
 banner "framewalk top / folded on the host, from the guest's recording"
-"$top/build/host/framewalk" top -l 8 "$out/guest/files/demo.rec"
+"$fw" top -l 8 "$out/guest/files/demo.rec"
 echo
-"$top/build/host/framewalk" folded "$out/guest/files/demo.rec" | sort -k2 -n -r | head -4 |
+"$fw" folded "$out/guest/files/demo.rec" | sort -k2 -n -r | head -4 |
 	cut -c1-160
 
+# chains REC FUNCTION: how many of the recording's chains end in FUNCTION.
+chains() {
+	"$fw" folded "$1" | awk -v f="$2" '{ n = split($1, fr, ";"); if (fr[n] == f) c += $2 }
+		END { print c + 0 }'
+}
 banner "framewalk flamegraph on the host: a page to open in a browser"
-"$top/build/host/framewalk" flamegraph -o "$out/flamegraph.html" "$out/guest/files/demo.rec"
-echo "the flame graph of the guest's reads, writes and opens: $out/flamegraph.html"
+rec=$out/guest/files/demo.rec
+"$fw" flamegraph -o "$out/flamegraph.html" "$rec"
+echo "the flame graph of the guest's $(chains "$rec" vfs_read) reads (vfs_read)," \
+	"$(chains "$rec" vfs_write) writes (vfs_write) and $(chains "$rec" do_sys_openat2) opens" \
+	"(do_sys_openat2): $out/flamegraph.html"
 echo "(self-contained: open it in any browser, click a box to zoom, search by name)"
 
 crash_elf=$top/tests/firmware/bundled/demo.elf
@@ -75,3 +90,18 @@ fi
 # The two halves on one board: the MCU's crashes over its UART into the arm64 host.
 banner "an MCU on a serial link: its crashes streamed over its UART into the arm64 guest"
 "$top/scripts/serial-scene.sh" -d -k "$series" -t 180 -o "$out/serial"
+
+# Paths as the user types them at the top of the tree, where make runs.
+rel=${out#"$top"/}
+cat <<EOF
+
+== what next
+Files: $rel/ (flamegraph.html; the recordings in guest/files/: build/host/framewalk
+  report $rel/guest/files/demo.rec prints their chains).
+No screen? The hottest edges as text: build/host/framewalk top $rel/guest/files/demo.rec;
+  the page as a picture: chromium --headless --no-sandbox --screenshot=fg.png
+  --window-size=1400,700 $rel/flamegraph.html (or copy the page to a machine with a browser).
+A shell on the emulated board, where every README example runs: make shell
+Your own Cortex-M crash: analyzer/build/crashwalk FIRMWARE.elf DUMP (crashwalk --help)
+Every test: make check
+EOF

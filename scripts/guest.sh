@@ -3,8 +3,13 @@
 # Boot an arm64 test guest on a cached Debian kernel and run a command in it.
 #
 # usage: guest.sh [-k SERIES] [-t SECONDS] [-o DIR] [-i SRC[:DEST]]... [-I] [-q] -- CMD...
+#        guest.sh -s [-k SERIES] [-t SECONDS] [-i SRC[:DEST]]...
+#   -s  an interactive shell on the guest's console instead of CMD (make shell): it starts
+#       in /fw/ko, beside framewalk.ko, with framewalk, crashwalk, trace-cmd and the
+#       bundled crash dumps (/fw/crash); exit or Ctrl-D powers the guest off,
+#       Ctrl-A x kills it
 #   -k  kernel series from .cache/kernels (default 6.12; 6.12-debug is the debug kernel)
-#   -t  hard timeout: the guest is killed after it (default 300)
+#   -t  hard timeout: the guest is killed after it (default 300; with -s, none)
 #   -o  output directory: console.log, and files/ for what the guest left in /fw/out
 #   -i  extra file or directory for the initramfs, at DEST (default /fw/<basename>)
 #   -I  count instructions: the guest clock advances 1 ns per executed
@@ -21,10 +26,16 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-series=6.12 timeout=300 out= quiet= icount=()
+usage() {
+	sed -n '5,25s/^# \{0,1\}//p' "$0"
+}
+case ${1:-} in -h|--help) usage; exit 0 ;; esac
+series=6.12 timeout= out= quiet= icount=() shell=
 extras=()
-while getopts "k:t:o:i:Iq" opt; do
+while getopts "k:t:o:i:Iqsh" opt; do
 	case $opt in
+	h) usage; exit 0 ;;
+	s) shell=1 ;;
 	k) series=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	o) out=$OPTARG ;;
@@ -33,11 +44,18 @@ while getopts "k:t:o:i:Iq" opt; do
 	# the host clock, so sleeps cost no host time and count no instructions.
 	I) icount=(-icount shift=0,sleep=off) ;;
 	q) quiet=1 ;;
-	*) sed -n '4,21s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) echo "guest: try 'scripts/guest.sh --help'" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ "$#" -gt 0 ] || { echo "guest: no command given" >&2; exit 2; }
+if [ -n "$shell" ]; then
+	[ "$#" = 0 ] || { echo "guest: -s opens a shell; no command with it" >&2; exit 2; }
+	extras+=("$top/tests/firmware/bundled:/fw/crash")
+	set -- "exec sh /fw/shell.sh"
+else
+	timeout=${timeout:-300}
+fi
+[ "$#" -gt 0 ] || { echo "guest: no command given (scripts/guest.sh --help)" >&2; exit 2; }
 
 kdir=$top/.cache/kernels/$series
 [ -e "$kdir/vmlinuz" ] || { echo "guest: kernel $series missing from .cache (make deps)" >&2; exit 2; }
@@ -53,6 +71,7 @@ mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,fw/ko,fw/out,fw/se
 cp "$busybox" "$stage/bin/busybox"
 cp "$top/scripts/guest-init.sh" "$stage/init"
 chmod +x "$stage/init"
+[ -z "$shell" ] || cp "$top/scripts/guest-shell.sh" "$stage/fw/shell.sh"
 cp "$top"/build/"$series"/ko/*.ko "$stage/fw/ko/" 2>/dev/null || true
 # Debian's arm64 trace-cmd and the shared libraries it and the framewalk CLI use.
 userland=$top/.cache/arm64-root
@@ -89,15 +108,29 @@ case $series in
 	debug_args="kasan_multi_shot watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=60" ;;
 esac
 # pauth-impdef: QEMU's own PAC algorithm; the architected QARMA is far slower under TCG.
+qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m $mem
+	"${icount[@]+"${icount[@]}"}" -no-reboot -nic none -kernel "$kdir/vmlinuz" -initrd "$initrd")
+if [ -n "$shell" ]; then
+	# The console on this terminal as it is, keys and all: Ctrl-C goes to the guest
+	# (signal=off), Ctrl-A x quits qemu. Fed from a pipe (a test), the same console.
+	echo "guest: Linux $series on qemu; the shell starts in /fw/ko. exit or Ctrl-D powers" \
+		"it off (Ctrl-A x kills it)." >&2
+	${timeout:+timeout --foreground -k 5 "$timeout"} "${qemu[@]}" -display none \
+		-chardev stdio,id=con,mux=on,signal=off -serial chardev:con \
+		-mon chardev=con,mode=readline ${FW_QEMU_ARGS:-} \
+		-append "console=ttyAMA0 panic=-1 quiet $debug_args ${FW_KERNEL_ARGS:-}"
+	exit $?
+fi
 set +e
-timeout --foreground -k 5 "$timeout" qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on \
-	-smp 2 -m $mem "${icount[@]+"${icount[@]}"}" -nographic -no-reboot -nic none \
-	-kernel "$kdir/vmlinuz" -initrd "$initrd" \
-	${FW_QEMU_ARGS:-} \
+timeout --foreground -k 5 "$timeout" "${qemu[@]}" -nographic ${FW_QEMU_ARGS:-} \
 	-append "console=ttyAMA0 panic=-1 oops=panic quiet $debug_args ${FW_KERNEL_ARGS:-}" </dev/null 2>&1 |
 	# Unbuffered, so the log of a guest killed on timeout shows where it stood.
+	# Shown: the guest's own output; the files coming back, the harness's lines
+	# (@@FW-...) and the power-off only with V=1.
 	stdbuf -o0 tr -d '\r' | tee "$log" | { if [ -n "$quiet" ]; then cat >/dev/null; else
-		awk '/^@@FW-FILE /{print; skip=1; next} /^@@FW-END /{skip=0} !skip'; fi; }
+		awk -v v="${V:-0}" '/^@@FW-FILE /{skip=1; if (v == 1) print; next}
+			/^@@FW-END /{skip=0; if (v == 1) print; next} skip {next}
+			v != 1 && (/^@@FW-/ || /reboot: Power down$/) {next} {print; fflush()}'; fi; }
 qrc=${PIPESTATUS[0]}
 set -e
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Tests of scripts/guest.sh itself (KTAP): files come back intact over the
 # console, the guest's exit status comes through, a hung guest is killed at
-# the timeout, a panic is reported as one.
+# the timeout, a panic is reported as one; --help prints the usage.
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/../tests/ktap.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +12,13 @@ mkdir -p "$out"
 
 
 ktap_header
+
+help=$("$top/scripts/guest.sh" --help 2>&1)
+rc=$?
+echo "$help" | head -2 | sed 's/^/# /'
+[ "$rc" = 0 ] && [ "$(echo "$help" | grep -c '^usage: guest.sh ')" = 1 ] &&
+	[ "$(echo "$help" | grep -c '^  -s ')" = 1 ] && [ "$("$top/scripts/guest.sh" -h)" = "$help" ]
+ktap_result $? "guest.sh --help and -h print the usage, -s included, and exit 0"
 
 # 1 MiB of random bytes and its hash, both computed in the guest.
 "$top/scripts/guest.sh" -q -k "$series" -t 180 -o "$out/export" -- \

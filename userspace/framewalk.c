@@ -364,15 +364,33 @@ static const struct option fw_reset_long[] = {
 	FW_COMMON_LONG
 };
 
+static const struct option fw_output_long[] = {
+	{ "output", required_argument, NULL, 'o' },
+	FW_COMMON_LONG
+};
+
 static const struct option fw_common_long[] = {
 	FW_COMMON_LONG
 };
 
-/* flamegraph parses its own options (fw_flame.c); the table names it and its help. */
 static int fw_run_flamegraph(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	(void)cmd;
-	return fw_cmd_flamegraph(argc, argv);
+	struct fw_record_opts o = { .output = "flamegraph.html" };	/* -o alone */
+	int c, done;
+
+	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
+		done = fw_setup_option(cmd, c, &o);
+		if (done < 0)
+			return 2;
+		if (!done)
+			return c == FW_OPT_HELP ? 0 : 2;
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "framewalk %s: one recording or folded file, not %d ('%s' is "
+			"extra)\n", cmd->name, argc - optind, argv[optind + 1]);
+		return 2;
+	}
+	return fw_flamegraph(optind < argc ? argv[optind] : "framewalk.rec", o.output) ? 1 : 0;
 }
 
 static const struct fw_subcmd fw_cmds[] = {
@@ -413,22 +431,34 @@ static const struct fw_subcmd fw_cmds[] = {
 	  "framewalk:chain wherever it is enabled.\n"
 	  "  -u, --unload          unload framewalk.ko too\n",
 	  ":u" FW_COMMON_SHORT, fw_reset_long, fw_run_reset },
-	{ "flamegraph", "[-o FILE] [RECORDING|FOLDED|-]",
-	  "Write a self-contained HTML flame graph (default flamegraph.html).",
+	{ "flamegraph", "[OPTIONS] [FILE|FOLDED|-]",
+	  "Write a self-contained HTML flame graph of a recording (FILE defaults to\n"
+	  "framewalk.rec) or of folded stacks, as folded prints them.",
 	  "  -o, --output=FILE     the page (default flamegraph.html; - for stdout)\n",
-	  ":o:h", fw_common_long, fw_run_flamegraph },
+	  ":o:" FW_COMMON_SHORT, fw_output_long, fw_run_flamegraph },
 };
 
 #define FW_NCMDS (sizeof(fw_cmds) / sizeof(fw_cmds[0]))
 
+/* The command list, each summary's lines under the first, past the longest name. */
 static void fw_usage(FILE *out)
 {
+	const char *line, *nl;
+	int width = 0, len;
 	size_t i;
 
+	for (i = 0; i < FW_NCMDS; i++) {
+		len = (int)strlen(fw_cmds[i].name);
+		width = len > width ? len : width;
+	}
 	fputs("usage: framewalk COMMAND [OPTIONS] [ARGS]\n"
-	      "       framewalk --help | --version\n\nCommands:\n", out);
-	for (i = 0; i < FW_NCMDS; i++)
-		fprintf(out, "  %-8s %s\n", fw_cmds[i].name, fw_cmds[i].summary);
+	      "       framewalk -h|--help | -V|--version\n\nCommands:\n", out);
+	for (i = 0; i < FW_NCMDS; i++) {
+		fprintf(out, "  %-*s  ", width, fw_cmds[i].name);
+		for (line = fw_cmds[i].summary; (nl = strchr(line, '\n')); line = nl + 1)
+			fprintf(out, "%.*s\n  %-*s  ", (int)(nl - line), line, width, "");
+		fprintf(out, "%s\n", line);
+	}
 	fputs("\n'framewalk COMMAND --help' lists a command's options. See framewalk(1).\n",
 	      out);
 }
@@ -449,7 +479,7 @@ int main(int argc, char **argv)
 	}
 	/* --color=auto unless a subcommand's option says otherwise. */
 	fw_parse_color(&fw_cmds[0], "auto");
-	if (!strcmp(name, "--version")) {
+	if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
 		printf("framewalk %s\n", FW_VERSION);
 		return 0;
 	}

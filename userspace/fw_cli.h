@@ -50,9 +50,11 @@ int fw_run_command(char **cmd, unsigned int seconds, void (*tick)(void *ctx, uns
 void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 		    const char *comm, int frames);
 int fw_report(struct fw_recording *r, FILE *out, int frames);
+/* "; stops: a=N b=M" for the stop reasons counted (FW_STOP_NR + 1 counters); nothing if none. */
+void fw_print_stops(FILE *out, const unsigned long long *stops);
 int fw_folded(struct fw_recording *r, FILE *out);
 int fw_top(struct fw_recording *r, FILE *out, unsigned int limit);
-/* framewalk flamegraph, options and all: the HTML page from a recording or folded stacks. */
-int fw_cmd_flamegraph(int argc, char **argv);
+/* The HTML flame graph page of a recording or folded stacks (input "-": stdin, output "-": stdout). */
+int fw_flamegraph(const char *input, const char *output);
 
 #endif /* FW_CLI_H */

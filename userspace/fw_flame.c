@@ -4,7 +4,6 @@
  * from a recording (through the folded stacks of fw_folded) or from folded stacks.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,12 +29,6 @@ struct fw_fnode {
 	unsigned long long value;
 	struct fw_fnode *child, *next;
 };
-
-static const char fw_flame_usage[] =
-	"usage: framewalk flamegraph [-o FILE] [RECORDING|FOLDED|-]\n"
-	"  RECORDING  a framewalk recording (default framewalk.rec)\n"
-	"  FOLDED     folded stacks, as framewalk folded prints them; - reads standard input\n"
-	"  -o, --output FILE  the HTML page (default flamegraph.html; - for standard output)\n";
 
 static struct fw_fnode *fw_fnode_new(const char *name, size_t len)
 {
@@ -143,7 +136,7 @@ static int fw_flame_read_folded(FILE *f, const char *name, struct fw_fnode *root
 		if (line[0] == '\n' || line[0] == '#')
 			continue;
 		if (fw_flame_line(root, line, err, sizeof(err))) {
-			fprintf(stderr, "framewalk: %s:%zu: not folded stacks: %s\n",
+			fprintf(stderr, "framewalk flamegraph: %s:%zu: not folded stacks: %s\n",
 				name, lineno, err);
 			ret = -1;
 			break;
@@ -151,7 +144,7 @@ static int fw_flame_read_folded(FILE *f, const char *name, struct fw_fnode *root
 	}
 	free(line);
 	if (!ret && !root->value) {
-		fprintf(stderr, "framewalk: %s: no stacks: %s\n", name,
+		fprintf(stderr, "framewalk flamegraph: %s: no stacks: %s\n", name,
 			"neither a framewalk recording nor folded stacks");
 		ret = -1;
 	}
@@ -171,17 +164,18 @@ static int fw_flame_read_recording(const char *path, const char *name, struct fw
 	FILE *mem;
 
 	if (fw_rec_read(path, &r, err, sizeof(err))) {
-		fprintf(stderr, "framewalk: %s\n", err);
+		fprintf(stderr, "framewalk flamegraph: %s\n", err);
 		return -1;
 	}
 	for (n = 0; n < r.nev; n++)
 		stops[r.ev[n].stop < FW_STOP_NR ? r.ev[n].stop : FW_STOP_NR]++;
 	used = snprintf(summary, len,
-			"%s: %zu chains, %llu dropped; kernel %s, filter '%s', depth %u; stops:",
+			"%s: %zu chains, %llu dropped; kernel %s, filter '%s', depth %u",
 			name, r.nev, r.dropped, r.kernel, r.filter, r.depth);
 	for (i = 0; i <= FW_STOP_NR && used > 0 && (size_t)used < len; i++)
 		if (stops[i])
-			used += snprintf(summary + used, len - used, " %s=%llu",
+			used += snprintf(summary + used, len - used, "%s %s=%llu",
+					 strstr(summary, "; stops:") ? "" : "; stops:",
 					 fw_stop_name(i), stops[i]);
 	mem = open_memstream(&text, &textlen);
 	ret = mem ? fw_folded(&r, mem) : -1;
@@ -189,7 +183,7 @@ static int fw_flame_read_recording(const char *path, const char *name, struct fw
 		ret = -1;
 	fw_rec_free(&r);
 	if (ret) {
-		fprintf(stderr, "framewalk: out of memory\n");
+		fprintf(stderr, "framewalk flamegraph: out of memory\n");
 		free(text);
 		return -1;
 	}
@@ -280,6 +274,16 @@ static const char fw_flame_script[] =
 	"\t\t\treturn /^\\[.*\\]$/.test(d.data.name) && !d.highlight ? '#b4b4b4' : c;\n"
 	"\t\t});\n"
 	"\td3.select('#fw-chart').datum(data.tree).call(chart);\n"
+	"\t/*\n"
+	"\t * d3-flame-graph grows each new box from width 0 and writes its label later, in\n"
+	"\t * transitions: a screenshot or a slow machine caught them half drawn. Finish them\n"
+	"\t * now, from the width and name it set on the box's group; zooms still animate.\n"
+	"\t */\n"
+	"\td3.select('#fw-chart').selectAll('g.frame').each(function () {\n"
+	"\t\tvar g = d3.select(this);\n"
+	"\t\tg.select('rect').interrupt().attr('width', g.attr('width'));\n"
+	"\t\tg.select('foreignObject div').interrupt().text(g.attr('name'));\n"
+	"\t});\n"
 	"\tfunction search(term) {\n"
 	"\t\ttry {\n"
 	"\t\t\tchart.search(term);\n"
@@ -338,48 +342,19 @@ static FILE *fw_flame_stdin(void)
 	return t;
 }
 
-static int fw_flame_bad_usage(const char *why)
+int fw_flamegraph(const char *input, const char *output)
 {
-	if (why)
-		fprintf(stderr, "framewalk flamegraph: %s\n", why);
-	fputs(fw_flame_usage, stderr);
-	return 2;
-}
-
-int fw_cmd_flamegraph(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ }
-	};
-	const char *input = "framewalk.rec", *output = "flamegraph.html", *name;
 	char summary[2560], magic[sizeof(FW_REC_MAGIC)] = "", path[64];
 	struct fw_fnode root = { .name = "all" };
+	const char *name;
 	FILE *in, *out;
-	int c, ret;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			fputs(fw_flame_usage, stdout);
-			return 0;
-		default:
-			return fw_flame_bad_usage(NULL);
-		}
-	}
-	if (optind < argc - 1)
-		return fw_flame_bad_usage("name one recording or folded file");
-	if (optind == argc - 1)
-		input = argv[optind];
 	name = strcmp(input, "-") ? input : "<stdin>";
 	in = strcmp(input, "-") ? fopen(input, "r") : fw_flame_stdin();
 	if (!in) {
-		fprintf(stderr, "framewalk: %s: %s\n", name, strerror(errno));
-		return 1;
+		fprintf(stderr, "framewalk flamegraph: %s: %s\n", name, strerror(errno));
+		return -1;
 	}
 	if (!fgets(magic, sizeof(magic), in))
 		magic[0] = 0;
@@ -398,18 +373,20 @@ int fw_cmd_flamegraph(int argc, char **argv)
 		goto out;
 	out = strcmp(output, "-") ? fopen(output, "w") : stdout;
 	if (!out) {
-		fprintf(stderr, "framewalk: %s: %s\n", output, strerror(errno));
+		fprintf(stderr, "framewalk flamegraph: %s: %s\n", output, strerror(errno));
 		ret = -1;
 		goto out;
 	}
 	ret = fw_flame_write(out, &root, summary);
 	if (out == stdout ? fflush(out) : fclose(out))
 		ret = -1;
-	if (ret) {
-		fprintf(stderr, "framewalk: %s: write error: %s\n", output, strerror(errno));
-		ret = -1;
-	}
+	if (ret)
+		fprintf(stderr, "framewalk flamegraph: %s: write error: %s\n", output,
+			strerror(errno));
+	else if (fw_verbosity > 0)
+		fprintf(stderr, "framewalk flamegraph: wrote %s: %s\n",
+			strcmp(output, "-") ? output : "<stdout>", summary);
 out:
 	fw_fnode_free(root.child);
-	return ret ? 1 : 0;
+	return ret ? -1 : 0;
 }

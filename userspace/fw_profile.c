@@ -141,13 +141,21 @@ struct fw_profile_base {
 	unsigned long long hits, dropped;
 };
 
+/*
+ * On a terminal, the running count on one line, ended by the final call; elsewhere
+ * nothing: the summary after the table says it all.
+ */
 static void fw_profile_progress(const struct fw_profile_base *b, int final)
 {
-	if (!final && !isatty(STDERR_FILENO))
+	unsigned long long dropped;
+
+	if (fw_verbosity < 0 || !isatty(STDERR_FILENO))
 		return;
-	fprintf(stderr, "%sframewalk: %llu hits counted, %llu dropped (table full)%s",
-		final ? "" : "\r", fw_stat("aggregated") - b->hits,
-		fw_stat("aggregate_dropped") - b->dropped, final ? "\n" : "   ");
+	dropped = fw_stat("aggregate_dropped") - b->dropped;
+	fprintf(stderr, "\rframewalk: %llu hits counted", fw_stat("aggregated") - b->hits);
+	if (dropped)
+		fprintf(stderr, ", %llu dropped (the table is full)", dropped);
+	fprintf(stderr, final ? "\n" : "   ");
 }
 
 /* A progress line each second. */
@@ -177,7 +185,8 @@ static int fw_profile_save(const struct fw_profile_opts *o, struct fw_recording 
 		fprintf(stderr, "framewalk: writing %s: %s\n", o->rec.output, strerror(errno));
 		return -1;
 	}
-	fprintf(stderr, "framewalk: wrote %s\n", o->rec.output);
+	if (fw_verbosity >= 0)
+		fprintf(stderr, "framewalk: wrote %s\n", o->rec.output);
 	return 0;
 }
 
@@ -227,9 +236,11 @@ int fw_profile(const struct fw_profile_opts *o)
 	if (o->rec.output && fw_profile_save(o, &r))
 		goto out;
 	ret = o->folded ? fw_folded(&r, stdout) : fw_top(&r, stdout, o->limit);
-	fprintf(stderr, "framewalk: %llu hits in %zu chains of '%s' at depth %u, %llu dropped%s\n",
-		hits, r.nev, r.filter, r.depth, r.dropped,
-		r.dropped ? ": the table was full, load with a larger aggregate_entries" : "");
+	if (fw_verbosity >= 0)
+		fprintf(stderr, "framewalk: %llu hits in %zu chains of '%s' at depth %u%s%.0llu%s\n",
+			hits, r.nev, r.filter, r.depth, r.dropped ? ", " : "", r.dropped,
+			r.dropped ? " dropped: the table was full, load with a larger "
+			"aggregate_entries" : "");
 	if (!ret && o->rec.cmd)
 		ret = status;
 out:

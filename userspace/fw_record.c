@@ -95,13 +95,19 @@ static int fw_load_module(const struct fw_record_opts *o)
 	if (fw_verbosity > 0)
 		fprintf(stderr, "framewalk: loading %s with %s\n", o->module, params);
 	fd = open(o->module, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || syscall(SYS_finit_module, fd, params, 0))
+	if (fd < 0) {
 		ret = -errno;
-	if (fd >= 0)
-		close(fd);
+		fprintf(stderr, "framewalk: -k %s: %s; give the path of a framewalk.ko built "
+			"for this kernel\n", o->module, strerror(-ret));
+		return ret;
+	}
+	if (syscall(SYS_finit_module, fd, params, 0))
+		ret = -errno;
+	close(fd);
+	/* Only the kernel knows why it refused a module it could read: dmesg says. */
 	if (ret)
-		fprintf(stderr, "framewalk: cannot load %s: %s (the kernel log says why)\n",
-			o->module, strerror(-ret));
+		fprintf(stderr, "framewalk: -k %s: the kernel refused to load it: %s (dmesg "
+			"says why)\n", o->module, strerror(-ret));
 	return ret;
 }
 
@@ -231,15 +237,11 @@ static unsigned long long fw_dropped(struct fw_session *s)
 
 static void fw_progress(struct fw_session *s, int final)
 {
-	unsigned int i;
-
 	if (fw_verbosity < 0 || (!final && !isatty(STDERR_FILENO)))
 		return;
-	fprintf(stderr, "%sframewalk: %zu events, %llu dropped; stops:", final ? "" : "\r",
+	fprintf(stderr, "%sframewalk: %zu events, %llu dropped", final ? "" : "\r",
 		s->events, fw_dropped(s));
-	for (i = 0; i <= FW_STOP_NR; i++)
-		if (s->stops[i])
-			fprintf(stderr, " %s=%llu", fw_stop_name(i), s->stops[i]);
+	fw_print_stops(stderr, s->stops);
 	fprintf(stderr, final ? "\n" : "   ");
 }
 
@@ -452,6 +454,9 @@ static int fw_recorder_alive(int pid)
 	return !strcmp(comm, "framewalk\n");
 }
 
+/* What reset found to do, done or not: for -v's "nothing to do". */
+static unsigned int fw_reset_found;
+
 /* Remove the instances of recorders that are gone; returns how many failed. */
 static int fw_reset_instances(void)
 {
@@ -472,6 +477,7 @@ static int fw_reset_instances(void)
 		pid = strtol(de->d_name + strlen(FW_INSTANCE), &end, 10);
 		if (*end || pid <= 0)
 			continue;
+		fw_reset_found++;
 		if (fw_recorder_alive((int)pid)) {
 			if (fw_verbosity >= 0)
 				fprintf(stderr, "framewalk reset: kept instance %s: framewalk %ld "
@@ -503,6 +509,7 @@ static int fw_reset_event_in(const char *name, void *ctx)
 	int *failed = ctx;
 
 	if (on && on[0] != '0') {
+		fw_reset_found++;
 		if (tracefs_event_disable(inst, "framewalk", "chain")) {
 			fprintf(stderr, "framewalk reset: cannot disable framewalk:chain in %s\n",
 				name ? name : "the top trace buffer");
@@ -533,6 +540,7 @@ int fw_reset(int unload)
 	fw_reset_event_in(NULL, &failed);
 	tracefs_instances_walk(fw_reset_event_in, &failed);
 	if (unload && !access(FW_PARAMS, F_OK)) {
+		fw_reset_found++;
 		if (syscall(SYS_delete_module, "framewalk", O_NONBLOCK)) {
 			fprintf(stderr, "framewalk reset: cannot unload framewalk.ko: %s\n",
 				strerror(errno));
@@ -541,5 +549,9 @@ int fw_reset(int unload)
 			fprintf(stderr, "framewalk reset: unloaded framewalk.ko\n");
 		}
 	}
+	if (!fw_reset_found && fw_verbosity > 0)
+		fprintf(stderr, "framewalk reset: nothing to do: no recorder's instance left, "
+			"framewalk:chain enabled nowhere%s\n",
+			unload ? ", framewalk.ko not loaded" : "");
 	return failed ? 1 : 0;
 }

@@ -57,7 +57,6 @@ void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 int fw_report(struct fw_recording *r, FILE *out, int frames)
 {
 	unsigned long long stops[FW_STOP_NR + 1] = {}, hits = 0;
-	unsigned int i;
 	size_t n;
 
 	if (fw_verbosity >= 0)
@@ -71,18 +70,28 @@ int fw_report(struct fw_recording *r, FILE *out, int frames)
 	if (fw_verbosity < 0)
 		return 0;
 	if (r->cut_line)
-		fprintf(out, "# %zu events, drops unknown: cut short at line %lu; stops:",
-			r->nev, r->cut_line);
+		fprintf(out, "# %zu events, drops unknown: cut short at line %lu", r->nev,
+			r->cut_line);
 	else if (hits == r->nev)
-		fprintf(out, "# %zu events, %llu dropped; stops:", r->nev, r->dropped);
+		fprintf(out, "# %zu events, %llu dropped", r->nev, r->dropped);
 	else
-		fprintf(out, "# %zu chains of %llu hits, %llu dropped; stops:", r->nev, hits,
-			r->dropped);
-	for (i = 0; i <= FW_STOP_NR; i++)
-		if (stops[i])
-			fprintf(out, " %s=%llu", fw_stop_name(i), stops[i]);
+		fprintf(out, "# %zu chains of %llu hits, %llu dropped", r->nev, hits, r->dropped);
+	fw_print_stops(out, stops);
 	fprintf(out, "\n");
 	return 0;
+}
+
+void fw_print_stops(FILE *out, const unsigned long long *stops)
+{
+	const char *sep = "; stops:";
+	unsigned int i;
+
+	for (i = 0; i <= FW_STOP_NR; i++) {
+		if (!stops[i])
+			continue;
+		fprintf(out, "%s %s=%llu", sep, fw_stop_name(i), stops[i]);
+		sep = "";
+	}
 }
 
 /* The i-th frame from the child outward: child, parent, ancestors. */

@@ -6,7 +6,8 @@
 # with the reason, a failed dump as an error object in the --json stream, '-' for standard
 # input, --color honouring NO_COLOR, TERM=dumb and terminals, -q, the documented exit codes, and
 # the dump checked against the firmware (--allow-mismatch), source paths mapped (--path-map,
-# --strip-path).
+# --strip-path), and each error in one line: a firmware given as the dump, a truncated
+# firmware, empty or terminal standard input, a followed stream without a dump.
 # Usage: test-cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -46,6 +47,19 @@ for o in j m w k r R s; do
 	check "man_page_documents_-$o" \
 		"$(grep -c "^\.BR* \\\\-$o" "$(dirname "$0")/../../analyzer/crashwalk.1")" 1
 done
+# Every option of --help is in both synopses, the man page's and crashwalk.rst's.
+man=$(dirname "$0")/../../analyzer/crashwalk.1
+rst=$(dirname "$0")/../../Documentation/crashwalk.rst
+man_syn=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$man" | sed 's/\\f[BIR]//g; s/\\-/-/g')
+rst_syn=$(awk '/^    crashwalk / { on = 1 } on && /^$/ { exit } on' "$rst")
+missing=
+for o in $(sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/help"); do
+	s=$(sed -n "s/^  -\([a-zA-Z]\), --$o\b.*/\1/p" "$tmp/help")
+	for syn in "$man_syn" "$rst_syn"; do
+		echo "$syn" | grep -qE -- "--$o\b${s:+|-$s\b}" || missing="$missing --$o"
+	done
+done
+check "every_option_in_both_synopses" "${missing:-none}" none
 check "h_is_help" "$("$cw" -h)" "$(cat "$tmp/help")"
 check "version_is_release_and_git_describe" "$("$cw" --version)" \
 	"crashwalk $("$(dirname "$0")/../../scripts/version.sh")"
@@ -101,6 +115,9 @@ check "sp_given_gives_the_dump_s_chain" \
 check "watch_missing_dir_refused" "$(run --watch "$tmp/nodir" "$elf")" \
 	"2: crashwalk: --watch '$tmp/nodir': No such file or directory"
 check "no_dump_refused" "$(run "$elf")" "2: crashwalk: no dump (name one or more, or --watch DIR)"
+check "no_dump_hints_at_help_not_the_usage" "$(cat "$tmp/err")" \
+	"crashwalk: no dump (name one or more, or --watch DIR)
+Try 'crashwalk --help'."
 
 check "missing_firmware_errno" "$(run "$tmp/none.elf" "$core")" \
 	"1: crashwalk: $tmp/none.elf: cannot open firmware image: No such file or directory"
@@ -116,6 +133,25 @@ check "directory_dump" "$(run "$elf" "$tmp")" \
 	"1: crashwalk: $tmp: is a directory, expected a crash dump"
 check "empty_dump" "$(run "$elf" "$tmp/empty")" \
 	"1: crashwalk: $tmp/empty: empty file, expected a crash dump"
+check "empty_stdin_dump" "$(run "$elf" - </dev/null)" \
+	"1: crashwalk: <stdin>: empty input, expected a crash dump"
+check "firmware_given_as_the_dump" "$(run "$elf" "$elf")" \
+	"1: crashwalk: $elf: an ELF executable (a firmware image?), not a crash dump: name the firmware first, then the dump"
+head -c 3000 "$elf" >"$tmp/cut.elf"
+check "truncated_firmware" "$(run "$tmp/cut.elf" "$core")" \
+	"1: crashwalk: $tmp/cut.elf: truncated: 3000 bytes, but its section headers end at $(python3 -c '
+import struct, sys
+h = open(sys.argv[1], "rb").read(52)
+print(struct.unpack_from("<I", h, 32)[0] + struct.unpack_from("<H", h, 48)[0] * struct.unpack_from("<H", h, 46)[0])' "$elf"); copy the whole file the linker wrote"
+if command -v script >/dev/null; then
+	# A terminal as the dump would be waited on for ever: refused at once, with what to do.
+	check "stdin_terminal_refused_at_once" \
+		"$(timeout 10 script -qec "$cw $elf -" /dev/null | tr -d '\r')" \
+		"crashwalk: -: standard input is a terminal, expected a dump: crashwalk FIRMWARE.elf - <DUMP, or --follow a UART"
+fi
+"$cw" -f "$elf" "$tmp/text" >"$tmp/out" 2>"$tmp/err"
+check "follow_stream_without_a_dump_said_at_its_end" "$?: $(cat "$tmp/out" "$tmp/err")" \
+	"0: crashwalk: $tmp/text: the stream ended without a crash dump (no #CD: or CrashCatcher lines)"
 
 # A failed dump is in the JSON-lines stream, between the good ones, in order.
 "$cw" --json "$elf" "$core" "$tmp/text" "$core" >"$tmp/out" 2>/dev/null
@@ -153,10 +189,14 @@ fi
 # The dump against the firmware: a wrong ELF is refused unless --allow-mismatch; a dump that
 # holds the code or a GNU build-id is compared byte for byte (add-segment.py writes them).
 addseg="python3 $(dirname "$0")/add-segment.py"
-# The refusal comes first, naming the first difference; each other difference follows.
+# The refusal is one line naming the first difference and how many more; -v lists them.
 check "wrong_firmware_refused" "$(run "$b/demo.elf" "$b/rtos-m4f-freertos.core" | sed 's/ (--.*//')" \
 	"1: crashwalk: $b/rtos-m4f-freertos.core: not a dump of $b/demo.elf"
+check "wrong_firmware_refused_in_one_line" "$(wc -l <"$tmp/err")" 1
+more=$(sed -n 's/.*; \([0-9]*\) more differences (-v lists them)$/\1/p' "$tmp/err")
+"$cw" -v "$b/demo.elf" "$b/rtos-m4f-freertos.core" >/dev/null 2>"$tmp/err"
 nr_diff=$(($(grep -c ': does not match ' "$tmp/err") + 1))
+check "wrong_firmware_verbose_lists_the_other_differences" "$((nr_diff - 1))" "${more:-none}"
 check "wrong_firmware_elsewhere_refused" "$(run "$elf" "$b/rtos-m33-zephyr.core" | \
 	sed 's/.*anyway): //')" "frame #0: the dump's pc 0x10000040, at the exception handler's entry, is not in the firmware's code"
 check "allow_mismatch_reports_every_difference" \
@@ -220,6 +260,12 @@ check "sp_seeds_memory_only_search" "$("$cw" -q --sp psp=0x20002db0 "$b/rtos-m4f
 check "sp_above_the_frame_leaves_none" "$(run --sp psp=0x20002db8 "$b/rtos-m4f-freertos.elf" \
 	"$tmp/mo-rtos.core")" "1: crashwalk: $tmp/mo-rtos.core: no registers and no exception frame in \
 memory with a complete chain above it (none was looked for below the stack pointers given with --sp)"
+
+# Every FreeRTOS task stops at the return address all tasks are given: explained once.
+"$cw" "$relf" "$b/rtos-m4f-freertos.core" >"$tmp/out"
+check "rtos_stop_explained_once" \
+	"$(grep -c 'stopped: task_entry: ' "$tmp/out") $(grep -c 'stopped: task_entry (as above)$' "$tmp/out")" \
+	"1 $(($(grep -c 'stopped: task_entry' "$tmp/out") - 1))"
 
 # A dump without registers notes the frame it starts from; -q keeps stderr for errors.
 check "quiet_keeps_notes_off_stderr" \

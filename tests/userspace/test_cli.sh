@@ -248,12 +248,42 @@ check "an unknown command is named, with the list" "$("$fw" version 2>&1)" \
 	"framewalk: unknown command 'version'; the commands are record stream profile report folded top reset flamegraph (framewalk --help)"
 check "--version prints VERSION and the build's git describe" "$("$fw" --version)" \
 	"framewalk $("$(dirname "$0")/../../scripts/version.sh")"
+check "-V is --version" "$("$fw" -V)" "$("$fw" --version)"
+# Each command's summary starts in one column, its second lines under its first.
+check "--help aligns the command summaries" "$("$fw" --help | sed -n '/^Commands:/,/^$/p' |
+	sed '1d;$d' | awk '{ match($0, /^  [a-z]+ +/); if (RSTART) c[RLENGTH] = 1;
+	else { match($0, /^ +/); c[RLENGTH] = 1 } } END { print length(c) }')" 1
 for cmd in record stream profile report folded top reset flamegraph; do
 	out=$("$fw" $cmd -h 2>&1)
 	rc=$?
 	check "$cmd -h prints its usage, status 0" "$rc $(echo "$out" | head -1 | cut -d' ' -f1-3)" \
 		"0 usage: framewalk $cmd"
 	check "$cmd --help is $cmd -h" "$("$fw" $cmd --help 2>&1)" "$out"
+	check "$cmd --help says what it does under the usage" \
+		"$(echo "$out" | sed -n 2p | grep -c '^[A-Z].*[a-z]')" 1
+	# Every subcommand takes -h, -q and -v, and says so in the same words.
+	check "$cmd --help documents -q, -v and -h alike" "$(echo "$out" | grep -E '^  -[qvh], ')" \
+"  -q, --quiet           print nothing but errors
+  -v, --verbose         say what is being done
+  -h, --help            this help"
+	for o in -q -v; do
+		"$fw" $cmd $o --help >/dev/null 2>&1
+		check "$cmd takes $o" "$?" 0
+	done
+	# Every option of the help is in the man page's synopsis of the command (-h apart).
+	syn=$(sed -n "/^\.B framewalk $cmd\$/,/^\.br/p" "$man")
+	missing=
+	for o in $(echo "$out" | sed -n 's/^  -\([a-zA-Z]\), --\([a-z]*\).*/\1/p' | grep -v h); do
+		case $o in
+		F) [ $cmd = profile ] && pat='\-\-folded' || pat='\-F' ;;
+		*) pat="\\-$o" ;;
+		esac
+		echo "$syn" | grep -qF -- "$pat" || missing="$missing -$o"
+	done
+	for o in $(echo "$out" | sed -n 's/^      --\([a-z]*\).*/\1/p'); do
+		echo "$syn" | grep -qF -- "\\-\\-$o" || missing="$missing --$o"
+	done
+	check "$cmd: the man page's synopsis has every option" "${missing:-none}" none
 	# Each option line of the help starts "-x, --long": no short option without its long one.
 	check "$cmd: every short option has a long one" \
 		"$(echo "$out" | grep -E '^  -[a-zA-Z]' | grep -vcE '^  -[a-zA-Z], --[a-z]')" 0
@@ -298,6 +328,31 @@ refused "a second recording is refused" \
 	"framewalk report: one recording, not 2 ('$tmp/cut.rec' is extra)" \
 	report "$tmp/good.rec" "$tmp/cut.rec"
 refused "reset takes no argument" "framewalk reset: unexpected argument 'now'" reset now
+
+# flamegraph -v says what it wrote; -q keeps a cut recording's note off stderr.
+got=$("$fw" flamegraph -v -o "$tmp/f.html" "$tmp/good.rec" 2>&1)
+check "flamegraph -v names the page and what is in it" "$got" \
+	"framewalk flamegraph: wrote $tmp/f.html: $tmp/good.rec: 3 chains, 5 dropped; kernel 6.12-test, filter 'child*', depth 4; stops: chain_end=2 depth=1"
+refused "flamegraph takes one input" \
+	"framewalk flamegraph: one recording or folded file, not 2 ('$tmp/cut.rec' is extra)" \
+	flamegraph -o "$tmp/f.html" "$tmp/good.rec" "$tmp/cut.rec"
+printf 'framewalk-record 2\nend 0 0\n' >"$tmp/none.rec"
+check "a recording without events has no empty 'stops:'" "$("$fw" report "$tmp/none.rec" | tail -1)" \
+	"# 0 events, 0 dropped"
+
+# A framewalk.ko that is not there is a file error, not the kernel's (needs root, as make check).
+if [ "$(id -u)" = 0 ] && [ ! -e /sys/module/framewalk ]; then
+	got=$("$fw" record -k "$tmp/none/framewalk.ko" -f vfs_read 2>&1)
+	check "record -k with a missing module names the file, not the kernel log" "$?: $got" \
+		"1: framewalk: -k $tmp/none/framewalk.ko: No such file or directory; give the path of a framewalk.ko built for this kernel"
+fi
+# reset -v says when there was nothing to do (read-only here: nothing of framewalk's is in
+# this machine's tracefs unless its module is loaded).
+if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ] &&
+   [ ! -e /sys/kernel/tracing/events/framewalk ]; then
+	check "reset -v with nothing to do says so" "$("$fw" reset -v 2>&1)" \
+		"framewalk reset: nothing to do: no recorder's instance left, framewalk:chain enabled nowhere"
+fi
 
 got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$fw" record -f vfs_read 2>&1)
 check "record refuses to run without root, saying why" "$got" \

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# test_demo.sh - what make demo said, checked against what it did (KTAP): no build or
+# harness lines without V=1, every count it gives recounted from its recording (and the
+# flame graph it announces as reads, writes and opens holds each), the chains it names
+# found (trace-cmd's from a timer too), and a closing "what next" block whose files and
+# commands exist.
+# usage: test_demo.sh DEMO_DIR TRANSCRIPT (scripts/demo.sh's DEMO_OUT and its output)
+set -u
+. "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fw=${FW_CLI:-$top/build/host/framewalk}
+dir=${1:?usage: test_demo.sh DEMO_DIR TRANSCRIPT}
+log=${2:?usage: test_demo.sh DEMO_DIR TRANSCRIPT}
+rec=$dir/guest/files/demo.rec
+
+ktap_header
+noise=$(grep -E '^@@FW-|Skipping BTF generation|reboot: Power down$' "$log")
+echo "$noise" | sed '/^$/d; s/^/# noise: /' | head -5
+[ -z "$noise" ]
+ktap_result $? "no build or guest-runner line in the demo's output"
+
+# The sentence announcing the flame graph, its counts against the recording's chains.
+line=$(grep "^the flame graph of the guest's " "$log")
+echo "# $line"
+said=$(echo "$line" | sed -n 's/.* \([0-9]*\) reads (vfs_read), \([0-9]*\) writes (vfs_write) and \([0-9]*\) opens (do_sys_openat2).*/\1 \2 \3/p')
+counted=$(for f in vfs_read vfs_write do_sys_openat2; do
+	"$fw" folded "$rec" | awk -v f="$f" '{ n = split($1, fr, ";"); if (fr[n] == f) c += $2 }
+		END { printf "%d ", c }'
+done)
+echo "# said: ${said:-nothing}; counted in $rec: $counted"
+[ -n "$said" ] && [ "$said " = "$counted" ]
+ktap_result $? "the flame graph's counts are the recording's"
+set -- $counted
+[ "${1:-0}" -gt 0 ] && [ "${2:-0}" -gt 0 ] && [ "${3:-0}" -gt 0 ]
+ktap_result $? "the flame graph of reads, writes and opens holds each ($counted)"
+[ -s "$dir/flamegraph.html" ] && grep -q "$dir/flamegraph.html" <<<"$line"
+ktap_result $? "the page it names is there"
+
+ok=0
+for f in vfs_read do_sys_openat2 fw_test_leaf; do
+	grep -q ": $f <- " "$log" || { echo "# no $f chain shown"; ok=1; }
+done
+ktap_result $ok "framewalk report shows a read, an open and the test chain, as announced"
+
+# "trace-cmd record ..., the known chain from a timer": the report shows it, timer and all.
+section=$(sed -n '/^== trace-cmd report/,/^== /p' "$log")
+grep -q 'chain: .*fw_test_leaf' <<<"$section" && grep -q '=> fw_test_timer_fn+' <<<"$section"
+ktap_result $? "trace-cmd report shows the test chain from its timer, as announced"
+want=$("$fw" top -l 1 "$rec" | head -1)
+grep -qxF -- "$want" "$log"
+ktap_result $? "framewalk top's count of edges and chains is the recording's ($want)"
+
+# The last block: what next, every path and command in it real.
+next=$(sed -n '/^== what next$/,$p' "$log")
+echo "$next" | sed 's/^/# /'
+[ -n "$next" ] && [ "$(echo "$next" | tail -1)" = "Every test: make check" ]
+ktap_result $? "the demo ends with the what next block"
+ok=0
+for p in $(echo "$next" | grep -oE '(build|analyzer)/[A-Za-z0-9_./-]+[A-Za-z0-9]'); do
+	[ -e "$top/$p" ] || { echo "# $p: not there"; ok=1; }
+done
+for t in shell check; do
+	grep -q "^$t:" "$top/Makefile" || { echo "# no make $t"; ok=1; }
+done
+ktap_result $ok "every file and make target it names exists"
+ktap_done
