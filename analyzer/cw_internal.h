@@ -253,6 +253,8 @@ enum cw_stop {
 #define CW_FRAME_RETURN_ADDR	0x100	/* pc is a return address: the call is before it */
 #define CW_FRAME_SEARCHED	0x200	/* the exception frame was found by search: the dump
 					 * lacked the stack pointer that held it */
+#define CW_FRAME_FP_UNKNOWN	0x400	/* extended frame, FPCCR/FPCAR not in the dump: s0-s15
+					 * stacked, or lazily only reserved */
 
 struct cw_frame {
 	uint32_t pc;
@@ -301,6 +303,12 @@ struct cw_search_hints {
 	struct cw_stack_range ranges[CW_MAX_STACK_RANGES];
 	unsigned int nr;
 	int rtos;		/* an RTOS's objects name a running thread */
+	/*
+	 * Its scheduler has started: thread mode runs on the process stack
+	 * only, so a thread-mode frame on the main stack is stale (the one
+	 * the scheduler's start left there).
+	 */
+	int threads_run;
 };
 
 /* The outcome of a frame search, for the report. */
@@ -479,6 +487,7 @@ struct cw_thread {
 struct cw_rtos {
 	enum cw_rtos_kind kind;
 	int layout_dwarf;	/* struct layouts came from DWARF (else the documented defaults) */
+	int not_started;	/* the kernel says its scheduler has not started yet */
 	struct cw_thread *threads;
 	unsigned int nr;
 	char warnings[8][160];	/* inconsistencies in the kernel's lists, one per line */
@@ -656,7 +665,7 @@ struct cw_exc_frame {
 	int have_callee;	/* v8-M additional state: r4-r11 below the basic frame */
 	uint32_t callee[8];
 	uint32_t size;		/* bytes from base to the sp before the exception */
-	unsigned int fp;	/* CW_FRAME_FP_STACKED or CW_FRAME_FP_LAZY for an extended frame */
+	unsigned int fp;	/* CW_FRAME_FP_STACKED, _LAZY or _UNKNOWN for an extended frame */
 	uint32_t bad_addr;	/* with CW_EXC_READ: the word not in memory */
 	uint32_t signature;	/* with CW_EXC_SIGNATURE: the word found instead */
 };

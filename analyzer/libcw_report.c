@@ -126,9 +126,10 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 		fputs(", \"lost\": true", out);
 	if (f->flags & CW_FRAME_FNC_RETURN)
 		fputs(", \"secure_call\": true", out);
-	if (f->flags & (CW_FRAME_FP_LAZY | CW_FRAME_FP_STACKED))
+	if (f->flags & (CW_FRAME_FP_LAZY | CW_FRAME_FP_STACKED | CW_FRAME_FP_UNKNOWN))
 		fprintf(out, ", \"fp_state\": \"%s\"",
-			f->flags & CW_FRAME_FP_LAZY ? "lazy" : "stacked");
+			f->flags & CW_FRAME_FP_LAZY ? "lazy" :
+			f->flags & CW_FRAME_FP_STACKED ? "stacked" : "unknown");
 	fputs(", \"inlined\": [", out);
 	for (k = 0; k < f->nr_inl; k++) {
 		fputs(k ? ", {\"function\": " : "{\"function\": ", out);
@@ -331,7 +332,9 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i,
 		fprintf(out, "%s   --- exception frame (EXC_RETURN %s)%s%s ---\n", indent,
 			exc_return_text(f->exc_return, exc, sizeof(exc)),
 			f->flags & CW_FRAME_FP_LAZY ? ", FP state lazy: s0-s15 never stacked" :
-			f->flags & CW_FRAME_FP_STACKED ? ", FP state stacked" : "",
+			f->flags & CW_FRAME_FP_STACKED ? ", FP state stacked" :
+			f->flags & CW_FRAME_FP_UNKNOWN ? ", FP state stacked or lazy (no FPCCR in "
+			"the dump)" : "",
 			f->flags & CW_FRAME_SEARCHED ? ", searched: its stack pointer is not in the "
 			"dump" : "");
 	if (f->flags & CW_FRAME_LOST)

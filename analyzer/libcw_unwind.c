@@ -1080,7 +1080,7 @@ static int walk_one(struct walk *w)
 	const struct cw_symbol *fn;
 	struct step s = { 0 };
 	unsigned int r;
-	int err;
+	int err, wild;
 
 	if (w->bt->nr >= CW_MAX_FRAMES)
 		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES), 0;
@@ -1088,12 +1088,14 @@ static int walk_one(struct walk *w)
 	if (is_reset_handler(w, fn))
 		return stop(w, CW_STOP_OUTERMOST, "reached the reset handler at 0x%08x",
 			    fn->addr), 0;
-	if (!fn && !w->lr_live)
+	/* In no function, or in one's data (a vector table at 0: a call through NULL). */
+	wild = !fn || !cw_image_is_code(w->t->img, code_at(w, pc));
+	if (wild && !w->lr_live)
 		return stop(w, CW_STOP_NO_SYMBOL, "pc 0x%08x is in no known function", pc), 0;
 	if (fn && w->t->bounds && w->t->bounds->thread_entry == fn->addr)
 		return stop(w, CW_STOP_TASK_ENTRY, "%s started the thread",
 			    w->t->bounds->thread_entry_name), 0;
-	if (!fn) {
+	if (wild) {
 		/* A wild pc (fetch fault, jump to data): the caller is still in lr. */
 		s.pc = w->regs.r[CW_LR];
 		s.sp = sp;

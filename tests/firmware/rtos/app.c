@@ -16,6 +16,7 @@ enum rtos_case {
 	CASE_OVERFLOW,		/* the crasher thread recurses off the end of its stack */
 	CASE_ISR,		/* the tick interrupt's work stores to an unmapped address */
 	CASE_FPU,		/* the fpu thread stores to an unmapped address, its FP state live */
+	CASE_PANIC,		/* Zephyr: the crasher calls k_panic() (an svc, no fault) */
 };
 
 /* Set by the GDB oracle after load; reset leaves .noinit alone. 0 (plain runs) means a fault. */
@@ -296,6 +297,16 @@ void rtos_tick_hook(void)
 		crasher_apply(rtos_ticks);
 }
 
+#ifdef KERNEL_ZEPHYR
+/* k_panic(): ARCH_EXCEPT() on v7-M and v8-M Mainline, an svc with the reason in r0. */
+static NOINLINE void crasher_panic(uint32_t v)
+{
+	sink = v;
+	rtos_panic();
+	sink = v + 1;
+}
+#endif
+
 static void crasher_task(void *arg)
 {
 	(void)arg;
@@ -303,6 +314,10 @@ static void crasher_task(void *arg)
 		rtos_delay(2);
 	if (crash_case == CASE_OVERFLOW)
 		sink = crasher_recurse(0);
+#ifdef KERNEL_ZEPHYR
+	if (crash_case == CASE_PANIC)
+		crasher_panic(0x4321);
+#endif
 #ifndef KERNEL_ZEPHYR
 	rtos_signal_suspended();
 #endif

@@ -261,8 +261,11 @@ static void write_elf_core(const uint32_t *gregs)
 	out_close(&o);
 }
 
-/* Zephyr coredump v2, arch block v2 (pre-exception r0-r3 r12 lr pc xpsr sp, r4-r11). */
-static void write_zephyr(const uint32_t *pre)
+/*
+ * Zephyr coredump v2, arch block v2 (pre-exception r0-r3 r12 lr pc xpsr sp,
+ * r4-r11), for the reason given: K_ERR_CPU_EXCEPTION for a fault.
+ */
+static void write_zephyr(const uint32_t *pre, uint32_t reason)
 {
 	uint8_t hdr[12] = { 'Z', 'E', 2, 0, 3, 0, 5, 1 /* CRC trailer */ }, blk[16];
 	uint32_t arch[17], i, crc;
@@ -270,7 +273,7 @@ static void write_zephyr(const uint32_t *pre)
 	struct out o;
 
 	out_open(&o, "core.zephyr", 11);
-	put32(hdr + 8, 0);		/* K_ERR_CPU_EXCEPTION */
+	put32(hdr + 8, reason);
 	out_write(&o, hdr, sizeof(hdr));
 	for (i = 0; i < 9; i++)
 		arch[i] = pre[order[i]];
@@ -335,6 +338,18 @@ void crash_handler(void)
 	pre[16] = frame[7];
 
 	write_elf_core(gregs);
-	write_zephyr(pre);
+#ifdef KERNEL_ZEPHYR
+	/*
+	 * An svc is k_panic() or k_oops(), reason in r0. Zephyr (3.4) reaches
+	 * its coredump from the svc handler with the frame's registers and no
+	 * stack pointer: the arch block's sp is 0.
+	 */
+	if ((xpsr & 0x1FF) == 11) {
+		pre[13] = 0;
+		write_zephyr(pre, frame[0]);
+		semihost_exit(0);
+	}
+#endif
+	write_zephyr(pre, 0);		/* K_ERR_CPU_EXCEPTION */
 	semihost_exit(0);
 }

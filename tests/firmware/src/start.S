@@ -17,11 +17,15 @@ vectors:
 	.word	hardfault_entry		/* UsageFault */
 	.word	hardfault_entry		/* SecureFault on v8-M */
 	.word	0, 0, 0
-	.word	hardfault_entry		/* SVCall */
+	.word	svc_handler		/* SVCall: a fault unless the firmware has its own */
 	.word	hardfault_entry		/* DebugMonitor */
 	.word	0
 	.word	pendsv_handler
 	.word	systick_handler
+
+	.weak	svc_handler
+	.type	svc_handler, %function
+	.set	svc_handler, hardfault_entry
 
 	.text
 /*
