@@ -71,6 +71,17 @@ svc_handler:
 	.size	svc_handler, . - svc_handler
 #else
 /*
+ * Zephyr's z_arm_svc(): an svc from k_panic() or k_oops() (_SVC_CALL_RUNTIME_EXCEPT)
+ * goes on to the fatal error path, here the fault entry; no other svc is made.
+ */
+	.global	svc_handler
+	.type	svc_handler, %function
+	.thumb_func
+svc_handler:
+	b	hardfault_entry
+	.size	svc_handler, . - svc_handler
+
+/*
  * port_start(psp, msp): thread mode moves to the process stack, exceptions to
  * msp (Zephyr's interrupt stack), then the first switch.
  */
