@@ -364,7 +364,8 @@ struct cw_target {
 unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt);
 const char *cw_search_bound_name(enum cw_search_bound b);
 int cw_find_exception_frame(const struct cw_target *t, enum cw_reg_context context,
-			    struct cw_regs *regs, uint32_t *at, struct cw_search *res);
+			    uint32_t only_at, struct cw_regs *regs, uint32_t *at,
+			    struct cw_search *res);
 int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
 	      enum cw_reg_context context, enum cw_unwinder how, struct cw_backtrace *bt);
 void cw_symbolize(struct cw_image *img, struct cw_backtrace *bt);
@@ -488,6 +489,7 @@ struct cw_rtos {
 	enum cw_rtos_kind kind;
 	int layout_dwarf;	/* struct layouts came from DWARF (else the documented defaults) */
 	int not_started;	/* the kernel says its scheduler has not started yet */
+	int unpainted;		/* no stack holds the kernel's fill: stack use unknown */
 	struct cw_thread *threads;
 	unsigned int nr;
 	char warnings[8][160];	/* inconsistencies in the kernel's lists, one per line */
@@ -697,6 +699,7 @@ struct cw_search_req {
 	const struct cw_regs *known;	/* stacked words the dump recorded, or NULL */
 	const struct cw_regs *given;	/* MSP and PSP given by hand (--sp), or NULL: the
 					 * words below each on its stack are dead */
+	uint32_t only_at;		/* where the frame is, when the dump says so; 0: anywhere */
 	cw_search_trial_fn trial;
 	void *ctx;
 };

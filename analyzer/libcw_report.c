@@ -204,7 +204,9 @@ static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_rep
 {
 	unsigned int i;
 
-	fprintf(out, "\"rtos\": \"%s\", \"threads\": [", cw_rtos_name(r ? r->kind : CW_RTOS_NONE));
+	fprintf(out, "\"rtos\": \"%s\", \"rtos_layout\": ", cw_rtos_name(r ? r->kind : CW_RTOS_NONE));
+	fputs(!r || !r->nr ? "null" : r->layout_dwarf ? "\"dwarf\"" : "\"defaults\"", out);
+	fputs(", \"threads\": [", out);
 	for (i = 0; r && i < r->nr; i++) {
 		const struct cw_thread *th = &r->threads[i];
 
@@ -378,6 +380,9 @@ static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_rep
 		r->layout_dwarf ? "DWARF" : "defaults");
 	for (i = 0; i < r->nr_warnings; i++)
 		fprintf(out, "  warning: %s\n", r->warnings[i]);
+	if (r->unpainted)
+		fprintf(out, "  stack use unknown: no stack holds the kernel's fill pattern (stacks "
+			"not painted, e.g. Zephyr without CONFIG_INIT_STACKS)\n");
 	for (i = 0; i < r->nr; i++) {
 		const struct cw_thread *th = &r->threads[i];
 

@@ -329,6 +329,35 @@ static void unwind_thread(struct cw_rtos_walk *w, struct cw_thread *th)
 	cw_unwind(&t, &th->regs, CW_CTX_PRE_EXCEPTION, w->how, &th->bt);
 }
 
+/*
+ * A kernel that does not paint its stacks (Zephyr without CONFIG_INIT_STACKS,
+ * its default) leaves no fill at any thread's low end, where a painted kernel
+ * leaves it at every thread's but an overflowed one's. With no thread
+ * showing WATERMARK_MIN fill bytes there, the watermark says nothing: the
+ * stack use is unknown, not the whole stack.
+ */
+void cw_rtos_check_painted(struct cw_rtos_walk *w)
+{
+	struct cw_rtos *r = w->out;
+	unsigned int i, judged = 0;
+
+	for (i = 0; i < r->nr; i++) {
+		if (!r->threads[i].have_use)
+			continue;
+		if (r->threads[i].stack_untouched >= WATERMARK_MIN)
+			return;
+		judged++;
+	}
+	if (judged < 2)
+		return;
+	r->unpainted = 1;
+	for (i = 0; i < r->nr; i++) {
+		r->threads[i].have_use = 0;
+		r->threads[i].stack_untouched = 0;
+		r->threads[i].overflow &= ~CW_OVF_WATERMARK;
+	}
+}
+
 void cw_rtos_finish_thread(struct cw_rtos_walk *w, struct cw_thread *th)
 {
 	uint32_t sp;

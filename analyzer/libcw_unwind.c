@@ -1205,14 +1205,22 @@ int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
  * memory only, or the one that holds the recorded words.
  */
 int cw_find_exception_frame(const struct cw_target *t, enum cw_reg_context context,
-			    struct cw_regs *regs, uint32_t *at, struct cw_search *res)
+			    uint32_t only_at, struct cw_regs *regs, uint32_t *at,
+			    struct cw_search *res)
 {
 	struct trial_ctx ctx = { t, CW_UNWIND_AUTO };
 	int known = context != CW_CTX_MEMORY_ONLY && cw_reg_ok(regs, CW_PC);
+	/*
+	 * Where the scheduler runs, a frame that interrupted thread mode is on a
+	 * thread's stack: a copy of its words elsewhere (a kernel's saved copy of
+	 * the ESF, its coredump's own register block) is no frame.
+	 */
+	int thread = known && t->hints && t->hints->threads_run && cw_reg_ok(regs, CW_XPSR) &&
+		     !(regs->r[CW_XPSR] & CW_XPSR_IPSR);
 	struct cw_search_req req = {
-		.reg = CW_SP, .process = -1, .fault_frame = !known,
+		.reg = CW_SP, .process = thread ? 1 : -1, .fault_frame = !known,
 		.known = known ? regs : NULL, .trial = search_trial, .ctx = &ctx,
-		.given = known ? NULL : regs,
+		.given = known ? NULL : regs, .only_at = only_at,
 	};
 	struct cw_backtrace *scratch = calloc(1, sizeof(*scratch));
 	struct cw_search none;

@@ -97,6 +97,10 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method):
     got = {t["tcb"]: t for t in j.get("threads", [])}
     if j.get("rtos") != kernel:
         problems.append("rtos is %r, not %s" % (j.get("rtos"), kernel))
+    # Every member the kernel's lists need is in the DWARF, under whatever name the kernel's
+    # compatibility macros gave it.
+    if dwarf and j.get("rtos_layout") != "dwarf":
+        problems.append("struct layout from %s, the firmware has DWARF" % j.get("rtos_layout"))
     extra = set(got) - {t["tcb"] for t in oracle["threads"]}
     if extra:
         problems.append("threads GDB does not know: " + ", ".join("0x%x" % x for x in extra))

@@ -4,8 +4,9 @@
 # dumps are rewritten without the PSP, then hostile dumps; KTAP lines.
 """
 The crashes: every process-stack case of the QEMU crash corpus ("psp") and of the multi-thread
-firmware ("fault", the running task's chain, and on M4F "fpu", whose fault frame is a lazy
-extended frame that FPCAR locates); a task's chain that reaches its entry must end task_entry.
+firmware ("fault", the running task's chain; "nullcall", a call through a NULL pointer, whose
+stacked pc is 0; and on M4F "fpu", whose fault frame is a lazy extended frame that FPCAR
+locates); a task's chain that reaches its entry must end task_entry.
 GDB's backtrace, taken with the true registers, is
 the oracle. Each crash's own ELF core (handler entry, MSP and PSP in its CRASHWALK note) is
 rewritten these ways:
@@ -299,7 +300,7 @@ def cases(corpus_script, isr):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
                         isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
-        if name not in ("fault", "fpu"):
+        if name not in ("fault", "fpu", "nullcall"):
             continue
         o = json.load(open(os.path.join(d, "oracle.json")))
         cur = [t for t in o["threads"] if t.get("current")][0]

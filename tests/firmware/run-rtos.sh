@@ -54,8 +54,9 @@ kernel_cflags() {
 # stack) on Zephyr only: its interrupt stack is a stack object no thread names. "panic" (the
 # crasher calls k_panic(): the svc path, whose coredump records no stack pointer) on Zephyr only.
 # "fpu" (the fpu thread faults with its FP state live: a lazy extended frame) on M4F only.
+# "nullcall" (the crasher calls through a NULL function pointer: pc 0, the caller in lr).
 kernel_cases() {	# core kernel
-	echo "fault:1 overflow:2"
+	echo "fault:1 overflow:2 nullcall:6"
 	if [ "$2" = zephyr ]; then echo "isr:3 panic:5"; fi
 	if [ "$1" = m4f ]; then echo "fpu:4"; fi
 }
