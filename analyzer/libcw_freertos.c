@@ -134,7 +134,7 @@ static void frt_integrity_defaults(struct cw_rtos_walk *w, struct frt_layout *l,
 	l->item_container += 4;
 	l->list_count += 4;
 	l->list_end += 4;
-	l->list_size += LIST_INTEGRITY_SHIFT;
+	l->list_size += LIST_INTEGRITY_SHIFT + 4;	/* and xListEnd's first check word */
 	l->event_item += LIST_INTEGRITY_SHIFT;
 	l->prio += 2 * LIST_INTEGRITY_SHIFT;
 	l->stack += 2 * LIST_INTEGRITY_SHIFT;

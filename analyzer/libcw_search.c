@@ -156,6 +156,7 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 	uint32_t lr = w[CW_EXC_LR_WORD], pc = w[CW_EXC_PC_WORD], xpsr = w[CW_EXC_XPSR_WORD];
 	const struct cw_symbol *fn = cw_image_func(t->img, pc);
 	int fetch_fault = 0, have_cfsr, faulting;
+	uint32_t target;
 	struct cw_exc_return er;
 	uint32_t cfsr;
 	unsigned int k;
@@ -199,7 +200,9 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 	}
 	if (lr == CW_LR_RESET_VALUE || (cw_is_exc_return(lr) && !cw_exc_return_decode(lr, &er)))
 		return 1;
-	return (lr & 1) && cw_image_is_code(t->img, lr & ~1u);
+	/* After a call to a noreturn function that ends its caller, lr is past the code. */
+	return (lr & 1) && (cw_image_is_code(t->img, lr & ~1u) ||
+			    cw_thumb_call_before(t->mem, lr, &target) == CW_CALL_BL);
 }
 
 /* The stack a candidate sits in, as [lo, hi), and how it was bounded. */

@@ -340,10 +340,11 @@ void crash_handler(void)
 	write_elf_core(gregs);
 #ifdef KERNEL_ZEPHYR
 	/*
-	 * An svc is k_panic() or k_oops(), reason in r0. Zephyr (3.4) reaches
-	 * its coredump from the svc handler with the frame's registers and no
-	 * stack pointer: the arch block's sp is 0.
+	 * Zephyr up to 4.0 records as sp the exception frame's address
+	 * (z_arm_coredump_fault_sp = esf), set by its fault handler only: an
+	 * svc, k_panic() or k_oops() with the reason in r0, leaves it 0.
 	 */
+	pre[13] = (uint32_t)frame;
 	if ((xpsr & 0x1FF) == 11) {
 		pre[13] = 0;
 		write_zephyr(pre, frame[0]);
