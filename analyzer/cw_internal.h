@@ -696,6 +696,8 @@ struct cw_search_req {
 					 * either (-1) */
 	const struct cw_exc_return *er;	/* the EXC_RETURN that named the frame */
 	int fault_frame;		/* the fault's own frame: CFSR must agree with its pc */
+	int innermost;			/* the newest exception's frame: a wild pc there can
+					 * only be a fault's (no interrupt stacks one) */
 	const struct cw_regs *known;	/* stacked words the dump recorded, or NULL */
 	const struct cw_regs *given;	/* MSP and PSP given by hand (--sp), or NULL: the
 					 * words below each on its stack are dead */

@@ -111,10 +111,12 @@ static void use_given_sp(struct cw_dump *d, const struct cw_regs *given)
  */
 static int sp_is_the_frame(const struct cw_dump *d)
 {
-	uint32_t v;
+	uint32_t v, cfsr, any = 0;
 	unsigned int i;
 
-	if (d->format != CW_FMT_ZEPHYR || !cw_reg_ok(&d->regs, CW_SP))
+	/* A frame never stacked (the writer copied whatever lay there) is none. */
+	if (d->format != CW_FMT_ZEPHYR || !cw_reg_ok(&d->regs, CW_SP) ||
+	    (!cw_mem_read32(&d->mem, CW_SCB_CFSR, &cfsr) && (cfsr & CW_CFSR_STACKING)))
 		return 0;
 	for (i = 0; i < CW_EXC_BASIC_WORDS; i++) {
 		enum cw_reg r = cw_exc_stacked[i];
@@ -123,8 +125,9 @@ static int sp_is_the_frame(const struct cw_dump *d)
 		    cw_mem_read32(&d->mem, d->regs.r[CW_SP] + 4 * i, &v) ||
 		    (v & ~(r == CW_PC ? 1u : 0u)) != (d->regs.r[r] & ~(r == CW_PC ? 1u : 0u)))
 			return 0;
+		any |= v;
 	}
-	return 1;
+	return any != 0;
 }
 
 /*
@@ -225,8 +228,12 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 	cw_unwind(&t, &d->regs, d->context, o->how, bt);
 	cw_symbolize(img, bt);
 	ff = cw_fault_frame(d->context, bt);
-	/* Never the handler's own instruction: only a frame the fault interrupted. */
-	cw_fault_decode(&d->mem, ff < bt->nr ? bt->frames[ff].pc : 0, ff < bt->nr, &a->fault);
+	/*
+	 * Never the handler's own instruction, nor the data a wild pc points at
+	 * (a call through NULL): only an instruction the fault interrupted.
+	 */
+	cw_fault_decode(&d->mem, ff < bt->nr ? bt->frames[ff].pc : 0,
+			ff < bt->nr && cw_image_is_code(img, bt->frames[ff].pc), &a->fault);
 	if (cw_match(&t, d, bt, &a->fault, &a->match) && refuse_mismatch(o, img, d, &a->match, err))
 		return -1;
 	if (cw_rtos_threads(&t, d, bt, &a->fault, o->rtos, o->how, &a->rtos))

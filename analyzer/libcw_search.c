@@ -130,8 +130,8 @@ static int agrees_with_fault(const struct cw_mem *mem, const uint32_t *w, uint32
 
 /*
  * A call through a bad pointer (NULL, data, execute-never) faults on the
- * fetch at its target: the stacked pc is no instruction of a function (0 may
- * even be a discarded function's symbol), and the stacked lr
+ * fetch at its target: the stacked pc is not code (0 may even be a discarded
+ * function's symbol, in the vector table's data), and the stacked lr
  * returns right after an indirect call. Whether or not the dump holds the
  * fault status that says so (a gcore or a RAM-only dump does not).
  */
@@ -186,10 +186,10 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 	 * T = 0 is stacked only by the INVSTATE fault it causes. The frame that
 	 * holds the registers a dump recorded is the fault's too.
 	 */
-	faulting = req->fault_frame || req->known;
+	faulting = req->fault_frame || req->known || req->innermost;
 	if (!(xpsr & CW_XPSR_T) && !(faulting && (!have_cfsr || (cfsr & CW_CFSR_INVSTATE))))
 		return 0;
-	if (!fetch_fault && faulting && (!fn || cw_image_insn_start(t->img, pc) != 1))
+	if (!fetch_fault && faulting && (!fn || !cw_image_is_code(t->img, pc)))
 		fetch_fault = wild_call(t, lr);
 	if (!fetch_fault) {
 		if (!fn || cw_image_insn_start(t->img, pc) != 1)
@@ -266,6 +266,7 @@ struct search {
 	struct chain_sp {
 		uint32_t sp;
 		int exception;	/* popped from an exception frame */
+		int scanned;	/* found by the stack scan: it read no saved register */
 	} sps[SEARCH_SEGMENTS * CW_MAX_FRAMES];	/* the chain just tried */
 	unsigned int nr_sps;
 };
@@ -422,7 +423,8 @@ static unsigned int try_chain(struct search *s, const struct candidate *c,
 			worth += (unsigned int)bt->frames[i].confidence;
 			if (s->nr_sps < ARRAY_SIZE(s->sps))
 				s->sps[s->nr_sps++] = (struct chain_sp){
-					bt->frames[i].sp, !!(bt->frames[i].flags & CW_FRAME_EXCEPTION) };
+					bt->frames[i].sp, !!(bt->frames[i].flags & CW_FRAME_EXCEPTION),
+					bt->frames[i].method == CW_M_SCAN };
 		}
 		if (bt->stop != CW_STOP_DEPTH || !bt->nr)
 			break;
@@ -439,6 +441,8 @@ static unsigned int try_chain(struct search *s, const struct candidate *c,
  * up: does it pop f (a later exception, nested in f's), or does one of its
  * frames start strictly inside f's words (the chain read its saved registers
  * there, so those words are its frames' data and f only looks like a frame)?
+ * A scanned frame read no saved register: its sp proves nothing (a scan
+ * from a stale copy of a frame climbs through the live one word by word).
  */
 static int accounts_for(const struct search *s, const struct cw_exc_frame *f)
 {
@@ -447,7 +451,7 @@ static int accounts_for(const struct search *s, const struct cw_exc_frame *f)
 	for (i = 1; i < s->nr_sps; i++) {
 		if (s->sps[i].exception && s->sps[i].sp == f->base + f->size)
 			return 1;
-		if (s->sps[i].sp > f->base && s->sps[i].sp < f->base + f->size)
+		if (!s->sps[i].scanned && s->sps[i].sp > f->base && s->sps[i].sp < f->base + f->size)
 			return 1;
 	}
 	return 0;

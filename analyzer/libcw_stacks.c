@@ -66,12 +66,13 @@ static void thread_range(struct cw_search_hints *h, const struct cw_rtos *rtos,
 {
 	int intact = th->have_use && !(th->overflow & CW_OVF_WATERMARK);
 	uint32_t reach = intact ? 0 : OVERFLOW_REACH;
+	/* Without the kernel's size (FreeRTOS without pxEndOfStack): the next thread's stack. */
+	uint32_t hi = th->stack_size ? th->stack_hi : th->stack_bound;
 	struct cw_stack_range *r;
 
-	if (!th->have_stack || !th->stack_size)
+	if (!th->have_stack || !hi)
 		return;
-	r = add_range(h, th->stack_lo > reach ? th->stack_lo - reach : 0, th->stack_hi, 1,
-		      CW_BOUND_RTOS);
+	r = add_range(h, th->stack_lo > reach ? th->stack_lo - reach : 0, hi, 1, CW_BOUND_RTOS);
 	if (r)
 		snprintf(r->what, sizeof(r->what), "%s thread %s", cw_rtos_name(rtos->kind),
 			 th->name);

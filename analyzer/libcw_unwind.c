@@ -755,7 +755,7 @@ static int searched_frame(struct walk *w, enum cw_reg r, const struct cw_exc_ret
 	struct trial_ctx ctx = { w->t, w->how };
 	struct cw_search_req req = {
 		.reg = r, .process = er->psp, .er = er, .trial = search_trial, .ctx = &ctx,
-		.fault_frame = w->fault_entry && !w->exceptions,
+		.fault_frame = w->fault_entry && !w->exceptions, .innermost = !w->exceptions,
 	};
 	struct cw_backtrace *scratch;
 	int err;

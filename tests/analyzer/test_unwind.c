@@ -553,7 +553,7 @@ static void provenance(void)
 	out = open_memstream(&json, &len);
 	cw_report_crash(out, &o, &d, bt, &f, NULL, NULL);
 	fclose(out);
-	KTAP_EXPECT(strstr(json, "\"version\": 5") &&
+	KTAP_EXPECT(strstr(json, "\"version\": 6") &&
 		    strstr(json, "\"method\": \"cfi\"") &&
 		    strstr(json, "\"agreed\": [\"prologue\", \"fp\"], \"disagreed\": [\"scan\"]"),
 		    "json: %.300s", json);

@@ -261,11 +261,16 @@ static void write_elf_core(const uint32_t *gregs)
 	out_close(&o);
 }
 
-/*
- * Zephyr coredump v2, arch block v2 (pre-exception r0-r3 r12 lr pc xpsr sp,
- * r4-r11), for the reason given: K_ERR_CPU_EXCEPTION for a fault.
- */
-static void write_zephyr(const uint32_t *pre, uint32_t reason)
+#ifdef KERNEL_ZEPHYR
+/* The reason k_panic() or k_oops() gave its svc; a fault's is K_ERR_CPU_EXCEPTION. */
+static uint32_t zephyr_reason;
+#define ZEPHYR_REASON	zephyr_reason
+#else
+#define ZEPHYR_REASON	0	/* K_ERR_CPU_EXCEPTION */
+#endif
+
+/* Zephyr coredump v2, arch block v2 (pre-exception r0-r3 r12 lr pc xpsr sp, r4-r11). */
+static void write_zephyr(const uint32_t *pre)
 {
 	uint8_t hdr[12] = { 'Z', 'E', 2, 0, 3, 0, 5, 1 /* CRC trailer */ }, blk[16];
 	uint32_t arch[17], i, crc;
@@ -273,7 +278,7 @@ static void write_zephyr(const uint32_t *pre, uint32_t reason)
 	struct out o;
 
 	out_open(&o, "core.zephyr", 11);
-	put32(hdr + 8, reason);
+	put32(hdr + 8, ZEPHYR_REASON);
 	out_write(&o, hdr, sizeof(hdr));
 	for (i = 0; i < 9; i++)
 		arch[i] = pre[order[i]];
@@ -347,10 +352,9 @@ void crash_handler(void)
 	pre[13] = (uint32_t)frame;
 	if ((xpsr & 0x1FF) == 11) {
 		pre[13] = 0;
-		write_zephyr(pre, frame[0]);
-		semihost_exit(0);
+		zephyr_reason = frame[0];
 	}
 #endif
-	write_zephyr(pre, 0);		/* K_ERR_CPU_EXCEPTION */
+	write_zephyr(pre);
 	semihost_exit(0);
 }
