@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CW_JSON_SCHEMA_VERSION	5
+#define CW_JSON_SCHEMA_VERSION	6
 
 /* An error that names the file, the byte offset and what is wrong with it. */
 struct cw_error {

@@ -253,6 +253,8 @@ enum cw_stop {
 #define CW_FRAME_RETURN_ADDR	0x100	/* pc is a return address: the call is before it */
 #define CW_FRAME_SEARCHED	0x200	/* the exception frame was found by search: the dump
 					 * lacked the stack pointer that held it */
+#define CW_FRAME_FP_UNKNOWN	0x400	/* extended frame, FPCCR/FPCAR not in the dump: s0-s15
+					 * stacked, or lazily only reserved */
 
 struct cw_frame {
 	uint32_t pc;
@@ -301,6 +303,12 @@ struct cw_search_hints {
 	struct cw_stack_range ranges[CW_MAX_STACK_RANGES];
 	unsigned int nr;
 	int rtos;		/* an RTOS's objects name a running thread */
+	/*
+	 * Its scheduler has started: thread mode runs on the process stack
+	 * only, so a thread-mode frame on the main stack is stale (the one
+	 * the scheduler's start left there).
+	 */
+	int threads_run;
 };
 
 /* The outcome of a frame search, for the report. */
@@ -356,7 +364,8 @@ struct cw_target {
 unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt);
 const char *cw_search_bound_name(enum cw_search_bound b);
 int cw_find_exception_frame(const struct cw_target *t, enum cw_reg_context context,
-			    struct cw_regs *regs, uint32_t *at, struct cw_search *res);
+			    uint32_t only_at, struct cw_regs *regs, uint32_t *at,
+			    struct cw_search *res);
 int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
 	      enum cw_reg_context context, enum cw_unwinder how, struct cw_backtrace *bt);
 void cw_symbolize(struct cw_image *img, struct cw_backtrace *bt);
@@ -479,6 +488,8 @@ struct cw_thread {
 struct cw_rtos {
 	enum cw_rtos_kind kind;
 	int layout_dwarf;	/* struct layouts came from DWARF (else the documented defaults) */
+	int not_started;	/* the kernel says its scheduler has not started yet */
+	int unpainted;		/* no stack holds the kernel's fill: stack use unknown */
 	struct cw_thread *threads;
 	unsigned int nr;
 	char warnings[8][160];	/* inconsistencies in the kernel's lists, one per line */
@@ -656,7 +667,7 @@ struct cw_exc_frame {
 	int have_callee;	/* v8-M additional state: r4-r11 below the basic frame */
 	uint32_t callee[8];
 	uint32_t size;		/* bytes from base to the sp before the exception */
-	unsigned int fp;	/* CW_FRAME_FP_STACKED or CW_FRAME_FP_LAZY for an extended frame */
+	unsigned int fp;	/* CW_FRAME_FP_STACKED, _LAZY or _UNKNOWN for an extended frame */
 	uint32_t bad_addr;	/* with CW_EXC_READ: the word not in memory */
 	uint32_t signature;	/* with CW_EXC_SIGNATURE: the word found instead */
 };
@@ -685,9 +696,12 @@ struct cw_search_req {
 					 * either (-1) */
 	const struct cw_exc_return *er;	/* the EXC_RETURN that named the frame */
 	int fault_frame;		/* the fault's own frame: CFSR must agree with its pc */
+	int innermost;			/* the newest exception's frame: a wild pc there can
+					 * only be a fault's (no interrupt stacks one) */
 	const struct cw_regs *known;	/* stacked words the dump recorded, or NULL */
 	const struct cw_regs *given;	/* MSP and PSP given by hand (--sp), or NULL: the
 					 * words below each on its stack are dead */
+	uint32_t only_at;		/* where the frame is, when the dump says so; 0: anywhere */
 	cw_search_trial_fn trial;
 	void *ctx;
 };

@@ -67,5 +67,6 @@ int cw_rtos_read_callee(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t a
 int cw_rtos_pop_frame(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t base,
 		      uint32_t exc_return);
 void cw_rtos_finish_thread(struct cw_rtos_walk *w, struct cw_thread *th);
+void cw_rtos_check_painted(struct cw_rtos_walk *w);
 
 #endif /* CW_RTOS_H */

@@ -103,17 +103,46 @@ static void use_given_sp(struct cw_dump *d, const struct cw_regs *given)
 }
 
 /*
+ * Zephyr's coredump records as sp the address of the exception frame
+ * (z_arm_coredump_fault_sp = esf) up to 4.0, and the sp from before it since
+ * 4.1. The frame's words at the sp given are the dump's registers only in
+ * the first case: the frame is there, and trial unwinds of it as a basic and
+ * as an extended frame say which it is (EXC_RETURN is not in the dump).
+ */
+static int sp_is_the_frame(const struct cw_dump *d)
+{
+	uint32_t v, cfsr, any = 0;
+	unsigned int i;
+
+	/* A frame never stacked (the writer copied whatever lay there) is none. */
+	if (d->format != CW_FMT_ZEPHYR || !cw_reg_ok(&d->regs, CW_SP) ||
+	    (!cw_mem_read32(&d->mem, CW_SCB_CFSR, &cfsr) && (cfsr & CW_CFSR_STACKING)))
+		return 0;
+	for (i = 0; i < CW_EXC_BASIC_WORDS; i++) {
+		enum cw_reg r = cw_exc_stacked[i];
+
+		if (!cw_reg_ok(&d->regs, r) ||
+		    cw_mem_read32(&d->mem, d->regs.r[CW_SP] + 4 * i, &v) ||
+		    (v & ~(r == CW_PC ? 1u : 0u)) != (d->regs.r[r] & ~(r == CW_PC ? 1u : 0u)))
+			return 0;
+		any |= v;
+	}
+	return any != 0;
+}
+
+/*
  * A dump without registers: start from the innermost exception frame in its
  * memory. A dump with the interrupted registers but no stack pointer: find the
  * frame that holds them.
  */
 static int find_registers(const struct cw_options *o, const struct cw_target *t,
-			  struct cw_dump *d, struct cw_search *found, struct cw_error *err)
+			  struct cw_dump *d, uint32_t frame_at, struct cw_search *found,
+			  struct cw_error *err)
 {
 	uint32_t at, cfsr;
 
 	if (d->context != CW_CTX_MEMORY_ONLY) {
-		if (cw_find_exception_frame(t, d->context, &d->regs, &at, found))
+		if (cw_find_exception_frame(t, d->context, frame_at, &d->regs, &at, found))
 			return cw_fail(err, d->path, -1, "no stack pointer, and no exception frame "
 				       "in memory holds the dump's registers; give it with --sp");
 		note(o, 0, "%s: no stack pointer; the dump's registers are the exception frame "
@@ -126,7 +155,7 @@ static int find_registers(const struct cw_options *o, const struct cw_target *t,
 		return cw_fail(err, d->path, -1, "no registers, and exception stacking failed "
 			       "(CFSR 0x%08x): the crash's own frame was never written; give the "
 			       "registers with --regs", cfsr);
-	if (cw_find_exception_frame(t, d->context, &d->regs, &at, found))
+	if (cw_find_exception_frame(t, d->context, 0, &d->regs, &at, found))
 		return cw_fail(err, d->path, -1, "no registers and no exception frame in memory "
 			       "with a complete chain above it%s", d->regs.valid ? " (none was "
 			       "looked for below the stack pointers given with --sp)" : "");
@@ -168,6 +197,7 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 {
 	struct cw_dump *d = &a->dump;
 	struct cw_backtrace *bt = &a->bt;
+	uint32_t frame_at = 0;
 	struct cw_target t;
 	unsigned int ff;
 
@@ -177,6 +207,13 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 	/* The crash's chain ends where the RTOS started the thread, as each thread's does. */
 	cw_rtos_bounds(img, o->rtos, &a->ends);
 	t = (struct cw_target){ .mem = &d->mem, .img = img, .bounds = &a->ends };
+	if (sp_is_the_frame(d)) {
+		note(o, 0, "%s: the sp recorded, 0x%08x, is the exception frame's address (as "
+		     "Zephyr before 4.1 writes it), not the sp before it", d->path,
+		     d->regs.r[CW_SP]);
+		frame_at = d->regs.r[CW_SP];
+		d->regs.valid &= ~(1u << CW_SP);
+	}
 	use_given_sp(d, &o->sp);
 	if (d->context != CW_CTX_MEMORY_ONLY && o->regs)
 		note(o, 0, "%s: the dump has its registers; --regs is not used", d->path);
@@ -190,14 +227,18 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 		t.hints = &a->hints;
 	}
 	if ((d->context == CW_CTX_MEMORY_ONLY || !cw_reg_ok(&d->regs, CW_SP)) &&
-	    find_registers(o, &t, d, &a->found, err))
+	    find_registers(o, &t, d, frame_at, &a->found, err))
 		return -1;
 	t.found = &a->found;
 	cw_unwind(&t, &d->regs, d->context, o->how, bt);
 	cw_symbolize(img, bt);
 	ff = cw_fault_frame(d->context, bt);
-	/* Never the handler's own instruction: only a frame the fault interrupted. */
-	cw_fault_decode(&d->mem, ff < bt->nr ? bt->frames[ff].pc : 0, ff < bt->nr, &a->fault);
+	/*
+	 * Never the handler's own instruction, nor the data a wild pc points at
+	 * (a call through NULL): only an instruction the fault interrupted.
+	 */
+	cw_fault_decode(&d->mem, ff < bt->nr ? bt->frames[ff].pc : 0,
+			ff < bt->nr && cw_image_is_code(img, bt->frames[ff].pc), &a->fault);
 	if (cw_match(&t, d, bt, &a->fault, &a->match) && refuse_mismatch(o, img, d, &a->match, err))
 		return -1;
 	if (cw_rtos_threads(&t, d, bt, &a->fault, o->rtos, o->how, &a->rtos))

@@ -377,8 +377,15 @@ static int zephyr_arch(struct cw_dump *d, size_t off, uint16_t ver, uint16_t n,
 			       "arch block v%u is %u bytes, too short for its registers", ver, n);
 	if (cw_reg_ok(&d->regs, CW_PC))
 		return 0;	/* a per-CPU block repeats it: the first one is the faulting CPU */
+	/*
+	 * An sp of 0 was never recorded: Zephyr's SVC path (k_panic, k_oops)
+	 * hands its coredump no stack pointer, and the walk needs one from the
+	 * frame search.
+	 */
 	for (i = 0; i < 9; i++)
-		cw_reg_set(&d->regs, (enum cw_reg)zephyr_arch_v1_order[i], le32(p + 4 * i));
+		if (zephyr_arch_v1_order[i] != CW_SP || le32(p + 4 * i))
+			cw_reg_set(&d->regs, (enum cw_reg)zephyr_arch_v1_order[i],
+				   le32(p + 4 * i));
 	for (i = 0; ver >= 2 && i < 8; i++)
 		cw_reg_set(&d->regs, (enum cw_reg)(CW_R4 + i), le32(p + 36 + 4 * i));
 	return 0;
@@ -479,20 +486,51 @@ static int hexval(int c)
 	return -1;
 }
 
-/* Append the hex digits of one "#CD:" line; a log prefix before the marker is allowed. */
-static int zephyr_log_line(struct cw_dump *d, const char *p, size_t n, uint8_t *out,
-			   size_t *outlen, long off, struct cw_error *err)
+/*
+ * The length of the ANSI escape sequence (CSI: ESC '[', parameters, a final
+ * byte from '@' to '~') at p, 0 if none: Zephyr's log colours put them
+ * around a message, after the hex too.
+ */
+static size_t ansi_escape(const char *p, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i + 1 < n && p[i] != '\r'; i += 2) {
-		int hi = hexval(p[i]), lo = hexval(p[i + 1]);
+	if (n < 2 || p[0] != 0x1b || p[1] != '[')
+		return 0;
+	for (i = 2; i < n; i++)
+		if (p[i] >= '@' && p[i] <= '~')
+			return i + 1;
+	return 0;
+}
 
-		if (hi < 0 || lo < 0)
+/*
+ * Append the hex digits of one "#CD:" line; a log prefix before the marker
+ * is allowed, and colour escapes anywhere in it are skipped.
+ */
+static int zephyr_log_line(struct cw_dump *d, const char *p, size_t n, uint8_t *out,
+			   size_t *outlen, long off, struct cw_error *err)
+{
+	size_t i = 0, esc;
+	int hi = -1, v;
+
+	while (i < n && p[i] != '\r') {
+		esc = ansi_escape(p + i, n - i);
+		if (esc) {
+			i += esc;
+			continue;
+		}
+		v = hexval(p[i]);
+		if (v < 0)
 			return cw_fail(err, d->path, off + (long)i, "bad hex digit in #CD: line");
-		out[(*outlen)++] = (uint8_t)(hi << 4 | lo);
+		if (hi < 0) {
+			hi = v;
+		} else {
+			out[(*outlen)++] = (uint8_t)(hi << 4 | v);
+			hi = -1;
+		}
+		i++;
 	}
-	if (i < n && p[i] != '\r')
+	if (hi >= 0)
 		return cw_fail(err, d->path, off + (long)i, "odd number of hex digits");
 	return 0;
 }

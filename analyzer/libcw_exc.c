@@ -119,8 +119,9 @@ uint32_t cw_exc_frame_size(const struct cw_exc_return *er, uint32_t xpsr, int la
  * What an extended frame at base holds. With lazy preservation (FPCCR.ASPEN,
  * LSPEN) the hardware only reserves the FP slots; while LSPACT is set and
  * FPCAR points at those slots nothing was written there. FPCCR.TS says a
- * Secure frame also carries s16-s31. Without FPCCR in the dump the frame is
- * taken as stacked, without s16-s31.
+ * Secure frame also carries s16-s31. Without FPCCR in the dump either may
+ * be (a lazy frame's slots hold whatever the stack held): unknown, taken as
+ * without s16-s31.
  */
 unsigned int cw_exc_fp_state(const struct cw_mem *mem, uint32_t base, int *ts)
 {
@@ -129,7 +130,7 @@ unsigned int cw_exc_fp_state(const struct cw_mem *mem, uint32_t base, int *ts)
 
 	*ts = 0;
 	if (cw_mem_read32(mem, CW_FPCCR, &fpccr) || cw_mem_read32(mem, CW_FPCAR, &fpcar))
-		return CW_FRAME_FP_STACKED;
+		return CW_FRAME_FP_UNKNOWN;
 	*ts = !!(fpccr & FPCCR_TS);
 	if ((fpccr & lazy) == lazy && (fpcar & FPCAR_ADDR_MASK) == base + FRAME_BASIC)
 		return CW_FRAME_FP_LAZY;

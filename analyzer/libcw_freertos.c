@@ -103,15 +103,42 @@ static int frt_layout(const struct cw_image *img, struct frt_layout *l)
 		  1, &l->have_notify_state },
 		{ "xLIST_ITEM", "pxNext", &l->item_next, 4, NULL, 0, 0, NULL },
 		{ "xLIST_ITEM", "pvOwner", &l->item_owner, 12, NULL, 0, 0, NULL },
-		{ "xLIST_ITEM", "pxContainer", &l->item_container, 16, NULL, 0, 0, NULL },
+		{ "xLIST_ITEM", "pxContainer|pvContainer", &l->item_container, 16, NULL, 0, 0, NULL },
 		{ "xLIST", "uxNumberOfItems", &l->list_count, 0, NULL, 0, 0, NULL },
 		{ "xLIST", "xListEnd", &l->list_end, 8, NULL, 0, 0, NULL },
 	};
 	int dwarf = cw_rtos_read_fields(img, f, ARRAY_SIZE(f));
 
-	if (!dwarf || cw_image_struct_size(img, "xLIST", &l->list_size))
+	if (cw_image_struct_size(img, "xLIST", &l->list_size))
 		l->list_size = 20;
 	return dwarf;
+}
+
+/*
+ * configUSE_LIST_DATA_INTEGRITY_CHECK_BYTES adds a check word at both ends of
+ * every list and list item (list.h), moving every later field and the TCB's
+ * fields after its two items. Without DWARF the first list's first word
+ * tells: vListInitialise() stores pdINTEGRITY_CHECK_VALUE there.
+ */
+#define LIST_INTEGRITY_VALUE	0x5a5a5a5au	/* pdINTEGRITY_CHECK_VALUE, 32-bit ticks */
+#define LIST_INTEGRITY_SHIFT	8u		/* two check words an item or list */
+
+static void frt_integrity_defaults(struct cw_rtos_walk *w, struct frt_layout *l, uint32_t list)
+{
+	uint32_t v;
+
+	if (cw_rtos_rd32(w, list, &v) || v != LIST_INTEGRITY_VALUE)
+		return;
+	l->item_next += 4;
+	l->item_owner += 4;
+	l->item_container += 4;
+	l->list_count += 4;
+	l->list_end += 4;
+	l->list_size += LIST_INTEGRITY_SHIFT + 4;	/* and xListEnd's first check word */
+	l->event_item += LIST_INTEGRITY_SHIFT;
+	l->prio += 2 * LIST_INTEGRITY_SHIFT;
+	l->stack += 2 * LIST_INTEGRITY_SHIFT;
+	l->name += 2 * LIST_INTEGRITY_SHIFT;
 }
 
 /* Whether any of the task's notification slots says it waits for one (ulTaskNotifyTake...). */
@@ -260,7 +287,7 @@ static int frt_find(struct cw_rtos_walk *w)
 		{ "xTasksWaitingTermination", CW_TS_DEAD },	/* eDeleted: the idle task frees it */
 		{ "xPendingReadyList", CW_TS_READY },	/* last: its items are event items */
 	};
-	uint32_t cur_sym, cur = 0, ready, ready_size, addr, nr_tasks;
+	uint32_t cur_sym, cur = 0, ready, ready_size, addr, nr_tasks, v;
 	struct frt_layout l;
 	struct cw_thread *th;
 	char name[48];
@@ -270,10 +297,15 @@ static int frt_find(struct cw_rtos_walk *w)
 	    cw_image_object(img, "pxReadyTasksLists", &ready, &ready_size))
 		return -1;
 	w->out->layout_dwarf = frt_layout(img, &l);
+	if (!cw_image_has_dwarf(img))
+		frt_integrity_defaults(w, &l, ready);
 	if (cw_image_lookup(img, "xPendingReadyList", &l.pending_ready))
 		l.pending_ready = 0;
 	if (cw_rtos_rd32(w, cur_sym, &cur))
 		cw_rtos_warn(w, "pxCurrentTCB at 0x%08x not in the dump", cur_sym);
+	/* pxCurrentTCB is set from the first task's creation, the scheduler started or not. */
+	if (!cw_image_lookup(img, "xSchedulerRunning", &addr) && !cw_rtos_rd32(w, addr, &v))
+		w->out->not_started = !v;
 	for (i = 0; i < ready_size / l.list_size && i < 256; i++) {
 		snprintf(name, sizeof(name), "pxReadyTasksLists[%u]", i);
 		frt_walk_list(w, &l, ready + i * l.list_size, CW_TS_READY, name, 0);

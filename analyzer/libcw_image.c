@@ -1085,7 +1085,8 @@ static int array_element(Dwarf_Die *var, Dwarf_Die *elem, uint32_t *size, uint32
 	Dwarf_Word n;
 	unsigned int dims = 0;
 
-	if (!dwarf_formref_die(dwarf_attr(var, DW_AT_type, &a), &arr) ||
+	/* A definition apart from its declaration has the type on the declaration. */
+	if (!dwarf_formref_die(dwarf_attr_integrate(var, DW_AT_type, &a), &arr) ||
 	    dwarf_peel_type(&arr, &arr) || dwarf_tag(&arr) != DW_TAG_array_type ||
 	    dwarf_aggregate_size(&arr, &n) || !n ||
 	    !dwarf_formref_die(dwarf_attr(&arr, DW_AT_type, &a), elem) ||
@@ -1102,6 +1103,14 @@ static int array_element(Dwarf_Die *var, Dwarf_Die *elem, uint32_t *size, uint32
 	if (dims < 2)
 		*rows = 1;
 	return 0;
+}
+
+/* A variable's name, on its DIE or on the declaration its definition names. */
+static const char *var_name(Dwarf_Die *var)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_formstring(dwarf_attr_integrate(var, DW_AT_name, &a));
 }
 
 /* Where a variable is, when its location is a plain address (DW_OP_addr). */
@@ -1138,13 +1147,13 @@ unsigned int cw_image_objects_of_type(const struct cw_image *img, const char *el
 
 		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &var) == 0) {
 			do {
-				if (dwarf_tag(&var) != DW_TAG_variable || !dwarf_diename(&var) ||
+				if (dwarf_tag(&var) != DW_TAG_variable || !var_name(&var) ||
 				    variable_address(&var, &addr) ||
 				    array_element(&var, &el, &size, &rows) ||
 				    dwarf_tag(&el) != DW_TAG_structure_type ||
 				    !die_is_named(&el, elem))
 					continue;
-				out[nr++] = (struct cw_typed_object){ dwarf_diename(&var), addr,
+				out[nr++] = (struct cw_typed_object){ var_name(&var), addr,
 								      size, rows };
 			} while (nr < max && dwarf_siblingof(&var, &var) == 0);
 		}

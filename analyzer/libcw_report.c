@@ -126,9 +126,10 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 		fputs(", \"lost\": true", out);
 	if (f->flags & CW_FRAME_FNC_RETURN)
 		fputs(", \"secure_call\": true", out);
-	if (f->flags & (CW_FRAME_FP_LAZY | CW_FRAME_FP_STACKED))
+	if (f->flags & (CW_FRAME_FP_LAZY | CW_FRAME_FP_STACKED | CW_FRAME_FP_UNKNOWN))
 		fprintf(out, ", \"fp_state\": \"%s\"",
-			f->flags & CW_FRAME_FP_LAZY ? "lazy" : "stacked");
+			f->flags & CW_FRAME_FP_LAZY ? "lazy" :
+			f->flags & CW_FRAME_FP_STACKED ? "stacked" : "unknown");
 	fputs(", \"inlined\": [", out);
 	for (k = 0; k < f->nr_inl; k++) {
 		fputs(k ? ", {\"function\": " : "{\"function\": ", out);
@@ -203,7 +204,9 @@ static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_rep
 {
 	unsigned int i;
 
-	fprintf(out, "\"rtos\": \"%s\", \"threads\": [", cw_rtos_name(r ? r->kind : CW_RTOS_NONE));
+	fprintf(out, "\"rtos\": \"%s\", \"rtos_layout\": ", cw_rtos_name(r ? r->kind : CW_RTOS_NONE));
+	fputs(!r || !r->nr ? "null" : r->layout_dwarf ? "\"dwarf\"" : "\"defaults\"", out);
+	fputs(", \"threads\": [", out);
 	for (i = 0; r && i < r->nr; i++) {
 		const struct cw_thread *th = &r->threads[i];
 
@@ -331,7 +334,9 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i,
 		fprintf(out, "%s   --- exception frame (EXC_RETURN %s)%s%s ---\n", indent,
 			exc_return_text(f->exc_return, exc, sizeof(exc)),
 			f->flags & CW_FRAME_FP_LAZY ? ", FP state lazy: s0-s15 never stacked" :
-			f->flags & CW_FRAME_FP_STACKED ? ", FP state stacked" : "",
+			f->flags & CW_FRAME_FP_STACKED ? ", FP state stacked" :
+			f->flags & CW_FRAME_FP_UNKNOWN ? ", FP state stacked or lazy (no FPCCR in "
+			"the dump)" : "",
 			f->flags & CW_FRAME_SEARCHED ? ", searched: its stack pointer is not in the "
 			"dump" : "");
 	if (f->flags & CW_FRAME_LOST)
@@ -398,6 +403,9 @@ static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_rep
 		r->layout_dwarf ? "DWARF" : "defaults");
 	for (i = 0; i < r->nr_warnings; i++)
 		fprintf(out, "  warning: %s\n", r->warnings[i]);
+	if (r->unpainted)
+		fprintf(out, "  stack use unknown: no stack holds the kernel's fill pattern (stacks "
+			"not painted, e.g. Zephyr without CONFIG_INIT_STACKS)\n");
 	for (i = 0; i < r->nr; i++) {
 		const struct cw_thread *th = &r->threads[i];
 

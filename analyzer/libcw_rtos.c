@@ -156,6 +156,7 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 		if (ops->settle)
 			ops->settle(&w, &out->threads[i]);
 	}
+	cw_rtos_check_painted(&w);
 	return 0;
 }
 

@@ -22,6 +22,31 @@
  * Each field's offset (and size) from DWARF, else its default. Returns 1 when
  * DWARF gave every field that is not optional, 0 when the defaults stand in.
  */
+/*
+ * A member under any of its names, '|'-separated: a kernel's compatibility
+ * macros rename members (FreeRTOS.h turns pxContainer into pvContainer), so
+ * the DWARF holds the name the macros gave, not the one in the source.
+ */
+static int member_any_name(const struct cw_image *img, const char *type, const char *names,
+			   uint32_t *off, uint32_t *size)
+{
+	char path[64];
+	size_t len;
+
+	for (;;) {
+		len = strcspn(names, "|");
+		if (len < sizeof(path)) {
+			memcpy(path, names, len);
+			path[len] = 0;
+			if (!cw_image_struct_member(img, type, path, off, size))
+				return 0;
+		}
+		if (!names[len])
+			return -1;
+		names += len + 1;
+	}
+}
+
 int cw_rtos_read_fields(const struct cw_image *img, const struct cw_rtos_field *f,
 			unsigned int n)
 {
@@ -40,7 +65,7 @@ int cw_rtos_read_fields(const struct cw_image *img, const struct cw_rtos_field *
 	for (i = 0; i < n; i++) {
 		uint32_t off, size;
 
-		if (!cw_image_struct_member(img, f[i].type, f[i].path, &off, &size)) {
+		if (!member_any_name(img, f[i].type, f[i].path, &off, &size)) {
 			*f[i].off = off;
 			if (f[i].size)
 				*f[i].size = size;
@@ -210,14 +235,18 @@ static void stack_use(struct cw_rtos_walk *w, struct cw_thread *th)
 
 static void unwind_thread(struct cw_rtos_walk *w, struct cw_thread *th);
 
-/* The fault frame ran in Handler mode: its EXC_RETURN says so, or the IPSR of its xPSR. */
+/*
+ * The fault frame ran in Handler mode: its EXC_RETURN says so, or the IPSR of
+ * its xPSR (the dump's, or the stacked one of the frame a memory-only dump's
+ * search found, whose EXC_RETURN no register holds).
+ */
 static int crash_in_handler(const struct cw_rtos_walk *w, const struct cw_frame *f)
 {
 	const struct cw_regs *dr = &w->dump->regs;
 
-	if (f->flags & CW_FRAME_EXCEPTION)
+	if ((f->flags & CW_FRAME_EXCEPTION) && f->exc_return)
 		return !cw_exc_return_to_thread_psp(f->exc_return);
-	return w->dump->context == CW_CTX_PRE_EXCEPTION && cw_reg_ok(dr, CW_XPSR) &&
+	return w->dump->context != CW_CTX_HANDLER_ENTRY && cw_reg_ok(dr, CW_XPSR) &&
 	       (dr->r[CW_XPSR] & CW_XPSR_IPSR);
 }
 
@@ -298,6 +327,35 @@ static void unwind_thread(struct cw_rtos_walk *w, struct cw_thread *th)
 	}
 	t.bounds = &b;
 	cw_unwind(&t, &th->regs, CW_CTX_PRE_EXCEPTION, w->how, &th->bt);
+}
+
+/*
+ * A kernel that does not paint its stacks (Zephyr without CONFIG_INIT_STACKS,
+ * its default) leaves no fill at any thread's low end, where a painted kernel
+ * leaves it at every thread's but an overflowed one's. With no thread
+ * showing WATERMARK_MIN fill bytes there, the watermark says nothing: the
+ * stack use is unknown, not the whole stack.
+ */
+void cw_rtos_check_painted(struct cw_rtos_walk *w)
+{
+	struct cw_rtos *r = w->out;
+	unsigned int i, judged = 0;
+
+	for (i = 0; i < r->nr; i++) {
+		if (!r->threads[i].have_use)
+			continue;
+		if (r->threads[i].stack_untouched >= WATERMARK_MIN)
+			return;
+		judged++;
+	}
+	if (judged < 2)
+		return;
+	r->unpainted = 1;
+	for (i = 0; i < r->nr; i++) {
+		r->threads[i].have_use = 0;
+		r->threads[i].stack_untouched = 0;
+		r->threads[i].overflow &= ~CW_OVF_WATERMARK;
+	}
 }
 
 void cw_rtos_finish_thread(struct cw_rtos_walk *w, struct cw_thread *th)

@@ -129,6 +129,21 @@ static int agrees_with_fault(const struct cw_mem *mem, const uint32_t *w, uint32
 }
 
 /*
+ * A call through a bad pointer (NULL, data, execute-never) faults on the
+ * fetch at its target: the stacked pc is not code (0 may even be a discarded
+ * function's symbol, in the vector table's data), and the stacked lr
+ * returns right after an indirect call. Whether or not the dump holds the
+ * fault status that says so (a gcore or a RAM-only dump does not).
+ */
+static int wild_call(const struct cw_target *t, uint32_t lr)
+{
+	uint32_t target;
+
+	return (lr & 1) && cw_image_func(t->img, lr & ~1u) &&
+	       cw_thumb_call_before(t->mem, lr & ~1u, &target) == CW_CALL_BLX_REG;
+}
+
+/*
  * The checks on one candidate's basic frame, before any unwinding: the
  * stacked xPSR (Thumb bit, reserved bits, IPSR against the mode EXC_RETURN
  * names, realignment against the frame's own alignment), the stacked pc (in
@@ -140,7 +155,8 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 {
 	uint32_t lr = w[CW_EXC_LR_WORD], pc = w[CW_EXC_PC_WORD], xpsr = w[CW_EXC_XPSR_WORD];
 	const struct cw_symbol *fn = cw_image_func(t->img, pc);
-	int fetch_fault = 0, have_cfsr;
+	int fetch_fault = 0, have_cfsr, faulting;
+	uint32_t target;
 	struct cw_exc_return er;
 	uint32_t cfsr;
 	unsigned int k;
@@ -166,10 +182,15 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 			return 0;
 		fetch_fault = have_cfsr && (cfsr & (CW_CFSR_IACCVIOL | CW_CFSR_IBUSERR));
 	}
-	/* T = 0 is stacked only by the INVSTATE fault it causes. */
-	if (!(xpsr & CW_XPSR_T) &&
-	    !(req->fault_frame && (!have_cfsr || (cfsr & CW_CFSR_INVSTATE))))
+	/*
+	 * T = 0 is stacked only by the INVSTATE fault it causes. The frame that
+	 * holds the registers a dump recorded is the fault's too.
+	 */
+	faulting = req->fault_frame || req->known || req->innermost;
+	if (!(xpsr & CW_XPSR_T) && !(faulting && (!have_cfsr || (cfsr & CW_CFSR_INVSTATE))))
 		return 0;
+	if (!fetch_fault && faulting && (!fn || !cw_image_is_code(t->img, pc)))
+		fetch_fault = wild_call(t, lr);
 	if (!fetch_fault) {
 		if (!fn || cw_image_insn_start(t->img, pc) != 1)
 			return 0;
@@ -179,7 +200,9 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 	}
 	if (lr == CW_LR_RESET_VALUE || (cw_is_exc_return(lr) && !cw_exc_return_decode(lr, &er)))
 		return 1;
-	return (lr & 1) && cw_image_is_code(t->img, lr & ~1u);
+	/* After a call to a noreturn function that ends its caller, lr is past the code. */
+	return (lr & 1) && (cw_image_is_code(t->img, lr & ~1u) ||
+			    cw_thumb_call_before(t->mem, lr, &target) == CW_CALL_BL);
 }
 
 /* The stack a candidate sits in, as [lo, hi), and how it was bounded. */
@@ -243,6 +266,7 @@ struct search {
 	struct chain_sp {
 		uint32_t sp;
 		int exception;	/* popped from an exception frame */
+		int scanned;	/* found by the stack scan: it read no saved register */
 	} sps[SEARCH_SEGMENTS * CW_MAX_FRAMES];	/* the chain just tried */
 	unsigned int nr_sps;
 };
@@ -303,6 +327,24 @@ static void narrow_to_given(const struct cw_search_req *req, struct cw_search *r
 		res->lo = g->r[CW_MSP];
 }
 
+/*
+ * Once an RTOS's scheduler runs, thread mode runs on the process stacks
+ * only: a frame on the main stack that interrupted thread mode (stacked
+ * IPSR 0) is the one the scheduler's start left there (FreeRTOS's svc 0 in
+ * prvPortStartFirstTask, ThreadX's PendSV wait), or older, never popped and
+ * never the live one. Only where the walk has no EXC_RETURN that says
+ * otherwise.
+ */
+static int stale_start_frame(const struct search *s, const struct cw_stack_range *r, uint32_t a)
+{
+	uint32_t xpsr;
+
+	if (s->req->er || !s->t->hints || !s->t->hints->threads_run || !r || r->process)
+		return 0;
+	return !cw_mem_read32(s->t->mem, a + 4 * CW_EXC_XPSR_WORD, &xpsr) &&
+	       !(xpsr & CW_XPSR_IPSR);
+}
+
 static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 {
 	const struct cw_stack_range *r = range_of(s->t->hints, a);
@@ -313,10 +355,12 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 	 * A bounded search keeps to its stacks, and out of the other kind's; a
 	 * search on either kind keeps to the live stacks when both are known.
 	 */
-	if (s->req->process >= 0 ? (r && r->process != s->req->process) || (!r && s->bounded)
-				 : !r && s->bounded)
+	if (!s->req->only_at &&
+	    (s->req->process >= 0 ? (r && r->process != s->req->process) || (!r && s->bounded)
+				  : !r && s->bounded))
 		return;
-	if (below_given_sp(s, a, start, end))
+	if ((s->req->only_at && a != s->req->only_at) || below_given_sp(s, a, start, end) ||
+	    stale_start_frame(s, r, a))
 		return;
 	for (v = first; v < n; v++) {
 		if (cw_exc_frame_read(s->t->mem, a, &s->ers[v], &f) != CW_EXC_OK ||
@@ -379,7 +423,8 @@ static unsigned int try_chain(struct search *s, const struct candidate *c,
 			worth += (unsigned int)bt->frames[i].confidence;
 			if (s->nr_sps < ARRAY_SIZE(s->sps))
 				s->sps[s->nr_sps++] = (struct chain_sp){
-					bt->frames[i].sp, !!(bt->frames[i].flags & CW_FRAME_EXCEPTION) };
+					bt->frames[i].sp, !!(bt->frames[i].flags & CW_FRAME_EXCEPTION),
+					bt->frames[i].method == CW_M_SCAN };
 		}
 		if (bt->stop != CW_STOP_DEPTH || !bt->nr)
 			break;
@@ -396,6 +441,8 @@ static unsigned int try_chain(struct search *s, const struct candidate *c,
  * up: does it pop f (a later exception, nested in f's), or does one of its
  * frames start strictly inside f's words (the chain read its saved registers
  * there, so those words are its frames' data and f only looks like a frame)?
+ * A scanned frame read no saved register: its sp proves nothing (a scan
+ * from a stale copy of a frame climbs through the live one word by word).
  */
 static int accounts_for(const struct search *s, const struct cw_exc_frame *f)
 {
@@ -404,7 +451,7 @@ static int accounts_for(const struct search *s, const struct cw_exc_frame *f)
 	for (i = 1; i < s->nr_sps; i++) {
 		if (s->sps[i].exception && s->sps[i].sp == f->base + f->size)
 			return 1;
-		if (s->sps[i].sp > f->base && s->sps[i].sp < f->base + f->size)
+		if (!s->sps[i].scanned && s->sps[i].sp > f->base && s->sps[i].sp < f->base + f->size)
 			return 1;
 	}
 	return 0;

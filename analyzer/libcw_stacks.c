@@ -55,16 +55,24 @@ static struct cw_stack_range *add_range(struct cw_search_hints *h, uint32_t lo, 
 	return r;
 }
 
-/* A thread's stack as the kernel's objects give it, from a little below its start. */
+/*
+ * A thread's stack as the kernel's objects give it, from a little below its
+ * start when it may have overflowed: below an intact low end (the kernel's
+ * fill still there) lies another's memory, often a neighbour's stack whose
+ * saved context would pass for this thread's live frame.
+ */
 static void thread_range(struct cw_search_hints *h, const struct cw_rtos *rtos,
 			 const struct cw_thread *th)
 {
+	int intact = th->have_use && !(th->overflow & CW_OVF_WATERMARK);
+	uint32_t reach = intact ? 0 : OVERFLOW_REACH;
+	/* Without the kernel's size (FreeRTOS without pxEndOfStack): the next thread's stack. */
+	uint32_t hi = th->stack_size ? th->stack_hi : th->stack_bound;
 	struct cw_stack_range *r;
 
-	if (!th->have_stack || !th->stack_size)
+	if (!th->have_stack || !hi)
 		return;
-	r = add_range(h, th->stack_lo > OVERFLOW_REACH ? th->stack_lo - OVERFLOW_REACH : 0,
-		      th->stack_hi, 1, CW_BOUND_RTOS);
+	r = add_range(h, th->stack_lo > reach ? th->stack_lo - reach : 0, hi, 1, CW_BOUND_RTOS);
 	if (r)
 		snprintf(r->what, sizeof(r->what), "%s thread %s", cw_rtos_name(rtos->kind),
 			 th->name);
@@ -99,6 +107,7 @@ static void running_thread(const struct cw_target *t, const struct cw_dump *d,
 				h->rtos = 1;
 				thread_range(h, &rtos, &rtos.threads[i]);
 			}
+		h->threads_run = h->rtos && !rtos.not_started;
 		/*
 		 * No thread is known to run (the kernel's pointer to it is not in
 		 * the dump): the frame is on one of the threads' stacks, all of

@@ -755,7 +755,7 @@ static int searched_frame(struct walk *w, enum cw_reg r, const struct cw_exc_ret
 	struct trial_ctx ctx = { w->t, w->how };
 	struct cw_search_req req = {
 		.reg = r, .process = er->psp, .er = er, .trial = search_trial, .ctx = &ctx,
-		.fault_frame = w->fault_entry && !w->exceptions,
+		.fault_frame = w->fault_entry && !w->exceptions, .innermost = !w->exceptions,
 	};
 	struct cw_backtrace *scratch;
 	int err;
@@ -1080,7 +1080,7 @@ static int walk_one(struct walk *w)
 	const struct cw_symbol *fn;
 	struct step s = { 0 };
 	unsigned int r;
-	int err;
+	int err, wild;
 
 	if (w->bt->nr >= CW_MAX_FRAMES)
 		return stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES), 0;
@@ -1088,12 +1088,14 @@ static int walk_one(struct walk *w)
 	if (is_reset_handler(w, fn))
 		return stop(w, CW_STOP_OUTERMOST, "reached the reset handler at 0x%08x",
 			    fn->addr), 0;
-	if (!fn && !w->lr_live)
+	/* In no function, or in one's data (a vector table at 0: a call through NULL). */
+	wild = !fn || !cw_image_is_code(w->t->img, code_at(w, pc));
+	if (wild && !w->lr_live)
 		return stop(w, CW_STOP_NO_SYMBOL, "pc 0x%08x is in no known function", pc), 0;
 	if (fn && w->t->bounds && w->t->bounds->thread_entry == fn->addr)
 		return stop(w, CW_STOP_TASK_ENTRY, "%s started the thread",
 			    w->t->bounds->thread_entry_name), 0;
-	if (!fn) {
+	if (wild) {
 		/* A wild pc (fetch fault, jump to data): the caller is still in lr. */
 		s.pc = w->regs.r[CW_LR];
 		s.sp = sp;
@@ -1203,14 +1205,22 @@ int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
  * memory only, or the one that holds the recorded words.
  */
 int cw_find_exception_frame(const struct cw_target *t, enum cw_reg_context context,
-			    struct cw_regs *regs, uint32_t *at, struct cw_search *res)
+			    uint32_t only_at, struct cw_regs *regs, uint32_t *at,
+			    struct cw_search *res)
 {
 	struct trial_ctx ctx = { t, CW_UNWIND_AUTO };
 	int known = context != CW_CTX_MEMORY_ONLY && cw_reg_ok(regs, CW_PC);
+	/*
+	 * Where the scheduler runs, a frame that interrupted thread mode is on a
+	 * thread's stack: a copy of its words elsewhere (a kernel's saved copy of
+	 * the ESF, its coredump's own register block) is no frame.
+	 */
+	int thread = known && t->hints && t->hints->threads_run && cw_reg_ok(regs, CW_XPSR) &&
+		     !(regs->r[CW_XPSR] & CW_XPSR_IPSR);
 	struct cw_search_req req = {
-		.reg = CW_SP, .process = -1, .fault_frame = !known,
+		.reg = CW_SP, .process = thread ? 1 : -1, .fault_frame = !known,
 		.known = known ? regs : NULL, .trial = search_trial, .ctx = &ctx,
-		.given = known ? NULL : regs,
+		.given = known ? NULL : regs, .only_at = only_at,
 	};
 	struct cw_backtrace *scratch = calloc(1, sizeof(*scratch));
 	struct cw_search none;

@@ -82,7 +82,11 @@ static enum cw_thread_state zep_state(uint8_t s, int timeout_armed)
 		return CW_TS_BLOCKED;
 	if (s & ZEP_SLEEPING)
 		return CW_TS_DELAYED;
-	if (s & ZEP_QUEUED)
+	/*
+	 * Runnable: in the run queue, or out of it as the idle thread always is
+	 * (and a thread that never ran: state 0).
+	 */
+	if (!(s & ~ZEP_QUEUED))
 		return CW_TS_READY;
 	return CW_TS_UNKNOWN;
 }

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-from compare_common import build, finish, load_baseline, parse_args
+from compare_common import Calibration, build, finish, functions, load_baseline, parse_args
 
 METHODS = ["auto", "cfi", "ehabi", "prologue", "fp", "scan", "auto-nodwarf"]
 FRAMES_BAR = 99.0
@@ -54,15 +54,6 @@ STOP_AFTER = {"run_on_psp"}
 # There crashwalk must say so (stop reason or error) instead of unwinding a stale frame.
 UNRECOVERABLE = {("overflow", "gdb-core"): "no_psp",
                  ("overflow", "remoteproc"): "stacking failed"}
-
-
-def functions(elf):
-    """Names of the firmware's functions, to tell GDB's real frames from its wrong turns."""
-    r = subprocess.run(["arm-none-eabi-readelf", "-sW", elf], capture_output=True, text=True,
-                       timeout=60)
-    # Num: Value Size Type Bind Vis Ndx Name
-    return {f[7] for f in (line.split() for line in r.stdout.splitlines())
-            if len(f) == 8 and f[3] == "FUNC"}
 
 
 def oracle(case_dir, funcs=None):
@@ -147,6 +138,7 @@ def main():
         return 1
 
     groups = {}
+    calib = Calibration()
     tmp = tempfile.TemporaryDirectory(prefix="crashwalk-corpus-")
     builds = {}
     for core, fl, name, d in cases:
@@ -181,6 +173,10 @@ def main():
                     # At a breakpoint in the thread (PSP) GDB's frame 0 pc is not the fault's.
                     n = score(expect, got, name not in ("psp", "overflow"), dwarf) \
                         if got is not None else 0
+                    if got is not None:
+                        first = name not in ("psp", "overflow")
+                        calib.judge(expect, got, lambda i, e, g: g["function"] == e["function"]
+                                    and (g["pc"] == e["pc"] or (i == 0 and not first)))
                     g["cases"] += 1
                     g["expected"] += len(expect)
                     g["frames"] += n
@@ -227,6 +223,7 @@ def main():
         print("# bar %s: %s %s %s %.1f%% %s" % (name, core, fl, method, got,
                                                 "ok" if ok else "FAILED"))
         ktap.result(ok, "bar %s %s %s %s" % (name, core, fl, method))
+    calib.report(ktap, "corpus")
     print("# per method, all cores, flavours and formats: frames matched/expected, cases exact")
     for method in METHODS:
         tot = [sum(g[k] for key, g in groups.items() if key[2] == method)

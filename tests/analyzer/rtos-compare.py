@@ -19,7 +19,8 @@ import os
 import subprocess
 import sys
 
-from compare_common import build, finish, load_baseline, parse_args
+from compare_common import Calibration, build, code_ranges, finish, in_code, load_baseline, \
+    parse_args
 
 FORMATS = [("elf-core", "core.elf"), ("zephyr", "core.zephyr")]
 # scan: the method most apt to read past a stack's end, which no method may do.
@@ -34,6 +35,7 @@ STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": 
 # In the Zephyr "isr" case the tick's work faults over whichever thread the tick preempted (the
 # running one), and in the M4F "fpu" case the fpu thread faults, while the crasher sleeps.
 CASE_STATES = {("pending", "fault"): {"ready"}, ("pending", "overflow"): {"blocked"},
+               ("pending", "nullcall"): {"blocked"},
                ("pending", "fpu"): {"blocked"}, ("crasher", "isr"): {"delayed"},
                ("crasher", "fpu"): {"delayed"}}
 
@@ -43,7 +45,7 @@ def base_name(f):
     return f.split(".")[0] if f else f
 
 
-def expected(thread):
+def expected(thread, code=None):
     out, inlined = [], []
     for f in thread["frames"]:
         if f["type"] == "inline":
@@ -51,8 +53,10 @@ def expected(thread):
             continue
         if f["type"] != "normal":
             continue
-        out.append({"function": f["function"], "pc": f["pc"], "line": f["line"],
-                    "inlined": inlined})
+        # A call through NULL: GDB names pc 0 after the symbol there, the vector table (data).
+        data = code is not None and not out and not in_code(code, f["pc"])
+        out.append({"function": None if data else f["function"], "pc": f["pc"],
+                    "line": 0 if data else f["line"], "inlined": inlined})
         inlined = []
         # The thread's function, or Zephyr's z_thread_entry for a thread that never ran.
         if f["function"] in (thread["entry"], "z_thread_entry"):
@@ -83,7 +87,11 @@ def run_crashwalk(tool, elf, dump, kernel, method):
     return json.loads(r.stdout.splitlines()[0]), None
 
 
-def check_case(tool, core, kernel, case, d, fmt, fname, method):
+def same_frame(i, e, g):
+    return base_name(g["function"]) == e["function"] and g["pc"] == e["pc"]
+
+
+def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
     """Problems (strings), frames matched, frames expected, threads exact, threads."""
     with open(os.path.join(d, "oracle.json")) as fh:
         oracle = json.load(fh)
@@ -97,13 +105,18 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method):
     got = {t["tcb"]: t for t in j.get("threads", [])}
     if j.get("rtos") != kernel:
         problems.append("rtos is %r, not %s" % (j.get("rtos"), kernel))
+    # Every member the kernel's lists need is in the DWARF, under whatever name the kernel's
+    # compatibility macros gave it.
+    if dwarf and j.get("rtos_layout") != "dwarf":
+        problems.append("struct layout from %s, the firmware has DWARF" % j.get("rtos_layout"))
     extra = set(got) - {t["tcb"] for t in oracle["threads"]}
     if extra:
         problems.append("threads GDB does not know: " + ", ".join("0x%x" % x for x in extra))
     frames = want = exact = 0
+    code = code_ranges(elf)
     for t in oracle["threads"]:
         name = t["name"]
-        exp = expected(t)
+        exp = expected(t, code)
         want += len(exp)
         g = got.get(t["tcb"])
         if g is None:
@@ -132,6 +145,7 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method):
             problems.append("%s overflow flag %s (%s)" % (name, g["stack"]["overflow"],
                                                           g["stack"]["overflow_reasons"]))
         n = score(exp, g["frames"], dwarf)
+        calib.judge(exp, g["frames"], same_frame)
         # A chain that reached where the kernel started the thread ends there, saying so.
         if n == len(exp) and exp and exp[-1]["function"] in (t["entry"], "z_thread_entry") and \
                 g["stop"]["reason"] != "task_entry":
@@ -156,12 +170,13 @@ def main():
         return 1
     base = load_baseline(a.baseline)
     lines, summary = [], []
+    calib = Calibration()
     for core, kernel, case, d in cases:
         for fmt, fname in FORMATS:
             for method in METHODS:
                 key = (core, kernel, case, fmt, method)
                 problems, frames, want, exact, nthreads = check_case(
-                    a.crashwalk, core, kernel, case, d, fmt, fname, method)
+                    a.crashwalk, core, kernel, case, d, fmt, fname, method, calib)
                 if key in base and frames < base[key]:
                     problems.append("frames %d below baseline %d" % (frames, base[key]))
                 summary.append("# %-4s %-8s %-8s %-8s %-12s threads %d/%d exact, frames %d/%d"
@@ -172,6 +187,7 @@ def main():
                 lines.append("%s %d\n" % (" ".join(key), frames))
     for s in summary:
         print(s)
+    calib.report(ktap, "rtos")
     return finish(a, ktap, lines, "rtos",
                   "thread frames matching GDB per core kernel case format method")
 

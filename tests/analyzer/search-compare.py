@@ -4,8 +4,9 @@
 # dumps are rewritten without the PSP, then hostile dumps; KTAP lines.
 """
 The crashes: every process-stack case of the QEMU crash corpus ("psp") and of the multi-thread
-firmware ("fault", the running task's chain, and on M4F "fpu", whose fault frame is a lazy
-extended frame that FPCAR locates); a task's chain that reaches its entry must end task_entry.
+firmware ("fault", the running task's chain; "nullcall", a call through a NULL pointer, whose
+stacked pc is 0; and on M4F "fpu", whose fault frame is a lazy extended frame that FPCAR
+locates); a task's chain that reaches its entry must end task_entry.
 GDB's backtrace, taken with the true registers, is
 the oracle. Each crash's own ELF core (handler entry, MSP and PSP in its CRASHWALK note) is
 rewritten these ways:
@@ -299,11 +300,11 @@ def cases(corpus_script, isr):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
                         isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
-        if name not in ("fault", "fpu"):
+        if name not in ("fault", "fpu", "nullcall"):
             continue
         o = json.load(open(os.path.join(d, "oracle.json")))
         cur = [t for t in o["threads"] if t.get("current")][0]
-        frames = rc.expected(cur)
+        frames = rc.expected(cur, rc.code_ranges(os.path.join(os.path.dirname(d), "fw.elf")))
         out.append(("%s-%s-%s" % (core, kernel, name), os.path.join(os.path.dirname(d), "fw.elf"),
                     os.path.join(d, "core.elf"), frames, True))
     return out
@@ -315,7 +316,7 @@ def run(tool, elf, dump, extra=(), timeout=300):
     return r, (json.loads(r.stdout.splitlines()[0]) if r.stdout.strip() else None)
 
 
-def compare(expect, j, rtos, entry_stop):
+def compare(expect, j, rtos, entry_stop, calib):
     """(chain equal, frames reported sure that GDB's chain lacks)."""
     if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
         return False, []
@@ -327,6 +328,8 @@ def compare(expect, j, rtos, entry_stop):
     # GDB stopped the corpus's thread at a breakpoint in its faulting function, not at the fault;
     # the RTOS oracle ends at the task's entry function.
     n = rc.score(expect, got, False) if rtos else cc.score(expect, got, False, False)
+    calib.judge(expect, got, lambda i, e, g: rc.base_name(g["function"]) == e["function"] and
+                (i == 0 or g["pc"] == e["pc"]))
     wrong = [g for i, g in enumerate(got[:len(expect)])
              if i >= n and g["confidence"] >= SURE]
     # A task's chain that reaches its entry ends there, saying so (not at a frame read past it),
@@ -369,6 +372,7 @@ def main():
         return ktap.done()
     tmp = tempfile.TemporaryDirectory(prefix="crashwalk-search-")
     lazy_total, lazy_bad = 0, []
+    calib = cc.Calibration()
     for fmt, rewrite, extra in FORMATS:
         equal, total, sure_wrong, bad = 0, 0, 0, []
         for label, elf, core, expect, rtos in crashes:
@@ -376,7 +380,7 @@ def main():
                 continue
             dump = rewrite(core, os.path.join(tmp.name, "%s.%s" % (label, fmt)))
             r, j = run(a.crashwalk, elf, dump, extra)
-            ok, wrong = compare(expect, j, rtos, rtos and "none" not in extra)
+            ok, wrong = compare(expect, j, rtos, rtos and "none" not in extra, calib)
             if fmt in ("gcore", "no-stack"):
                 problems = fault_problems(fmt, j)
                 bad += ["%s: %s" % (label, p) for p in problems]
@@ -408,6 +412,7 @@ def main():
             print("#   " + b)
         ktap.result(pct >= CHAIN_BAR and sure_wrong == 0,
                     "search %s chains>=%g%%" % (fmt, CHAIN_BAR))
+    calib.report(ktap, "search")
     print("# fpu-lazy-frame: %d/%d chains of lazy extended fault frames equal GDB's" %
           (lazy_total - len(lazy_bad), lazy_total))
     for b in lazy_bad:

@@ -287,7 +287,50 @@ static void zephyr_log(void)
 	KTAP_EXPECT(cw_dump_parse(&d, "test.log", copy, n - 9, &err) != 0 &&
 		    strstr(err.msg, "#CD:END#"), "%s", err.msg);
 	cw_dump_free(&d);
+
+	/* Zephyr's default log colours: escape sequences around each line, after the hex too. */
+	n = sprintf(text, "\033[1;31m[00:00:01.000,000] <err> coredump: #CD:BEGIN#\033[0m\r\n");
+	for (i = 0; i < bin->n; i++) {
+		if (i % 16 == 0)
+			n += sprintf(text + n, "%s\033[1;31m[00:00:01.000,000] <err> coredump: #CD:",
+				     i ? "\033[0m\r\n" : "");
+		n += sprintf(text + n, "%02x", bin->b[i]);
+	}
+	n += sprintf(text + n, "\033[0m\r\n\033[1;31m#CD:END#\033[0m\r\n");
+	copy = malloc(n);
+	memcpy(copy, text, n);
+	KTAP_EXPECT(cw_dump_parse(&d, "test.log", copy, n, &err) == 0 &&
+		    d.regs.r[CW_PC] == 0x106, "coloured log: %s", err.msg);
+	cw_dump_free(&d);
+	/* A stray byte that is neither a hex digit nor in an escape is still refused. */
+	strstr(strstr(text, "#CD:") + 4, "#CD:")[8] = 'g';
+	copy = malloc(n);
+	memcpy(copy, text, n);
+	KTAP_EXPECT(cw_dump_parse(&d, "test.log", copy, n, &err) != 0 &&
+		    strstr(err.msg, "bad hex digit"), "%s", err.msg);
+	cw_dump_free(&d);
 	free(bin);
+}
+
+/* Zephyr's svc path (k_panic, k_oops) records no stack pointer: an sp of 0 is none. */
+static void zephyr_no_sp(void)
+{
+	struct tbuf *t = calloc(1, sizeof(*t));
+	struct cw_error err;
+	struct cw_dump d;
+	uint32_t i;
+
+	zephyr_header(t, 2, 0);
+	tb_u8(t, 'A');
+	tb_u16(t, 2);
+	tb_u16(t, 4 * 17);
+	for (i = 0; i < 17; i++)
+		tb_u32(t, i == 8 ? 0 : 0x100 + i);
+	zephyr_mem(t, RAM, 4);
+	KTAP_EXPECT(tb_parse(t, t->n, &d, &err) == 0 &&
+		    cw_reg_ok(&d.regs, CW_PC) && !cw_reg_ok(&d.regs, CW_SP), "%s", err.msg);
+	cw_dump_free(&d);
+	free(t);
 }
 
 /* ---- CrashCatcher ---- */
@@ -399,6 +442,7 @@ int main(void)
 	KTAP_RUN(zephyr_v2_crc);
 	KTAP_RUN(zephyr_errors);
 	KTAP_RUN(zephyr_log);
+	KTAP_RUN(zephyr_no_sp);
 	KTAP_RUN(crashcatcher);
 	KTAP_RUN(unknown_format);
 	KTAP_RUN(fuzz_readers);

@@ -592,6 +592,42 @@ static void zephyr_states(void)
 	KTAP_EXPECT(zephyr_state_of(&s, tcb, 0x04, 0) == CW_TS_DELAYED, "sleeping (3.7) / prestart");
 	KTAP_EXPECT(zephyr_state_of(&s, tcb, 0x20, 0) == CW_TS_DEAD, "aborting");
 	KTAP_EXPECT(zephyr_state_of(&s, tcb, 0x40, 0) == CW_TS_SUSPENDED, "suspending (4.x)");
+	/* The idle thread is never queued: 0 is runnable. */
+	KTAP_EXPECT(zephyr_state_of(&s, tcb, 0x00, 0) == CW_TS_READY, "state 0: ready");
+	close_session(&s);
+}
+
+/*
+ * Zephyr paints stacks only with CONFIG_INIT_STACKS (off by default): with
+ * the fill wiped from every stack the watermark tells nothing, and no thread
+ * may be flagged for it; the crasher's PSPLIM fault still is.
+ */
+static void zephyr_unpainted(void)
+{
+	const struct cw_thread *th;
+	struct session s;
+	unsigned int i, flagged = 0, used = 0;
+	uint32_t a;
+
+	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
+		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+		return;
+	}
+	run(&s, CW_RTOS_ZEPHYR);
+	KTAP_EXPECT(!s.r.unpainted, "painted stacks taken as painted");
+	for (i = 0; i < s.r.nr; i++)
+		for (a = s.r.threads[i].stack_lo; a < s.r.threads[i].stack_hi; a += 4)
+			if (peek32(&s, a) == 0xAAAAAAAAu)
+				poke32(&s, a, 0);
+	run(&s, CW_RTOS_ZEPHYR);
+	for (i = 0; i < s.r.nr; i++) {
+		flagged += !!(s.r.threads[i].overflow & CW_OVF_WATERMARK);
+		used += s.r.threads[i].have_use;
+	}
+	KTAP_EXPECT(s.r.unpainted && !flagged && !used, "unpainted: %u flagged, %u with use",
+		    flagged, used);
+	th = thread(&s.r, "crasher");
+	KTAP_EXPECT(th && (th->overflow & CW_OVF_PSPLIM), "the crasher's STKOF still flagged");
 	close_session(&s);
 }
 
@@ -605,6 +641,7 @@ int main(void)
 	KTAP_RUN(freertos_overflow);
 	KTAP_RUN(zephyr_threads);
 	KTAP_RUN(zephyr_states);
+	KTAP_RUN(zephyr_unpainted);
 	KTAP_RUN(running_thread_bounded);
 	KTAP_RUN(zephyr_search_ranges);
 	KTAP_RUN(zephyr_stack_objects);

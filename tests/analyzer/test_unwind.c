@@ -189,7 +189,7 @@ static void memory_only(const char *record)
 
 		KTAP_EXPECT(!cw_regs_from_record(&t, &d, record, &err), "%s", err.msg);
 	} else {
-		KTAP_EXPECT(cw_find_exception_frame(&t, d.context, &d.regs, &at, NULL) == 0, "no frame found");
+		KTAP_EXPECT(cw_find_exception_frame(&t, d.context, 0, &d.regs, &at, NULL) == 0, "no frame found");
 	}
 	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
 	cw_symbolize(t.img, bt);
@@ -553,7 +553,7 @@ static void provenance(void)
 	out = open_memstream(&json, &len);
 	cw_report_crash(out, &o, &d, bt, &f, NULL, NULL);
 	fclose(out);
-	KTAP_EXPECT(strstr(json, "\"version\": 5") &&
+	KTAP_EXPECT(strstr(json, "\"version\": 6") &&
 		    strstr(json, "\"method\": \"cfi\"") &&
 		    strstr(json, "\"agreed\": [\"prologue\", \"fp\"], \"disagreed\": [\"scan\"]"),
 		    "json: %.300s", json);

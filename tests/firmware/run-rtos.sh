@@ -19,9 +19,16 @@ src=$here/rtos
 cores=${RTOS_CORES:-"m3 m4f m33"}
 # Variants built on one core each: freertos-noend, FreeRTOS without configRECORD_STACK_HIGH_ADDRESS
 # (no pxEndOfStack), on M4F; freertos-retaddr, FreeRTOS whose configTASK_RETURN_ADDRESS names an
-# application function instead of prvTaskExitError, on M3.
-kernels=${RTOS_KERNELS:-"freertos zephyr freertos-noend freertos-retaddr"}
-variant_core() { case $1 in freertos-noend) echo m4f;; freertos-retaddr) echo m3;; *) echo "$2";; esac; }
+# application function instead of prvTaskExitError, on M3; freertos-integrity, FreeRTOS with
+# configUSE_LIST_DATA_INTEGRITY_CHECK_BYTES (check words around every list and list item), on M3.
+kernels=${RTOS_KERNELS:-"freertos zephyr freertos-noend freertos-retaddr freertos-integrity"}
+variant_core() {
+	case $1 in
+	freertos-noend) echo m4f;;
+	freertos-retaddr|freertos-integrity) echo m3;;
+	*) echo "$2";;
+	esac
+}
 core_kernels() { for k in $kernels; do if [ "$(variant_core "$k" "$1")" = "$1" ]; then echo "$k"; fi; done; }
 kernel_source() { echo "${1%%-*}"; }
 core_machine() { case $1 in m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;; esac; }
@@ -40,14 +47,17 @@ kernel_cflags() {
 	zephyr) echo "-DKERNEL_ZEPHYR";;
 	freertos-noend) echo "-DRTOS_NO_END_OF_STACK";;
 	freertos-retaddr) echo "-DRTOS_TASK_RETURN";;
+	freertos-integrity) echo "-DRTOS_LIST_INTEGRITY";;
 	esac
 }
 # Case numbers are enum rtos_case in rtos/app.c. "isr" (the tick's work faults on the interrupt
-# stack) on Zephyr only: its interrupt stack is a stack object no thread names. "fpu" (the fpu
-# thread faults with its FP state live: a lazy extended frame) on M4F only.
+# stack) on Zephyr only: its interrupt stack is a stack object no thread names. "panic" (the
+# crasher calls k_panic(): the svc path, whose coredump records no stack pointer) on Zephyr only.
+# "fpu" (the fpu thread faults with its FP state live: a lazy extended frame) on M4F only.
+# "nullcall" (the crasher calls through a NULL function pointer: pc 0, the caller in lr).
 kernel_cases() {	# core kernel
-	echo "fault:1 overflow:2"
-	if [ "$2" = zephyr ]; then echo "isr:3"; fi
+	echo "fault:1 overflow:2 nullcall:6"
+	if [ "$2" = zephyr ]; then echo "isr:3 panic:5"; fi
 	if [ "$1" = m4f ]; then echo "fpu:4"; fi
 }
 
@@ -70,7 +80,8 @@ run_case() {	# case-dir machine case-number kernel fpport
 	qemu_gdb "$cdir" "$2" 20 -ex "source $here/rtos-oracle.py" -ex "set var crash_case = $3" \
 		-ex "break crash_handler" -ex "continue" \
 		-ex "python rtos_oracle('oracle.json', '$4', '$5')"
-	if [ ! -s "$cdir/oracle.json" ] || [ ! -s "$cdir/core.elf" ]; then
+	# A GDB that could not attach in time (a loaded machine) writes an oracle with no thread.
+	if ! grep -q '"tcb"' "$cdir/oracle.json" 2>/dev/null || [ ! -s "$cdir/core.elf" ]; then
 		echo "run-rtos: $cdir: no oracle or no dump on port $port (see gdb.log, qemu.log)" >&2
 		return 1
 	fi

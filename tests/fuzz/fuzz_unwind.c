@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	t = (struct cw_target){ .mem = &d.mem, .img = fuzz_img };
 	if (d.context == CW_CTX_MEMORY_ONLY)
-		cw_find_exception_frame(&t, d.context, &d.regs, &at, NULL);
+		cw_find_exception_frame(&t, d.context, 0, &d.regs, &at, NULL);
 	for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
 		cw_unwind(&t, &d.regs, d.context, methods[i], bt);
 		cw_symbolize(t.img, bt);

@@ -16,6 +16,8 @@ enum rtos_case {
 	CASE_OVERFLOW,		/* the crasher thread recurses off the end of its stack */
 	CASE_ISR,		/* the tick interrupt's work stores to an unmapped address */
 	CASE_FPU,		/* the fpu thread stores to an unmapped address, its FP state live */
+	CASE_PANIC,		/* Zephyr: the crasher calls k_panic() (an svc, no fault) */
+	CASE_NULLCALL,		/* the crasher calls through a NULL function pointer */
 };
 
 /* Set by the GDB oracle after load; reset leaves .noinit alone. 0 (plain runs) means a fault. */
@@ -26,6 +28,7 @@ volatile uint32_t rtos_registry_n;
 
 volatile uint32_t sink;
 volatile uint32_t bad_address = 0xF0000000u;	/* unmapped on every board used */
+void (*volatile bad_handler)(uint32_t);	/* never set: a call through it jumps to 0 */
 #ifdef __ARM_FP
 volatile float fsink = 1.5f;
 #endif
@@ -296,6 +299,26 @@ void rtos_tick_hook(void)
 		crasher_apply(rtos_ticks);
 }
 
+/*
+ * A call through a NULL pointer: the fetch at 0 faults (INVSTATE, the
+ * pointer's Thumb bit clear), the stacked pc is 0 and the caller is in lr.
+ */
+static NOINLINE void crasher_dispatch(uint32_t v)
+{
+	bad_handler(v);
+	sink = v;
+}
+
+#ifdef KERNEL_ZEPHYR
+/* k_panic(): ARCH_EXCEPT() on v7-M and v8-M Mainline, an svc with the reason in r0. */
+static NOINLINE void crasher_panic(uint32_t v)
+{
+	sink = v;
+	rtos_panic();
+	sink = v + 1;
+}
+#endif
+
 static void crasher_task(void *arg)
 {
 	(void)arg;
@@ -303,6 +326,12 @@ static void crasher_task(void *arg)
 		rtos_delay(2);
 	if (crash_case == CASE_OVERFLOW)
 		sink = crasher_recurse(0);
+#ifdef KERNEL_ZEPHYR
+	if (crash_case == CASE_PANIC)
+		crasher_panic(0x4321);
+#endif
+	if (crash_case == CASE_NULLCALL)
+		crasher_dispatch(0x5678);
 #ifndef KERNEL_ZEPHYR
 	rtos_signal_suspended();
 #endif

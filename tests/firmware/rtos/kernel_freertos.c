@@ -34,20 +34,56 @@
 
 typedef uint32_t TickType_t;
 typedef uint32_t StackType_t;
+typedef long BaseType_t;
 typedef unsigned long UBaseType_t;
+
+/*
+ * FreeRTOS.h's backward compatibility (configENABLE_BACKWARD_COMPATIBILITY,
+ * 1 by default) turns the V8 name back into the old one: the DWARF of every
+ * default build names the member pvContainer.
+ */
+#define pxContainer	pvContainer
+
+/*
+ * configUSE_LIST_DATA_INTEGRITY_CHECK_BYTES (the RTOS_LIST_INTEGRITY build):
+ * a known value at both ends of every list and list item, moving every
+ * field after the first.
+ */
+#ifdef RTOS_LIST_INTEGRITY
+#define pdINTEGRITY_CHECK_VALUE	0x5a5a5a5aUL
+#define listFIRST_LIST_ITEM_INTEGRITY_CHECK_VALUE	TickType_t xListItemIntegrityValue1;
+#define listSECOND_LIST_ITEM_INTEGRITY_CHECK_VALUE	TickType_t xListItemIntegrityValue2;
+#define listFIRST_LIST_INTEGRITY_CHECK_VALUE	TickType_t xListIntegrityValue1;
+#define listSECOND_LIST_INTEGRITY_CHECK_VALUE	TickType_t xListIntegrityValue2;
+#define listSET_LIST_INTEGRITY_CHECK_VALUES(l) \
+	((l)->xListIntegrityValue1 = (l)->xListIntegrityValue2 = pdINTEGRITY_CHECK_VALUE, \
+	 (l)->xListEnd.xListItemIntegrityValue1 = pdINTEGRITY_CHECK_VALUE)
+#define listSET_LIST_ITEM_INTEGRITY_CHECK_VALUES(i) \
+	((i)->xListItemIntegrityValue1 = (i)->xListItemIntegrityValue2 = pdINTEGRITY_CHECK_VALUE)
+#else
+#define listFIRST_LIST_ITEM_INTEGRITY_CHECK_VALUE
+#define listSECOND_LIST_ITEM_INTEGRITY_CHECK_VALUE
+#define listFIRST_LIST_INTEGRITY_CHECK_VALUE
+#define listSECOND_LIST_INTEGRITY_CHECK_VALUE
+#define listSET_LIST_INTEGRITY_CHECK_VALUES(l)	((void)(l))
+#define listSET_LIST_ITEM_INTEGRITY_CHECK_VALUES(i)	((void)(i))
+#endif
 
 struct xLIST;
 
 struct xLIST_ITEM {
+	listFIRST_LIST_ITEM_INTEGRITY_CHECK_VALUE
 	volatile TickType_t xItemValue;
 	struct xLIST_ITEM *volatile pxNext;
 	struct xLIST_ITEM *volatile pxPrevious;
 	void *pvOwner;
 	struct xLIST *volatile pxContainer;
+	listSECOND_LIST_ITEM_INTEGRITY_CHECK_VALUE
 };
 typedef struct xLIST_ITEM ListItem_t;
 
 struct xMINI_LIST_ITEM {
+	listFIRST_LIST_ITEM_INTEGRITY_CHECK_VALUE
 	volatile TickType_t xItemValue;
 	struct xLIST_ITEM *volatile pxNext;
 	struct xLIST_ITEM *volatile pxPrevious;
@@ -55,9 +91,11 @@ struct xMINI_LIST_ITEM {
 typedef struct xMINI_LIST_ITEM MiniListItem_t;
 
 typedef struct xLIST {
+	listFIRST_LIST_INTEGRITY_CHECK_VALUE
 	volatile UBaseType_t uxNumberOfItems;
 	ListItem_t *volatile pxIndex;
 	MiniListItem_t xListEnd;
+	listSECOND_LIST_INTEGRITY_CHECK_VALUE
 } List_t;
 
 typedef struct tskTaskControlBlock {
@@ -88,6 +126,7 @@ List_t xSuspendedTaskList;
 List_t xTasksWaitingTermination;
 volatile UBaseType_t uxDeletedTasksWaitingCleanUp;
 volatile UBaseType_t uxSchedulerSuspended;
+static volatile BaseType_t xSchedulerRunning;
 volatile UBaseType_t uxCurrentNumberOfTasks;
 volatile TickType_t xTickCount;
 volatile UBaseType_t uxTopReadyPriority;
@@ -98,9 +137,6 @@ List_t xNeverSignalled;
 List_t xSignalledSuspended;
 
 static TCB_t tcbs[RTOS_MAX_TASKS];
-/* The context main() leaves behind when the first task starts; never resumed. */
-static TCB_t boot_tcb;
-static uint32_t boot_stack[64] __attribute__((aligned(8)));
 
 volatile uint32_t rtos_ticks;
 
@@ -111,6 +147,7 @@ static void list_init(List_t *l)
 	l->xListEnd.pxNext = (ListItem_t *)&l->xListEnd;
 	l->xListEnd.pxPrevious = (ListItem_t *)&l->xListEnd;
 	l->uxNumberOfItems = 0;
+	listSET_LIST_INTEGRITY_CHECK_VALUES(l);
 }
 
 /* At the end of the round-robin order: just before pxIndex. */
@@ -260,6 +297,8 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 	t->uxTCBNumber = uxCurrentNumberOfTasks;
 	t->xStateListItem.pvOwner = t;
 	t->xEventListItem.pvOwner = t;
+	listSET_LIST_ITEM_INTEGRITY_CHECK_VALUES(&t->xStateListItem);
+	listSET_LIST_ITEM_INTEGRITY_CHECK_VALUES(&t->xEventListItem);
 	t->xEventListItem.xItemValue = configMAX_PRIORITIES - prio;
 	/*
 	 * prvInitialiseNewTask(): the top word, aligned down to 8 bytes; the port
@@ -275,6 +314,9 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 	t->pxTopOfStack = pxPortInitialiseStack(top, fn, arg);
 #endif
 	make_ready(t);
+	/* prvAddNewTaskToReadyList(): before the start, the most urgent task created runs first. */
+	if (!pxCurrentTCB || pxCurrentTCB->uxPriority <= prio)
+		pxCurrentTCB = t;
 	uxCurrentNumberOfTasks++;
 	rtos_registry_add(t->pcTaskName, t, fn, stack, stack + words);
 }
@@ -296,8 +338,7 @@ void vTaskSwitchContext(void)
 {
 	List_t *l;
 
-	if (pxCurrentTCB != &boot_tcb)
-		check_stack(pxCurrentTCB);
+	check_stack(pxCurrentTCB);
 	while (!pxReadyTasksLists[uxTopReadyPriority].uxNumberOfItems)
 		uxTopReadyPriority--;
 	l = &pxReadyTasksLists[uxTopReadyPriority];
@@ -452,11 +493,15 @@ void rtos_delete_self(void)
 		;
 }
 
-extern void port_start(uint32_t *psp, char *msp);
+void board_start_tick(void);
+void prvPortStartFirstTask(void);
 
+/* vTaskStartScheduler(), then the port's xPortStartScheduler(): neither returns. */
 void rtos_start(void)
 {
-	pxCurrentTCB = &boot_tcb;
-	port_start(boot_stack + 64, 0);
-	prvTaskExitError();
+	irq_off();
+	xSchedulerRunning = 1;
+	board_start_tick();
+	prvPortStartFirstTask();
+	prvTaskExitError();	/* the first task never returns here */
 }

@@ -179,7 +179,8 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 	t->callee_saved.psp = (uint32_t)sp;
 	t->arch.mode_exc_return = 0xFD;		/* thread mode, PSP, basic frame */
 	t->base.prio = zephyr_prio(prio);
-	t->base.thread_state = _THREAD_QUEUED;
+	/* The idle thread is never queued: next_up() falls back to it, its state stays 0. */
+	t->base.thread_state = prio ? _THREAD_QUEUED : 0;
 	t->entry.pEntry = fn;
 	t->entry.parameter1 = arg;
 	t->stack_info.start = (uint32_t)stack;
@@ -215,7 +216,7 @@ static struct k_thread *next_thread(void)
 		if ((t->base.thread_state & _THREAD_QUEUED) && (!best || t->base.prio < best->base.prio))
 			best = t;
 	}
-	return best;
+	return best ? best : _kernel.cpus[0].idle_thread;
 }
 
 uint32_t *z_arm_current_callee_saved(void)

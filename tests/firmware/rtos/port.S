@@ -23,9 +23,67 @@
 	.thumb
 
 	.text
+#ifndef KERNEL_ZEPHYR
+/*
+ * The FreeRTOS ports start the first task as prvPortStartFirstTask() and
+ * vPortSVCHandler() do: the main stack is set back to its top (the vector
+ * table's initial value), and an svc whose handler pops the first task's
+ * context and returns to it on the process stack. The svc's own exception
+ * frame, thread mode on the main stack, is never popped: it stays at the
+ * top of the main stack, stale, below what handlers push later.
+ */
+	.global	prvPortStartFirstTask
+	.type	prvPortStartFirstTask, %function
+	.thumb_func
+prvPortStartFirstTask:
+	ldr	r0, =0xE000ED08		/* VTOR */
+	ldr	r0, [r0]
+	ldr	r0, [r0]
+	msr	msp, r0
+	cpsie	i
+	cpsie	f
+	dsb
+	isb
+	svc	0
+	nop
+	.size	prvPortStartFirstTask, . - prvPortStartFirstTask
+
+	.global	svc_handler
+	.type	svc_handler, %function
+	.thumb_func
+svc_handler:
+	ldr	r3, =pxCurrentTCB
+	ldr	r1, [r3]
+	ldr	r0, [r1]
+#if defined(__ARM_ARCH_8M_MAIN__)
+	ldmia	r0!, {r1, r2, r4-r11}
+	msr	psplim, r1
+	mov	lr, r2
+#elif defined(__ARM_FP)
+	ldmia	r0!, {r4-r11, lr}
+#else
+	ldmia	r0!, {r4-r11}
+	orr	lr, lr, #0xd		/* thread mode, process stack */
+#endif
+	msr	psp, r0
+	isb
+	bx	lr
+	.size	svc_handler, . - svc_handler
+#else
+/*
+ * Zephyr's z_arm_svc(): an svc from k_panic() or k_oops() (_SVC_CALL_RUNTIME_EXCEPT)
+ * goes on to the fatal error path, here the fault entry; no other svc is made.
+ */
+	.global	svc_handler
+	.type	svc_handler, %function
+	.thumb_func
+svc_handler:
+	b	hardfault_entry
+	.size	svc_handler, . - svc_handler
+
 /*
  * port_start(psp, msp): thread mode moves to the process stack, exceptions to
- * msp when it is not 0 (Zephyr's interrupt stack), then the first switch.
+ * msp (Zephyr's interrupt stack), then the first switch.
  */
 	.global	port_start
 	.type	port_start, %function
@@ -47,6 +105,7 @@ port_start:
 	cpsie	i
 2:	b	2b
 	.size	port_start, . - port_start
+#endif
 
 #ifndef KERNEL_ZEPHYR
 

@@ -65,6 +65,21 @@ static inline void rtos_pend_switch(void)
 	__asm__ volatile("dsb\n isb" ::: "memory");
 }
 
+/*
+ * Zephyr only: k_panic(), a macro there too, so the svc sits in its caller.
+ * ARCH_EXCEPT() on v7-M and v8-M Mainline: interrupts unmasked, the reason
+ * (K_ERR_KERNEL_PANIC) in r0, svc _SVC_CALL_RUNTIME_EXCEPT.
+ */
+#define K_ERR_KERNEL_PANIC	4
+#define _SVC_CALL_RUNTIME_EXCEPT	2
+#define rtos_panic()							\
+	__asm__ volatile("eors r0, r0\n\t"				\
+			 "msr basepri, r0\n\t"				\
+			 "mov r0, %[reason]\n\t"			\
+			 "svc %[id]"					\
+			 : : [reason] "i"(K_ERR_KERNEL_PANIC),		\
+			 [id] "i"(_SVC_CALL_RUNTIME_EXCEPT) : "r0", "memory")
+
 static inline void irq_off(void)
 {
 	__asm__ volatile("cpsid i" ::: "memory");

@@ -261,6 +261,14 @@ static void write_elf_core(const uint32_t *gregs)
 	out_close(&o);
 }
 
+#ifdef KERNEL_ZEPHYR
+/* The reason k_panic() or k_oops() gave its svc; a fault's is K_ERR_CPU_EXCEPTION. */
+static uint32_t zephyr_reason;
+#define ZEPHYR_REASON	zephyr_reason
+#else
+#define ZEPHYR_REASON	0	/* K_ERR_CPU_EXCEPTION */
+#endif
+
 /* Zephyr coredump v2, arch block v2 (pre-exception r0-r3 r12 lr pc xpsr sp, r4-r11). */
 static void write_zephyr(const uint32_t *pre)
 {
@@ -270,7 +278,7 @@ static void write_zephyr(const uint32_t *pre)
 	struct out o;
 
 	out_open(&o, "core.zephyr", 11);
-	put32(hdr + 8, 0);		/* K_ERR_CPU_EXCEPTION */
+	put32(hdr + 8, ZEPHYR_REASON);
 	out_write(&o, hdr, sizeof(hdr));
 	for (i = 0; i < 9; i++)
 		arch[i] = pre[order[i]];
@@ -335,6 +343,18 @@ void crash_handler(void)
 	pre[16] = frame[7];
 
 	write_elf_core(gregs);
+#ifdef KERNEL_ZEPHYR
+	/*
+	 * Zephyr up to 4.0 records as sp the exception frame's address
+	 * (z_arm_coredump_fault_sp = esf), set by its fault handler only: an
+	 * svc, k_panic() or k_oops() with the reason in r0, leaves it 0.
+	 */
+	pre[13] = (uint32_t)frame;
+	if ((xpsr & 0x1FF) == 11) {
+		pre[13] = 0;
+		zephyr_reason = frame[0];
+	}
+#endif
 	write_zephyr(pre);
 	semihost_exit(0);
 }

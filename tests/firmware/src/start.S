@@ -17,7 +17,7 @@ vectors:
 	.word	hardfault_entry		/* UsageFault */
 	.word	hardfault_entry		/* SecureFault on v8-M */
 	.word	0, 0, 0
-	.word	hardfault_entry		/* SVCall */
+	.word	svc_handler		/* SVCall: see the end of this file */
 	.word	hardfault_entry		/* DebugMonitor */
 	.word	0
 	.word	pendsv_handler
@@ -84,3 +84,9 @@ run_on_psp:
 	pop	{r4, pc}
 	.size	run_on_psp, . - run_on_psp
 	.ltorg
+
+/*
+ * The SVCall vector is the firmware's own handler where it has one (an RTOS
+ * that starts its first task through svc); the corpus executes no svc.
+ */
+	.weak	svc_handler
