@@ -205,9 +205,9 @@ check "allow_mismatch_reports_every_difference" \
 # What RAM alone says: the interrupted code's lr, .data's initial image, the return addresses.
 check "wrong_firmware_ram_evidence" "$("$cw" -q --allow-mismatch "$b/demo.elf" \
 	"$b/rtos-m4f-freertos.core" | sed -n 's/^mismatch: //p' | tail -3 | cut -c1-44)" \
-	"frame #1: the stacked lr 0x00000357 does not
+	"frame #1: the stacked lr 0x00000373 does not
 .data: the word at 0x20000004 (unaligned_bas
-RAM: 0 of the 20 words that look like return"
+RAM: 0 of the 32 words that look like return"
 check "allow_mismatch_in_json" "$("$cw" -q -j --allow-mismatch "$b/demo.elf" \
 	"$b/rtos-m4f-freertos.core" | grep -c '"mismatch": \["frame #1: ')" 1
 $addseg "$core" "$tmp/text-ok.core" --text "$elf"

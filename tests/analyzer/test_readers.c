@@ -253,61 +253,66 @@ static void zephyr_errors(void)
 	free(t);
 }
 
+/*
+ * The dump in bin as the log transport writes it, after Zephyr's log prefix,
+ * each line between on and off (the log colours' escapes, or nothing).
+ */
+static size_t cd_log(char *text, const struct tbuf *bin, const char *on, const char *off)
+{
+	static const char prefix[] = "[00:00:01.000,000] <err> coredump: #CD:";
+	size_t i, k, n;
+
+	n = sprintf(text, "[00:00:01.000,000] <err> os: boom\n");
+	n += sprintf(text + n, "%s%sBEGIN#%s\r\n", on, prefix, off);
+	for (i = 0; i < bin->n; i += 16) {
+		n += sprintf(text + n, "%s%s", on, prefix);
+		for (k = i; k < i + 16 && k < bin->n; k++)
+			n += sprintf(text + n, "%02x", bin->b[k]);
+		n += sprintf(text + n, "%s\r\n", off);
+	}
+	n += sprintf(text + n, "%s%sEND#%s\r\n", on, prefix, off);
+	return n;
+}
+
+static int parse_log(const char *text, size_t n, struct cw_dump *d, struct cw_error *err)
+{
+	uint8_t *copy = malloc(n);
+
+	memcpy(copy, text, n);
+	err->msg[0] = 0;
+	return cw_dump_parse(d, "test.log", copy, n, err);
+}
+
 static void zephyr_log(void)
 {
 	struct tbuf *bin = calloc(1, sizeof(*bin));
 	static char text[8192];
 	struct cw_dump d;
 	struct cw_error err;
-	size_t i, n = 0;
-	uint8_t *copy;
+	size_t n;
 
 	zephyr_header(bin, 2, 1);
 	zephyr_arch(bin, 2);
 	zephyr_mem(bin, RAM, 40);
 	zephyr_crc(bin);
-	n += sprintf(text + n, "[00:00:01.000,000] <err> os: boom\n");
-	n += sprintf(text + n, "[00:00:01.000,000] <err> coredump: #CD:BEGIN#\n");
-	for (i = 0; i < bin->n; i++) {
-		if (i % 16 == 0)
-			n += sprintf(text + n, "%s[00:00:01.000,000] <err> coredump: #CD:",
-				     i ? "\r\n" : "");
-		n += sprintf(text + n, "%02x", bin->b[i]);
-	}
-	n += sprintf(text + n, "\n#CD:END#\n");
-	copy = malloc(n);
-	memcpy(copy, text, n);
-	KTAP_EXPECT(cw_dump_parse(&d, "test.log", copy, n, &err) == 0, "%s", err.msg);
+	n = cd_log(text, bin, "", "");
+	KTAP_EXPECT(parse_log(text, n, &d, &err) == 0, "%s", err.msg);
 	KTAP_EXPECT(d.format == CW_FMT_ZEPHYR && d.regs.r[CW_PC] == 0x106, "decoded log");
 	cw_dump_free(&d);
-
-	copy = malloc(n);
-	memcpy(copy, text, n);
 	/* Without its END line the dump may be cut short: refuse it. */
-	KTAP_EXPECT(cw_dump_parse(&d, "test.log", copy, n - 9, &err) != 0 &&
-		    strstr(err.msg, "#CD:END#"), "%s", err.msg);
+	KTAP_EXPECT(parse_log(text, n - 11, &d, &err) != 0 && strstr(err.msg, "#CD:END#"), "%s",
+		    err.msg);
 	cw_dump_free(&d);
 
 	/* Zephyr's default log colours: escape sequences around each line, after the hex too. */
-	n = sprintf(text, "\033[1;31m[00:00:01.000,000] <err> coredump: #CD:BEGIN#\033[0m\r\n");
-	for (i = 0; i < bin->n; i++) {
-		if (i % 16 == 0)
-			n += sprintf(text + n, "%s\033[1;31m[00:00:01.000,000] <err> coredump: #CD:",
-				     i ? "\033[0m\r\n" : "");
-		n += sprintf(text + n, "%02x", bin->b[i]);
-	}
-	n += sprintf(text + n, "\033[0m\r\n\033[1;31m#CD:END#\033[0m\r\n");
-	copy = malloc(n);
-	memcpy(copy, text, n);
-	KTAP_EXPECT(cw_dump_parse(&d, "test.log", copy, n, &err) == 0 &&
-		    d.regs.r[CW_PC] == 0x106, "coloured log: %s", err.msg);
+	n = cd_log(text, bin, "\033[1;31m", "\033[0m");
+	KTAP_EXPECT(parse_log(text, n, &d, &err) == 0 && d.regs.r[CW_PC] == 0x106,
+		    "coloured log: %s", err.msg);
 	cw_dump_free(&d);
 	/* A stray byte that is neither a hex digit nor in an escape is still refused. */
 	strstr(strstr(text, "#CD:") + 4, "#CD:")[8] = 'g';
-	copy = malloc(n);
-	memcpy(copy, text, n);
-	KTAP_EXPECT(cw_dump_parse(&d, "test.log", copy, n, &err) != 0 &&
-		    strstr(err.msg, "bad hex digit"), "%s", err.msg);
+	KTAP_EXPECT(parse_log(text, n, &d, &err) != 0 && strstr(err.msg, "bad hex digit"), "%s",
+		    err.msg);
 	cw_dump_free(&d);
 	free(bin);
 }
