@@ -14,6 +14,9 @@ rewritten these ways:
   crashcatcher the interrupted registers, as CrashCatcher writes them, with sp and PSP zeroed;
   memory-only  no registers at all (the notes removed), as a remoteproc dump: the fault frame is
                found first, then the thread's;
+  ram-only     memory-only without the system registers (SCB, FPU): no fault status rules out
+               a candidate, such as the stale frame an RTOS's scheduler start leaves on the main
+               stack;
   dead-stack   gcore, with stale copies of the live thread frame in the dead stack below it;
   unbounded    gcore of the RTOS crashes run with --rtos none: without the running task's stack
                bounds every task's saved context (stacked by an earlier context switch) competes,
@@ -112,6 +115,20 @@ def memory(core):
     b = open(core, "rb").read()
     return [(vaddr, b[off:off + filesz]) for ph, typ, off, vaddr, paddr, filesz, memsz
             in phdrs(b) if typ == PT_LOAD]
+
+
+def ram_only(core, out):
+    """
+    Memory only and no system registers (SCB, FPU): RAM as a remoteproc dump of an MCU that
+    forwards no crash record holds it, where no fault status rules a candidate out.
+    """
+    b = bytearray(open(core, "rb").read())
+    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
+        if typ == PT_NOTE or (typ == PT_LOAD and vaddr >= 0xE0000000):
+            struct.pack_into("<I", b, ph, PT_NULL)
+    with open(out, "wb") as fh:
+        fh.write(b)
+    return out
 
 
 def read32(regions, addr):
@@ -262,7 +279,8 @@ def crashwalk_note(b):
 # real dump does and the ELF check rightly refuses (that instruction cannot raise that fault):
 # it runs with --allow-mismatch, since only the thread's chain is compared there.
 FORMATS = [("gcore", gcore, []), ("crashcatcher", crashcatcher, []),
-           ("memory-only", cc.memory_only, []), ("dead-stack", dead_stack, []),
+           ("memory-only", cc.memory_only, []), ("ram-only", ram_only, []),
+           ("dead-stack", dead_stack, []),
            ("unbounded", gcore, ["--rtos", "none"]), ("no-stack", no_stack, []),
            ("zephyr-isr", zephyr_isr, ["--allow-mismatch"])]
 
@@ -377,6 +395,10 @@ def main():
         equal, total, sure_wrong, bad = 0, 0, 0, []
         for label, elf, core, expect, rtos in crashes:
             if fmt == "unbounded" and not rtos:
+                continue
+            # Without FPCCR a lazy extended frame cannot be told from a basic one (see Limits):
+            # the fpu crashes are judged where the dump keeps it.
+            if fmt == "ram-only" and label.endswith("-fpu"):
                 continue
             dump = rewrite(core, os.path.join(tmp.name, "%s.%s" % (label, fmt)))
             r, j = run(a.crashwalk, elf, dump, extra)
