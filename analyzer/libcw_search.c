@@ -352,15 +352,15 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 	struct cw_exc_frame f;
 
 	/*
-	 * A bounded search keeps to its stacks, and out of the other kind's; a
-	 * search on either kind keeps to the live stacks when both are known.
+	 * Where the dump says the frame is, only there. Else a bounded search
+	 * keeps to its stacks, and out of the other kind's; a search on either
+	 * kind keeps to the live stacks when both are known.
 	 */
-	if (!s->req->only_at &&
-	    (s->req->process >= 0 ? (r && r->process != s->req->process) || (!r && s->bounded)
-				  : !r && s->bounded))
+	if (s->req->only_at ? a != s->req->only_at :
+	    s->req->process >= 0 ? (r && r->process != s->req->process) || (!r && s->bounded) :
+	    !r && s->bounded)
 		return;
-	if ((s->req->only_at && a != s->req->only_at) || below_given_sp(s, a, start, end) ||
-	    stale_start_frame(s, r, a))
+	if (below_given_sp(s, a, start, end) || stale_start_frame(s, r, a))
 		return;
 	for (v = first; v < n; v++) {
 		if (cw_exc_frame_read(s->t->mem, a, &s->ers[v], &f) != CW_EXC_OK ||
