@@ -9,8 +9,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "../lib/user/fw_color.h"
 #include "fw_cli.h"
 #include "fw_version.h"
 
@@ -55,24 +55,13 @@ static void fw_cmd_usage(const struct fw_subcmd *cmd, FILE *out)
 		"See framewalk(1).\n", cmd->name, cmd->args, cmd->summary, cmd->help);
 }
 
-/* --color=WHEN; auto follows https://no-color.org, TERM=dumb and whether stdout is a terminal. */
+/* --color=WHEN for cmd, by the rule crashwalk uses too. */
 static int fw_parse_color(const struct fw_subcmd *cmd, const char *when)
 {
-	const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+	char who[64];
 
-	if (!when || !strcmp(when, "always")) {
-		fw_color = 1;
-	} else if (!strcmp(when, "never")) {
-		fw_color = 0;
-	} else if (!strcmp(when, "auto")) {
-		fw_color = isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
-			   !(term && !strcmp(term, "dumb"));
-	} else {
-		fprintf(stderr, "framewalk %s: --color: unknown value '%s'; use auto, always or "
-			"never\n", cmd->name, when);
-		return -1;
-	}
-	return 0;
+	snprintf(who, sizeof(who), "framewalk %s", cmd->name);
+	return fw_color_parse(who, when, &fw_color);
 }
 
 /*
