@@ -3,55 +3,67 @@
  * fw_report.c - what the framewalk CLI prints from a recording: the chains,
  * folded stacks for flame graphs, and the hottest caller -> callee edges.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/fw_walk.h"
+#include "fw_chain.h"
 #include "fw_cli.h"
 
-/* " tramp=NAME" where the walk stopped at a trampoline it could not see behind. */
-static void fw_print_tramp(FILE *out, const struct fw_event *e)
+/* Where fw_chain_format writes for the CLI, and the recording's symbols it names addresses with. */
+struct fw_file_sink {
+	FILE *f;
+	struct fw_symtab *syms;
+};
+
+static void fw_file_print(void *ctx, const char *fmt, ...)
 {
-	if (e->tramp != FW_TRAMP_NONE)
-		fprintf(out, " tramp=%s", fw_tramp_name(e->tramp));
+	struct fw_file_sink *sink = ctx;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(sink->f, fmt, ap);
+	va_end(ap);
+}
+
+static void fw_file_sym(void *ctx, unsigned long long addr, int with_offset)
+{
+	struct fw_file_sink *sink = ctx;
+	char buf[FW_SYM_BUF];
+
+	fputs(fw_symtab_format(sink->syms, addr, with_offset, buf, sizeof(buf)), sink->f);
+}
+
+static unsigned long long fw_event_ancestor(const void *src, unsigned int i)
+{
+	return ((const struct fw_event *)src)->anc[i];
 }
 
 /*
- * Print one event's chain, or a counted chain: one line, or one "=> frame"
- * line per frame. A
- * frame whose return address was recovered from behind a trampoline says
- * [recovered], as the plugin prints it.
+ * One event's chain, or a counted chain, after its task, CPU and time (or
+ * its count): one line, or one "=> frame" line per frame, laid out by
+ * fw_chain_format as the plugin lays it out.
  */
 void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 		    const char *comm, int frames)
 {
-	const char *sep = frames ? "\n => " : " <- ";
-	char buf[FW_SYM_BUF];
-	unsigned int i;
+	struct fw_file_sink sink = { .f = out, .syms = syms };
+	struct fw_chain_out to = { .print = fw_file_print, .sym = fw_file_sym, .ctx = &sink,
+				   .oneline = !frames, .bold = fw_color };
+	struct fw_chain c = {
+		.ip = e->ip, .parent = e->parent, .stop = e->stop, .tramp = e->tramp,
+		.recovered = e->recovered, .nr_ancestors = e->nanc,
+		.ancestor = fw_event_ancestor, .src = e,
+	};
 
 	if (e->counted)
 		fprintf(out, "%10llu hits: ", e->count);
 	else
 		fprintf(out, "%16s-%-6d [%03u] %6llu.%06llu: ", comm, e->pid, e->cpu,
 			e->ts / 1000000000ull, (e->ts / 1000) % 1000000);
-	fprintf(out, "%s%s%s", fw_color ? "\033[1m" : "",
-		fw_symtab_format(syms, e->ip, 0, buf, sizeof(buf)), fw_color ? "\033[0m" : "");
-	if (frames) {
-		fprintf(out, " depth=%u stop=%s", e->nanc, fw_stop_name(e->stop));
-		fw_print_tramp(out, e);
-	}
-	fprintf(out, "%s%s", sep, fw_symtab_format(syms, e->parent, 1, buf, sizeof(buf)));
-	for (i = 0; i < e->nanc; i++) {
-		fprintf(out, "%s%s", sep, fw_symtab_format(syms, e->anc[i], 1, buf, sizeof(buf)));
-		if (e->recovered & (1ull << i))
-			fprintf(out, " [recovered]");
-	}
-	if (!frames) {
-		fprintf(out, "   [%s", fw_stop_name(e->stop));
-		fw_print_tramp(out, e);
-		fprintf(out, "]");
-	}
-	fprintf(out, "\n");
+	fw_chain_format(&to, &c);
+	fputc('\n', out);
 }
 
 int fw_report(struct fw_recording *r, FILE *out, int frames)
