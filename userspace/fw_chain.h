@@ -6,6 +6,8 @@
 #ifndef FW_CHAIN_H
 #define FW_CHAIN_H
 
+#include <stdarg.h>
+
 /* One chain as an event holds it; the ancestors are read through a function. */
 struct fw_chain {
 	unsigned long long ip;		/* the traced function (child) */
@@ -21,7 +23,7 @@ struct fw_chain {
 
 /* Where the text goes (a trace_seq, a FILE) and how an address is named there. */
 struct fw_chain_out {
-	void (*print)(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+	void (*vprint)(void *ctx, const char *fmt, va_list ap);
 	/* "func+0xoff" (with_offset) or "func", or "0xaddr" where no symbol covers addr. */
 	void (*sym)(void *ctx, unsigned long long addr, int with_offset);
 	void *ctx;

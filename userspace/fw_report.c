@@ -3,7 +3,6 @@
  * fw_report.c - what the framewalk CLI prints from a recording: the chains,
  * folded stacks for flame graphs, and the hottest caller -> callee edges.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,14 +16,9 @@ struct fw_file_sink {
 	struct fw_symtab *syms;
 };
 
-static void fw_file_print(void *ctx, const char *fmt, ...)
+static void fw_file_vprint(void *ctx, const char *fmt, va_list ap)
 {
-	struct fw_file_sink *sink = ctx;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(sink->f, fmt, ap);
-	va_end(ap);
+	vfprintf(((struct fw_file_sink *)ctx)->f, fmt, ap);
 }
 
 static void fw_file_sym(void *ctx, unsigned long long addr, int with_offset)
@@ -49,7 +43,7 @@ void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 		    const char *comm, int frames)
 {
 	struct fw_file_sink sink = { .f = out, .syms = syms };
-	struct fw_chain_out to = { .print = fw_file_print, .sym = fw_file_sym, .ctx = &sink,
+	struct fw_chain_out to = { .vprint = fw_file_vprint, .sym = fw_file_sym, .ctx = &sink,
 				   .oneline = !frames, .bold = fw_color };
 	struct fw_chain c = {
 		.ip = e->ip, .parent = e->parent, .stop = e->stop, .tramp = e->tramp,

@@ -14,7 +14,6 @@
  * trampoline it could not see behind. The layout is fw_chain.c's, shared with
  * framewalk report and stream; this file reads the event and names addresses.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,14 +48,9 @@ struct fw_seq {
 	struct tep_handle *tep;
 };
 
-static void fw_seq_print(void *ctx, const char *fmt, ...)
+static void fw_seq_vprint(void *ctx, const char *fmt, va_list ap)
 {
-	struct fw_seq *seq = ctx;
-	va_list ap;
-
-	va_start(ap, fmt);
-	trace_seq_vprintf(seq->s, fmt, ap);
-	va_end(ap);
+	trace_seq_vprintf(((struct fw_seq *)ctx)->s, fmt, ap);
 }
 
 /* addr as func+0xoff, or as a bare address where no symbol covers it; addr=1 adds it raw. */
@@ -98,7 +92,7 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 	struct fw_raw_ancestors raw = { .tep = tep };
 	struct fw_seq seq = { .s = s, .tep = tep };
 	struct fw_chain_out out = {
-		.print = fw_seq_print, .sym = fw_seq_sym, .ctx = &seq,
+		.vprint = fw_seq_vprint, .sym = fw_seq_sym, .ctx = &seq,
 		.oneline = fw_opt_oneline->set,
 	};
 	struct fw_chain c = { .ancestor = fw_raw_ancestor, .src = &raw };
