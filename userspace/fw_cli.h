@@ -5,6 +5,7 @@
 #ifndef FW_CLI_H
 #define FW_CLI_H
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include "fw_rec.h"
@@ -39,7 +40,13 @@ int fw_record(const struct fw_record_opts *o);
 int fw_reset(int unload);
 int fw_profile(const struct fw_profile_opts *o);
 
-/* Shared by record and profile: module parameters, symbols, the command. */
+/*
+ * fw_session.c, shared by record, stream and profile: module parameters,
+ * symbols, the command. fw_interrupted is set by the signals fw_catch_signal
+ * was given (and by a reader that went away): the run ends and cleans up.
+ */
+extern volatile sig_atomic_t fw_interrupted;
+void fw_catch_signal(int sig);
 int fw_write_param(const char *name, const char *value);
 void fw_read_param(const char *name, char *buf, size_t len);
 int fw_setup_module(const struct fw_record_opts *o);
