@@ -223,7 +223,7 @@ static int fw_run_file(const struct fw_subcmd *cmd, int argc, char **argv)
 	}
 	if (optind < argc)
 		path = argv[optind];
-	if (fw_rec_read(path, &r, err, sizeof(err))) {
+	if (fw_recording_read(path, &r, err, sizeof(err))) {
 		fprintf(stderr, "framewalk %s: %s\n", cmd->name, err);
 		return 1;
 	}
@@ -240,7 +240,7 @@ static int fw_run_file(const struct fw_subcmd *cmd, int argc, char **argv)
 		ret = fw_folded(&r, stdout);
 	else
 		ret = fw_top(&r, stdout, (unsigned int)limit);
-	fw_rec_free(&r);
+	fw_recording_free(&r);
 	return ret;
 }
 

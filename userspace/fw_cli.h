@@ -8,7 +8,7 @@
 #include <signal.h>
 #include <sys/types.h>
 
-#include "fw_rec.h"
+#include "fw_recording.h"
 
 /* -q: -1, errors only; 0: normal; -v: 1, say what is being done. */
 extern int fw_verbosity;

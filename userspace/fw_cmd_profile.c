@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fw_profile.c - framewalk profile: have the module count chains in the
+ * fw_cmd_profile.c - framewalk profile: have the module count chains in the
  * kernel (its aggregation mode) while a command runs or for some seconds,
  * then read the merged counts and print caller -> callee edges or folded
  * stacks, and optionally save them as a recording for report, folded and top.
@@ -124,7 +124,7 @@ static int fw_read_chains(struct fw_recording *r)
 		lineno++;
 		memset(&e, 0, sizeof(e));
 		why = strchr(line, '\n') ? fw_parse_chain(line, &e) : "line too long";
-		if (!why && fw_rec_add_event(r, &e))
+		if (!why && fw_recording_add(r, &e))
 			why = "out of memory";
 		if (why) {
 			fprintf(stderr, "framewalk: %s/chains:%lu: %s\n", FW_DEBUGFS, lineno, why);
@@ -176,11 +176,11 @@ static int fw_profile_save(const struct fw_profile_opts *o, struct fw_recording 
 		return -1;
 	}
 	uname(&uts);
-	fw_rec_write_header(f, uts.release, r->filter, r->notrace, r->depth);
+	fw_recording_write_header(f, uts.release, r->filter, r->notrace, r->depth);
 	for (i = 0; i < r->nev; i++)
-		fw_rec_write_chain(f, &r->ev[i]);
-	fw_rec_write_syms(f, &r->syms);
-	fw_rec_write_end(f, r->nev, r->dropped);
+		fw_recording_write_chain(f, &r->ev[i]);
+	fw_recording_write_syms(f, &r->syms);
+	fw_recording_write_end(f, r->nev, r->dropped);
 	if (fclose(f)) {
 		fprintf(stderr, "framewalk: writing %s: %s\n", o->rec.output, strerror(errno));
 		return -1;
@@ -244,6 +244,6 @@ int fw_profile(const struct fw_profile_opts *o)
 	if (!ret && o->rec.cmd)
 		ret = status;
 out:
-	fw_rec_free(&r);
+	fw_recording_free(&r);
 	return ret;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fw_record.c - framewalk record and stream, on the traced machine: set the
+ * fw_cmd_record.c - framewalk record and stream, on the traced machine: set the
  * module's parameters, enable framewalk:chain in a private trace instance,
  * run the command, and drain the instance's buffers into a recording (or to
- * the terminal) until the command ends or the user interrupts.
+ * the terminal) until the command ends or the user interrupts; and framewalk
+ * reset, which clears what a killed recorder left in tracefs.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -101,7 +102,7 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 	if (s->o->stream)
 		fw_print_chain(s->out, &s->syms, &e, fw_stream_comm(s, e.pid), s->o->frames);
 	else
-		fw_rec_write_event(s->out, &e);
+		fw_recording_write_event(s->out, &e);
 	s->events++;
 	s->stops[e.stop < FW_STOP_NR ? e.stop : FW_STOP_NR]++;
 	return 0;
@@ -158,7 +159,7 @@ static void fw_write_comms(struct fw_session *s)
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save))
 		if (sscanf(line, "%d %63s", &pid, comm) == 2)
-			fw_rec_write_comm(s->out, pid, comm);
+			fw_recording_write_comm(s->out, pid, comm);
 	free(text);
 }
 
@@ -240,7 +241,7 @@ int fw_record(const struct fw_record_opts *o)
 		fw_read_param("filter", filter, sizeof(filter));
 		fw_read_param("notrace", notrace, sizeof(notrace));
 		fw_read_param("depth", depth, sizeof(depth));
-		fw_rec_write_header(s.out, uts.release, filter, notrace, (unsigned int)atoi(depth));
+		fw_recording_write_header(s.out, uts.release, filter, notrace, (unsigned int)atoi(depth));
 	}
 	status = fw_run_command(o->cmd, 0, fw_record_tick, &s);
 	tracefs_event_disable(s.inst, "framewalk", "chain");
@@ -248,8 +249,8 @@ int fw_record(const struct fw_record_opts *o)
 	if (!o->stream) {
 		fw_write_comms(&s);
 		if (fw_load_syms(&s.syms) == 0)
-			fw_rec_write_syms(s.out, &s.syms);
-		fw_rec_write_end(s.out, s.events, fw_dropped(&s));
+			fw_recording_write_syms(s.out, &s.syms);
+		fw_recording_write_end(s.out, s.events, fw_dropped(&s));
 		if (s.out == stdout ? fflush(stdout) : fclose(s.out)) {
 			fprintf(stderr, "framewalk: writing %s: %s\n", o->output, strerror(errno));
 			s.out = NULL;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fw_report.c - what the framewalk CLI prints from a recording: the chains,
+ * fw_cmd_report.c - what the framewalk CLI prints from a recording: the chains,
  * folded stacks for flame graphs, and the hottest caller -> callee edges.
  */
 #include <stdlib.h>
@@ -69,7 +69,7 @@ int fw_report(struct fw_recording *r, FILE *out, int frames)
 		fprintf(out, "# framewalk recording: kernel %s, filter '%s', notrace '%s', depth %u\n",
 			r->kernel, r->filter, r->notrace, r->depth);
 	for (n = 0; n < r->nev; n++) {
-		fw_print_chain(out, &r->syms, &r->ev[n], fw_rec_comm(r, r->ev[n].pid), frames);
+		fw_print_chain(out, &r->syms, &r->ev[n], fw_recording_comm(r, r->ev[n].pid), frames);
 		stops[r->ev[n].stop < FW_STOP_NR ? r->ev[n].stop : FW_STOP_NR] += r->ev[n].count;
 		hits += r->ev[n].count;
 	}
