@@ -39,7 +39,7 @@ struct fw_subcmd {
 	{ "verbose", no_argument, NULL, 'v' },				\
 	{ NULL, 0, NULL, 0 }
 
-enum { FW_OPT_HELP = 256, FW_OPT_BAD, FW_OPT_COLOR };
+enum { FW_OPT_HELP = 256, FW_OPT_BAD, FW_OPT_COLOR, FW_OPT_FOLDED };
 
 #define FW_COLOR_LONG	{ "color", optional_argument, NULL, FW_OPT_COLOR }
 #define FW_COLOR_HELP							\
@@ -134,7 +134,7 @@ static int fw_parse_globs(const struct fw_subcmd *cmd, const char *opt, const ch
  * The options record, stream and profile share: the module's setup and the
  * output file. 1 when @c was one of them, 0 when not, -1 on a bad value.
  */
-static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_record_opts *o)
+static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_session_opts *o)
 {
 	long depth;
 
@@ -148,7 +148,7 @@ static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_record_
 		o->notrace = optarg;
 		return 1;
 	case 'd':
-		if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANC, &depth))
+		if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANCESTORS, &depth))
 			return -1;
 		o->depth = (int)depth;
 		return 1;
@@ -168,7 +168,7 @@ static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_record_
 
 static int fw_run_record(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	struct fw_record_opts o = { .depth = -1, .output = "framewalk.rec",
+	struct fw_session_opts o = { .depth = -1, .output = "framewalk.rec",
 				    .stream = !strcmp(cmd->name, "stream") };
 	int c, done;
 
@@ -268,12 +268,12 @@ static int fw_run_reset(const struct fw_subcmd *cmd, int argc, char **argv)
 
 static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	struct fw_profile_opts o = { .rec = { .depth = -1 }, .limit = 20 };
+	struct fw_profile_opts o = { .session = { .depth = -1 }, .limit = 20 };
 	int c, done;
 	long v;
 
 	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
-		done = fw_setup_option(cmd, c, &o.rec);
+		done = fw_setup_option(cmd, c, &o.session);
 		if (done < 0)
 			return 2;
 		if (done)
@@ -284,7 +284,8 @@ static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 				return 2;
 			o.seconds = (unsigned int)v;
 			break;
-		case 'F':
+		case 'F':	/* --folded's old short form: -F is --frames elsewhere */
+		case FW_OPT_FOLDED:
 			o.folded = 1;
 			break;
 		case 'l':
@@ -299,7 +300,7 @@ static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		o.rec.cmd = argv + optind;
+		o.session.cmd = argv + optind;
 	return fw_profile(&o);
 }
 
@@ -331,7 +332,7 @@ static const struct option fw_stream_long[] = {
 static const struct option fw_profile_long[] = {
 	FW_SETUP_LONG,
 	{ "time", required_argument, NULL, 't' },
-	{ "folded", no_argument, NULL, 'F' },
+	{ "folded", no_argument, NULL, FW_OPT_FOLDED },
 	{ "limit", required_argument, NULL, 'l' },
 	{ "output", required_argument, NULL, 'o' },
 	FW_COMMON_LONG
@@ -364,7 +365,7 @@ static const struct option fw_common_long[] = {
 
 static int fw_run_flamegraph(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	struct fw_record_opts o = { .output = "flamegraph.html" };	/* -o alone */
+	struct fw_session_opts o = { .output = "flamegraph.html" };	/* -o alone */
 	int c, done;
 
 	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
@@ -386,7 +387,7 @@ static const struct fw_subcmd fw_cmds[] = {
 	{ "record", "[OPTIONS] [-- CMD...]",
 	  "Record call chains into a file until CMD ends or SIGINT (as root).",
 	  FW_SETUP_HELP
-	  "  -o, --output=FILE     the recording (default framewalk.rec)\n",
+	  "  -o, --output=FILE     the recording (default framewalk.session)\n",
 	  "+:f:n:d:k:o:" FW_COMMON_SHORT, fw_record_long, fw_run_record },
 	{ "stream", "[OPTIONS] [-- CMD...]",
 	  "Print call chains as they happen until CMD ends or SIGINT (as root).",
@@ -398,12 +399,13 @@ static const struct fw_subcmd fw_cmds[] = {
 	  "the top caller -> callee edges or folded stacks (as root).",
 	  FW_SETUP_HELP
 	  "  -t, --time=SECONDS    count this long (1 to 86400) instead of until CMD ends\n"
-	  "  -F, --folded          print folded stacks instead of edges\n"
+	  "      --folded          print folded stacks instead of edges\n"
 	  "  -l, --limit=N         how many edges (default 20)\n"
 	  "  -o, --output=FILE     also save the counted chains as a recording\n",
+	  /* -F, --folded's old short form, is still taken for scripts but not shown. */
 	  "+:f:n:d:k:t:Fl:o:" FW_COMMON_SHORT, fw_profile_long, fw_run_profile },
 	{ "report", "[OPTIONS] [FILE|-]",
-	  "Print each recorded chain (FILE defaults to framewalk.rec).",
+	  "Print each recorded chain (FILE defaults to framewalk.session).",
 	  "  -F, --frames          one line per frame\n" FW_COLOR_HELP,
 	  ":F" FW_COMMON_SHORT, fw_report_long, fw_run_file },
 	{ "folded", "[OPTIONS] [FILE|-]",
@@ -422,7 +424,7 @@ static const struct fw_subcmd fw_cmds[] = {
 	  ":u" FW_COMMON_SHORT, fw_reset_long, fw_run_reset },
 	{ "flamegraph", "[OPTIONS] [FILE|FOLDED|-]",
 	  "Write a self-contained HTML flame graph of a recording (FILE defaults to\n"
-	  "framewalk.rec) or of folded stacks, as folded prints them.",
+	  "framewalk.session) or of folded stacks, as folded prints them.",
 	  "  -o, --output=FILE     the page (default flamegraph.html; - for stdout)\n",
 	  ":o:" FW_COMMON_SHORT, fw_output_long, fw_run_flamegraph },
 };

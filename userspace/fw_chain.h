@@ -33,8 +33,8 @@ struct fw_chain_out {
 
 /*
  * The chain, from the child's name to the last frame, without a line end:
- *   oneline:  child <- parent+0x10 <- anc+0x20 [recovered]   [stop tramp=NAME]
- *   else:     child depth=N stop=STOP tramp=NAME\n => parent+0x10\n => anc+0x20
+ *   oneline:  child <- parent+0x10 <- grand+0x20 [recovered]   [stop tramp=NAME]
+ *   else:     child depth=N stop=STOP tramp=NAME\n => parent+0x10\n => grand+0x20
  * where N counts the ancestors found, as the event's depth field does, and
  * tramp= shows only at a trampoline the walk could not see behind.
  */

@@ -26,8 +26,8 @@
 /* Every recorder's trace instance is named so; reset finds them by it. */
 #define FW_INSTANCE	"framewalk-"
 
-struct fw_session {
-	const struct fw_record_opts *o;
+struct fw_recorder {
+	const struct fw_session_opts *o;
 	struct tep_handle *tep;
 	struct tracefs_instance *inst;
 	int chain_id;
@@ -50,7 +50,7 @@ static unsigned long long fw_field(struct tep_event *ev, struct tep_record *rec,
  * The task name of pid for stream: the kernel's saved_cmdlines, else
  * /proc/PID/comm; remembered in tep either way, so each pid is looked up once.
  */
-static const char *fw_stream_comm(struct fw_session *s, int pid)
+static const char *fw_stream_comm(struct fw_recorder *s, int pid)
 {
 	char path[64], comm[64] = "<...>";
 	char *text;
@@ -79,10 +79,10 @@ static const char *fw_stream_comm(struct fw_session *s, int pid)
 
 static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void *ctx)
 {
-	struct fw_session *s = ctx;
+	struct fw_recorder *s = ctx;
 	struct fw_event e = {};
 	int len = 0, word, i;
-	char *anc;
+	char *raw;
 
 	if (ev->id != s->chain_id)
 		return 0;
@@ -94,11 +94,11 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 	e.stop = (unsigned int)fw_field(ev, rec, "stop");
 	e.tramp = (unsigned int)fw_field(ev, rec, "tramp");
 	e.recovered = fw_field(ev, rec, "recovered");
-	anc = tep_get_field_raw(NULL, ev, "ancestors", rec, &len, 0);
+	raw = tep_get_field_raw(NULL, ev, "ancestors", rec, &len, 0);
 	word = tep_get_long_size(s->tep);
-	for (i = 0; anc && word > 0 && i < len / word && i < FW_MAX_ANC; i++)
-		e.anc[i] = tep_read_number(s->tep, anc + i * word, word);
-	e.nanc = (unsigned int)i;
+	for (i = 0; raw && word > 0 && i < len / word && i < FW_MAX_ANCESTORS; i++)
+		e.ancestors[i] = tep_read_number(s->tep, raw + i * word, word);
+	e.nr_ancestors = (unsigned int)i;
 	if (s->o->stream)
 		fw_print_chain(s->out, &s->syms, &e, fw_stream_comm(s, e.pid), s->o->frames);
 	else
@@ -108,7 +108,7 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 	return 0;
 }
 
-static void fw_drain(struct fw_session *s)
+static void fw_drain(struct fw_recorder *s)
 {
 	tracefs_iterate_raw_events(s->tep, s->inst, NULL, 0, fw_on_event, s);
 	/* A reader that went away (stream | head) ends the session like SIGPIPE would. */
@@ -117,7 +117,7 @@ static void fw_drain(struct fw_session *s)
 }
 
 /* Events the ring buffer had to overwrite or refuse, over all CPUs. */
-static unsigned long long fw_dropped(struct fw_session *s)
+static unsigned long long fw_dropped(struct fw_recorder *s)
 {
 	unsigned long long total = 0, v;
 	char path[64], *text, *p;
@@ -139,7 +139,7 @@ static unsigned long long fw_dropped(struct fw_session *s)
 	return total;
 }
 
-static void fw_progress(struct fw_session *s, int final)
+static void fw_progress(struct fw_recorder *s, int final)
 {
 	if (fw_verbosity < 0 || (!final && !isatty(STDERR_FILENO)))
 		return;
@@ -150,7 +150,7 @@ static void fw_progress(struct fw_session *s, int final)
 }
 
 /* Comms of the recorded pids, from the kernel's saved_cmdlines. */
-static void fw_write_comms(struct fw_session *s)
+static void fw_write_comms(struct fw_recorder *s)
 {
 	char *text = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
 	char comm[64], *line, *save = NULL;
@@ -166,17 +166,17 @@ static void fw_write_comms(struct fw_session *s)
 /* Drain each tick; a progress line each second. */
 static void fw_record_tick(void *ctx, unsigned int n)
 {
-	struct fw_session *s = ctx;
+	struct fw_recorder *s = ctx;
 
 	fw_drain(s);
 	if (!s->o->stream && n % 10 == 0)
 		fw_progress(s, 0);
 }
 
-int fw_record(const struct fw_record_opts *o)
+int fw_record(const struct fw_session_opts *o)
 {
 	const char *systems[] = { "framewalk", NULL };
-	struct fw_session s = { .o = o };
+	struct fw_recorder s = { .o = o };
 	char name[64], pid[16], filter[1024], notrace[1024], depth[16];
 	struct tep_event *ev;
 	struct utsname uts;

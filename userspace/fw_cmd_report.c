@@ -31,7 +31,7 @@ static void fw_file_sym(void *ctx, unsigned long long addr, int with_offset)
 
 static unsigned long long fw_event_ancestor(const void *src, unsigned int i)
 {
-	return ((const struct fw_event *)src)->anc[i];
+	return ((const struct fw_event *)src)->ancestors[i];
 }
 
 /*
@@ -47,7 +47,7 @@ void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 				   .oneline = !frames, .bold = fw_color };
 	struct fw_chain c = {
 		.ip = e->ip, .parent = e->parent, .stop = e->stop, .tramp = e->tramp,
-		.recovered = e->recovered, .nr_ancestors = e->nanc,
+		.recovered = e->recovered, .nr_ancestors = e->nr_ancestors,
 		.ancestor = fw_event_ancestor, .src = e,
 	};
 
@@ -107,7 +107,7 @@ static unsigned long long fw_frame_at(const struct fw_event *e, unsigned int i)
 		return e->ip;
 	if (i == 1)
 		return e->parent;
-	return e->anc[i - 2];
+	return e->ancestors[i - 2];
 }
 
 /* A key and the hits behind it. */
@@ -179,7 +179,7 @@ int fw_folded(struct fw_recording *r, FILE *out)
 				goto nomem;
 			len = sprintf(s, "[%s]", fw_stop_name(e->stop));
 		}
-		for (i = (int)e->nanc + 1; i >= 0; i--) {
+		for (i = (int)e->nr_ancestors + 1; i >= 0; i--) {
 			const char *name = fw_symtab_format(&r->syms, fw_frame_at(e, i), 0,
 							    buf, sizeof(buf));
 			char *t = realloc(s, len + strlen(name) + 2);
@@ -220,7 +220,7 @@ int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
 	unsigned int i;
 
 	for (n = 0; n < r->nev; n++)
-		cap += r->ev[n].nanc + 1;
+		cap += r->ev[n].nr_ancestors + 1;
 	keys = calloc(cap ? cap : 1, sizeof(*keys));
 	counts = calloc(cap ? cap : 1, sizeof(*counts));
 	if (!keys || !counts)
@@ -229,7 +229,7 @@ int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
 		const struct fw_event *e = &r->ev[n];
 
 		hits += e->count;
-		for (i = 0; i <= e->nanc; i++) {
+		for (i = 0; i <= e->nr_ancestors; i++) {
 			fw_symtab_format(&r->syms, fw_frame_at(e, i), 0, callee, sizeof(callee));
 			fw_symtab_format(&r->syms, fw_frame_at(e, i + 1), 0, caller, sizeof(caller));
 			keys[nkeys] = malloc(strlen(caller) + strlen(callee) + 5);

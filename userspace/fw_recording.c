@@ -145,20 +145,20 @@ void fw_recording_write_event(FILE *f, const struct fw_event *e)
 	unsigned int i;
 
 	fprintf(f, "E %u %llu %d %llx %llx %u %u %llx %u", e->cpu, e->ts, e->pid, e->ip,
-		e->parent, e->stop, e->tramp, e->recovered, e->nanc);
-	for (i = 0; i < e->nanc; i++)
-		fprintf(f, " %llx", e->anc[i]);
+		e->parent, e->stop, e->tramp, e->recovered, e->nr_ancestors);
+	for (i = 0; i < e->nr_ancestors; i++)
+		fprintf(f, " %llx", e->ancestors[i]);
 	fputc('\n', f);
 }
 
-/* "A count ip parent stop nanc ancestors...": a chain the module counted count times. */
+/* "A COUNT IP PARENT STOP N ANCESTORS...": a chain the module counted count times. */
 void fw_recording_write_chain(FILE *f, const struct fw_event *e)
 {
 	unsigned int i;
 
-	fprintf(f, "A %llu %llx %llx %u %u", e->count, e->ip, e->parent, e->stop, e->nanc);
-	for (i = 0; i < e->nanc; i++)
-		fprintf(f, " %llx", e->anc[i]);
+	fprintf(f, "A %llu %llx %llx %u %u", e->count, e->ip, e->parent, e->stop, e->nr_ancestors);
+	for (i = 0; i < e->nr_ancestors; i++)
+		fprintf(f, " %llx", e->ancestors[i]);
 	fputc('\n', f);
 }
 
@@ -200,10 +200,10 @@ static const char *fw_recording_parse_ancestors(char *p, struct fw_event *e)
 	unsigned int i;
 	int used;
 
-	if (e->nanc > FW_MAX_ANC)
+	if (e->nr_ancestors > FW_MAX_ANCESTORS)
 		return "more than 64 ancestors";
-	for (i = 0; i < e->nanc; i++) {
-		if (sscanf(p, " %llx%n", &e->anc[i], &used) != 1)
+	for (i = 0; i < e->nr_ancestors; i++) {
+		if (sscanf(p, " %llx%n", &e->ancestors[i], &used) != 1)
 			return "fewer ancestors than the line says";
 		p += used;
 	}
@@ -239,18 +239,18 @@ static const char *fw_recording_parse_event(char *p, int version, struct fw_even
 
 	if (version == 1) {
 		if (sscanf(p, "E %u %llu %d %llx %llx %u %u%n", &e->cpu, &e->ts, &e->pid,
-			   &e->ip, &e->parent, &e->stop, &e->nanc, &used) != 7)
+			   &e->ip, &e->parent, &e->stop, &e->nr_ancestors, &used) != 7)
 			return "malformed event line";
 	} else if (sscanf(p, "E %u %llu %d %llx %llx %u %u %llx %u%n", &e->cpu, &e->ts,
 			  &e->pid, &e->ip, &e->parent, &e->stop, &e->tramp, &e->recovered,
-			  &e->nanc, &used) != 9) {
+			  &e->nr_ancestors, &used) != 9) {
 		return "malformed event line";
 	}
 	if (e->tramp >= FW_TRAMP_NR)
 		return "unknown trampoline number";
 	if (e->tramp != FW_TRAMP_NONE && e->stop != FW_STOP_TRAMPOLINE)
 		return "a trampoline named on an event that did not stop at one";
-	if (e->nanc < FW_MAX_ANC && e->recovered >> e->nanc)
+	if (e->nr_ancestors < FW_MAX_ANCESTORS && e->recovered >> e->nr_ancestors)
 		return "recovered marks a frame beyond the ancestors";
 	e->count = 1;
 	return fw_recording_parse_ancestors(p + used, e);
@@ -262,7 +262,7 @@ static const char *fw_recording_parse_chain(char *p, struct fw_event *e)
 	int used;
 
 	if (sscanf(p, "A %llu %llx %llx %u %u%n", &e->count, &e->ip, &e->parent, &e->stop,
-		   &e->nanc, &used) != 5)
+		   &e->nr_ancestors, &used) != 5)
 		return "malformed chain line";
 	if (!e->count)
 		return "chain counted 0 times";

@@ -10,7 +10,7 @@
 
 #define FW_RECORDING_MAGIC	"framewalk-record"
 #define FW_RECORDING_VERSION	2
-#define FW_MAX_ANC	64
+#define FW_MAX_ANCESTORS	64
 /* The longest line a recording holds: an event with 64 ancestors is ~1.2 KiB. */
 #define FW_RECORDING_LINE_MAX	4096
 /* Room for any symbol a recording holds, with "+0x" and an offset: none is cut. */
@@ -28,9 +28,9 @@ struct fw_event {
 	unsigned long long parent;
 	unsigned int stop;
 	unsigned int tramp;		/* enum fw_tramp: which one, at stop=trampoline */
-	unsigned long long recovered;	/* bit j: anc[j] recovered from behind a trampoline */
-	unsigned int nanc;
-	unsigned long long anc[FW_MAX_ANC];
+	unsigned long long recovered;	/* bit j: ancestors[j] recovered from behind a trampoline */
+	unsigned int nr_ancestors;	/* found above the parent; at most the depth limit */
+	unsigned long long ancestors[FW_MAX_ANCESTORS];	/* return addresses, innermost first */
 	unsigned long long count;	/* hits: 1 for an event, the count for a chain */
 	int counted;			/* a counted chain: no cpu, time or pid */
 };
@@ -56,7 +56,7 @@ struct fw_recording {
 	char kernel[128];
 	char filter[1024];
 	char notrace[1024];
-	unsigned int depth;
+	unsigned int depth;		/* the module's depth limit while it recorded */
 	struct fw_event *ev;
 	size_t nev, cap;
 	struct fw_comm *comm;

@@ -66,7 +66,7 @@ void fw_read_param(const char *name, char *buf, size_t len)
 }
 
 /* Load framewalk.ko with the requested parameters, in one finit_module() call. */
-static int fw_load_module(const struct fw_record_opts *o)
+static int fw_load_module(const struct fw_session_opts *o)
 {
 	char params[2300];
 	int fd, ret = 0;
@@ -96,7 +96,7 @@ static int fw_load_module(const struct fw_record_opts *o)
 	return ret;
 }
 
-int fw_setup_module(const struct fw_record_opts *o)
+int fw_setup_module(const struct fw_session_opts *o)
 {
 	char depth[16];
 

@@ -88,7 +88,7 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 			    struct tep_event *event, void *context)
 {
 	struct tep_handle *tep = event->tep;
-	unsigned long long ip, parent, stop, depth, tramp = FW_TRAMP_NONE, recovered = 0;
+	unsigned long long ip, parent, stop, found, tramp = FW_TRAMP_NONE, recovered = 0;
 	struct fw_raw_ancestors raw = { .tep = tep };
 	struct fw_seq seq = { .s = s, .tep = tep };
 	struct fw_chain_out out = {
@@ -99,11 +99,14 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 	int len;
 
 	(void)context;
-	/* depth, the ancestors' count, is only checked for: the array's length says it too. */
+	/*
+	 * The event's depth field counts the ancestors found (not the limit); it
+	 * is only checked for, since the ancestors array's length says the same.
+	 */
 	if (tep_get_field_val(s, event, "ip", record, &ip, 1) ||
 	    tep_get_field_val(s, event, "parent_ip", record, &parent, 1) ||
 	    tep_get_field_val(s, event, "stop", record, &stop, 1) ||
-	    tep_get_field_val(s, event, "depth", record, &depth, 1))
+	    tep_get_field_val(s, event, "depth", record, &found, 1))
 		return 0;
 	/* Absent from events of modules older than the recovery. */
 	tep_get_field_val(NULL, event, "tramp", record, &tramp, 0);

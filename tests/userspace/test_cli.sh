@@ -274,11 +274,7 @@ for cmd in record stream profile report folded top reset flamegraph; do
 	syn=$(sed -n "/^\.B framewalk $cmd\$/,/^\.br/p" "$man")
 	missing=
 	for o in $(echo "$out" | sed -n 's/^  -\([a-zA-Z]\), --\([a-z]*\).*/\1/p' | grep -v h); do
-		case $o in
-		F) [ $cmd = profile ] && pat='\-\-folded' || pat='\-F' ;;
-		*) pat="\\-$o" ;;
-		esac
-		echo "$syn" | grep -qF -- "$pat" || missing="$missing -$o"
+		echo "$syn" | grep -qF -- "\\-$o" || missing="$missing -$o"
 	done
 	for o in $(echo "$out" | sed -n 's/^      --\([a-z]*\).*/\1/p'); do
 		echo "$syn" | grep -qF -- "\\-\\-$o" || missing="$missing --$o"
@@ -294,6 +290,13 @@ for cmd in record stream profile report folded top reset flamegraph; do
 			"$(grep -qF "$pat" "$man" && echo documented)" documented
 	done
 done
+# One letter, one option: a short option stands for the same long one in every command.
+twice=$(for cmd in record stream profile report folded top reset flamegraph; do
+	"$fw" $cmd --help | sed -n 's/^  -\([a-zA-Z]\), --\([a-z]*\).*/\1 \2/p'
+done | sort -u | awk '++n[$1] == 2 { print "-" $1 }')
+check "each short option means one long option in every command" "${twice:-none}" none
+"$fw" profile -F --help >/dev/null 2>&1
+check "profile still takes -F, the old short form of --folded" "$?" 0
 # refused DESCRIPTION EXPECTED-STDERR ARGS...: status 2 and the message naming the input.
 refused() {
 	local what=$1 want=$2 got rc
