@@ -155,8 +155,8 @@ static void fw_free_keys(char **keys, size_t n)
 
 /*
  * "outermost;...;parent;child count" per distinct stack, for flamegraph.pl, inferno and
- * framewalk flamegraph. A walk that stopped short (neither chain_end nor depth) has its stop
- * reason as the root, "[off_stack];...", as the module's own folded file writes it.
+ * framewalk flamegraph. A walk cut short (fw_stop_cut_short: neither chain_end nor depth)
+ * has its stop reason as the root, "[off_stack];...", as the module's own folded file has.
  */
 int fw_folded(struct fw_recording *r, FILE *out)
 {
@@ -173,7 +173,7 @@ int fw_folded(struct fw_recording *r, FILE *out)
 		char *s = NULL;
 
 		len = 0;
-		if (e->stop != FW_STOP_CHAIN_END && e->stop != FW_STOP_DEPTH) {
+		if (fw_stop_cut_short(e->stop)) {
 			s = malloc(strlen(fw_stop_name(e->stop)) + 3);
 			if (!s)
 				goto nomem;
