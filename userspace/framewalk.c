@@ -103,6 +103,12 @@ static int fw_getopt(const struct fw_subcmd *cmd, int argc, char **argv)
 	return c;
 }
 
+/* How a command ends at an option it does not take: 0 after --help, else a usage error. */
+static int fw_opt_status(int c)
+{
+	return c == FW_OPT_HELP ? 0 : 2;
+}
+
 /* A whole decimal number from min to max, or an error naming the option and value. */
 static int fw_parse_long(const struct fw_subcmd *cmd, const char *opt, const char *arg,
 			 long min, long max, long *out)
@@ -166,26 +172,38 @@ static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_session
 	return 0;
 }
 
+/*
+ * fw_getopt with the shared options (fw_setup_option) stored in o: returns
+ * the next option left to the caller, -1 at the end, or FW_OPT_BAD.
+ */
+static int fw_getopt_session(const struct fw_subcmd *cmd, int argc, char **argv,
+			     struct fw_session_opts *o)
+{
+	int c, done;
+
+	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
+		done = fw_setup_option(cmd, c, o);
+		if (done < 0)
+			return FW_OPT_BAD;
+		if (!done)
+			break;
+	}
+	return c;
+}
+
 static int fw_run_record(const struct fw_subcmd *cmd, int argc, char **argv)
 {
 	struct fw_session_opts o = { .depth = -1, .output = "framewalk.rec",
 				    .stream = !strcmp(cmd->name, "stream") };
-	int c, done;
+	int c;
 
-	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
-		done = fw_setup_option(cmd, c, &o);
-		if (done < 0)
-			return 2;
-		if (done)
-			continue;
+	while ((c = fw_getopt_session(cmd, argc, argv, &o)) != -1) {
 		switch (c) {
 		case 'F':
 			o.frames = 1;
 			break;
-		case FW_OPT_HELP:
-			return 0;
 		default:
-			return 2;
+			return fw_opt_status(c);
 		}
 	}
 	if (optind < argc)
@@ -210,10 +228,8 @@ static int fw_run_file(const struct fw_subcmd *cmd, int argc, char **argv)
 			if (fw_parse_long(cmd, "-l/--limit", optarg, 1, INT_MAX, &limit))
 				return 2;
 			break;
-		case FW_OPT_HELP:
-			return 0;
 		default:
-			return 2;
+			return fw_opt_status(c);
 		}
 	}
 	if (argc - optind > 1) {
@@ -253,10 +269,8 @@ static int fw_run_reset(const struct fw_subcmd *cmd, int argc, char **argv)
 		case 'u':
 			unload = 1;
 			break;
-		case FW_OPT_HELP:
-			return 0;
 		default:
-			return 2;
+			return fw_opt_status(c);
 		}
 	}
 	if (optind < argc) {
@@ -269,15 +283,10 @@ static int fw_run_reset(const struct fw_subcmd *cmd, int argc, char **argv)
 static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 {
 	struct fw_profile_opts o = { .session = { .depth = -1 }, .limit = 20 };
-	int c, done;
 	long v;
+	int c;
 
-	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
-		done = fw_setup_option(cmd, c, &o.session);
-		if (done < 0)
-			return 2;
-		if (done)
-			continue;
+	while ((c = fw_getopt_session(cmd, argc, argv, &o.session)) != -1) {
 		switch (c) {
 		case 't':
 			if (fw_parse_long(cmd, "-t/--time", optarg, 1, 86400, &v))
@@ -293,10 +302,8 @@ static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 				return 2;
 			o.limit = (unsigned int)v;
 			break;
-		case FW_OPT_HELP:
-			return 0;
 		default:
-			return 2;
+			return fw_opt_status(c);
 		}
 	}
 	if (optind < argc)
@@ -366,15 +373,10 @@ static const struct option fw_common_long[] = {
 static int fw_run_flamegraph(const struct fw_subcmd *cmd, int argc, char **argv)
 {
 	struct fw_session_opts o = { .output = "flamegraph.html" };	/* -o alone */
-	int c, done;
+	int c = fw_getopt_session(cmd, argc, argv, &o);
 
-	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
-		done = fw_setup_option(cmd, c, &o);
-		if (done < 0)
-			return 2;
-		if (!done)
-			return c == FW_OPT_HELP ? 0 : 2;
-	}
+	if (c != -1)
+		return fw_opt_status(c);
 	if (argc - optind > 1) {
 		fprintf(stderr, "framewalk %s: one recording or folded file, not %d ('%s' is "
 			"extra)\n", cmd->name, argc - optind, argv[optind + 1]);
