@@ -42,7 +42,7 @@ void fw_chain_format(const struct fw_chain_out *out, const struct fw_chain *c)
 	for (i = 0; i < c->nr_ancestors; i++) {
 		fw_chain_print(out, "%s", sep);
 		out->sym(out->ctx, c->ancestor(c->src, i), 1);
-		/* The mask has 64 bits; a longer chain (none the module writes) has no marks past them. */
+		/* The mask holds 64 bits; no chain the module writes is longer. */
 		if (i < 64 && (c->recovered & (1ull << i)))
 			fw_chain_print(out, " [recovered]");
 	}

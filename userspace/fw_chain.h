@@ -27,7 +27,7 @@ struct fw_chain_out {
 	/* "func+0xoff" (with_offset) or "func", or "0xaddr" where no symbol covers addr. */
 	void (*sym)(void *ctx, unsigned long long addr, int with_offset);
 	void *ctx;
-	int oneline;	/* "child <- parent+off <- ... [stop]"; else one " => frame" line each */
+	int oneline;	/* "child <- parent+off <- ... [stop]"; else a " => frame" line each */
 	int bold;	/* the child in bold (--color) */
 };
 

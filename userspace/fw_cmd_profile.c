@@ -172,7 +172,8 @@ static int fw_profile_save(const struct fw_profile_opts *o, struct fw_recording 
 	size_t i;
 
 	if (!f) {
-		fprintf(stderr, "framewalk: cannot write %s: %s\n", o->session.output, strerror(errno));
+		fprintf(stderr, "framewalk: cannot write %s: %s\n", o->session.output,
+			strerror(errno));
 		return -1;
 	}
 	uname(&uts);

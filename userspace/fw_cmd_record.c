@@ -241,7 +241,8 @@ int fw_record(const struct fw_session_opts *o)
 		fw_read_param("filter", filter, sizeof(filter));
 		fw_read_param("notrace", notrace, sizeof(notrace));
 		fw_read_param("depth", depth, sizeof(depth));
-		fw_recording_write_header(s.out, uts.release, filter, notrace, (unsigned int)atoi(depth));
+		fw_recording_write_header(s.out, uts.release, filter, notrace,
+					  (unsigned int)atoi(depth));
 	}
 	status = fw_run_command(o->cmd, 0, fw_record_tick, &s);
 	tracefs_event_disable(s.inst, "framewalk", "chain");

@@ -69,7 +69,8 @@ int fw_report(struct fw_recording *r, FILE *out, int frames)
 		fprintf(out, "# framewalk recording: kernel %s, filter '%s', notrace '%s', depth %u\n",
 			r->kernel, r->filter, r->notrace, r->depth);
 	for (n = 0; n < r->nev; n++) {
-		fw_print_chain(out, &r->syms, &r->ev[n], fw_recording_comm(r, r->ev[n].pid), frames);
+		fw_print_chain(out, &r->syms, &r->ev[n], fw_recording_comm(r, r->ev[n].pid),
+			       frames);
 		stops[r->ev[n].stop < FW_STOP_NR ? r->ev[n].stop : FW_STOP_NR] += r->ev[n].count;
 		hits += r->ev[n].count;
 	}

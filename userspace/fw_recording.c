@@ -180,8 +180,8 @@ void fw_recording_write_end(FILE *f, size_t events, unsigned long long dropped)
 	fprintf(f, "end %zu %llu\n", events, dropped);
 }
 
-static int fw_recording_err(char *err, size_t len, const char *path, unsigned long line,
-		      const char *fmt, ...)
+static int fw_read_err(char *err, size_t len, const char *path, unsigned long line,
+		       const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -328,11 +328,12 @@ static FILE *fw_recording_open(const char *path, char *err, size_t errlen)
 
 	f = strcmp(path, "-") ? fopen(path, "r") : fdopen(dup(STDIN_FILENO), "r");
 	if (!f) {
-		fw_recording_err(err, errlen, path, 0, "%s", strerror(errno));
+		fw_read_err(err, errlen, path, 0, "%s", strerror(errno));
 		return NULL;
 	}
 	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
-		fw_recording_err(err, errlen, path, 0, "is a directory, expected a framewalk recording");
+		fw_read_err(err, errlen, path, 0,
+			    "is a directory, expected a framewalk recording");
 		fclose(f);
 		return NULL;
 	}
@@ -361,20 +362,20 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 		if (lineno == 1) {
 			why = fw_recording_sniff(line, len);
 			if (why || sscanf(line, FW_RECORDING_MAGIC " %d", &version) != 1) {
-				fw_recording_err(err, errlen, name, 1, "not a framewalk recording%s%s; "
-					   "expected a '" FW_RECORDING_MAGIC " %d' line", why ? ": " : "",
-					   why ? why : "", FW_RECORDING_VERSION);
+				fw_read_err(err, errlen, name, 1, "not a framewalk recording%s%s; "
+					    "expected a '" FW_RECORDING_MAGIC " %d' line",
+					    why ? ": " : "", why ? why : "", FW_RECORDING_VERSION);
 				goto out;
 			}
 		}
 		if (memchr(line, '\0', len)) {
-			fw_recording_err(err, errlen, name, lineno, "binary data in a text recording");
+			fw_read_err(err, errlen, name, lineno, "binary data in a text recording");
 			goto out;
 		}
 		if (len > FW_RECORDING_LINE_MAX) {
-			fw_recording_err(err, errlen, name, lineno,
-				   "line of %zd bytes, longer than any a recording holds (%d)",
-				   len, FW_RECORDING_LINE_MAX);
+			fw_read_err(err, errlen, name, lineno,
+				    "line of %zd bytes, longer than any a recording holds (%d)",
+				    len, FW_RECORDING_LINE_MAX);
 			goto out;
 		}
 		if (line[len - 1] != '\n') {
@@ -384,14 +385,14 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 		}
 		if (lineno == 1) {
 			if (version < 1 || version > FW_RECORDING_VERSION) {
-				fw_recording_err(err, errlen, name, 1, "format version %d, expected 1 to %d",
-					   version, FW_RECORDING_VERSION);
+				fw_read_err(err, errlen, name, 1, "format version %d, expected 1 to %d",
+					    version, FW_RECORDING_VERSION);
 				goto out;
 			}
 			continue;
 		}
 		if (ended) {
-			fw_recording_err(err, errlen, name, lineno, "data after the end line");
+			fw_read_err(err, errlen, name, lineno, "data after the end line");
 			goto out;
 		}
 		switch (line[0]) {
@@ -401,7 +402,7 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 			why = line[0] == 'E' ? fw_recording_parse_event(line, version, &e) :
 					       fw_recording_parse_chain(line, &e);
 			if (why) {
-				fw_recording_err(err, errlen, name, lineno, "%s", why);
+				fw_read_err(err, errlen, name, lineno, "%s", why);
 				goto out;
 			}
 			if (fw_recording_add(r, &e))
@@ -410,8 +411,8 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 		case 'S':
 			sym = fw_recording_parse_sym(line, &addr);
 			if (!sym) {
-				fw_recording_err(err, errlen, name, lineno,
-					   "malformed symbol line, expected 'S ADDR NAME'");
+				fw_read_err(err, errlen, name, lineno,
+					    "malformed symbol line, expected 'S ADDR NAME'");
 				goto out;
 			}
 			if (fw_symtab_add(&r->syms, addr, sym))
@@ -419,8 +420,8 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 			break;
 		case 'C':
 			if (sscanf(line, "C %d %255s", &pid, comm) != 2) {
-				fw_recording_err(err, errlen, name, lineno,
-					   "malformed comm line, expected 'C PID COMM'");
+				fw_read_err(err, errlen, name, lineno,
+					    "malformed comm line, expected 'C PID COMM'");
 				goto out;
 			}
 			if (fw_recording_add_comm(r, pid, comm))
@@ -437,26 +438,26 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 				;
 			} else if (sscanf(line, "end %zu %llu", &nend, &r->dropped) == 2) {
 				if (nend != r->nev) {
-					fw_recording_err(err, errlen, name, lineno,
-						   "end line counts %zu events, the file has %zu",
-						   nend, r->nev);
+					fw_read_err(err, errlen, name, lineno,
+						    "end line counts %zu events, the file has %zu",
+						    nend, r->nev);
 					goto out;
 				}
 				ended = 1;
 			} else {
-				fw_recording_err(err, errlen, name, lineno, "unknown line '%.*s'",
-					   (int)strcspn(line, "\n") < 20 ? (int)strcspn(line, "\n") : 20,
-					   line);
+				fw_read_err(err, errlen, name, lineno, "unknown line '%.*s'",
+					    (int)strcspn(line, "\n") < 20 ? (int)strcspn(line, "\n") : 20,
+					    line);
 				goto out;
 			}
 		}
 	}
 	if (ferror(f)) {
-		fw_recording_err(err, errlen, name, lineno, "%s", strerror(errno));
+		fw_read_err(err, errlen, name, lineno, "%s", strerror(errno));
 		goto out;
 	}
 	if (lineno == 0) {
-		fw_recording_err(err, errlen, name, 0, "empty file, expected a framewalk recording");
+		fw_read_err(err, errlen, name, 0, "empty file, expected a framewalk recording");
 		goto out;
 	}
 	/* Cut short (the recorder was killed): the complete events read, marked so. */
@@ -465,7 +466,7 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 	ret = 0;
 	goto out;
 nomem:
-	fw_recording_err(err, errlen, name, lineno, "out of memory");
+	fw_read_err(err, errlen, name, lineno, "out of memory");
 out:
 	free(line);
 	fclose(f);

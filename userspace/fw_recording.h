@@ -28,9 +28,10 @@ struct fw_event {
 	unsigned long long parent;
 	unsigned int stop;
 	unsigned int tramp;		/* enum fw_tramp: which one, at stop=trampoline */
-	unsigned long long recovered;	/* bit j: ancestors[j] recovered from behind a trampoline */
+	unsigned long long recovered;	/* bit j: ancestors[j] recovered behind a trampoline */
 	unsigned int nr_ancestors;	/* found above the parent; at most the depth limit */
-	unsigned long long ancestors[FW_MAX_ANCESTORS];	/* return addresses, innermost first */
+	/* Their return addresses, innermost first. */
+	unsigned long long ancestors[FW_MAX_ANCESTORS];
 	unsigned long long count;	/* hits: 1 for an event, the count for a chain */
 	int counted;			/* a counted chain: no cpu, time or pid */
 };
