@@ -389,7 +389,7 @@ static const struct fw_subcmd fw_cmds[] = {
 	{ "record", "[OPTIONS] [-- CMD...]",
 	  "Record call chains into a file until CMD ends or SIGINT (as root).",
 	  FW_SETUP_HELP
-	  "  -o, --output=FILE     the recording (default framewalk.session)\n",
+	  "  -o, --output=FILE     the recording (default framewalk.rec)\n",
 	  "+:f:n:d:k:o:" FW_COMMON_SHORT, fw_record_long, fw_run_record },
 	{ "stream", "[OPTIONS] [-- CMD...]",
 	  "Print call chains as they happen until CMD ends or SIGINT (as root).",
@@ -407,7 +407,7 @@ static const struct fw_subcmd fw_cmds[] = {
 	  /* -F, --folded's old short form, is still taken for scripts but not shown. */
 	  "+:f:n:d:k:t:Fl:o:" FW_COMMON_SHORT, fw_profile_long, fw_run_profile },
 	{ "report", "[OPTIONS] [FILE|-]",
-	  "Print each recorded chain (FILE defaults to framewalk.session).",
+	  "Print each recorded chain (FILE defaults to framewalk.rec).",
 	  "  -F, --frames          one line per frame\n" FW_COLOR_HELP,
 	  ":F" FW_COMMON_SHORT, fw_report_long, fw_run_file },
 	{ "folded", "[OPTIONS] [FILE|-]",
@@ -426,7 +426,7 @@ static const struct fw_subcmd fw_cmds[] = {
 	  ":u" FW_COMMON_SHORT, fw_reset_long, fw_run_reset },
 	{ "flamegraph", "[OPTIONS] [FILE|FOLDED|-]",
 	  "Write a self-contained HTML flame graph of a recording (FILE defaults to\n"
-	  "framewalk.session) or of folded stacks, as folded prints them.",
+	  "framewalk.rec) or of folded stacks, as folded prints them.",
 	  "  -o, --output=FILE     the page (default flamegraph.html; - for stdout)\n",
 	  ":o:" FW_COMMON_SHORT, fw_output_long, fw_run_flamegraph },
 };

@@ -26,6 +26,7 @@
 /* Every recorder's trace instance is named so; reset finds them by it. */
 #define FW_INSTANCE	"framewalk-"
 
+/* One record or stream run: its trace instance, where it writes, what it counted. */
 struct fw_recorder {
 	const struct fw_session_opts *o;
 	struct tep_handle *tep;
