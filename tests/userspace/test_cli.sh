@@ -292,6 +292,10 @@ twice=$(for cmd in record stream profile report folded top reset flamegraph; do
 	"$fw" $cmd --help | sed -n 's/^  -\([a-zA-Z]\), --\([a-z]*\).*/\1 \2/p'
 done | sort -u | awk '++n[$1] == 2 { print "-" $1 }')
 check "each short option means one long option in every command" "${twice:-none}" none
+# The default recording, as record writes it and the readers take it, named in their help.
+check "record, report and flamegraph --help name framewalk.rec as the default" \
+	"$(for cmd in record report flamegraph; do "$fw" $cmd --help; done |
+		grep -c 'framewalk\.rec)')" 3
 "$fw" profile -F --help >/dev/null 2>&1
 check "profile still takes -F, the old short form of --folded" "$?" 0
 # refused DESCRIPTION EXPECTED-STDERR ARGS...: status 2 and the message naming the input.
