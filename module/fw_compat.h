@@ -349,4 +349,15 @@ static __always_inline bool fw_return_hooks_pending(void)
 	return false;
 }
 
+/* The selftests' timer: 6.13 set the callback with the timer, 7.x dropped hrtimer_init(). */
+#ifdef FW_HRTIMER_SETUP
+#define fw_hrtimer_setup(timer, fn, clock, mode)	hrtimer_setup(timer, fn, clock, mode)
+#else
+#define fw_hrtimer_setup(timer, fn, clock, mode)		\
+	do {							\
+		hrtimer_init(timer, clock, mode);		\
+		(timer)->function = fn;				\
+	} while (0)
+#endif
+
 #endif /* FW_COMPAT_H */

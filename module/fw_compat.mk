@@ -5,7 +5,8 @@
 # 5.11 brought
 # ftrace_regs and trace_recursion.h, 5.13 exported ftrace_free_filter(), 5.16 asm-extable.h,
 # 5.11 the task's kretprobe instance list, 6.7 instances' event systems; 6.8 ended the
-# graph return stack's array layout.
+# graph return stack's array layout; 6.13 brought hrtimer_setup() (and 7.x dropped
+# hrtimer_init()).
 ccflags-y += $(shell grep -qs 'struct ftrace_ops \*op, struct ftrace_regs \*fregs' \
 	$(srctree)/include/linux/ftrace.h && echo -DFW_FTRACE_REGS)
 ccflags-y += $(shell test -f $(srctree)/include/linux/trace_recursion.h && \
@@ -20,3 +21,5 @@ ccflags-y += $(shell grep -qs 'trace_array_get_by_name(const char \*name, const 
 	$(srctree)/include/linux/trace.h && echo -DFW_TRACE_ARRAY_SYSTEMS)
 ccflags-y += $(shell grep -qs 'struct ftrace_ret_stack[[:space:]]*\*ret_stack;' \
 	$(srctree)/include/linux/sched.h && echo -DFW_GRAPH_RET_STACK_ARRAY)
+ccflags-y += $(shell grep -qs 'void hrtimer_setup.struct hrtimer' \
+	$(srctree)/include/linux/hrtimer.h && echo -DFW_HRTIMER_SETUP)

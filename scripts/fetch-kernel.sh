@@ -140,6 +140,14 @@ if ! command -v "$want_cc" >/dev/null; then
 		drop_config CONFIG_CC_HAS_COUNTED_BY_PTR
 	! on CONFIG_DEBUG_INFO_BTF_MODULES || pahole --help 2>&1 | grep -q -- --btf_features ||
 		drop_config CONFIG_DEBUG_INFO_BTF_MODULES
+	# Kbuild compares the pahole that made the kernel with the host's, for module BTF.
+	have=$(sh "$build/scripts/pahole-version.sh" pahole 2>/dev/null || echo 0)
+	if grep -q '^CONFIG_PAHOLE_VERSION=' "$build/.config"; then
+		sed -i "s/^CONFIG_PAHOLE_VERSION=.*/CONFIG_PAHOLE_VERSION=$have/" \
+			"$build/.config" "$build/include/config/auto.conf"
+		sed -i "s/^#define CONFIG_PAHOLE_VERSION .*/#define CONFIG_PAHOLE_VERSION $have/" \
+			"$build/include/generated/autoconf.h"
+	fi
 	log "headers made by $want_cc: modules build with aarch64-linux-gnu-gcc, without$dropped"
 fi
 
