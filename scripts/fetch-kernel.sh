@@ -112,9 +112,10 @@ echo "$abi-arm64" >"$dir/release"
 # Unstable's headers were made by a newer toolchain (gcc-16) than the host's: bookworm's cross
 # gcc meets the kernel's minimum, but not every feature that toolchain had. The cached copy
 # of the config says what this one has: each CONFIG_CC_HAS_* below that the host's gcc lacks
-# (and module BTF, which pahole 1.24 cannot make the headers' way, and nothing here needs) is
-# turned off in .config, auto.conf and autoconf.h alike, as a build with this gcc would have
+# is turned off in .config, auto.conf and autoconf.h alike, as a build with this gcc would have
 # it. None of them changes a structure's layout: they add attributes or pick an alignment flag.
+# Module BTF, which pahole 1.24 cannot make the headers' way and nothing here needs, is off
+# for Kbuild alone (make-args).
 cc_rejects() {
 	! printf '%s\n' "$2" | aarch64-linux-gnu-gcc -Werror $1 -c -x c - -o /dev/null 2>/dev/null
 }
@@ -138,8 +139,11 @@ if ! command -v "$want_cc" >/dev/null; then
 	! on CONFIG_CC_HAS_COUNTED_BY_PTR ||
 		! cc_rejects '' 'struct s { int n; int *a __attribute__((__counted_by__(n))); };' ||
 		drop_config CONFIG_CC_HAS_COUNTED_BY_PTR
-	! on CONFIG_DEBUG_INFO_BTF_MODULES || pahole --help 2>&1 | grep -q -- --btf_features ||
-		drop_config CONFIG_DEBUG_INFO_BTF_MODULES
+	# Module BTF is turned off for Kbuild only: the symbol also sizes struct module.
+	if on CONFIG_DEBUG_INFO_BTF_MODULES && ! pahole --help 2>&1 | grep -q -- --btf_features; then
+		echo "CONFIG_DEBUG_INFO_BTF_MODULES=" >>"$dir/make-args"
+		dropped="$dropped CONFIG_DEBUG_INFO_BTF_MODULES (for Kbuild)"
+	fi
 	# Kbuild compares the pahole that made the kernel with the host's, for module BTF.
 	have=$(sh "$build/scripts/pahole-version.sh" pahole 2>/dev/null || echo 0)
 	if grep -q '^CONFIG_PAHOLE_VERSION=' "$build/.config"; then
