@@ -334,6 +334,20 @@ static void stop_names(void)
 	KTAP_EXPECT(strcmp(fw_stop_name(FW_STOP_NR), "unknown") == 0, "out of range");
 }
 
+/* The values and names are exported (event, recording): generating them must keep both. */
+static void tramp_names(void)
+{
+	static const char *const want[] = { "none", "graph", "kretprobe", "rethook" };
+	unsigned int i;
+
+	KTAP_EXPECT(FW_TRAMP_NR == 4, "FW_TRAMP_NR=%d", FW_TRAMP_NR);
+	for (i = 0; i < 4; i++)
+		KTAP_EXPECT(strcmp(fw_tramp_name(i), want[i]) == 0, "tramp %u is %s", i,
+			    fw_tramp_name(i));
+	KTAP_EXPECT(FW_TRAMP_NONE == 0 && FW_TRAMP_RETHOOK == 3, "values moved");
+	KTAP_EXPECT(strcmp(fw_tramp_name(FW_TRAMP_NR), "unknown") == 0, "out of range");
+}
+
 int main(void)
 {
 	ktap_header("fw_walk");
@@ -350,5 +364,6 @@ int main(void)
 	KTAP_RUN(walk_record_at);
 	KTAP_RUN(native_equals_generic);
 	KTAP_RUN(stop_names);
+	KTAP_RUN(tramp_names);
 	return ktap_finish();
 }
