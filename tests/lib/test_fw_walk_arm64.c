@@ -179,7 +179,7 @@ static void arm64_walk_equals_generic(void)
 	long page = sysconf(_SC_PAGESIZE);
 	struct sigaction sa = { .sa_sigaction = fw_fault, .sa_flags = SA_SIGINFO };
 
-	/* Faults are whole pages: four of them, as 16 bytes were one 4096-byte page. */
+	/* A fault here is a whole page: the records fill four (the host test's, one). */
 	KTAP_EXPECT(page == 4096, "page size %ld: the layout assumes 4096", page);
 	sigaction(SIGSEGV, &sa, NULL);
 	for (round = 0; round < 20000; round++) {
