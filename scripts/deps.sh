@@ -14,7 +14,7 @@ cache=${FW_CACHE:-$top/.cache}
 kcache=${FW_KERNEL_CACHE:-/var/cache/framewalk/kernels}
 series=${KERNELS:-"5.10 5.10-mcount 6.1 6.12 6.12-debug 7.2"}
 
-HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm dwarves cpio
+HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-user dwarves cpio
 	gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi gdb-multiarch libelf-dev
 	libdw-dev elfutils libtraceevent-dev libtracefs-dev trace-cmd libcapstone-dev clang
 	libclang-rt-14-dev llvm bc flex bison kmod xz-utils zstd python3 pkg-config rsync
