@@ -12,6 +12,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/hardirq.h>
+#include <linux/hrtimer.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/trace.h>
@@ -91,7 +92,8 @@ static __always_inline unsigned long fw_regs_sp(struct fw_regs *regs)
 	"	.long	(" #insn "b - .), (" #insn "9b - .)\n"			\
 	"	.popsection\n"
 #endif
-#define FW_EFAULT_OPERAND	[efault] "i" (-EFAULT)
+#define FW_EFAULT_OPERAND \
+	[efault] "i" (-EFAULT)
 
 /* The loads that use them, free of kernel headers so tests/lib runs them too. */
 #include "fw_arm64_insn.h"
@@ -308,14 +310,16 @@ static __always_inline bool fw_return_hooks_pending(void)
 }
 
 /* The selftests' timer: 6.13 set the callback with the timer, 7.x dropped hrtimer_init(). */
+static inline void fw_hrtimer_setup(struct hrtimer *timer,
+				    enum hrtimer_restart (*fn)(struct hrtimer *),
+				    clockid_t clock, enum hrtimer_mode mode)
+{
 #ifdef FW_HRTIMER_SETUP
-#define fw_hrtimer_setup(timer, fn, clock, mode)	hrtimer_setup(timer, fn, clock, mode)
+	hrtimer_setup(timer, fn, clock, mode);
 #else
-#define fw_hrtimer_setup(timer, fn, clock, mode)		\
-	do {							\
-		hrtimer_init(timer, clock, mode);		\
-		(timer)->function = fn;				\
-	} while (0)
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
 #endif
+}
 
 #endif /* FW_COMPAT_H */
