@@ -40,17 +40,29 @@ event_keys() {
 	END { for (k in n) print k, n[k] }' | sort
 }
 
-# The chains file in the same form: the traced function's address named from kallsyms.
+# The chains file in the same form: the traced function's address named from kallsyms, by the
+# function that holds it (under the -pg hook the address is the `bl _mcount` in its body).
 chain_keys() {
-	awk -v funcs="$FUNCS" 'BEGIN { split(funcs, f, " "); for (i in f) want[f[i]] = 1 }
-		want[$3] { print $1, $3 }' /proc/kallsyms >/tmp/fw_agg_syms
-	sed -e 's/0x//g' -e 's/^\[chain_end\];//' -e 's/^\[depth\];//' "$CHAINS" | awk 'NR == FNR { name[$1] = $2; next }
+	grep ' [tT] ' /proc/kallsyms | sort | awk -v funcs="$FUNCS" '
+		BEGIN { split(funcs, f, " "); for (i in f) want[f[i]] = 1 }
+		prev != "" { print prev, $1, name; prev = "" }
+		want[$3] { prev = $1; name = $3 }' >/tmp/fw_agg_syms
+	sed -e 's/0x//g' -e 's/^\[chain_end\];//' -e 's/^\[depth\];//' "$CHAINS" | awk '
+	NR == FNR { lo[++nr] = $1; hi[nr] = $2; name[nr] = $3; next }
+	function named(a,    i) {
+		a = sprintf("%16s", a)
+		gsub(/ /, "0", a)
+		for (i = 1; i <= nr; i++)
+			if (a >= lo[i] && a < hi[i])
+				return name[i]
+		return "?" a
+	}
 	{
 		n = split($1, fr, ";")
 		k = ""
 		for (i = 1; i < n; i++)
 			k = k fr[i] ";"
-		print k (fr[n] in name ? name[fr[n]] : "?" fr[n]), $2
+		print k named(fr[n]), $2
 	}' /tmp/fw_agg_syms - | sort
 }
 
