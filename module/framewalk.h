@@ -93,8 +93,9 @@ struct fw_cpu {
 	unsigned long busy;	/* the contexts holding a slot, where the module keeps them */
 };
 
-/* fw_hit.c: the callback and the per-CPU state it writes. */
+/* fw_hit.c: the callback, the per-CPU state it writes and the ops it reports for. */
 extern struct fw_cpu __percpu *fw_pcpu;
+extern struct ftrace_ops *fw_live_ops;
 void fw_callback(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
 		 struct fw_regs *regs);
 
@@ -105,7 +106,6 @@ unsigned int fw_walk_hooked(unsigned long callsite, unsigned long parent_ip,
 			    unsigned int nr_stacks, unsigned int depth);
 
 /* fw_ops.c: the ftrace_ops and the filter it was built from. */
-extern struct ftrace_ops *fw_live_ops;
 int fw_ops_start(void);
 void fw_ops_stop(void);
 

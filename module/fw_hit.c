@@ -18,6 +18,12 @@
 /* Allocated at load: static per-CPU data of modules comes from a small reserve. */
 struct fw_cpu __percpu *fw_pcpu;
 
+/*
+ * The ops whose hits are reported: fw_ops.c switches it, and every hit of
+ * any other (an ops being replaced) is only counted.
+ */
+struct ftrace_ops *fw_live_ops;
+
 /* Walk, then write the event and count the chain. */
 static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
 					  struct fw_regs *regs, struct fw_context *slot,

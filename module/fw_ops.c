@@ -23,8 +23,6 @@
 /* Longest filter or notrace list accepted, in bytes. */
 #define FW_PATTERNS_MAX	1024
 
-struct ftrace_ops *fw_live_ops;
-
 typedef int (*fw_set_fn)(struct ftrace_ops *ops, unsigned char *buf, int len, int reset);
 
 /* Add each comma-separated glob of @list to @ops; name the first that fails. */
