@@ -6,6 +6,8 @@
 #ifndef CW_BASE_H
 #define CW_BASE_H
 
+#include <stdarg.h>
+
 #include "crashwalk.h"
 
 #ifndef ARRAY_SIZE
@@ -15,6 +17,8 @@
 /* Fill err ("FILE: offset N (0xN): ...", or "FILE: ..." when offset < 0); returns -1. */
 int cw_fail(struct cw_error *err, const char *file, long offset, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+int cw_failv(struct cw_error *err, const char *file, long offset, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 const char *cw_reg_name(enum cw_reg r);
 int cw_reg_by_name(const char *name, size_t len);

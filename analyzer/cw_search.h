@@ -84,7 +84,10 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 
 const char *cw_search_bound_name(enum cw_search_bound b);
 
-/* Where the stacks are: the firmware's stack symbols, and the running thread's with an RTOS. */
+/*
+ * Where the stacks are (libcw_stacks.c): the firmware's stack symbols, and
+ * the running thread's with an RTOS.
+ */
 int cw_stack_hints(const struct cw_target *t, const struct cw_dump *dump, enum cw_rtos_kind kind,
 		   enum cw_unwinder how, struct cw_search_hints *h);
 

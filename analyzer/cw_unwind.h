@@ -155,6 +155,7 @@ int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
 const char *cw_method_name(enum cw_method m);
 const char *cw_stop_name(enum cw_stop s);
 
+/* Does the function at fn_addr leave through a branch to target (libcw_step_scan.c)? */
 int cw_tail_branches_to(const struct cw_target *t, uint32_t fn_addr, uint32_t target);
 
 /*

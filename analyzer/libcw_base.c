@@ -9,10 +9,9 @@
 
 #include "cw_base.h"
 
-int cw_fail(struct cw_error *err, const char *file, long offset, const char *fmt, ...)
+int cw_failv(struct cw_error *err, const char *file, long offset, const char *fmt, va_list ap)
 {
 	int n = 0;
-	va_list ap;
 
 	if (!err)
 		return -1;
@@ -23,8 +22,16 @@ int cw_fail(struct cw_error *err, const char *file, long offset, const char *fmt
 		n = snprintf(err->msg, sizeof(err->msg), "%s: ", file);
 	if (n < 0 || (size_t)n >= sizeof(err->msg))
 		return -1;
-	va_start(ap, fmt);
 	vsnprintf(err->msg + n, sizeof(err->msg) - n, fmt, ap);
+	return -1;
+}
+
+int cw_fail(struct cw_error *err, const char *file, long offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cw_failv(err, file, offset, fmt, ap);
 	va_end(ap);
 	return -1;
 }

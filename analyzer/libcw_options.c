@@ -98,16 +98,12 @@ int cw_path_map_valid(const char *arg)
 static int __attribute__((format(printf, 3, 4)))
 record_fail(struct cw_error *err, const char *spec, const char *fmt, ...)
 {
+	char what[sizeof(err->msg)];
 	va_list ap;
-	int n;
 
-	if (!err)
-		return -1;
-	n = snprintf(err->msg, sizeof(err->msg), "--regs '%s': ", spec);
-	if (n < 0 || (size_t)n >= sizeof(err->msg))
-		return -1;
+	snprintf(what, sizeof(what), "--regs '%s'", spec);
 	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof(err->msg) - n, fmt, ap);
+	cw_failv(err, what, -1, fmt, ap);
 	va_end(ap);
 	return -1;
 }
