@@ -3,7 +3,6 @@
  * libcw_step_cfi.c - the DWARF CFI stepper: the caller from .debug_frame or
  * .eh_frame rules (libcw_cfi.c), r7 rebuilt first when the CFA needs it.
  */
-
 #include "cw_cfi.h"
 #include "cw_walk.h"
 

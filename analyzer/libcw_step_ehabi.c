@@ -3,7 +3,6 @@
  * libcw_step_ehabi.c - the EHABI stepper: the caller from the firmware's
  * .ARM.exidx/.ARM.extab opcodes (libcw_ehabi.c).
  */
-
 #include "cw_ehabi.h"
 #include "cw_walk.h"
 

@@ -4,7 +4,6 @@
  * walked by lib/fw_walk.h (shared with framewalk.ko), the leaf rules before a
  * function has set r7 up, and r7 rebuilt from the prologue when a dump lacks it.
  */
-
 #include "cw_exc.h"
 #include "cw_thumb.h"
 #include "cw_walk.h"

@@ -4,7 +4,6 @@
  * forward from the pc when it leads to a return, else the prologue's model
  * (libcw_thumb.c decodes both).
  */
-
 #include "cw_thumb.h"
 #include "cw_walk.h"
 

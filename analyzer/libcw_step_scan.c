@@ -4,7 +4,6 @@
  * addresses after a call to this function (or a tail call to it), checked
  * against the call graph.
  */
-
 #include "cw_exc.h"
 #include "cw_thumb.h"
 #include "cw_walk.h"
