@@ -14,8 +14,12 @@
 #                 plugin_framewalk.so into libtraceevent's plugin directory; host tools only
 #   make uninstall  removes what make install put there
 #   make deb      Debian packages framewalk-dkms, framewalk, crashwalk into build/deb/ (DEB_ARCH)
-# 6.12-debug: 6.12 built here with KASAN, lockdep and the other debug checks (make deps builds it).
-KERNELS ?= 6.1 6.12 6.12-debug
+# The guest kernels, in $(FW_KERNEL_CACHE) (/var/cache/framewalk/kernels, outside the tree):
+#   5.10         Debian bullseye's, 6.1 and 6.12 bookworm's, 7.2 unstable's newest
+#   5.10-mcount  bullseye's 5.10 source built here with the -pg/_mcount hook and 16K pages
+#   6.12-debug   6.12 built here with KASAN, lockdep, kmemleak, a shadow call stack...
+# make deps fetches or builds them; a built one is rebuilt only when its config changes.
+KERNELS ?= 5.10 5.10-mcount 6.1 6.12 6.12-debug 7.2
 export KERNELS
 
 all: modules guest-bin host
@@ -56,7 +60,11 @@ check: all
 # A debug kernel's costs are its checks', not framewalk's: no demo or benchmark
 # on it, and neither builds it.
 PRODUCTION_KERNELS := $(filter-out %-debug,$(KERNELS))
-demo bench: KERNELS := $(PRODUCTION_KERNELS)
+bench: KERNELS := $(PRODUCTION_KERNELS)
+# The demo boots one kernel (DEMO_KERNEL): it needs no other.
+DEMO_KERNEL ?= 6.12
+export DEMO_KERNEL
+demo: KERNELS := $(DEMO_KERNEL)
 
 demo: all
 	@scripts/demo.sh

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/user/fw_color.h"
 #include "crashwalk.h"
 #include "fw_version.h"
 
@@ -151,26 +152,6 @@ static int follow_one(void *p, struct cw_stream_dump *sd)
 	return 0;
 }
 
-/* --color=WHEN; auto follows https://no-color.org, TERM=dumb and whether stdout is a terminal. */
-static int parse_color(const char *when, int *color)
-{
-	const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
-
-	if (!when || !strcmp(when, "always")) {
-		*color = 1;
-	} else if (!strcmp(when, "never")) {
-		*color = 0;
-	} else if (!strcmp(when, "auto")) {
-		*color = isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
-			 !(term && !strcmp(term, "dumb"));
-	} else {
-		fprintf(stderr, "crashwalk: --color: unknown value '%s'; use auto, always or "
-			"never\n", when);
-		return -1;
-	}
-	return 0;
-}
-
 enum { OPT_COLOR = 256, OPT_ALLOW_MISMATCH, OPT_PATH_MAP, OPT_STRIP_PATH };
 
 int main(int argc, char **argv)
@@ -288,7 +269,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (parse_color(color, &opt.report.color))
+	if (fw_color_parse("crashwalk", color, &opt.report.color))
 		return 2;
 	if (follow && watch) {
 		fprintf(stderr, "crashwalk: --follow and --watch: one at a time (a stream may "

@@ -28,6 +28,7 @@
 
 #define CREATE_TRACE_POINTS
 #include "fw_bench_trace.h"
+#include "fw_compat.h"
 
 /*
  * Frames below the loop: deeper than framewalk's largest benchmarked depth
@@ -102,7 +103,7 @@ static noinline __noclone u64 fw_bench_nest(int level, u64 calls)
 }
 
 static void fw_bench_nop(unsigned long ip, unsigned long parent_ip,
-			 struct ftrace_ops *op, struct ftrace_regs *fregs)
+			 struct ftrace_ops *op, struct fw_regs *regs)
 {
 }
 
@@ -118,7 +119,7 @@ static __always_inline void fw_bench_rb_commit(struct trace_buffer *buffer,
 }
 
 static void fw_bench_ring_buffer(unsigned long ip, unsigned long parent_ip,
-				 struct ftrace_ops *op, struct ftrace_regs *fregs)
+				 struct ftrace_ops *op, struct fw_regs *regs)
 {
 	struct ring_buffer_event *event;
 
@@ -130,7 +131,7 @@ static void fw_bench_ring_buffer(unsigned long ip, unsigned long parent_ip,
 }
 
 static void fw_bench_event(unsigned long ip, unsigned long parent_ip,
-			   struct ftrace_ops *op, struct ftrace_regs *fregs)
+			   struct ftrace_ops *op, struct fw_regs *regs)
 {
 	trace_bare(ip);
 }
@@ -217,7 +218,7 @@ static void fw_bench_free_filters(void)
 	int i;
 
 	for (i = FW_PROBE_NOP; i < FW_PROBE_NR; i++)
-		ftrace_free_filter(&fw_bench_ops[i]);
+		fw_free_filter(&fw_bench_ops[i]);
 }
 
 static int __init fw_bench_init(void)

@@ -127,25 +127,35 @@ struct fw_frame {
 
 /*
  * Which return trampoline replaced a saved return address, where a walk met
- * one it could not see behind (stop=trampoline). Stable values: exported in
- * the framewalk:chain event and the recording.
+ * one it could not see behind (stop=trampoline), written once as the stops
+ * are: the enum, fw_tramp_name() and the trace event's symbols. Stable
+ * values, exported in the framewalk:chain event and the recording: add a
+ * trampoline at the end.
+ *   NONE       the walk met none it could not recover
+ *   GRAPH      the function graph tracer's return_to_handler
+ *   KRETPROBE  kretprobes' __kretprobe_trampoline
+ *   RETHOOK    arch_rethook_trampoline: fprobe exits
+ * Not indented, for the same reason as FW_STOP_LIST.
  */
+#define FW_TRAMP_LIST(...)	\
+__VA_ARGS__(NONE, none)\
+__VA_ARGS__(GRAPH, graph)\
+__VA_ARGS__(KRETPROBE, kretprobe)\
+__VA_ARGS__(RETHOOK, rethook)
+
+#define FW_TRAMP_ENUM(id, ...)	FW_TRAMP_##id,
+
 enum fw_tramp {
-	FW_TRAMP_NONE = 0,		/* the walk met none it could not recover */
-	FW_TRAMP_GRAPH = 1,		/* the function graph tracer's return_to_handler */
-	FW_TRAMP_KRETPROBE = 2,		/* kretprobes' __kretprobe_trampoline */
-	FW_TRAMP_RETHOOK = 3,		/* arch_rethook_trampoline: fprobe exits */
+	FW_TRAMP_LIST(FW_TRAMP_ENUM)
 	FW_TRAMP_NR
 };
 
+#define FW_TRAMP_NAME(id, name)		\
+	[FW_TRAMP_##id] = #name,
+
 static inline const char *fw_tramp_name(unsigned int tramp)
 {
-	static const char *const names[FW_TRAMP_NR] = {
-		[FW_TRAMP_NONE] = "none",
-		[FW_TRAMP_GRAPH] = "graph",
-		[FW_TRAMP_KRETPROBE] = "kretprobe",
-		[FW_TRAMP_RETHOOK] = "rethook",
-	};
+	static const char *const names[FW_TRAMP_NR] = { FW_TRAMP_LIST(FW_TRAMP_NAME) };
 
 	return tramp < FW_TRAMP_NR ? names[tramp] : "unknown";
 }
@@ -158,6 +168,17 @@ static inline const char *fw_stop_name(unsigned int stop)
 	static const char *const names[FW_STOP_NR] = { FW_STOP_LIST(FW_STOP_NAME) };
 
 	return stop < FW_STOP_NR ? names[stop] : "unknown";
+}
+
+/*
+ * Whether a walk that ended with stop was cut short: by neither the chain's
+ * end nor the depth limit. Folded stacks, the module's folded file and
+ * framewalk folded alike, root such a chain at "[stop]", so that a flame
+ * graph shows where the unwinding gave up.
+ */
+static inline int fw_stop_cut_short(unsigned int stop)
+{
+	return stop != FW_STOP_CHAIN_END && stop != FW_STOP_DEPTH;
 }
 
 static inline fw_u64 fw_load_le(const fw_u8 *p, unsigned int size)

@@ -6,8 +6,9 @@
 #define FRAMEWALK_H
 
 #include <linux/jump_label.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
-#include <linux/trace_recursion.h>
+#include "fw_compat.h"
 #include "fw_walk.h"
 
 /* Upper bound of the depth parameter: the size of the per-CPU frame buffers. */
@@ -18,14 +19,6 @@
  * traced function (callback, ftrace_caller), the parent and every ancestor.
  */
 #define FW_TRACE_MAX	(FW_DEPTH_MAX + 32)
-
-/*
- * Contexts a callback can nest in on one CPU, as the ftrace recursion lock
- * numbers them: NMI, hardirq, softirq, task, and the one re-entry it lets
- * through while an interrupt has not yet raised the preempt count
- * (TRACE_CTX_TRANSITION).
- */
-#define FW_CONTEXTS	(TRACE_CTX_TRANSITION + 1)
 
 /* Counters of one context on one CPU; the reader sums them, so totals may lag a hit in flight. */
 struct fw_stats {
@@ -95,9 +88,34 @@ struct fw_context {
  * counts in recursion with an interrupt-safe this_cpu_inc().
  */
 struct fw_cpu {
-	struct fw_context slots[FW_CONTEXTS];
+	struct fw_context slots[FW_CONTEXTS];	/* one per context of fw_recursion_lock() */
 	u64 recursion;
+	unsigned long busy;	/* the contexts holding a slot, where the module keeps them */
 };
+
+/* fw_hit.c: the callback and the per-CPU state it writes. */
+extern struct fw_cpu __percpu *fw_pcpu;
+void fw_callback(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+		 struct fw_regs *regs);
+
+/* fw_recover.c: the walk of a task whose returns a tracer hooks. */
+void fw_recovery_init(void);
+unsigned int fw_walk_hooked(unsigned long callsite, unsigned long parent_ip,
+			    unsigned long fp, struct fw_context *slot,
+			    unsigned int nr_stacks, unsigned int depth);
+
+/* fw_ops.c: the ftrace_ops and the filter it was built from. */
+extern struct ftrace_ops *fw_live_ops;
+int fw_ops_start(void);
+void fw_ops_stop(void);
+
+/* fw_params.c: the walk's and the event's parameters, and what all setters share. */
+extern struct mutex fw_lock;
+extern bool fw_ready;
+extern bool fw_load_refused;
+extern unsigned int fw_depth;
+extern bool fw_records;
+extern char *fw_instance;
 
 struct dentry;
 
@@ -113,7 +131,6 @@ static __always_inline bool fw_agg_on(void)
 	return READ_ONCE(fw_aggregate) && !READ_ONCE(fw_agg_paused);
 }
 
-/* Parameter helpers of fw_main.c that the other parameters share. */
 const char *fw_trim(const char *val, size_t *len);
 int fw_refuse(void);
 

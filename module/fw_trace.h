@@ -19,31 +19,26 @@ static_assert(sizeof(unsigned long) == sizeof(u64));
 /* The tokens as given: lets a macro below expand to a leading comma or a statement. */
 #define fw_tokens(...)	__VA_ARGS__
 
-/* Let the format file carry numbers, so libtraceevent can print stop names. */
+/* Let the format file carry numbers, so libtraceevent can print the names. */
 #define FW_STOP_TRACE_ENUM(id, ...)	fw_tokens(TRACE_DEFINE_ENUM(FW_STOP_##id);)
+#define FW_TRAMP_TRACE_ENUM(id, ...)	fw_tokens(TRACE_DEFINE_ENUM(FW_TRAMP_##id);)
 FW_STOP_LIST(FW_STOP_TRACE_ENUM)
+FW_TRAMP_LIST(FW_TRAMP_TRACE_ENUM)
 
 /*
  * __print_symbolic(stop, { FW_STOP_CHAIN_END, "chain_end" }, ...) made from
- * the list: each symbol brings its leading comma, and fw_stop_value() ends
- * the value without whitespace, so the format text reads as it always has.
+ * the list, and the same of tramp: each symbol brings its leading comma, and
+ * fw_symbolic_value() ends the value without whitespace, so the format text
+ * reads as it did when the symbols were written out.
  */
 #define FW_STOP_SYMBOL(id, name)	fw_tokens(, { FW_STOP_##id, #name })
-#define fw_stop_value(stop)		stop
+#define FW_TRAMP_SYMBOL(id, name)	fw_tokens(, { FW_TRAMP_##id, #name })
+#define fw_symbolic_value(value)	value
 #define fw_print_symbolic(...)		__print_symbolic(__VA_ARGS__)
-#define fw_show_stop(stop)	fw_print_symbolic(fw_stop_value(stop)FW_STOP_LIST(FW_STOP_SYMBOL))
-
-TRACE_DEFINE_ENUM(FW_TRAMP_NONE);
-TRACE_DEFINE_ENUM(FW_TRAMP_GRAPH);
-TRACE_DEFINE_ENUM(FW_TRAMP_KRETPROBE);
-TRACE_DEFINE_ENUM(FW_TRAMP_RETHOOK);
-
-#define fw_show_tramp(tramp)					\
-	__print_symbolic(tramp,					\
-			 { FW_TRAMP_NONE,	"none" },	\
-			 { FW_TRAMP_GRAPH,	"graph" },	\
-			 { FW_TRAMP_KRETPROBE,	"kretprobe" },	\
-			 { FW_TRAMP_RETHOOK,	"rethook" })
+#define fw_show_stop(stop)		\
+	fw_print_symbolic(fw_symbolic_value(stop)FW_STOP_LIST(FW_STOP_SYMBOL))
+#define fw_show_tramp(tramp)		\
+	fw_print_symbolic(fw_symbolic_value(tramp)FW_TRAMP_LIST(FW_TRAMP_SYMBOL))
 
 /*
  * One event per hit of a filtered function: the function (child), where it

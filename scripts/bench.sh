@@ -9,7 +9,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/bench
-kernels=${KERNELS:-6.1 6.12}
+kernels=${KERNELS:-5.10 5.10-mcount 6.1 6.12 7.2}
 mkdir -p "$out"
 
 for k in $kernels; do

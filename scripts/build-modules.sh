@@ -10,6 +10,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 series=${1:?usage: build-modules.sh SERIES}
 kdir=$top/.cache/kernels/$series/build
 out=$top/build/$series
+# What this kernel's module builds add on this host (scripts/fetch-kernel.sh): unstable's
+# headers name a compiler and flags bookworm does not have.
+extra=$(cat "$top/.cache/kernels/$series/make-args" 2>/dev/null || true)
 
 [ -d "$kdir" ] || { echo "build-modules: no kernel $series in .cache (run make deps)" >&2; exit 1; }
 mkdir -p "$out/src" "$out/ko"
@@ -25,7 +28,7 @@ rsync -a -c --delete --exclude '*.o' --exclude '*.ko' --exclude '.*.cmd' --exclu
 # generation"), which is only noise here; V=1 shows it.
 set -o pipefail
 make -s -C "$kdir" M="$out/src" ARCH=arm64 CROSS_COMPILE=${CROSS_COMPILE:-aarch64-linux-gnu-} \
-	KCFLAGS="-Werror" W=1 modules 2>&1 |
+	KCFLAGS="-Werror" W=1 $extra modules 2>&1 |
 	if [ "${V:-0}" = 1 ]; then cat; else { grep -v '^ *Skipping BTF generation' || true; }; fi
 find "$out/src" -name '*.ko' -exec cp {} "$out/ko/" \;
 echo "build-modules: $series: $(cd "$out/ko" && echo *.ko)"

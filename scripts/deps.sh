@@ -1,18 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Install the host packages framewalk needs and fetch the arm64 guest kernels into .cache/
-# (6.12-debug: build it, scripts/build-debug-kernel.sh).
+# Install the host packages framewalk needs and fetch the arm64 guest kernels: Debian's
+# (scripts/fetch-kernel.sh) and those built here (scripts/build-kernel.sh: 6.12-debug,
+# 5.10-mcount).
 #
 # Idempotent: with everything present it only asks dpkg and apt-cache and downloads nothing.
-# Kernel versions are resolved through apt-cache at run time (the meta-packages
-# linux-image-arm64 for 6.1 and linux-image-6.12-arm64 for 6.12), never hard-coded.
+# The kernels live outside the work tree, in $FW_KERNEL_CACHE (/var/cache/framewalk/kernels),
+# which .cache/kernels points to: a fresh clone on the same machine (CI) finds them built.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${FW_CACHE:-$top/.cache}
-series=${KERNELS:-"6.1 6.12 6.12-debug"}
+kcache=${FW_KERNEL_CACHE:-/var/cache/framewalk/kernels}
+series=${KERNELS:-"5.10 5.10-mcount 6.1 6.12 6.12-debug 7.2"}
 
-HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm dwarves cpio
+HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-user dwarves cpio
 	gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi gdb-multiarch libelf-dev
 	libdw-dev elfutils libtraceevent-dev libtracefs-dev trace-cmd libcapstone-dev clang
 	libclang-rt-14-dev llvm bc flex bison kmod xz-utils zstd python3 pkg-config rsync
@@ -81,25 +83,6 @@ fetch_flamegraph_js() {
 	touch "$dir/stamp"
 }
 
-# Print the first dependency of $1 whose name matches the regex $2, e.g. the
-# linux-image-6.1.0-56-arm64 that linux-image-arm64 depends on (virtual <> and :arch stripped).
-resolve_dep() {
-	local meta=$1 pattern=$2 out
-	out=$(dep_of "$meta" "$pattern")
-	if [ -z "$out" ]; then
-		apt_update
-		out=$(dep_of "$meta" "$pattern")
-	fi
-	[ -n "$out" ] || die "cannot resolve the dependency '$pattern' of $meta through apt-cache"
-	echo "$out"
-}
-
-dep_of() {
-	apt-cache depends "$1" 2>/dev/null |
-		sed -n 's/^  Depends: <\?\([^:>]*\)\(:[a-z0-9]*\)\?>\?$/\1/p' |
-		grep -E "^$2\$" | head -1
-}
-
 download() {
 	local pkg=$1 dir=$2
 	ls "$dir"/"${pkg%%:*}"_*.deb >/dev/null 2>&1 && return 0
@@ -111,46 +94,25 @@ download() {
 	}
 }
 
-# Fetch and unpack one kernel series: image, headers, common headers and the amd64 kbuild tools.
-fetch_kernel() {
-	local s=$1 meta_img meta_hdr img hdr abi common kbuild dir root
-	case $s in
-	6.12-debug) "$top/scripts/build-debug-kernel.sh" || die "cannot build the $s kernel"
-		return 0 ;;
-	6.1) meta_img=linux-image-arm64:arm64; meta_hdr=linux-headers-arm64:arm64 ;;
-	6.12) meta_img=linux-image-6.12-arm64:arm64; meta_hdr=linux-headers-6.12-arm64:arm64 ;;
-	*) die "unknown kernel series '$s' (KERNELS takes 6.1, 6.12 and 6.12-debug)" ;;
+# Built here, or one of Debian's.
+kernel_script() {
+	case $1 in
+	*-debug|*-mcount) echo "$top/scripts/build-kernel.sh" ;;
+	*) echo "$top/scripts/fetch-kernel.sh" ;;
 	esac
-	img=$(resolve_dep "$meta_img" 'linux-image-[^ ]*-arm64')
-	hdr=$(resolve_dep "$meta_hdr" 'linux-headers-[^ ]*-arm64')
-	abi=${hdr#linux-headers-}
-	abi=${abi%-arm64}
-	dir=$cache/kernels/$s
-	if [ -f "$dir/stamp" ] && [ "$(cat "$dir/stamp")" = "$img $hdr" ]; then
-		return 0
-	fi
-	common=$(resolve_dep "$hdr:arm64" 'linux-headers-[^ ]*-common')
-	kbuild=$(resolve_dep "$hdr:arm64" 'linux-kbuild-[^ ]*')
-	log "kernel $s: $img ($abi)"
-	rm -rf "$dir"
-	mkdir -p "$dir/debs" "$dir/root"
-	download "$img:arm64" "$dir/debs"
-	download "$hdr:arm64" "$dir/debs"
-	download "$common:all" "$dir/debs" 2>/dev/null || download "$common:arm64" "$dir/debs"
-	download "$kbuild:amd64" "$dir/debs"
-	root=$dir/root
-	for deb in "$dir"/debs/*.deb; do
-		dpkg -x "$deb" "$root" || die "cannot unpack $deb"
-	done
-	# The headers' Makefile includes the common tree by absolute /usr/src path: point it here.
-	sed -i "s|/usr/src/|$root/usr/src/|g" "$root/usr/src/$hdr/Makefile"
-	ln -sfn "$root/usr/src/$hdr" "$dir/build"
-	ln -sfn "$(ls "$root"/boot/vmlinuz-* | head -1)" "$dir/vmlinuz"
-	ln -sfn "$(ls -d "$root"/lib/modules/* | head -1)" "$dir/modules"
-	ln -sfn "$(ls "$root"/boot/System.map-* | head -1)" "$dir/System.map"
-	echo "$abi" >"$dir/release"
-	echo "$img $hdr" >"$dir/stamp"
-	rm -rf "$dir/debs"
+}
+
+# .cache/kernels is the shared cache; an older tree's own directory there is replaced.
+link_kernel_cache() {
+	mkdir -p "$kcache"
+	[ "$(readlink "$cache/kernels")" = "$kcache" ] && return 0
+	rm -rf "$cache/kernels"
+	ln -s "$kcache" "$cache/kernels"
+}
+
+fetch_kernel() {
+	apt_update
+	FW_KERNEL_CACHE=$kcache "$(kernel_script "$1")" "$1" || die "cannot get the $1 kernel"
 }
 
 fetch_busybox() {
@@ -217,11 +179,9 @@ quick_check() {
 	[ -f "$cache/npm/stamp" ] && cmp -s "$cache/npm/package-lock.json" \
 		"$top/userspace/flamegraph/package-lock.json" || return 1
 	[ -z "$(missing_pkgs $ARM64_BUILD_PKGS)" ] || return 1
+	[ "$(readlink "$cache/kernels")" = "$kcache" ] || return 1
 	for s in $series; do
-		case $s in
-		*-debug) FW_CACHE=$cache "$top/scripts/build-debug-kernel.sh" --up-to-date || return 1 ;;
-		*) [ -f "$cache/kernels/$s/stamp" ] || return 1 ;;
-		esac
+		FW_KERNEL_CACHE=$kcache "$(kernel_script "$s")" "$s" --up-to-date || return 1
 	done
 	[ -z "$(missing_pkgs $HOST_PKGS)" ]
 }
@@ -235,6 +195,7 @@ main() {
 	install_pkgs "$cache/apt-install.log" $HOST_PKGS
 	ensure_arm64_arch
 	install_pkgs "$cache/apt-install-arm64.log" $ARM64_BUILD_PKGS
+	link_kernel_cache
 	for s in $series; do
 		fetch_kernel "$s"
 	done

@@ -8,7 +8,8 @@
 #       in /fw/ko, beside framewalk.ko, with framewalk, crashwalk, trace-cmd and the
 #       bundled crash dumps (/fw/crash); exit or Ctrl-D powers the guest off,
 #       Ctrl-A x kills it
-#   -k  kernel series from .cache/kernels (default 6.12; 6.12-debug is the debug kernel)
+#   -k  kernel series from .cache/kernels (default 6.12): 5.10, 5.10-mcount, 6.1, 6.12,
+#       6.12-debug (the debug kernel), 7.2 (Makefile's KERNELS says what each is)
 #   -t  hard timeout: the guest is killed after it (default 300; with -s, none)
 #   -o  output directory: console.log, and files/ for what the guest left in /fw/out
 #   -i  extra file or directory for the initramfs, at DEST (default /fw/<basename>)

@@ -9,8 +9,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "../lib/user/fw_color.h"
 #include "fw_cli.h"
 #include "fw_version.h"
 
@@ -39,7 +39,7 @@ struct fw_subcmd {
 	{ "verbose", no_argument, NULL, 'v' },				\
 	{ NULL, 0, NULL, 0 }
 
-enum { FW_OPT_HELP = 256, FW_OPT_BAD, FW_OPT_COLOR };
+enum { FW_OPT_HELP = 256, FW_OPT_BAD, FW_OPT_COLOR, FW_OPT_FOLDED };
 
 #define FW_COLOR_LONG	{ "color", optional_argument, NULL, FW_OPT_COLOR }
 #define FW_COLOR_HELP							\
@@ -55,24 +55,13 @@ static void fw_cmd_usage(const struct fw_subcmd *cmd, FILE *out)
 		"See framewalk(1).\n", cmd->name, cmd->args, cmd->summary, cmd->help);
 }
 
-/* --color=WHEN; auto follows https://no-color.org, TERM=dumb and whether stdout is a terminal. */
+/* --color=WHEN for cmd, by the rule crashwalk uses too. */
 static int fw_parse_color(const struct fw_subcmd *cmd, const char *when)
 {
-	const char *no_color = getenv("NO_COLOR"), *term = getenv("TERM");
+	char who[64];
 
-	if (!when || !strcmp(when, "always")) {
-		fw_color = 1;
-	} else if (!strcmp(when, "never")) {
-		fw_color = 0;
-	} else if (!strcmp(when, "auto")) {
-		fw_color = isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
-			   !(term && !strcmp(term, "dumb"));
-	} else {
-		fprintf(stderr, "framewalk %s: --color: unknown value '%s'; use auto, always or "
-			"never\n", cmd->name, when);
-		return -1;
-	}
-	return 0;
+	snprintf(who, sizeof(who), "framewalk %s", cmd->name);
+	return fw_color_parse(who, when, &fw_color);
 }
 
 /*
@@ -114,6 +103,12 @@ static int fw_getopt(const struct fw_subcmd *cmd, int argc, char **argv)
 	return c;
 }
 
+/* How a command ends at an option it does not take: 0 after --help, else a usage error. */
+static int fw_opt_status(int c)
+{
+	return c == FW_OPT_HELP ? 0 : 2;
+}
+
 /* A whole decimal number from min to max, or an error naming the option and value. */
 static int fw_parse_long(const struct fw_subcmd *cmd, const char *opt, const char *arg,
 			 long min, long max, long *out)
@@ -145,7 +140,7 @@ static int fw_parse_globs(const struct fw_subcmd *cmd, const char *opt, const ch
  * The options record, stream and profile share: the module's setup and the
  * output file. 1 when @c was one of them, 0 when not, -1 on a bad value.
  */
-static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_record_opts *o)
+static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_session_opts *o)
 {
 	long depth;
 
@@ -159,7 +154,7 @@ static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_record_
 		o->notrace = optarg;
 		return 1;
 	case 'd':
-		if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANC, &depth))
+		if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANCESTORS, &depth))
 			return -1;
 		o->depth = (int)depth;
 		return 1;
@@ -177,26 +172,38 @@ static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_record_
 	return 0;
 }
 
-static int fw_run_record(const struct fw_subcmd *cmd, int argc, char **argv)
+/*
+ * fw_getopt with the shared options (fw_setup_option) stored in o: returns
+ * the next option left to the caller, -1 at the end, or FW_OPT_BAD.
+ */
+static int fw_getopt_session(const struct fw_subcmd *cmd, int argc, char **argv,
+			     struct fw_session_opts *o)
 {
-	struct fw_record_opts o = { .depth = -1, .output = "framewalk.rec",
-				    .stream = !strcmp(cmd->name, "stream") };
 	int c, done;
 
 	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
-		done = fw_setup_option(cmd, c, &o);
+		done = fw_setup_option(cmd, c, o);
 		if (done < 0)
-			return 2;
-		if (done)
-			continue;
+			return FW_OPT_BAD;
+		if (!done)
+			break;
+	}
+	return c;
+}
+
+static int fw_run_record(const struct fw_subcmd *cmd, int argc, char **argv)
+{
+	struct fw_session_opts o = { .depth = -1, .output = "framewalk.rec",
+				    .stream = !strcmp(cmd->name, "stream") };
+	int c;
+
+	while ((c = fw_getopt_session(cmd, argc, argv, &o)) != -1) {
 		switch (c) {
 		case 'F':
 			o.frames = 1;
 			break;
-		case FW_OPT_HELP:
-			return 0;
 		default:
-			return 2;
+			return fw_opt_status(c);
 		}
 	}
 	if (optind < argc)
@@ -221,10 +228,8 @@ static int fw_run_file(const struct fw_subcmd *cmd, int argc, char **argv)
 			if (fw_parse_long(cmd, "-l/--limit", optarg, 1, INT_MAX, &limit))
 				return 2;
 			break;
-		case FW_OPT_HELP:
-			return 0;
 		default:
-			return 2;
+			return fw_opt_status(c);
 		}
 	}
 	if (argc - optind > 1) {
@@ -234,7 +239,7 @@ static int fw_run_file(const struct fw_subcmd *cmd, int argc, char **argv)
 	}
 	if (optind < argc)
 		path = argv[optind];
-	if (fw_rec_read(path, &r, err, sizeof(err))) {
+	if (fw_recording_read(path, &r, err, sizeof(err))) {
 		fprintf(stderr, "framewalk %s: %s\n", cmd->name, err);
 		return 1;
 	}
@@ -251,7 +256,7 @@ static int fw_run_file(const struct fw_subcmd *cmd, int argc, char **argv)
 		ret = fw_folded(&r, stdout);
 	else
 		ret = fw_top(&r, stdout, (unsigned int)limit);
-	fw_rec_free(&r);
+	fw_recording_free(&r);
 	return ret;
 }
 
@@ -264,10 +269,8 @@ static int fw_run_reset(const struct fw_subcmd *cmd, int argc, char **argv)
 		case 'u':
 			unload = 1;
 			break;
-		case FW_OPT_HELP:
-			return 0;
 		default:
-			return 2;
+			return fw_opt_status(c);
 		}
 	}
 	if (optind < argc) {
@@ -279,23 +282,19 @@ static int fw_run_reset(const struct fw_subcmd *cmd, int argc, char **argv)
 
 static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	struct fw_profile_opts o = { .rec = { .depth = -1 }, .limit = 20 };
-	int c, done;
+	struct fw_profile_opts o = { .session = { .depth = -1 }, .limit = 20 };
 	long v;
+	int c;
 
-	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
-		done = fw_setup_option(cmd, c, &o.rec);
-		if (done < 0)
-			return 2;
-		if (done)
-			continue;
+	while ((c = fw_getopt_session(cmd, argc, argv, &o.session)) != -1) {
 		switch (c) {
 		case 't':
 			if (fw_parse_long(cmd, "-t/--time", optarg, 1, 86400, &v))
 				return 2;
 			o.seconds = (unsigned int)v;
 			break;
-		case 'F':
+		case 'F':	/* --folded's old short form: -F is --frames elsewhere */
+		case FW_OPT_FOLDED:
 			o.folded = 1;
 			break;
 		case 'l':
@@ -303,14 +302,12 @@ static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 				return 2;
 			o.limit = (unsigned int)v;
 			break;
-		case FW_OPT_HELP:
-			return 0;
 		default:
-			return 2;
+			return fw_opt_status(c);
 		}
 	}
 	if (optind < argc)
-		o.rec.cmd = argv + optind;
+		o.session.cmd = argv + optind;
 	return fw_profile(&o);
 }
 
@@ -342,7 +339,7 @@ static const struct option fw_stream_long[] = {
 static const struct option fw_profile_long[] = {
 	FW_SETUP_LONG,
 	{ "time", required_argument, NULL, 't' },
-	{ "folded", no_argument, NULL, 'F' },
+	{ "folded", no_argument, NULL, FW_OPT_FOLDED },
 	{ "limit", required_argument, NULL, 'l' },
 	{ "output", required_argument, NULL, 'o' },
 	FW_COMMON_LONG
@@ -375,16 +372,11 @@ static const struct option fw_common_long[] = {
 
 static int fw_run_flamegraph(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	struct fw_record_opts o = { .output = "flamegraph.html" };	/* -o alone */
-	int c, done;
+	struct fw_session_opts o = { .output = "flamegraph.html" };	/* -o alone */
+	int c = fw_getopt_session(cmd, argc, argv, &o);
 
-	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
-		done = fw_setup_option(cmd, c, &o);
-		if (done < 0)
-			return 2;
-		if (!done)
-			return c == FW_OPT_HELP ? 0 : 2;
-	}
+	if (c != -1)
+		return fw_opt_status(c);
 	if (argc - optind > 1) {
 		fprintf(stderr, "framewalk %s: one recording or folded file, not %d ('%s' is "
 			"extra)\n", cmd->name, argc - optind, argv[optind + 1]);
@@ -409,9 +401,10 @@ static const struct fw_subcmd fw_cmds[] = {
 	  "the top caller -> callee edges or folded stacks (as root).",
 	  FW_SETUP_HELP
 	  "  -t, --time=SECONDS    count this long (1 to 86400) instead of until CMD ends\n"
-	  "  -F, --folded          print folded stacks instead of edges\n"
+	  "      --folded          print folded stacks instead of edges\n"
 	  "  -l, --limit=N         how many edges (default 20)\n"
 	  "  -o, --output=FILE     also save the counted chains as a recording\n",
+	  /* -F, --folded's old short form, is still taken for scripts but not shown. */
 	  "+:f:n:d:k:t:Fl:o:" FW_COMMON_SHORT, fw_profile_long, fw_run_profile },
 	{ "report", "[OPTIONS] [FILE|-]",
 	  "Print each recorded chain (FILE defaults to framewalk.rec).",

@@ -5,9 +5,10 @@
 #ifndef FW_CLI_H
 #define FW_CLI_H
 
+#include <signal.h>
 #include <sys/types.h>
 
-#include "fw_rec.h"
+#include "fw_recording.h"
 
 /* -q: -1, errors only; 0: normal; -v: 1, say what is being done. */
 extern int fw_verbosity;
@@ -15,10 +16,11 @@ extern int fw_verbosity;
 extern int fw_color;
 #define FW_PARAMS	"/sys/module/framewalk/parameters"
 
-struct fw_record_opts {
+/* What record, stream and profile are told: the module's setup, the output, the command. */
+struct fw_session_opts {
 	const char *filter;	/* NULL: keep the module's */
 	const char *notrace;	/* NULL: keep the module's */
-	int depth;		/* -1: keep the module's */
+	int depth;		/* the depth limit; -1: keep the module's */
 	const char *module;	/* framewalk.ko to load when it is not loaded */
 	const char *output;	/* record: the recording file, "-" for stdout */
 	char **cmd;		/* run this, then stop; NULL: until interrupted */
@@ -28,21 +30,27 @@ struct fw_record_opts {
 
 /* profile: the module's aggregate instead of events. */
 struct fw_profile_opts {
-	struct fw_record_opts rec;	/* filter, notrace, depth, module, output, cmd */
+	struct fw_session_opts session;	/* filter, notrace, depth, module, output, cmd */
 	unsigned int seconds;		/* 0: until the command ends or an interrupt */
 	int folded;			/* print folded stacks instead of top edges */
 	unsigned int limit;		/* top: edges printed */
 };
 
-int fw_record(const struct fw_record_opts *o);
+int fw_record(const struct fw_session_opts *o);
 /* Remove framewalk's leftovers from tracefs; with unload, framewalk.ko too. */
 int fw_reset(int unload);
 int fw_profile(const struct fw_profile_opts *o);
 
-/* Shared by record and profile: module parameters, symbols, the command. */
+/*
+ * fw_session.c, shared by record, stream and profile: module parameters,
+ * symbols, the command. fw_interrupted is set by the signals fw_catch_signal
+ * was given (and by a reader that went away): the run ends and cleans up.
+ */
+extern volatile sig_atomic_t fw_interrupted;
+void fw_catch_signal(int sig);
 int fw_write_param(const char *name, const char *value);
 void fw_read_param(const char *name, char *buf, size_t len);
-int fw_setup_module(const struct fw_record_opts *o);
+int fw_setup_module(const struct fw_session_opts *o);
 int fw_load_syms(struct fw_symtab *t);
 int fw_run_command(char **cmd, unsigned int seconds, void (*tick)(void *ctx, unsigned int n),
 		   void *ctx);

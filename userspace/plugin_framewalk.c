@@ -11,7 +11,8 @@
  *   vfs_read <- ksys_read+0x7c <- __arm64_sys_read+0x24 [recovered] ... [chain_end]
  * [recovered]: a return trampoline had replaced that return address and the
  * module recovered the real one. At stop=trampoline, tramp=NAME says which
- * trampoline it could not see behind.
+ * trampoline it could not see behind. The layout is fw_chain.c's, shared with
+ * framewalk report and stream; this file reads the event and names addresses.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "../lib/fw_walk.h"
+#include "fw_chain.h"
 
 struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 	{
@@ -40,81 +42,89 @@ struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 static struct tep_plugin_option *fw_opt_oneline = &TEP_PLUGIN_OPTIONS[0];
 static struct tep_plugin_option *fw_opt_addr = &TEP_PLUGIN_OPTIONS[1];
 
-/* Print addr as func+0xoff, or as a bare address where no symbol covers it. */
-static void fw_print_sym(struct trace_seq *s, struct tep_handle *tep,
-			 unsigned long long addr, int with_offset)
+/* Where fw_chain_format writes, and the symbols it names addresses with. */
+struct fw_seq {
+	struct trace_seq *s;
+	struct tep_handle *tep;
+};
+
+static void fw_seq_vprint(void *ctx, const char *fmt, va_list ap)
 {
-	const char *func = tep_find_function(tep, addr);
+	trace_seq_vprintf(((struct fw_seq *)ctx)->s, fmt, ap);
+}
+
+/* addr as func+0xoff, or as a bare address where no symbol covers it; addr=1 adds it raw. */
+static void fw_seq_sym(void *ctx, unsigned long long addr, int with_offset)
+{
+	struct fw_seq *seq = ctx;
+	const char *func = tep_find_function(seq->tep, addr);
 
 	if (!func)
-		trace_seq_printf(s, "0x%llx", addr);
+		trace_seq_printf(seq->s, "0x%llx", addr);
 	else if (with_offset)
-		trace_seq_printf(s, "%s+0x%llx", func, addr - tep_find_function_address(tep, addr));
+		trace_seq_printf(seq->s, "%s+0x%llx", func,
+				 addr - tep_find_function_address(seq->tep, addr));
 	else
-		trace_seq_printf(s, "%s", func);
+		trace_seq_printf(seq->s, "%s", func);
 	if (fw_opt_addr->set && func)
-		trace_seq_printf(s, " <0x%llx>", addr);
+		trace_seq_printf(seq->s, " <0x%llx>", addr);
 }
 
-static void fw_print_frame(struct trace_seq *s, struct tep_handle *tep,
-			   unsigned long long addr)
-{
-	if (fw_opt_oneline->set) {
-		trace_seq_puts(s, " <- ");
-	} else {
-		trace_seq_puts(s, "\n => ");
-	}
-	fw_print_sym(s, tep, addr, 1);
-}
+/* The event's ancestors array, in the traced kernel's word size and byte order. */
+struct fw_raw_ancestors {
+	struct tep_handle *tep;
+	const char *data;
+	int word;
+};
 
-/* " tramp=NAME" where the walk stopped at a trampoline it could not see behind. */
-static void fw_print_tramp(struct trace_seq *s, unsigned long long tramp)
+static unsigned long long fw_raw_ancestor(const void *src, unsigned int i)
 {
-	if (tramp != FW_TRAMP_NONE)
-		trace_seq_printf(s, " tramp=%s", fw_tramp_name((unsigned int)tramp));
+	const struct fw_raw_ancestors *a = src;
+
+	return tep_read_number(a->tep, a->data + i * a->word, a->word);
 }
 
 static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 			    struct tep_event *event, void *context)
 {
 	struct tep_handle *tep = event->tep;
-	unsigned long long ip, parent, stop, depth, tramp = FW_TRAMP_NONE, recovered = 0;
-	int len, word, i, n;
-	void *anc;
+	unsigned long long ip, parent, stop, found, tramp = FW_TRAMP_NONE, recovered = 0;
+	struct fw_raw_ancestors raw = { .tep = tep };
+	struct fw_seq seq = { .s = s, .tep = tep };
+	struct fw_chain_out out = {
+		.vprint = fw_seq_vprint, .sym = fw_seq_sym, .ctx = &seq,
+		.oneline = fw_opt_oneline->set,
+	};
+	struct fw_chain c = { .ancestor = fw_raw_ancestor, .src = &raw };
+	int len;
 
 	(void)context;
+	/*
+	 * The event's depth field counts the ancestors found (not the limit); it
+	 * is only checked for, since the ancestors array's length says the same.
+	 */
 	if (tep_get_field_val(s, event, "ip", record, &ip, 1) ||
 	    tep_get_field_val(s, event, "parent_ip", record, &parent, 1) ||
 	    tep_get_field_val(s, event, "stop", record, &stop, 1) ||
-	    tep_get_field_val(s, event, "depth", record, &depth, 1))
+	    tep_get_field_val(s, event, "depth", record, &found, 1))
 		return 0;
 	/* Absent from events of modules older than the recovery. */
 	tep_get_field_val(NULL, event, "tramp", record, &tramp, 0);
 	tep_get_field_val(NULL, event, "recovered", record, &recovered, 0);
-	anc = tep_get_field_raw(s, event, "ancestors", record, &len, 1);
-	if (!anc)
+	raw.data = tep_get_field_raw(s, event, "ancestors", record, &len, 1);
+	if (!raw.data)
 		return 0;
-	word = tep_get_long_size(tep);
-	if (word != 4 && word != 8)
-		word = 8;
-	n = len / word;
+	raw.word = tep_get_long_size(tep);
+	if (raw.word != 4 && raw.word != 8)
+		raw.word = 8;
 
-	fw_print_sym(s, tep, ip, 0);
-	if (!fw_opt_oneline->set) {
-		trace_seq_printf(s, " depth=%llu stop=%s", depth, fw_stop_name((unsigned int)stop));
-		fw_print_tramp(s, tramp);
-	}
-	fw_print_frame(s, tep, parent);
-	for (i = 0; i < n; i++) {
-		fw_print_frame(s, tep, tep_read_number(tep, (char *)anc + i * word, word));
-		if (i < 64 && (recovered & (1ull << i)))
-			trace_seq_puts(s, " [recovered]");
-	}
-	if (fw_opt_oneline->set) {
-		trace_seq_printf(s, "   [%s", fw_stop_name((unsigned int)stop));
-		fw_print_tramp(s, tramp);
-		trace_seq_puts(s, "]");
-	}
+	c.ip = ip;
+	c.parent = parent;
+	c.stop = (unsigned int)stop;
+	c.tramp = (unsigned int)tramp;
+	c.recovered = recovered;
+	c.nr_ancestors = (unsigned int)(len / raw.word);
+	fw_chain_format(&out, &c);
 	return 0;
 }
 

@@ -13,7 +13,7 @@
 # O line after FUNC's last C line, which are counted as cut.
 # -v maxdepth=N is the depth framewalk was walking to.
 # Output: "# mismatch ..." details, then
-# "RESULT FUNC matched mismatched unpaired cut recovered-frames".
+# "RESULT FUNC matched mismatched unpaired cut recovered-frames trampoline-stops".
 
 function fail(fn, why) {
 	bad[fn]++
@@ -48,6 +48,15 @@ function compare(fn,    c, o, nc, no, i, n) {
 			fail(fn, "framewalk has " nc " frames, the kernel " no)
 		else
 			good[fn]++
+	} else if (cstop[fn] == "trampoline") {
+		# Equal so far, the trampoline's address included: the kernel's unwinder
+		# could not see behind it either (a kernel without that recovery).
+		if (no <= nc)
+			fail(fn, "stop=trampoline but the kernel's trace ends after " no " frames")
+		else {
+			good[fn]++
+			tstops[fn]++
+		}
 	} else {
 		fail(fn, "stop=" cstop[fn] " after " nc " frames, the kernel has " no)
 	}
@@ -103,5 +112,5 @@ END {
 	}
 	for (fn in seen)
 		print "RESULT " fn " " good[fn] + 0 " " bad[fn] + 0 " " lost[fn] + 0 " " \
-			cut[fn] + 0 " " nrec[fn] + 0
+			cut[fn] + 0 " " nrec[fn] + 0 " " tstops[fn] + 0
 }

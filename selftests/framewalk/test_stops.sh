@@ -28,7 +28,9 @@ expect_stop() {
 expect_stop misaligned misaligned
 expect_stop off_stack off_stack
 expect_stop cycle not_increasing
-tramp=$(awk '$3 == "__kretprobe_trampoline" { print $1; exit }' /proc/kallsyms)
+# The trampoline's name before 5.15 had no leading underscores.
+tramp=$(awk '$3 == "__kretprobe_trampoline" || $3 == "kretprobe_trampoline" { print $1; exit }' \
+	/proc/kallsyms)
 # A kretprobe on the trigger's debugfs write handler gives the task a hooked
 # return, the only state in which framewalk looks for trampolines.
 echo 'r:fw_kret_w fw_test_trigger_write' >"$TRACEFS/kprobe_events" || ktap_fail "r: refused"

@@ -11,8 +11,9 @@
 #include <linux/module.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
-#include <linux/trace_recursion.h>
 #include <asm/insn.h>
+
+#include "fw_compat.h"
 
 #define CREATE_TRACE_POINTS
 #include "fw_oracle_trace.h"
@@ -25,30 +26,32 @@ module_param(funcs, charp, 0444);
 MODULE_PARM_DESC(funcs, "Functions to record the kernel's stack trace at");
 
 struct fw_oracle_buf {
-	unsigned long entries[TRACE_CTX_TRANSITION + 1][FW_ORACLE_MAX];
+	unsigned long entries[FW_CONTEXTS][FW_ORACLE_MAX];
+	unsigned long busy;	/* fw_recursion_lock()'s contexts where the module keeps them */
 };
 
 static struct fw_oracle_buf __percpu *fw_oracle_buf;
 
 /*
  * ftrace_caller's own frame record returns to the instruction after its
- * `bl ftrace_caller`, ip + 4: the kernel's trace reaches the traced function
- * there, and everything after that entry is the caller chain.
+ * `bl ftrace_caller` (`bl _mcount` under -pg), ip + 4: the kernel's trace
+ * reaches the traced function there, and everything after that entry is the
+ * caller chain.
  */
 static void fw_oracle_cb(unsigned long ip, unsigned long parent_ip,
-			 struct ftrace_ops *op, struct ftrace_regs *fregs)
+			 struct ftrace_ops *op, struct fw_regs *regs)
 {
 	unsigned long *buf;
 	unsigned int nr, i;
-	int bit;
+	int ctx;
 
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
+	ctx = fw_recursion_lock(ip, parent_ip, &fw_oracle_buf->busy);
+	if (ctx < 0)
 		return;
 	if (!rcu_is_watching())
 		goto out;
 	/* One buffer per context the recursion lock tells apart, its transition slot included. */
-	buf = this_cpu_ptr(fw_oracle_buf)->entries[bit - TRACE_FTRACE_START];
+	buf = this_cpu_ptr(fw_oracle_buf)->entries[ctx];
 	nr = stack_trace_save(buf, FW_ORACLE_MAX, 0);
 	for (i = 0; i < nr; i++)
 		if (buf[i] == ip + AARCH64_INSN_SIZE)
@@ -58,7 +61,7 @@ static void fw_oracle_cb(unsigned long ip, unsigned long parent_ip,
 	else
 		trace_stack(ip, false, buf, nr);
 out:
-	ftrace_test_recursion_unlock(bit);
+	fw_recursion_unlock(ctx, &fw_oracle_buf->busy);
 }
 
 static struct ftrace_ops fw_oracle_ops = {
@@ -92,7 +95,7 @@ static int __init fw_oracle_init(void)
 	if (!ret)
 		ret = register_ftrace_function(&fw_oracle_ops);
 	if (ret) {
-		ftrace_free_filter(&fw_oracle_ops);
+		fw_free_filter(&fw_oracle_ops);
 		free_percpu(fw_oracle_buf);
 	}
 	return ret;
@@ -101,7 +104,7 @@ static int __init fw_oracle_init(void)
 static void __exit fw_oracle_exit(void)
 {
 	unregister_ftrace_function(&fw_oracle_ops);
-	ftrace_free_filter(&fw_oracle_ops);
+	fw_free_filter(&fw_oracle_ops);
 	free_percpu(fw_oracle_buf);
 }
 

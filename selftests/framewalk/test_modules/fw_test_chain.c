@@ -23,6 +23,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "fw_compat.h"
+
 /*
  * Every level is noinline and __noclone so that it keeps its own frame and
  * exactly its own symbol name; "+ 1" after each call forbids a tail call.
@@ -159,8 +161,7 @@ DEFINE_SHOW_ATTRIBUTE(fw_test_oracle);
 
 static int __init fw_test_init(void)
 {
-	hrtimer_init(&fw_test_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	fw_test_timer.function = fw_test_timer_fn;
+	fw_hrtimer_setup(&fw_test_timer, fw_test_timer_fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	fw_test_dir = debugfs_create_dir("framewalk_test", NULL);
 	debugfs_create_file("trigger", 0200, fw_test_dir, NULL, &fw_test_trigger_fops);
 	debugfs_create_file("oracle", 0400, fw_test_dir, NULL, &fw_test_oracle_fops);

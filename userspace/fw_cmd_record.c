@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fw_record.c - framewalk record and stream, on the traced machine: set the
+ * fw_cmd_record.c - framewalk record and stream, on the traced machine: set the
  * module's parameters, enable framewalk:chain in a private trace instance,
  * run the command, and drain the instance's buffers into a recording (or to
- * the terminal) until the command ends or the user interrupts.
+ * the terminal) until the command ends or the user interrupts; and framewalk
+ * reset, which clears what a killed recorder left in tracefs.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -14,8 +15,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -27,8 +26,9 @@
 /* Every recorder's trace instance is named so; reset finds them by it. */
 #define FW_INSTANCE	"framewalk-"
 
-struct fw_session {
-	const struct fw_record_opts *o;
+/* One record or stream run: its trace instance, where it writes, what it counted. */
+struct fw_recorder {
+	const struct fw_session_opts *o;
 	struct tep_handle *tep;
 	struct tracefs_instance *inst;
 	int chain_id;
@@ -37,101 +37,6 @@ struct fw_session {
 	size_t events;
 	unsigned long long stops[FW_STOP_NR + 1];
 };
-
-static volatile sig_atomic_t fw_interrupted;
-
-static void fw_on_signal(int sig)
-{
-	(void)sig;
-	fw_interrupted = 1;
-}
-
-int fw_write_param(const char *name, const char *value)
-{
-	char path[128];
-	int fd, ret = 0;
-
-	if (fw_verbosity > 0)
-		fprintf(stderr, "framewalk: setting the module's %s to '%s'\n", name, value);
-	snprintf(path, sizeof(path), FW_PARAMS "/%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0 || write(fd, value, strlen(value)) < 0)
-		ret = -errno;
-	if (fd >= 0)
-		close(fd);
-	if (ret)
-		fprintf(stderr, "framewalk: the module refused %s '%s': %s%s\n", name, value,
-			strerror(-ret), ret == -EINVAL ? " (the kernel log says which pattern)" : "");
-	return ret;
-}
-
-void fw_read_param(const char *name, char *buf, size_t len)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), FW_PARAMS "/%s", name);
-	buf[0] = '\0';
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
-/* Load framewalk.ko with the requested parameters, in one finit_module() call. */
-static int fw_load_module(const struct fw_record_opts *o)
-{
-	char params[2300];
-	int fd, ret = 0;
-
-	if (!o->filter) {
-		fprintf(stderr, "framewalk: loading the module needs a filter (-f)\n");
-		return -EINVAL;
-	}
-	snprintf(params, sizeof(params), "filter=%s notrace=%s depth=%d", o->filter,
-		 o->notrace ? o->notrace : "", o->depth >= 0 ? o->depth : 16);
-	if (fw_verbosity > 0)
-		fprintf(stderr, "framewalk: loading %s with %s\n", o->module, params);
-	fd = open(o->module, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		fprintf(stderr, "framewalk: -k %s: %s; give the path of a framewalk.ko built "
-			"for this kernel\n", o->module, strerror(-ret));
-		return ret;
-	}
-	if (syscall(SYS_finit_module, fd, params, 0))
-		ret = -errno;
-	close(fd);
-	/* Only the kernel knows why it refused a module it could read: dmesg says. */
-	if (ret)
-		fprintf(stderr, "framewalk: -k %s: the kernel refused to load it: %s (dmesg "
-			"says why)\n", o->module, strerror(-ret));
-	return ret;
-}
-
-int fw_setup_module(const struct fw_record_opts *o)
-{
-	char depth[16];
-
-	if (access(FW_PARAMS "/filter", F_OK)) {
-		if (!o->module) {
-			fprintf(stderr, "framewalk: the framewalk module is not loaded: "
-				"insmod framewalk.ko filter=..., or pass -k PATH/framewalk.ko\n");
-			return -ENOENT;
-		}
-		return fw_load_module(o);
-	}
-	if (o->filter && fw_write_param("filter", o->filter))
-		return -EINVAL;
-	if (o->notrace && fw_write_param("notrace", o->notrace))
-		return -EINVAL;
-	snprintf(depth, sizeof(depth), "%d", o->depth);
-	if (o->depth >= 0 && fw_write_param("depth", depth))
-		return -EINVAL;
-	return 0;
-}
 
 static unsigned long long fw_field(struct tep_event *ev, struct tep_record *rec,
 				   const char *name)
@@ -146,7 +51,7 @@ static unsigned long long fw_field(struct tep_event *ev, struct tep_record *rec,
  * The task name of pid for stream: the kernel's saved_cmdlines, else
  * /proc/PID/comm; remembered in tep either way, so each pid is looked up once.
  */
-static const char *fw_stream_comm(struct fw_session *s, int pid)
+static const char *fw_stream_comm(struct fw_recorder *s, int pid)
 {
 	char path[64], comm[64] = "<...>";
 	char *text;
@@ -175,10 +80,10 @@ static const char *fw_stream_comm(struct fw_session *s, int pid)
 
 static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void *ctx)
 {
-	struct fw_session *s = ctx;
+	struct fw_recorder *s = ctx;
 	struct fw_event e = {};
 	int len = 0, word, i;
-	char *anc;
+	char *raw;
 
 	if (ev->id != s->chain_id)
 		return 0;
@@ -190,21 +95,21 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 	e.stop = (unsigned int)fw_field(ev, rec, "stop");
 	e.tramp = (unsigned int)fw_field(ev, rec, "tramp");
 	e.recovered = fw_field(ev, rec, "recovered");
-	anc = tep_get_field_raw(NULL, ev, "ancestors", rec, &len, 0);
+	raw = tep_get_field_raw(NULL, ev, "ancestors", rec, &len, 0);
 	word = tep_get_long_size(s->tep);
-	for (i = 0; anc && word > 0 && i < len / word && i < FW_MAX_ANC; i++)
-		e.anc[i] = tep_read_number(s->tep, anc + i * word, word);
-	e.nanc = (unsigned int)i;
+	for (i = 0; raw && word > 0 && i < len / word && i < FW_MAX_ANCESTORS; i++)
+		e.ancestors[i] = tep_read_number(s->tep, raw + i * word, word);
+	e.nr_ancestors = (unsigned int)i;
 	if (s->o->stream)
 		fw_print_chain(s->out, &s->syms, &e, fw_stream_comm(s, e.pid), s->o->frames);
 	else
-		fw_rec_write_event(s->out, &e);
+		fw_recording_write_event(s->out, &e);
 	s->events++;
 	s->stops[e.stop < FW_STOP_NR ? e.stop : FW_STOP_NR]++;
 	return 0;
 }
 
-static void fw_drain(struct fw_session *s)
+static void fw_drain(struct fw_recorder *s)
 {
 	tracefs_iterate_raw_events(s->tep, s->inst, NULL, 0, fw_on_event, s);
 	/* A reader that went away (stream | head) ends the session like SIGPIPE would. */
@@ -213,7 +118,7 @@ static void fw_drain(struct fw_session *s)
 }
 
 /* Events the ring buffer had to overwrite or refuse, over all CPUs. */
-static unsigned long long fw_dropped(struct fw_session *s)
+static unsigned long long fw_dropped(struct fw_recorder *s)
 {
 	unsigned long long total = 0, v;
 	char path[64], *text, *p;
@@ -235,7 +140,7 @@ static unsigned long long fw_dropped(struct fw_session *s)
 	return total;
 }
 
-static void fw_progress(struct fw_session *s, int final)
+static void fw_progress(struct fw_recorder *s, int final)
 {
 	if (fw_verbosity < 0 || (!final && !isatty(STDERR_FILENO)))
 		return;
@@ -246,7 +151,7 @@ static void fw_progress(struct fw_session *s, int final)
 }
 
 /* Comms of the recorded pids, from the kernel's saved_cmdlines. */
-static void fw_write_comms(struct fw_session *s)
+static void fw_write_comms(struct fw_recorder *s)
 {
 	char *text = tracefs_instance_file_read(NULL, "saved_cmdlines", NULL);
 	char comm[64], *line, *save = NULL;
@@ -255,91 +160,24 @@ static void fw_write_comms(struct fw_session *s)
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save))
 		if (sscanf(line, "%d %63s", &pid, comm) == 2)
-			fw_rec_write_comm(s->out, pid, comm);
+			fw_recording_write_comm(s->out, pid, comm);
 	free(text);
-}
-
-int fw_load_syms(struct fw_symtab *t)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	int ret;
-
-	if (!f) {
-		fprintf(stderr, "framewalk: cannot read /proc/kallsyms: %s\n", strerror(errno));
-		return -errno;
-	}
-	ret = fw_symtab_load_kallsyms(t, f);
-	fclose(f);
-	return ret;
-}
-
-static pid_t fw_spawn(char **cmd)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "framewalk: cannot run %s: %s\n", cmd[0], strerror(errno));
-		_exit(127);
-	}
-	if (pid < 0)
-		fprintf(stderr, "framewalk: fork: %s\n", strerror(errno));
-	return pid;
-}
-
-/*
- * Run @cmd (if any) until it exits, @seconds pass (0: no limit) or SIGINT or
- * SIGTERM arrives, calling @tick every 100 ms with the tick's number; returns
- * the command's exit status.
- */
-int fw_run_command(char **cmd, unsigned int seconds, void (*tick)(void *ctx, unsigned int n),
-		   void *ctx)
-{
-	struct sigaction sa = { .sa_handler = fw_on_signal };
-	struct timespec pause = { 0, 100 * 1000 * 1000 };
-	unsigned int ticks = 0;
-	int status = 0;
-	pid_t child = -1;
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (cmd) {
-		child = fw_spawn(cmd);
-		if (child < 0)
-			return 1;
-	}
-	while (!fw_interrupted) {
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			child = -1;
-			break;
-		}
-		if (seconds && ticks >= seconds * 10)
-			break;
-		tick(ctx, ++ticks);
-		nanosleep(&pause, NULL);
-	}
-	if (child > 0) {
-		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 /* Drain each tick; a progress line each second. */
 static void fw_record_tick(void *ctx, unsigned int n)
 {
-	struct fw_session *s = ctx;
+	struct fw_recorder *s = ctx;
 
 	fw_drain(s);
 	if (!s->o->stream && n % 10 == 0)
 		fw_progress(s, 0);
 }
 
-int fw_record(const struct fw_record_opts *o)
+int fw_record(const struct fw_session_opts *o)
 {
-	struct sigaction sa = { .sa_handler = fw_on_signal };
 	const char *systems[] = { "framewalk", NULL };
-	struct fw_session s = { .o = o };
+	struct fw_recorder s = { .o = o };
 	char name[64], pid[16], filter[1024], notrace[1024], depth[16];
 	struct tep_event *ev;
 	struct utsname uts;
@@ -360,10 +198,10 @@ int fw_record(const struct fw_record_opts *o)
 	 * disables the event: a signal only ends the drain loop. SIGKILL cannot
 	 * be caught; framewalk reset clears what it leaves.
 	 */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
+	fw_catch_signal(SIGINT);
+	fw_catch_signal(SIGTERM);
+	fw_catch_signal(SIGHUP);
+	fw_catch_signal(SIGPIPE);
 	if (fw_setup_module(o))
 		return 1;
 	s.tep = tracefs_local_events_system(NULL, systems);
@@ -404,7 +242,8 @@ int fw_record(const struct fw_record_opts *o)
 		fw_read_param("filter", filter, sizeof(filter));
 		fw_read_param("notrace", notrace, sizeof(notrace));
 		fw_read_param("depth", depth, sizeof(depth));
-		fw_rec_write_header(s.out, uts.release, filter, notrace, (unsigned int)atoi(depth));
+		fw_recording_write_header(s.out, uts.release, filter, notrace,
+					  (unsigned int)atoi(depth));
 	}
 	status = fw_run_command(o->cmd, 0, fw_record_tick, &s);
 	tracefs_event_disable(s.inst, "framewalk", "chain");
@@ -412,8 +251,8 @@ int fw_record(const struct fw_record_opts *o)
 	if (!o->stream) {
 		fw_write_comms(&s);
 		if (fw_load_syms(&s.syms) == 0)
-			fw_rec_write_syms(s.out, &s.syms);
-		fw_rec_write_end(s.out, s.events, fw_dropped(&s));
+			fw_recording_write_syms(s.out, &s.syms);
+		fw_recording_write_end(s.out, s.events, fw_dropped(&s));
 		if (s.out == stdout ? fflush(stdout) : fclose(s.out)) {
 			fprintf(stderr, "framewalk: writing %s: %s\n", o->output, strerror(errno));
 			s.out = NULL;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fw_rec.c - read and write framewalk recordings, and the kernel symbol table
- * that makes their addresses readable. The format is documented in
- * Documentation/framewalk-cli.rst: line-oriented text, one record per line.
+ * fw_recording.c - the recording file that framewalk record writes and report,
+ * folded, top and flamegraph read, and the kernel symbol table that makes its
+ * addresses readable. The format is documented in Documentation/framewalk-cli.rst:
+ * line-oriented text, one event, counted chain, task name or symbol per line.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,7 +13,7 @@
 #include <unistd.h>
 
 #include "../lib/fw_walk.h"
-#include "fw_rec.h"
+#include "fw_recording.h"
 
 /*
  * The doubling array v with room for its element n: v itself, or v moved;
@@ -132,41 +133,41 @@ void fw_symtab_free(struct fw_symtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-void fw_rec_write_header(FILE *f, const char *kernel, const char *filter,
+void fw_recording_write_header(FILE *f, const char *kernel, const char *filter,
 			 const char *notrace, unsigned int depth)
 {
-	fprintf(f, "%s %d\n", FW_REC_MAGIC, FW_REC_VERSION);
+	fprintf(f, "%s %d\n", FW_RECORDING_MAGIC, FW_RECORDING_VERSION);
 	fprintf(f, "kernel %s\nfilter %s\nnotrace %s\ndepth %u\n", kernel, filter, notrace, depth);
 }
 
-void fw_rec_write_event(FILE *f, const struct fw_event *e)
+void fw_recording_write_event(FILE *f, const struct fw_event *e)
 {
 	unsigned int i;
 
 	fprintf(f, "E %u %llu %d %llx %llx %u %u %llx %u", e->cpu, e->ts, e->pid, e->ip,
-		e->parent, e->stop, e->tramp, e->recovered, e->nanc);
-	for (i = 0; i < e->nanc; i++)
-		fprintf(f, " %llx", e->anc[i]);
+		e->parent, e->stop, e->tramp, e->recovered, e->nr_ancestors);
+	for (i = 0; i < e->nr_ancestors; i++)
+		fprintf(f, " %llx", e->ancestors[i]);
 	fputc('\n', f);
 }
 
-/* "A count ip parent stop nanc ancestors...": a chain the module counted count times. */
-void fw_rec_write_chain(FILE *f, const struct fw_event *e)
+/* "A COUNT IP PARENT STOP N ANCESTORS...": a chain the module counted count times. */
+void fw_recording_write_chain(FILE *f, const struct fw_event *e)
 {
 	unsigned int i;
 
-	fprintf(f, "A %llu %llx %llx %u %u", e->count, e->ip, e->parent, e->stop, e->nanc);
-	for (i = 0; i < e->nanc; i++)
-		fprintf(f, " %llx", e->anc[i]);
+	fprintf(f, "A %llu %llx %llx %u %u", e->count, e->ip, e->parent, e->stop, e->nr_ancestors);
+	for (i = 0; i < e->nr_ancestors; i++)
+		fprintf(f, " %llx", e->ancestors[i]);
 	fputc('\n', f);
 }
 
-void fw_rec_write_comm(FILE *f, int pid, const char *comm)
+void fw_recording_write_comm(FILE *f, int pid, const char *comm)
 {
 	fprintf(f, "C %d %s\n", pid, comm);
 }
 
-void fw_rec_write_syms(FILE *f, const struct fw_symtab *t)
+void fw_recording_write_syms(FILE *f, const struct fw_symtab *t)
 {
 	size_t i;
 
@@ -174,13 +175,13 @@ void fw_rec_write_syms(FILE *f, const struct fw_symtab *t)
 		fprintf(f, "S %llx %s\n", t->v[i].addr, t->v[i].name);
 }
 
-void fw_rec_write_end(FILE *f, size_t events, unsigned long long dropped)
+void fw_recording_write_end(FILE *f, size_t events, unsigned long long dropped)
 {
 	fprintf(f, "end %zu %llu\n", events, dropped);
 }
 
-static int fw_rec_err(char *err, size_t len, const char *path, unsigned long line,
-		      const char *fmt, ...)
+static int fw_read_err(char *err, size_t len, const char *path, unsigned long line,
+		       const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -194,15 +195,15 @@ static int fw_rec_err(char *err, size_t len, const char *path, unsigned long lin
 }
 
 /* The ancestors that end an "E" or "A" line; returns a message on error, NULL when fine. */
-static const char *fw_rec_parse_ancestors(char *p, struct fw_event *e)
+static const char *fw_recording_parse_ancestors(char *p, struct fw_event *e)
 {
 	unsigned int i;
 	int used;
 
-	if (e->nanc > FW_MAX_ANC)
+	if (e->nr_ancestors > FW_MAX_ANCESTORS)
 		return "more than 64 ancestors";
-	for (i = 0; i < e->nanc; i++) {
-		if (sscanf(p, " %llx%n", &e->anc[i], &used) != 1)
+	for (i = 0; i < e->nr_ancestors; i++) {
+		if (sscanf(p, " %llx%n", &e->ancestors[i], &used) != 1)
 			return "fewer ancestors than the line says";
 		p += used;
 	}
@@ -215,7 +216,7 @@ static const char *fw_rec_parse_ancestors(char *p, struct fw_event *e)
  * Parse "S ADDR NAME" in place: the name is the rest of the line, however
  * long, so a long (Rust, LTO) symbol is never cut. NULL when malformed.
  */
-static char *fw_rec_parse_sym(char *p, unsigned long long *addr)
+static char *fw_recording_parse_sym(char *p, unsigned long long *addr)
 {
 	int used = 0;
 	size_t len;
@@ -232,44 +233,44 @@ static char *fw_rec_parse_sym(char *p, unsigned long long *addr)
  * Parse an "E ..." line of a recording in format @version into e; returns a
  * message on error, NULL when fine. Version 1 had no tramp and recovered.
  */
-static const char *fw_rec_parse_event(char *p, int version, struct fw_event *e)
+static const char *fw_recording_parse_event(char *p, int version, struct fw_event *e)
 {
 	int used;
 
 	if (version == 1) {
 		if (sscanf(p, "E %u %llu %d %llx %llx %u %u%n", &e->cpu, &e->ts, &e->pid,
-			   &e->ip, &e->parent, &e->stop, &e->nanc, &used) != 7)
+			   &e->ip, &e->parent, &e->stop, &e->nr_ancestors, &used) != 7)
 			return "malformed event line";
 	} else if (sscanf(p, "E %u %llu %d %llx %llx %u %u %llx %u%n", &e->cpu, &e->ts,
 			  &e->pid, &e->ip, &e->parent, &e->stop, &e->tramp, &e->recovered,
-			  &e->nanc, &used) != 9) {
+			  &e->nr_ancestors, &used) != 9) {
 		return "malformed event line";
 	}
 	if (e->tramp >= FW_TRAMP_NR)
 		return "unknown trampoline number";
 	if (e->tramp != FW_TRAMP_NONE && e->stop != FW_STOP_TRAMPOLINE)
 		return "a trampoline named on an event that did not stop at one";
-	if (e->nanc < FW_MAX_ANC && e->recovered >> e->nanc)
+	if (e->nr_ancestors < FW_MAX_ANCESTORS && e->recovered >> e->nr_ancestors)
 		return "recovered marks a frame beyond the ancestors";
 	e->count = 1;
-	return fw_rec_parse_ancestors(p + used, e);
+	return fw_recording_parse_ancestors(p + used, e);
 }
 
 /* Parse an "A ..." line (a counted chain) into e. */
-static const char *fw_rec_parse_chain(char *p, struct fw_event *e)
+static const char *fw_recording_parse_chain(char *p, struct fw_event *e)
 {
 	int used;
 
 	if (sscanf(p, "A %llu %llx %llx %u %u%n", &e->count, &e->ip, &e->parent, &e->stop,
-		   &e->nanc, &used) != 5)
+		   &e->nr_ancestors, &used) != 5)
 		return "malformed chain line";
 	if (!e->count)
 		return "chain counted 0 times";
 	e->counted = 1;
-	return fw_rec_parse_ancestors(p + used, e);
+	return fw_recording_parse_ancestors(p + used, e);
 }
 
-int fw_rec_add_event(struct fw_recording *r, const struct fw_event *e)
+int fw_recording_add(struct fw_recording *r, const struct fw_event *e)
 {
 	struct fw_event *v = fw_grow(r->ev, &r->cap, r->nev, sizeof(*v), 1024);
 
@@ -280,7 +281,7 @@ int fw_rec_add_event(struct fw_recording *r, const struct fw_event *e)
 	return 0;
 }
 
-static int fw_rec_add_comm(struct fw_recording *r, int pid, const char *name)
+static int fw_recording_add_comm(struct fw_recording *r, int pid, const char *name)
 {
 	struct fw_comm *v = fw_grow(r->comm, &r->ccap, r->ncomm, sizeof(*v), 64);
 
@@ -306,7 +307,7 @@ static void fw_copy_value(char *dst, size_t len, const char *line, const char *k
  * What a file that is not a recording is, from its first bytes, for an error
  * that tells the user which tool reads it; NULL when it looks like text.
  */
-static const char *fw_rec_sniff(const char *head, size_t n)
+static const char *fw_recording_sniff(const char *head, size_t n)
 {
 	static const char tracedat[] = "\x17\x08\x44tracing";
 
@@ -320,25 +321,26 @@ static const char *fw_rec_sniff(const char *head, size_t n)
 }
 
 /* Open path ("-": standard input) as a regular file or a pipe, never a directory. */
-static FILE *fw_rec_open(const char *path, char *err, size_t errlen)
+static FILE *fw_recording_open(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	FILE *f;
 
 	f = strcmp(path, "-") ? fopen(path, "r") : fdopen(dup(STDIN_FILENO), "r");
 	if (!f) {
-		fw_rec_err(err, errlen, path, 0, "%s", strerror(errno));
+		fw_read_err(err, errlen, path, 0, "%s", strerror(errno));
 		return NULL;
 	}
 	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
-		fw_rec_err(err, errlen, path, 0, "is a directory, expected a framewalk recording");
+		fw_read_err(err, errlen, path, 0,
+			    "is a directory, expected a framewalk recording");
 		fclose(f);
 		return NULL;
 	}
 	return f;
 }
 
-int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errlen)
+int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_t errlen)
 {
 	const char *name = strcmp(path, "-") ? path : "<stdin>";
 	unsigned long lineno = 0;
@@ -352,28 +354,28 @@ int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errl
 	FILE *f;
 
 	memset(r, 0, sizeof(*r));
-	f = fw_rec_open(path, err, errlen);
+	f = fw_recording_open(path, err, errlen);
 	if (!f)
 		return -1;
 	while ((len = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
-			why = fw_rec_sniff(line, len);
-			if (why || sscanf(line, FW_REC_MAGIC " %d", &version) != 1) {
-				fw_rec_err(err, errlen, name, 1, "not a framewalk recording%s%s; "
-					   "expected a '" FW_REC_MAGIC " %d' line", why ? ": " : "",
-					   why ? why : "", FW_REC_VERSION);
+			why = fw_recording_sniff(line, len);
+			if (why || sscanf(line, FW_RECORDING_MAGIC " %d", &version) != 1) {
+				fw_read_err(err, errlen, name, 1, "not a framewalk recording%s%s; "
+					    "expected a '" FW_RECORDING_MAGIC " %d' line",
+					    why ? ": " : "", why ? why : "", FW_RECORDING_VERSION);
 				goto out;
 			}
 		}
 		if (memchr(line, '\0', len)) {
-			fw_rec_err(err, errlen, name, lineno, "binary data in a text recording");
+			fw_read_err(err, errlen, name, lineno, "binary data in a text recording");
 			goto out;
 		}
-		if (len > FW_REC_LINE_MAX) {
-			fw_rec_err(err, errlen, name, lineno,
-				   "line of %zd bytes, longer than any a recording holds (%d)",
-				   len, FW_REC_LINE_MAX);
+		if (len > FW_RECORDING_LINE_MAX) {
+			fw_read_err(err, errlen, name, lineno,
+				    "line of %zd bytes, longer than any a recording holds (%d)",
+				    len, FW_RECORDING_LINE_MAX);
 			goto out;
 		}
 		if (line[len - 1] != '\n') {
@@ -382,35 +384,35 @@ int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errl
 			break;
 		}
 		if (lineno == 1) {
-			if (version < 1 || version > FW_REC_VERSION) {
-				fw_rec_err(err, errlen, name, 1, "format version %d, expected 1 to %d",
-					   version, FW_REC_VERSION);
+			if (version < 1 || version > FW_RECORDING_VERSION) {
+				fw_read_err(err, errlen, name, 1, "format version %d, expected 1 to %d",
+					    version, FW_RECORDING_VERSION);
 				goto out;
 			}
 			continue;
 		}
 		if (ended) {
-			fw_rec_err(err, errlen, name, lineno, "data after the end line");
+			fw_read_err(err, errlen, name, lineno, "data after the end line");
 			goto out;
 		}
 		switch (line[0]) {
 		case 'E':
 		case 'A':
 			memset(&e, 0, sizeof(e));
-			why = line[0] == 'E' ? fw_rec_parse_event(line, version, &e) :
-					       fw_rec_parse_chain(line, &e);
+			why = line[0] == 'E' ? fw_recording_parse_event(line, version, &e) :
+					       fw_recording_parse_chain(line, &e);
 			if (why) {
-				fw_rec_err(err, errlen, name, lineno, "%s", why);
+				fw_read_err(err, errlen, name, lineno, "%s", why);
 				goto out;
 			}
-			if (fw_rec_add_event(r, &e))
+			if (fw_recording_add(r, &e))
 				goto nomem;
 			break;
 		case 'S':
-			sym = fw_rec_parse_sym(line, &addr);
+			sym = fw_recording_parse_sym(line, &addr);
 			if (!sym) {
-				fw_rec_err(err, errlen, name, lineno,
-					   "malformed symbol line, expected 'S ADDR NAME'");
+				fw_read_err(err, errlen, name, lineno,
+					    "malformed symbol line, expected 'S ADDR NAME'");
 				goto out;
 			}
 			if (fw_symtab_add(&r->syms, addr, sym))
@@ -418,11 +420,11 @@ int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errl
 			break;
 		case 'C':
 			if (sscanf(line, "C %d %255s", &pid, comm) != 2) {
-				fw_rec_err(err, errlen, name, lineno,
-					   "malformed comm line, expected 'C PID COMM'");
+				fw_read_err(err, errlen, name, lineno,
+					    "malformed comm line, expected 'C PID COMM'");
 				goto out;
 			}
-			if (fw_rec_add_comm(r, pid, comm))
+			if (fw_recording_add_comm(r, pid, comm))
 				goto nomem;
 			break;
 		default:
@@ -436,26 +438,26 @@ int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errl
 				;
 			} else if (sscanf(line, "end %zu %llu", &nend, &r->dropped) == 2) {
 				if (nend != r->nev) {
-					fw_rec_err(err, errlen, name, lineno,
-						   "end line counts %zu events, the file has %zu",
-						   nend, r->nev);
+					fw_read_err(err, errlen, name, lineno,
+						    "end line counts %zu events, the file has %zu",
+						    nend, r->nev);
 					goto out;
 				}
 				ended = 1;
 			} else {
-				fw_rec_err(err, errlen, name, lineno, "unknown line '%.*s'",
-					   (int)strcspn(line, "\n") < 20 ? (int)strcspn(line, "\n") : 20,
-					   line);
+				fw_read_err(err, errlen, name, lineno, "unknown line '%.*s'",
+					    (int)strcspn(line, "\n") < 20 ? (int)strcspn(line, "\n") : 20,
+					    line);
 				goto out;
 			}
 		}
 	}
 	if (ferror(f)) {
-		fw_rec_err(err, errlen, name, lineno, "%s", strerror(errno));
+		fw_read_err(err, errlen, name, lineno, "%s", strerror(errno));
 		goto out;
 	}
 	if (lineno == 0) {
-		fw_rec_err(err, errlen, name, 0, "empty file, expected a framewalk recording");
+		fw_read_err(err, errlen, name, 0, "empty file, expected a framewalk recording");
 		goto out;
 	}
 	/* Cut short (the recorder was killed): the complete events read, marked so. */
@@ -464,16 +466,16 @@ int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errl
 	ret = 0;
 	goto out;
 nomem:
-	fw_rec_err(err, errlen, name, lineno, "out of memory");
+	fw_read_err(err, errlen, name, lineno, "out of memory");
 out:
 	free(line);
 	fclose(f);
 	if (ret)
-		fw_rec_free(r);
+		fw_recording_free(r);
 	return ret;
 }
 
-const char *fw_rec_comm(const struct fw_recording *r, int pid)
+const char *fw_recording_comm(const struct fw_recording *r, int pid)
 {
 	size_t i;
 
@@ -483,7 +485,7 @@ const char *fw_rec_comm(const struct fw_recording *r, int pid)
 	return pid == 0 ? "<idle>" : "<...>";
 }
 
-void fw_rec_free(struct fw_recording *r)
+void fw_recording_free(struct fw_recording *r)
 {
 	free(r->ev);
 	free(r->comm);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fw_flame.c - framewalk flamegraph: one self-contained HTML page drawn by d3-flame-graph,
- * from a recording (through the folded stacks of fw_folded) or from folded stacks.
+ * fw_cmd_flamegraph.c - framewalk flamegraph: one self-contained HTML page drawn by
+ * d3-flame-graph, from a recording (through the folded stacks of fw_folded) or from
+ * folded stacks.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -163,7 +164,7 @@ static int fw_flame_read_recording(const char *path, const char *name, struct fw
 	int used, ret;
 	FILE *mem;
 
-	if (fw_rec_read(path, &r, err, sizeof(err))) {
+	if (fw_recording_read(path, &r, err, sizeof(err))) {
 		fprintf(stderr, "framewalk flamegraph: %s\n", err);
 		return -1;
 	}
@@ -181,7 +182,7 @@ static int fw_flame_read_recording(const char *path, const char *name, struct fw
 	ret = mem ? fw_folded(&r, mem) : -1;
 	if (mem && fclose(mem))
 		ret = -1;
-	fw_rec_free(&r);
+	fw_recording_free(&r);
 	if (ret) {
 		fprintf(stderr, "framewalk flamegraph: out of memory\n");
 		free(text);
@@ -344,7 +345,7 @@ static FILE *fw_flame_stdin(void)
 
 int fw_flamegraph(const char *input, const char *output)
 {
-	char summary[2560], magic[sizeof(FW_REC_MAGIC)] = "", path[64];
+	char summary[2560], magic[sizeof(FW_RECORDING_MAGIC)] = "", path[64];
 	struct fw_fnode root = { .name = "all" };
 	const char *name;
 	FILE *in, *out;
@@ -359,7 +360,7 @@ int fw_flamegraph(const char *input, const char *output)
 	if (!fgets(magic, sizeof(magic), in))
 		magic[0] = 0;
 	rewind(in);
-	if (!strcmp(magic, FW_REC_MAGIC)) {
+	if (!strcmp(magic, FW_RECORDING_MAGIC)) {
 		snprintf(path, sizeof(path), "/dev/fd/%d", fileno(in));
 		ret = fw_flame_read_recording(strcmp(input, "-") ? input : path, name, &root,
 					      summary, sizeof(summary));

@@ -1,57 +1,63 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fw_report.c - what the framewalk CLI prints from a recording: the chains,
+ * fw_cmd_report.c - what the framewalk CLI prints from a recording: the chains,
  * folded stacks for flame graphs, and the hottest caller -> callee edges.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../lib/fw_walk.h"
+#include "fw_chain.h"
 #include "fw_cli.h"
 
-/* " tramp=NAME" where the walk stopped at a trampoline it could not see behind. */
-static void fw_print_tramp(FILE *out, const struct fw_event *e)
+/* Where fw_chain_format writes for the CLI, and the recording's symbols it names addresses with. */
+struct fw_file_sink {
+	FILE *f;
+	struct fw_symtab *syms;
+};
+
+static void fw_file_vprint(void *ctx, const char *fmt, va_list ap)
 {
-	if (e->tramp != FW_TRAMP_NONE)
-		fprintf(out, " tramp=%s", fw_tramp_name(e->tramp));
+	vfprintf(((struct fw_file_sink *)ctx)->f, fmt, ap);
+}
+
+static void fw_file_sym(void *ctx, unsigned long long addr, int with_offset)
+{
+	struct fw_file_sink *sink = ctx;
+	char buf[FW_SYM_BUF];
+
+	fputs(fw_symtab_format(sink->syms, addr, with_offset, buf, sizeof(buf)), sink->f);
+}
+
+static unsigned long long fw_event_ancestor(const void *src, unsigned int i)
+{
+	return ((const struct fw_event *)src)->ancestors[i];
 }
 
 /*
- * Print one event's chain, or a counted chain: one line, or one "=> frame"
- * line per frame. A
- * frame whose return address was recovered from behind a trampoline says
- * [recovered], as the plugin prints it.
+ * One event's chain, or a counted chain, after its task, CPU and time (or
+ * its count): one line, or one "=> frame" line per frame, laid out by
+ * fw_chain_format as the plugin lays it out.
  */
 void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 		    const char *comm, int frames)
 {
-	const char *sep = frames ? "\n => " : " <- ";
-	char buf[FW_SYM_BUF];
-	unsigned int i;
+	struct fw_file_sink sink = { .f = out, .syms = syms };
+	struct fw_chain_out to = { .vprint = fw_file_vprint, .sym = fw_file_sym, .ctx = &sink,
+				   .oneline = !frames, .bold = fw_color };
+	struct fw_chain c = {
+		.ip = e->ip, .parent = e->parent, .stop = e->stop, .tramp = e->tramp,
+		.recovered = e->recovered, .nr_ancestors = e->nr_ancestors,
+		.ancestor = fw_event_ancestor, .src = e,
+	};
 
 	if (e->counted)
 		fprintf(out, "%10llu hits: ", e->count);
 	else
 		fprintf(out, "%16s-%-6d [%03u] %6llu.%06llu: ", comm, e->pid, e->cpu,
 			e->ts / 1000000000ull, (e->ts / 1000) % 1000000);
-	fprintf(out, "%s%s%s", fw_color ? "\033[1m" : "",
-		fw_symtab_format(syms, e->ip, 0, buf, sizeof(buf)), fw_color ? "\033[0m" : "");
-	if (frames) {
-		fprintf(out, " depth=%u stop=%s", e->nanc, fw_stop_name(e->stop));
-		fw_print_tramp(out, e);
-	}
-	fprintf(out, "%s%s", sep, fw_symtab_format(syms, e->parent, 1, buf, sizeof(buf)));
-	for (i = 0; i < e->nanc; i++) {
-		fprintf(out, "%s%s", sep, fw_symtab_format(syms, e->anc[i], 1, buf, sizeof(buf)));
-		if (e->recovered & (1ull << i))
-			fprintf(out, " [recovered]");
-	}
-	if (!frames) {
-		fprintf(out, "   [%s", fw_stop_name(e->stop));
-		fw_print_tramp(out, e);
-		fprintf(out, "]");
-	}
-	fprintf(out, "\n");
+	fw_chain_format(&to, &c);
+	fputc('\n', out);
 }
 
 int fw_report(struct fw_recording *r, FILE *out, int frames)
@@ -63,7 +69,8 @@ int fw_report(struct fw_recording *r, FILE *out, int frames)
 		fprintf(out, "# framewalk recording: kernel %s, filter '%s', notrace '%s', depth %u\n",
 			r->kernel, r->filter, r->notrace, r->depth);
 	for (n = 0; n < r->nev; n++) {
-		fw_print_chain(out, &r->syms, &r->ev[n], fw_rec_comm(r, r->ev[n].pid), frames);
+		fw_print_chain(out, &r->syms, &r->ev[n], fw_recording_comm(r, r->ev[n].pid),
+			       frames);
 		stops[r->ev[n].stop < FW_STOP_NR ? r->ev[n].stop : FW_STOP_NR] += r->ev[n].count;
 		hits += r->ev[n].count;
 	}
@@ -101,7 +108,7 @@ static unsigned long long fw_frame_at(const struct fw_event *e, unsigned int i)
 		return e->ip;
 	if (i == 1)
 		return e->parent;
-	return e->anc[i - 2];
+	return e->ancestors[i - 2];
 }
 
 /* A key and the hits behind it. */
@@ -149,8 +156,8 @@ static void fw_free_keys(char **keys, size_t n)
 
 /*
  * "outermost;...;parent;child count" per distinct stack, for flamegraph.pl, inferno and
- * framewalk flamegraph. A walk that stopped short (neither chain_end nor depth) has its stop
- * reason as the root, "[off_stack];...", as the module's own folded file writes it.
+ * framewalk flamegraph. A walk cut short (fw_stop_cut_short: neither chain_end nor depth)
+ * has its stop reason as the root, "[off_stack];...", as the module's own folded file has.
  */
 int fw_folded(struct fw_recording *r, FILE *out)
 {
@@ -167,13 +174,13 @@ int fw_folded(struct fw_recording *r, FILE *out)
 		char *s = NULL;
 
 		len = 0;
-		if (e->stop != FW_STOP_CHAIN_END && e->stop != FW_STOP_DEPTH) {
+		if (fw_stop_cut_short(e->stop)) {
 			s = malloc(strlen(fw_stop_name(e->stop)) + 3);
 			if (!s)
 				goto nomem;
 			len = sprintf(s, "[%s]", fw_stop_name(e->stop));
 		}
-		for (i = (int)e->nanc + 1; i >= 0; i--) {
+		for (i = (int)e->nr_ancestors + 1; i >= 0; i--) {
 			const char *name = fw_symtab_format(&r->syms, fw_frame_at(e, i), 0,
 							    buf, sizeof(buf));
 			char *t = realloc(s, len + strlen(name) + 2);
@@ -214,7 +221,7 @@ int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
 	unsigned int i;
 
 	for (n = 0; n < r->nev; n++)
-		cap += r->ev[n].nanc + 1;
+		cap += r->ev[n].nr_ancestors + 1;
 	keys = calloc(cap ? cap : 1, sizeof(*keys));
 	counts = calloc(cap ? cap : 1, sizeof(*counts));
 	if (!keys || !counts)
@@ -223,7 +230,7 @@ int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
 		const struct fw_event *e = &r->ev[n];
 
 		hits += e->count;
-		for (i = 0; i <= e->nanc; i++) {
+		for (i = 0; i <= e->nr_ancestors; i++) {
 			fw_symtab_format(&r->syms, fw_frame_at(e, i), 0, callee, sizeof(callee));
 			fw_symtab_format(&r->syms, fw_frame_at(e, i + 1), 0, caller, sizeof(caller));
 			keys[nkeys] = malloc(strlen(caller) + strlen(callee) + 5);

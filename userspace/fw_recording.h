@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fw_rec.h - the framewalk CLI's recording file, symbol table and event type.
+ * fw_recording.h - the framewalk CLI's recording file, symbol table and event type.
  */
-#ifndef FW_REC_H
-#define FW_REC_H
+#ifndef FW_RECORDING_H
+#define FW_RECORDING_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#define FW_REC_MAGIC	"framewalk-record"
-#define FW_REC_VERSION	2
-#define FW_MAX_ANC	64
+#define FW_RECORDING_MAGIC	"framewalk-record"
+#define FW_RECORDING_VERSION	2
+#define FW_MAX_ANCESTORS	64
 /* The longest line a recording holds: an event with 64 ancestors is ~1.2 KiB. */
-#define FW_REC_LINE_MAX	4096
+#define FW_RECORDING_LINE_MAX	4096
 /* Room for any symbol a recording holds, with "+0x" and an offset: none is cut. */
-#define FW_SYM_BUF	(FW_REC_LINE_MAX + 32)
+#define FW_SYM_BUF	(FW_RECORDING_LINE_MAX + 32)
 
 /*
  * One framewalk:chain event, as recorded, or one chain the module counted
@@ -28,9 +28,10 @@ struct fw_event {
 	unsigned long long parent;
 	unsigned int stop;
 	unsigned int tramp;		/* enum fw_tramp: which one, at stop=trampoline */
-	unsigned long long recovered;	/* bit j: anc[j] recovered from behind a trampoline */
-	unsigned int nanc;
-	unsigned long long anc[FW_MAX_ANC];
+	unsigned long long recovered;	/* bit j: ancestors[j] recovered behind a trampoline */
+	unsigned int nr_ancestors;	/* found above the parent; at most the depth limit */
+	/* Their return addresses, innermost first. */
+	unsigned long long ancestors[FW_MAX_ANCESTORS];
 	unsigned long long count;	/* hits: 1 for an event, the count for a chain */
 	int counted;			/* a counted chain: no cpu, time or pid */
 };
@@ -56,7 +57,7 @@ struct fw_recording {
 	char kernel[128];
 	char filter[1024];
 	char notrace[1024];
-	unsigned int depth;
+	unsigned int depth;		/* the module's depth limit while it recorded */
 	struct fw_event *ev;
 	size_t nev, cap;
 	struct fw_comm *comm;
@@ -75,21 +76,21 @@ const char *fw_symtab_format(struct fw_symtab *t, unsigned long long addr, int w
 			     char *buf, size_t len);
 void fw_symtab_free(struct fw_symtab *t);
 
-void fw_rec_write_header(FILE *f, const char *kernel, const char *filter,
+void fw_recording_write_header(FILE *f, const char *kernel, const char *filter,
 			 const char *notrace, unsigned int depth);
-void fw_rec_write_event(FILE *f, const struct fw_event *e);
-void fw_rec_write_chain(FILE *f, const struct fw_event *e);
-void fw_rec_write_comm(FILE *f, int pid, const char *comm);
-void fw_rec_write_syms(FILE *f, const struct fw_symtab *t);
-void fw_rec_write_end(FILE *f, size_t events, unsigned long long dropped);
+void fw_recording_write_event(FILE *f, const struct fw_event *e);
+void fw_recording_write_chain(FILE *f, const struct fw_event *e);
+void fw_recording_write_comm(FILE *f, int pid, const char *comm);
+void fw_recording_write_syms(FILE *f, const struct fw_symtab *t);
+void fw_recording_write_end(FILE *f, size_t events, unsigned long long dropped);
 
 /*
  * Read PATH ("-": standard input); on failure return -1 with "PATH:LINE: what"
  * in err. A recording cut short reads, with its complete lines and cut_line set.
  */
-int fw_rec_read(const char *path, struct fw_recording *r, char *err, size_t errlen);
-int fw_rec_add_event(struct fw_recording *r, const struct fw_event *e);
-const char *fw_rec_comm(const struct fw_recording *r, int pid);
-void fw_rec_free(struct fw_recording *r);
+int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_t errlen);
+int fw_recording_add(struct fw_recording *r, const struct fw_event *e);
+const char *fw_recording_comm(const struct fw_recording *r, int pid);
+void fw_recording_free(struct fw_recording *r);
 
-#endif /* FW_REC_H */
+#endif /* FW_RECORDING_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fw_profile.c - framewalk profile: have the module count chains in the
+ * fw_cmd_profile.c - framewalk profile: have the module count chains in the
  * kernel (its aggregation mode) while a command runs or for some seconds,
  * then read the merged counts and print caller -> callee edges or folded
  * stacks, and optionally save them as a recording for report, folded and top.
@@ -66,7 +66,7 @@ static int fw_stop_by_name(const char *name, size_t len)
  */
 static const char *fw_parse_chain(char *line, struct fw_event *e)
 {
-	unsigned long long addr[FW_MAX_ANC + 2];
+	unsigned long long addr[FW_MAX_ANCESTORS + 2];
 	char *sp, *tok, *save = NULL, *end;
 	unsigned int n = 0, i;
 	int stop;
@@ -87,7 +87,7 @@ static const char *fw_parse_chain(char *line, struct fw_event *e)
 	if (stop < 0)
 		return "unknown stop reason";
 	while ((tok = strtok_r(NULL, ";", &save)) != NULL) {
-		if (n == FW_MAX_ANC + 2)
+		if (n == FW_MAX_ANCESTORS + 2)
 			return "more than 64 ancestors";
 		errno = 0;
 		addr[n++] = strtoull(tok, &end, 16);
@@ -99,9 +99,9 @@ static const char *fw_parse_chain(char *line, struct fw_event *e)
 	e->stop = (unsigned int)stop;
 	e->ip = addr[n - 1];
 	e->parent = addr[n - 2];
-	e->nanc = n - 2;
-	for (i = 0; i < e->nanc; i++)
-		e->anc[i] = addr[n - 3 - i];
+	e->nr_ancestors = n - 2;
+	for (i = 0; i < e->nr_ancestors; i++)
+		e->ancestors[i] = addr[n - 3 - i];
 	e->counted = 1;
 	return NULL;
 }
@@ -124,7 +124,7 @@ static int fw_read_chains(struct fw_recording *r)
 		lineno++;
 		memset(&e, 0, sizeof(e));
 		why = strchr(line, '\n') ? fw_parse_chain(line, &e) : "line too long";
-		if (!why && fw_rec_add_event(r, &e))
+		if (!why && fw_recording_add(r, &e))
 			why = "out of memory";
 		if (why) {
 			fprintf(stderr, "framewalk: %s/chains:%lu: %s\n", FW_DEBUGFS, lineno, why);
@@ -167,26 +167,27 @@ static void fw_profile_tick(void *ctx, unsigned int n)
 
 static int fw_profile_save(const struct fw_profile_opts *o, struct fw_recording *r)
 {
-	FILE *f = fopen(o->rec.output, "w");
+	FILE *f = fopen(o->session.output, "w");
 	struct utsname uts;
 	size_t i;
 
 	if (!f) {
-		fprintf(stderr, "framewalk: cannot write %s: %s\n", o->rec.output, strerror(errno));
+		fprintf(stderr, "framewalk: cannot write %s: %s\n", o->session.output,
+			strerror(errno));
 		return -1;
 	}
 	uname(&uts);
-	fw_rec_write_header(f, uts.release, r->filter, r->notrace, r->depth);
+	fw_recording_write_header(f, uts.release, r->filter, r->notrace, r->depth);
 	for (i = 0; i < r->nev; i++)
-		fw_rec_write_chain(f, &r->ev[i]);
-	fw_rec_write_syms(f, &r->syms);
-	fw_rec_write_end(f, r->nev, r->dropped);
+		fw_recording_write_chain(f, &r->ev[i]);
+	fw_recording_write_syms(f, &r->syms);
+	fw_recording_write_end(f, r->nev, r->dropped);
 	if (fclose(f)) {
-		fprintf(stderr, "framewalk: writing %s: %s\n", o->rec.output, strerror(errno));
+		fprintf(stderr, "framewalk: writing %s: %s\n", o->session.output, strerror(errno));
 		return -1;
 	}
 	if (fw_verbosity >= 0)
-		fprintf(stderr, "framewalk: wrote %s\n", o->rec.output);
+		fprintf(stderr, "framewalk: wrote %s\n", o->session.output);
 	return 0;
 }
 
@@ -206,7 +207,7 @@ int fw_profile(const struct fw_profile_opts *o)
 		return 1;
 	}
 	fw_read_param("aggregate", was, sizeof(was));
-	if (fw_setup_module(&o->rec))
+	if (fw_setup_module(&o->session))
 		return 1;
 	if (access(FW_PARAMS "/aggregate", F_OK)) {
 		fprintf(stderr, "framewalk: the loaded framewalk module has no aggregation mode\n");
@@ -219,7 +220,7 @@ int fw_profile(const struct fw_profile_opts *o)
 	base.dropped = fw_stat("aggregate_dropped");
 	if (fw_write_param("aggregate", "1"))
 		return 1;
-	status = fw_run_command(o->rec.cmd, o->seconds, fw_profile_tick, &base);
+	status = fw_run_command(o->session.cmd, o->seconds, fw_profile_tick, &base);
 	/* Leave the mode as it was found; a module this run loaded stops counting. */
 	fw_write_param("aggregate", was[0] == 'Y' ? "1" : "0");
 	fw_profile_progress(&base, 1);
@@ -233,7 +234,7 @@ int fw_profile(const struct fw_profile_opts *o)
 		goto out;
 	for (i = 0; i < r.nev; i++)
 		hits += r.ev[i].count;
-	if (o->rec.output && fw_profile_save(o, &r))
+	if (o->session.output && fw_profile_save(o, &r))
 		goto out;
 	ret = o->folded ? fw_folded(&r, stdout) : fw_top(&r, stdout, o->limit);
 	if (fw_verbosity >= 0)
@@ -241,9 +242,9 @@ int fw_profile(const struct fw_profile_opts *o)
 			hits, r.nev, r.filter, r.depth, r.dropped ? ", " : "", r.dropped,
 			r.dropped ? " dropped: the table was full, load with a larger "
 			"aggregate_entries" : "");
-	if (!ret && o->rec.cmd)
+	if (!ret && o->session.cmd)
 		ret = status;
 out:
-	fw_rec_free(&r);
+	fw_recording_free(&r);
 	return ret;
 }

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_hit.c - the ftrace_ops callback: at every hit of a filtered function,
+ * walk the chain from the hook (fw_compat.h says where it stands), then write
+ * it as a framewalk:chain event, count it (fw_aggregate.c), or both.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+
+#include "fw_arm64.h"
+
+#define CREATE_TRACE_POINTS
+#include "fw_trace.h"
+
+/* Allocated at load: static per-CPU data of modules comes from a small reserve. */
+struct fw_cpu __percpu *fw_pcpu;
+
+/* Walk, then write the event and count the chain. */
+static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
+					  struct fw_regs *regs, struct fw_context *slot,
+					  bool event, bool aggregate)
+{
+	struct fw_walk_cfg cfg = fw_cfg(slot, fw_stacks(slot->stacks));
+	unsigned int nr = 0, depth = READ_ONCE(fw_depth), tramp = FW_TRAMP_NONE;
+	struct fw_hook_hit h;
+	u64 recovered = 0;
+	enum fw_stop stop = FW_STOP_READ_FAULT;
+
+	if (unlikely(!fw_hook_locate(&h, ip, parent_ip, regs))) {
+		/* The -pg hook's record was not where it belongs: the two known frames only. */
+		h.child = ip;
+		h.parent_ip = parent_ip;
+		h.sp = 0;
+	} else if (likely(!fw_return_hooks_pending())) {
+		/*
+		 * Only the event keeps where each record was: a counted chain is
+		 * its returns. One walk for every event, records or not: a second
+		 * copy of the walk on the event's path cost the default more than
+		 * it saved records=0.
+		 */
+		if (event)
+			nr = fw_walk_native(&cfg, &fw_walk_ops, NULL, h.fp,
+					    slot->rets, slot->records, NULL, depth, &stop);
+		else
+			nr = fw_walk_native_rets(&cfg, &fw_walk_ops, NULL, h.fp,
+						 slot->rets, NULL, depth, &stop);
+	} else {
+		nr = fw_walk_hooked(h.callsite, h.parent_ip, h.fp, slot, cfg.nr_stacks, depth);
+		stop = slot->stop;
+		recovered = slot->recovered;
+		tramp = slot->tramp;
+	}
+	slot->stats.stops[stop]++;
+	if (event) {
+		trace_chain(h.child, h.parent_ip, h.sp, slot->rets,
+			    READ_ONCE(fw_records) ? slot->records : NULL, nr, stop, recovered,
+			    tramp);
+		slot->stats.events++;
+	}
+	if (aggregate)
+		fw_agg_hit(&slot->agg, h.child, h.parent_ip, slot->rets, nr, stop, &slot->stats);
+}
+
+/*
+ * A hit with something to write, out of line with the walk and the event so
+ * that fw_callback() saves no register on the path of a hit that writes
+ * nothing; it drops the recursion lock fw_callback() took.
+ */
+static noinline void fw_write_hit(unsigned long ip, unsigned long parent_ip,
+				  struct fw_regs *regs, struct fw_context *slot,
+				  bool event, bool aggregate, int ctx)
+{
+	/*
+	 * Tracepoints need RCU, and fw_agg_clear() waits for counting hits with
+	 * synchronize_rcu(); asked only of a hit that has something to write.
+	 */
+	if (!rcu_is_watching())
+		slot->stats.rcu_off++;
+	else if (fw_pid_skip())
+		slot->stats.filtered++;
+	else
+		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate);
+	fw_recursion_unlock(ctx, &fw_pcpu->busy);
+}
+
+notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
+			 struct ftrace_ops *op, struct fw_regs *regs)
+{
+	struct fw_context *slot;
+	bool event, aggregate;
+	int ctx;
+
+	/*
+	 * Taken even though 6.1 dispatches through a protected list: 6.12's
+	 * CALL_OPS calls a lone ops directly, unprotected and preemptible. The
+	 * lock also disables preemption, which the per-CPU state needs.
+	 */
+	ctx = fw_recursion_lock(ip, parent_ip, &fw_pcpu->busy);
+	if (ctx < 0) {
+		this_cpu_inc(fw_pcpu->recursion);
+		return;
+	}
+	if (op != READ_ONCE(fw_live_ops))
+		goto out;
+	slot = this_cpu_ptr(&fw_pcpu->slots[ctx]);
+	slot->stats.hits++;
+	event = trace_chain_enabled();
+	aggregate = fw_agg_on();
+	if (event || aggregate) {
+		fw_write_hit(ip, parent_ip, regs, slot, event, aggregate, ctx);
+		return;
+	}
+out:
+	fw_recursion_unlock(ctx, &fw_pcpu->busy);
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_chain.c - the chain printer of plugin_framewalk.so and of the framewalk
+ * CLI: one layout, whatever the sink and the symbol table behind it.
+ */
+#include <stddef.h>	/* NULL, which fw_walk.h uses */
+
+#include "../lib/fw_walk.h"
+#include "fw_chain.h"
+
+__attribute__((format(printf, 2, 3)))
+static void fw_chain_print(const struct fw_chain_out *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	out->vprint(out->ctx, fmt, ap);
+	va_end(ap);
+}
+
+/* " tramp=NAME" where the walk stopped at a trampoline it could not see behind. */
+static void fw_chain_tramp(const struct fw_chain_out *out, unsigned int tramp)
+{
+	if (tramp != FW_TRAMP_NONE)
+		fw_chain_print(out, " tramp=%s", fw_tramp_name(tramp));
+}
+
+void fw_chain_format(const struct fw_chain_out *out, const struct fw_chain *c)
+{
+	const char *sep = out->oneline ? " <- " : "\n => ";
+	unsigned int i;
+
+	fw_chain_print(out, "%s", out->bold ? "\033[1m" : "");
+	out->sym(out->ctx, c->ip, 0);
+	fw_chain_print(out, "%s", out->bold ? "\033[0m" : "");
+	if (!out->oneline) {
+		fw_chain_print(out, " depth=%u stop=%s", c->nr_ancestors, fw_stop_name(c->stop));
+		fw_chain_tramp(out, c->tramp);
+	}
+	fw_chain_print(out, "%s", sep);
+	out->sym(out->ctx, c->parent, 1);
+	for (i = 0; i < c->nr_ancestors; i++) {
+		fw_chain_print(out, "%s", sep);
+		out->sym(out->ctx, c->ancestor(c->src, i), 1);
+		/* The mask holds 64 bits; no chain the module writes is longer. */
+		if (i < 64 && (c->recovered & (1ull << i)))
+			fw_chain_print(out, " [recovered]");
+	}
+	if (out->oneline) {
+		fw_chain_print(out, "   [%s", fw_stop_name(c->stop));
+		fw_chain_tramp(out, c->tramp);
+		fw_chain_print(out, "]");
+	}
+}

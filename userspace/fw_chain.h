@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fw_chain.h - one framewalk:chain as text, written once for the trace-cmd
+ * plugin and for framewalk report and stream, so that both print it alike.
+ */
+#ifndef FW_CHAIN_H
+#define FW_CHAIN_H
+
+#include <stdarg.h>
+
+/* One chain as an event holds it; the ancestors are read through a function. */
+struct fw_chain {
+	unsigned long long ip;		/* the traced function (child) */
+	unsigned long long parent;	/* return address into its caller */
+	unsigned int stop;		/* enum fw_stop: why the walk ended */
+	unsigned int tramp;		/* enum fw_tramp: at stop=trampoline, which one */
+	unsigned long long recovered;	/* bit j: ancestor j recovered from behind one */
+	unsigned int nr_ancestors;	/* the callers found above the parent */
+	/* Ancestor i's return address, innermost (the parent's caller) first. */
+	unsigned long long (*ancestor)(const void *src, unsigned int i);
+	const void *src;
+};
+
+/* Where the text goes (a trace_seq, a FILE) and how an address is named there. */
+struct fw_chain_out {
+	void (*vprint)(void *ctx, const char *fmt, va_list ap);
+	/* "func+0xoff" (with_offset) or "func", or "0xaddr" where no symbol covers addr. */
+	void (*sym)(void *ctx, unsigned long long addr, int with_offset);
+	void *ctx;
+	int oneline;	/* "child <- parent+off <- ... [stop]"; else a " => frame" line each */
+	int bold;	/* the child in bold (--color) */
+};
+
+/*
+ * The chain, from the child's name to the last frame, without a line end:
+ *   oneline:  child <- parent+0x10 <- grand+0x20 [recovered]   [stop tramp=NAME]
+ *   else:     child depth=N stop=STOP tramp=NAME\n => parent+0x10\n => grand+0x20
+ * where N counts the ancestors found, as the event's depth field does, and
+ * tramp= shows only at a trampoline the walk could not see behind.
+ */
+void fw_chain_format(const struct fw_chain_out *out, const struct fw_chain *c);
+
+#endif /* FW_CHAIN_H */

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_session.c - what record, stream and profile share around a run:
+ * framewalk.ko loaded or its parameters set, the kernel's symbols, and the
+ * command run until it ends, time is up or the user interrupts.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fw_cli.h"
+
+volatile sig_atomic_t fw_interrupted;
+
+static void fw_on_signal(int sig)
+{
+	(void)sig;
+	fw_interrupted = 1;
+}
+
+void fw_catch_signal(int sig)
+{
+	struct sigaction sa = { .sa_handler = fw_on_signal };
+
+	sigaction(sig, &sa, NULL);
+}
+
+int fw_write_param(const char *name, const char *value)
+{
+	char path[128];
+	int fd, ret = 0;
+
+	if (fw_verbosity > 0)
+		fprintf(stderr, "framewalk: setting the module's %s to '%s'\n", name, value);
+	snprintf(path, sizeof(path), FW_PARAMS "/%s", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, value, strlen(value)) < 0)
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		fprintf(stderr, "framewalk: the module refused %s '%s': %s%s\n", name, value,
+			strerror(-ret), ret == -EINVAL ? " (the kernel log says which pattern)" : "");
+	return ret;
+}
+
+void fw_read_param(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), FW_PARAMS "/%s", name);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, (int)len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Load framewalk.ko with the requested parameters, in one finit_module() call. */
+static int fw_load_module(const struct fw_session_opts *o)
+{
+	char params[2300];
+	int fd, ret = 0;
+
+	if (!o->filter) {
+		fprintf(stderr, "framewalk: loading the module needs a filter (-f)\n");
+		return -EINVAL;
+	}
+	snprintf(params, sizeof(params), "filter=%s notrace=%s depth=%d", o->filter,
+		 o->notrace ? o->notrace : "", o->depth >= 0 ? o->depth : 16);
+	if (fw_verbosity > 0)
+		fprintf(stderr, "framewalk: loading %s with %s\n", o->module, params);
+	fd = open(o->module, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		fprintf(stderr, "framewalk: -k %s: %s; give the path of a framewalk.ko built "
+			"for this kernel\n", o->module, strerror(-ret));
+		return ret;
+	}
+	if (syscall(SYS_finit_module, fd, params, 0))
+		ret = -errno;
+	close(fd);
+	/* Only the kernel knows why it refused a module it could read: dmesg says. */
+	if (ret)
+		fprintf(stderr, "framewalk: -k %s: the kernel refused to load it: %s (dmesg "
+			"says why)\n", o->module, strerror(-ret));
+	return ret;
+}
+
+int fw_setup_module(const struct fw_session_opts *o)
+{
+	char depth[16];
+
+	if (access(FW_PARAMS "/filter", F_OK)) {
+		if (!o->module) {
+			fprintf(stderr, "framewalk: the framewalk module is not loaded: "
+				"insmod framewalk.ko filter=..., or pass -k PATH/framewalk.ko\n");
+			return -ENOENT;
+		}
+		return fw_load_module(o);
+	}
+	if (o->filter && fw_write_param("filter", o->filter))
+		return -EINVAL;
+	if (o->notrace && fw_write_param("notrace", o->notrace))
+		return -EINVAL;
+	snprintf(depth, sizeof(depth), "%d", o->depth);
+	if (o->depth >= 0 && fw_write_param("depth", depth))
+		return -EINVAL;
+	return 0;
+}
+
+int fw_load_syms(struct fw_symtab *t)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, "framewalk: cannot read /proc/kallsyms: %s\n", strerror(errno));
+		return -errno;
+	}
+	ret = fw_symtab_load_kallsyms(t, f);
+	fclose(f);
+	return ret;
+}
+
+static pid_t fw_spawn(char **cmd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "framewalk: cannot run %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0)
+		fprintf(stderr, "framewalk: fork: %s\n", strerror(errno));
+	return pid;
+}
+
+/*
+ * Run @cmd (if any) until it exits, @seconds pass (0: no limit) or SIGINT or
+ * SIGTERM arrives, calling @tick every 100 ms with the tick's number; returns
+ * the command's exit status.
+ */
+int fw_run_command(char **cmd, unsigned int seconds, void (*tick)(void *ctx, unsigned int n),
+		   void *ctx)
+{
+	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	unsigned int ticks = 0;
+	int status = 0;
+	pid_t child = -1;
+
+	fw_catch_signal(SIGINT);
+	fw_catch_signal(SIGTERM);
+	if (cmd) {
+		child = fw_spawn(cmd);
+		if (child < 0)
+			return 1;
+	}
+	while (!fw_interrupted) {
+		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+			child = -1;
+			break;
+		}
+		if (seconds && ticks >= seconds * 10)
+			break;
+		tick(ctx, ++ticks);
+		nanosleep(&pause, NULL);
+	}
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
