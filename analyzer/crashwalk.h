@@ -6,7 +6,8 @@
  * Data flows one way: cw_analyze() reads a dump (registers and memory),
  * completes its registers, unwinds them against the firmware image into
  * frames, names the frames, decodes the fault and lists the RTOS threads; the
- * report prints the result. The stages behind it are declared in cw_internal.h.
+ * report prints the result. Each stage behind it has its own header,
+ * cw_<stage>.h, shared by the library's files and its unit tests.
  */
 #ifndef CRASHWALK_H
 #define CRASHWALK_H

@@ -1,72 +1,73 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cw_rtos.h - the RTOS model's internals, shared by the thread model
- * (libcw_rtos_model.c), the kernels (libcw_freertos.c, libcw_zephyr.c) and
- * the entry point that picks one (libcw_rtos.c).
+ * cw_rtos.h - RTOS threads (libcw_rtos.c picks a kernel): each thread's state,
+ * stack and backtrace from the firmware's kernel objects. The kernels' shared
+ * model is cw_rtos_model.h.
  */
 #ifndef CW_RTOS_H
 #define CW_RTOS_H
 
-#include "cw_internal.h"
+#include "cw_fault.h"
+#include "cw_unwind.h"
 
-#define CW_RTOS_MAX_LIST_ITEMS	256	/* more items than any list of a sane kernel holds */
+struct cw_dump;
 
-/* One walk over a dump's kernel objects. */
-struct cw_rtos_walk {
-	const struct cw_target *t;
-	const struct cw_dump *dump;
-	const struct cw_backtrace *bt;
-	const struct cw_fault *fault;
-	enum cw_unwinder how;
-	struct cw_rtos *out;
-	uint8_t fill;
-	struct cw_bounds ends;	/* the kernel's task_exit and thread_entry */
+enum cw_thread_state {
+	CW_TS_UNKNOWN,
+	CW_TS_RUNNING,		/* the thread the CPU was in (FreeRTOS pxCurrentTCB, Zephyr _current) */
+	CW_TS_READY,
+	CW_TS_DELAYED,		/* sleeping until a tick */
+	CW_TS_BLOCKED,		/* waiting on an event, with or without a timeout */
+	CW_TS_SUSPENDED,
+	CW_TS_DEAD,
 };
 
-/* A kernel: the symbol that shows it is there, its stack fill byte, how to find its threads. */
-struct cw_rtos_ops {
+/* Why a thread's stack is reported overflowed. */
+#define CW_OVF_SP_OUTSIDE	0x1	/* its sp is outside its stack */
+#define CW_OVF_WATERMARK	0x2	/* the fill pattern at the stack's low end is overwritten */
+#define CW_OVF_PSPLIM		0x4	/* the fault is a v8-M stack-limit (STKOF) fault in it */
+
+struct cw_thread {
+	char name[48];
+	uint32_t tcb;
+	enum cw_thread_state state;
+	int priority;
+	int current;
+	int have_stack;		/* stack_lo is known; stack_hi too when stack_size */
+	uint32_t stack_lo, stack_hi, stack_size;
+	uint32_t stack_bound;	/* without stack_size: the next thread's stack or TCB above
+				 * stack_lo, which its stack cannot reach into; 0: none */
+	int have_use;
+	uint32_t stack_untouched;	/* bytes of fill pattern left at the low end */
+	uint32_t overflow;	/* CW_OVF_* */
+	const char *layout;	/* how its registers were found: "ARM_CM4F", "callee_saved", ... */
+	int have_psplim;
+	uint32_t psplim, exc_return;
+	int have_regs;
+	struct cw_regs regs;	/* its registers when switched out, or at the fault */
+	char problem[160];	/* why it has no backtrace, or what looked wrong */
+	struct cw_backtrace bt;
+};
+
+#define CW_MAX_THREADS	64
+
+struct cw_rtos {
 	enum cw_rtos_kind kind;
-	const char *detect;
-	uint8_t fill;
-	int (*find)(struct cw_rtos_walk *w);	/* -1: its objects are not in the firmware */
-	/* What ends a thread's chain (struct cw_bounds): symbols, or NULL. */
-	const char *task_exit, *thread_entry;
-	/*
-	 * The return address the kernel gives a new task as the firmware's code
-	 * builds it (a configured one under any name), or NULL; task_exit by
-	 * name when it fails. Returns the function that builds it, NULL if none.
-	 */
-	const char *(*find_task_exit)(const struct cw_image *img, uint32_t *addr);
-	/* After the unwind: a state only the thread's frames tell apart, or NULL. */
-	void (*settle)(struct cw_rtos_walk *w, struct cw_thread *th);
+	int layout_dwarf;	/* struct layouts came from DWARF (else the documented defaults) */
+	int not_started;	/* the kernel says its scheduler has not started yet */
+	int unpainted;		/* no stack holds the kernel's fill: stack use unknown */
+	struct cw_thread *threads;
+	unsigned int nr;
+	char warnings[8][160];	/* inconsistencies in the kernel's lists, one per line */
+	unsigned int nr_warnings;
 };
 
-extern const struct cw_rtos_ops cw_freertos_ops;
-extern const struct cw_rtos_ops cw_zephyr_ops;
-
-/* One field: its offset from DWARF, else the default. */
-struct cw_rtos_field {
-	const char *type, *path;
-	uint32_t *off, def;
-	uint32_t *size, def_size;
-	int optional;		/* a config option may leave it out: absent is not a miss */
-	int *present;
-};
-
-int cw_rtos_read_fields(const struct cw_image *img, const struct cw_rtos_field *f,
-			unsigned int n);
-void cw_rtos_warn(struct cw_rtos_walk *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void cw_thread_problem(struct cw_thread *th, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-int cw_rtos_rd32(const struct cw_rtos_walk *w, uint32_t addr, uint32_t *v);
-void cw_rtos_read_name(const struct cw_rtos_walk *w, uint32_t addr, uint32_t len, char *out,
-		       size_t outlen);
-struct cw_thread *cw_rtos_add_thread(struct cw_rtos_walk *w, uint32_t tcb, const char *where);
-int cw_rtos_read_callee(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t at);
-int cw_rtos_pop_frame(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t base,
-		      uint32_t exc_return);
-void cw_rtos_finish_thread(struct cw_rtos_walk *w, struct cw_thread *th);
-void cw_rtos_check_painted(struct cw_rtos_walk *w);
+const char *cw_rtos_name(enum cw_rtos_kind kind);
+const char *cw_thread_state_name(enum cw_thread_state s);
+int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
+		    const struct cw_backtrace *bt, const struct cw_fault *f, enum cw_rtos_kind kind,
+		    enum cw_unwinder how, struct cw_rtos *out);
+void cw_rtos_free(struct cw_rtos *r);
+void cw_rtos_bounds(const struct cw_image *img, enum cw_rtos_kind kind, struct cw_bounds *b);
 
 #endif /* CW_RTOS_H */

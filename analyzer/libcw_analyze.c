@@ -9,7 +9,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cw_internal.h"
+#include "cw_analyze.h"
+#include "cw_exc.h"
+#include "cw_options.h"
+#include "cw_symbolize.h"
 
 /* A note for the caller; error: a refused dump's further reason, for after its error. */
 static void note(const struct cw_options *o, int error, const char *fmt, ...)
@@ -42,39 +45,29 @@ static int load_dump(struct cw_dump *d, const char *path, struct cw_error *err)
 }
 
 /*
- * Registers from a crash record the firmware saved in RAM: spec is
- * "SYMBOL:reg,reg,..." naming the 32-bit words at SYMBOL in order ("-"
- * skips one). A record saved at the fault handler's entry holds EXC_RETURN
- * in lr and no pc: the walk then starts in the HardFault handler on MSP.
+ * Registers from a crash record the firmware saved in RAM: spec is --regs
+ * "SYMBOL:reg,reg,..." (cw_record_parse() has its rule) naming the 32-bit
+ * words at SYMBOL in order. A record saved at the fault handler's entry holds
+ * EXC_RETURN in lr and no pc: the walk then starts in the HardFault handler
+ * on MSP.
  */
 int cw_regs_from_record(const struct cw_target *t, struct cw_dump *d, const char *spec,
 			struct cw_error *err)
 {
-	const char *colon = strchr(spec, ':'), *p;
+	struct cw_record rec;
 	uint32_t addr, v;
-	char sym[128];
-	int ok, r;
+	unsigned int i;
+	int ok;
 
-	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(sym))
-		return cw_fail(err, spec, -1, "--regs wants SYMBOL:reg,reg,...");
-	memcpy(sym, spec, colon - spec);
-	sym[colon - spec] = 0;
-	if (cw_image_lookup(t->img, sym, &addr))
-		return cw_fail(err, spec, -1, "no symbol '%s' in the firmware", sym);
-	for (p = colon + 1; *p; addr += 4) {
-		size_t len = strcspn(p, ",");
-
-		r = len == 1 && *p == '-' ? CW_NR_REGS : cw_reg_by_name(p, len);
-		if (r < 0)
-			return cw_fail(err, spec, (long)(p - spec), "unknown register '%.*s'",
-				       (int)len, p);
-		if (r < CW_NR_REGS) {
-			if (cw_mem_read32(t->mem, addr, &v))
-				return cw_fail(err, d->path, -1, "crash record word at 0x%08x "
-					       "is not in the dump", addr);
-			cw_reg_set(&d->regs, (enum cw_reg)r, v);
-		}
-		p += len + (p[len] == ',');
+	if (cw_record_parse(spec, &rec, err) || cw_record_find(t->img, &rec, spec, &addr, err))
+		return -1;
+	for (i = 0; i < rec.nr; i++, addr += 4) {
+		if (rec.word[i] == CW_RECORD_SKIP)
+			continue;
+		if (cw_mem_read32(t->mem, addr, &v))
+			return cw_fail(err, d->path, -1, "crash record word at 0x%08x is not in "
+				       "the dump", addr);
+		cw_reg_set(&d->regs, (enum cw_reg)rec.word[i], v);
 	}
 	if (!cw_reg_ok(&d->regs, CW_PC) && cw_reg_ok(&d->regs, CW_LR) &&
 	    cw_is_exc_return(d->regs.r[CW_LR])) {

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cw_internal.h"
+#include "cw_cfi.h"
+#include "cw_image.h"
 
 #define EVAL_STACK	8	/* CFI rules need one or two entries; more is a corrupt table */
 #define EVAL_MAX_OPS	64	/* longer expressions are refused, not walked */

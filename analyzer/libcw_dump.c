@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libcw_dump.c - dump readers: ELF32 ARM cores, Zephyr coredumps (binary and
- * #CD: log text) and CrashCatcher binaries, plus the address space they fill.
+ * #CD: log text) and CrashCatcher binaries, into registers and the address
+ * space (libcw_mem.c) of the dumped memory.
  *
  * Every length and offset in a dump is checked against the file before use;
  * an error names the file, the byte offset and the field that is wrong.
@@ -12,113 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cw_internal.h"
+#include "cw_dump.h"
 
 /* Dumps are RAM images of microcontrollers: anything larger is not one. */
 #define CW_DUMP_MAX	(256u << 20)
-#define CW_MAX_REGIONS	4096
-
-int cw_fail(struct cw_error *err, const char *file, long offset, const char *fmt, ...)
-{
-	int n = 0;
-	va_list ap;
-
-	if (!err)
-		return -1;
-	if (offset >= 0)
-		n = snprintf(err->msg, sizeof(err->msg), "%s: offset %ld (0x%lx): ", file, offset,
-			     offset);
-	else
-		n = snprintf(err->msg, sizeof(err->msg), "%s: ", file);
-	if (n < 0 || (size_t)n >= sizeof(err->msg))
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(err->msg + n, sizeof(err->msg) - n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* ---- address space ---- */
-
-int cw_mem_add(struct cw_mem *mem, uint32_t addr, uint32_t size, const uint8_t *data,
-	       const char *origin)
-{
-	struct cw_region *r;
-
-	if (!size)
-		return 0;
-	if (mem->nr >= CW_MAX_REGIONS || (uint64_t)addr + size > 0x100000000ull)
-		return -1;
-	if (mem->nr == mem->cap) {
-		unsigned int cap = mem->cap ? mem->cap * 2 : 16;
-
-		r = realloc(mem->regions, cap * sizeof(*r));
-		if (!r)
-			return -1;
-		mem->regions = r;
-		mem->cap = cap;
-	}
-	mem->regions[mem->nr++] = (struct cw_region){ addr, size, data, origin };
-	return 0;
-}
-
-/* The first region added wins: dump regions are added before the image's sections. */
-const struct cw_region *cw_mem_find(const struct cw_mem *mem, uint32_t addr)
-{
-	unsigned int i;
-
-	for (i = 0; i < mem->nr; i++) {
-		const struct cw_region *r = &mem->regions[i];
-
-		if (addr >= r->addr && addr - r->addr < r->size)
-			return r;
-	}
-	return NULL;
-}
-
-int cw_mem_read(const struct cw_mem *mem, uint32_t addr, void *buf, uint32_t size)
-{
-	uint8_t *out = buf;
-
-	while (size) {
-		const struct cw_region *r = cw_mem_find(mem, addr);
-		uint32_t off, n;
-
-		if (!r)
-			return -1;
-		off = addr - r->addr;
-		n = r->size - off < size ? r->size - off : size;
-		memcpy(out, r->data + off, n);
-		out += n;
-		addr += n;
-		size -= n;
-	}
-	return 0;
-}
-
-int cw_mem_read32(const struct cw_mem *mem, uint32_t addr, uint32_t *val)
-{
-	uint8_t b[4];
-
-	if (cw_mem_read(mem, addr, b, 4))
-		return -1;
-	*val = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
-	return 0;
-}
-
-/* A word the dump itself holds: an image never carries SCB state or stack contents. */
-int cw_mem_read32_dumped(const struct cw_mem *mem, uint32_t addr, uint32_t *val)
-{
-	const struct cw_region *r = cw_mem_find(mem, addr);
-
-	return (!r || strcmp(r->origin, "dump")) ? -1 : cw_mem_read32(mem, addr, val);
-}
-
-void cw_mem_free(struct cw_mem *mem)
-{
-	free(mem->regions);
-	memset(mem, 0, sizeof(*mem));
-}
 
 /* ---- little-endian field access, bounds checked by the callers ---- */
 
@@ -136,30 +34,6 @@ static uint16_t le16(const uint8_t *p)
 static int fits(size_t len, uint64_t off, uint64_t n)
 {
 	return off <= len && n <= len - off;
-}
-
-/* The names JSON reports and --regs accepts. */
-const char *cw_reg_name(enum cw_reg r)
-{
-	static const char *const names[CW_NR_REGS] = {
-		"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
-		"sp", "lr", "pc", "xpsr", "msp", "psp", "control",
-		"msp_s", "psp_s", "msp_ns", "psp_ns",
-	};
-
-	return r < CW_NR_REGS ? names[r] : "?";
-}
-
-/* The register called name[0..len), or -1. */
-int cw_reg_by_name(const char *name, size_t len)
-{
-	int i;
-
-	for (i = 0; i < CW_NR_REGS; i++)
-		if (strlen(cw_reg_name((enum cw_reg)i)) == len &&
-		    !strncmp(cw_reg_name((enum cw_reg)i), name, len))
-			return i;
-	return -1;
 }
 
 const char *cw_dump_format_name(enum cw_dump_format fmt)

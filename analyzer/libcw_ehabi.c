@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "cw_internal.h"
+#include "cw_ehabi.h"
 
 #define EXIDX_CANTUNWIND	0x1u
 /* Personality 1/2 and the generic model carry at most 255 extra words after the first. */

@@ -8,7 +8,8 @@
  */
 #include <string.h>
 
-#include "cw_internal.h"
+#include "cw_exc.h"
+#include "cw_unwind.h"
 
 #define EXC_BIT_ES	(1u << 0)
 #define EXC_BIT_SPSEL	(1u << 2)

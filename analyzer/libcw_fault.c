@@ -7,7 +7,8 @@
 #include <capstone/capstone.h>
 #include <string.h>
 
-#include "cw_internal.h"
+#include "cw_base.h"
+#include "cw_fault.h"
 
 #define SCB_CPUID	0xE000ED00u
 #define SCB_SHCSR	0xE000ED24u

@@ -22,7 +22,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "cw_internal.h"
+#include "cw_dump.h"
 
 #define LINE_MAX_LEN	4096		/* a dump's line is a log line: short */
 #define TEXT_MAX	(64u << 20)	/* text of the largest dump taken */

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cw_rtos.h"
+#include "cw_exc.h"
+#include "cw_rtos_model.h"
+#include "cw_thumb.h"
 
 #define FREERTOS_FILL	0xA5	/* tskSTACK_FILL_BYTE */
 #define WAITING_NOTIFICATION	1	/* taskWAITING_NOTIFICATION in ucNotifyState */

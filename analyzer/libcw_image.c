@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libcw_image.c - the firmware ELF: loadable sections as memory, function
- * symbols, $t/$d mapping symbols, the vector table and DWARF line info.
+ * libcw_image.c - the firmware ELF: checked before libelf reads it, then its
+ * loadable sections as memory, function symbols, $t/$d mapping symbols, the
+ * vector table and the handles on its DWARF.
  *
- * libelf reads sections and symbols; libdwfl answers address -> file:line so
+ * libelf reads sections and symbols; libdwfl opens the DWARF that line info
+ * (libcw_lines.c) and struct layouts (libcw_dwarf_types.c) are read from, so
  * no DWARF is parsed by hand.
  */
+#include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <dwarf.h>
@@ -17,70 +23,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cw_internal.h"
+#include "cw_dump.h"
+#include "cw_image_impl.h"
+#include "cw_thumb.h"
 
 #define VECTOR_SCAN	256	/* entries examined when asking "is this an exception handler" */
-
-struct cw_mapsym {
-	uint32_t addr;
-	char kind;		/* 't' Thumb code, 'a' ARM code, 'd' data */
-};
-
-/* Where a function's code lies, and its DWARF entry: the start of every inline lookup. */
-struct cw_funcrange {
-	Dwarf_Addr lo, hi;	/* [lo, hi) in DWARF addresses (before the module bias) */
-	Dwarf_Off die;
-};
-
-/* A defined symbol by name, for lookups of kernel objects and crash records. */
-struct cw_named {
-	const char *name;	/* NULL: free slot */
-	uint32_t addr, size;
-};
-
-/* The functions of one compilation unit, sorted by address; built when first needed. */
-struct cw_cuindex {
-	Dwarf_Off cu;
-	struct cw_funcrange *funcs;
-	size_t nr, cap;
-};
-
-struct cw_image {
-	const char *path;
-	int fd;
-	Elf *elf;
-	Elf_Scn *symtab;
-	Dwfl *dwfl;
-	struct cw_symbol *syms;
-	unsigned int nr_syms;
-	struct cw_mapsym *maps;
-	unsigned int nr_maps;
-	struct cw_region exec[16];	/* executable sections */
-	unsigned int nr_exec;
-	struct cw_wsec {
-		const char *name;
-		uint32_t addr, size;
-		int nobits;
-	} wsec[16];			/* writable sections: what a dump should cover */
-	unsigned int nr_wsec;
-	struct cw_image_section rosec[16];	/* read-only ones: what a dump must match */
-	unsigned int nr_rosec;
-	struct cw_image_section datasec[16];	/* writable with initial values: .data */
-	unsigned int nr_datasec;
-	const uint8_t *build_id;	/* NT_GNU_BUILD_ID's descriptor, when the firmware has one */
-	uint32_t build_id_len;
-	struct cw_mem mem;		/* all loadable sections */
-	uint32_t vectors;
-	int have_vectors;
-	uint32_t exidx, exidx_size;	/* .ARM.exidx, when the firmware has unwind tables */
-	struct cw_named *named;		/* open-addressed hash of defined symbols by name */
-	size_t nr_named;		/* slots, a power of two */
-	struct cw_cuindex *cus;		/* units an inline lookup has needed so far */
-	size_t nr_cus;
-	Dwarf *cfi_dwarf;		/* our own handle on .debug_frame, opened on first use */
-	Dwarf_CFI *debug_frame, *eh_frame;
-	int cfi_opened;
-};
 
 static int sym_cmp(const void *a, const void *b)
 {
@@ -275,13 +222,70 @@ static Dwfl *image_dwfl(const char *path)
 	return dwfl;
 }
 
+static int __attribute__((format(printf, 2, 3)))
+image_refuse(struct cw_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err) {
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/*
+ * The file, checked before libelf sees it: a missing file gives the errno
+ * text, a file that is no ELF says so, instead of libelf's "invalid `Elf'
+ * handle".
+ */
+static int image_check_file(const char *path, struct cw_error *err)
+{
+	unsigned char id[EI_NIDENT + 4];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return image_refuse(err, "%s: cannot open firmware image: %s", path,
+				    strerror(errno));
+	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return image_refuse(err, "%s: is a directory, expected a firmware ELF image",
+				    path);
+	}
+	n = read(fd, id, sizeof(id));
+	close(fd);
+	if (n < 0)
+		return image_refuse(err, "%s: %s", path, strerror(errno));
+	if (n == 0)
+		return image_refuse(err, "%s: empty file, expected a firmware ELF image", path);
+	if (n < SELFMAG || memcmp(id, ELFMAG, SELFMAG))
+		return image_refuse(err, "%s: offset 0: not an ELF file; the firmware image is "
+				    "the ELF the linker wrote", path);
+	if (n <= EI_CLASS || id[EI_CLASS] != ELFCLASS32)
+		return image_refuse(err, "%s: offset %d: a 64-bit ELF, expected a 32-bit ARM "
+				    "firmware image", path, EI_CLASS);
+	if (n < EI_NIDENT + 4 || id[EI_DATA] != ELFDATA2LSB ||
+	    (id[EI_NIDENT + 2] | id[EI_NIDENT + 3] << 8) != EM_ARM)
+		return image_refuse(err, "%s: offset %d: not a little-endian ARM ELF "
+				    "(e_machine %u)", path, EI_NIDENT + 2,
+				    n < EI_NIDENT + 4 ? 0 : id[EI_NIDENT + 2] | id[EI_NIDENT + 3] << 8);
+	return 0;
+}
+
 struct cw_image *cw_image_open(const char *path, struct cw_error *err)
 {
-	struct cw_image *img = calloc(1, sizeof(*img));
+	struct cw_image *img;
 	Elf_Scn *scn = NULL;
 	struct stat st;
 	GElf_Ehdr eh;
 
+	if (image_check_file(path, err))
+		return NULL;
+	img = calloc(1, sizeof(*img));
 	if (!img)
 		return NULL;
 	img->path = path;
@@ -549,254 +553,6 @@ int cw_image_insn_start(const struct cw_image *img, uint32_t addr)
 	return a == addr;
 }
 
-/*
- * The line of addr as a debugger reports it: among the line-table rows at
- * the highest address not above addr, the last that is a statement (GCC
- * emits a function's opening line and first body line at the same address).
- */
-static int line_addr_at(Dwarf_Lines *lines, size_t i, Dwarf_Addr *a)
-{
-	Dwarf_Line *l = dwarf_onesrcline(lines, i);
-
-	return !l || dwarf_lineaddr(l, a) ? -1 : 0;
-}
-
-/*
- * libdw hands the rows over sorted by address, so only the rows at the
- * greatest address not above addr can win: bisect to them, then apply the
- * rule above to those alone. A scan of the whole table per lookup cost 70% of
- * a batch run on a firmware of 50 000 functions.
- */
-static Dwarf_Line *best_line(Dwarf_Lines *lines, size_t n, Dwarf_Addr addr)
-{
-	Dwarf_Line *best = NULL;
-	Dwarf_Addr a, top;
-	size_t lo = 0, hi = n, first, i;
-	int best_stmt = 0;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (line_addr_at(lines, mid, &a) == 0 && a <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || line_addr_at(lines, lo - 1, &top))
-		return NULL;
-	for (first = lo - 1; first > 0; first--)
-		if (line_addr_at(lines, first - 1, &a) || a != top)
-			break;
-	for (i = first; i < lo; i++) {
-		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		bool end = false, stmt = false;
-
-		dwarf_lineendsequence(l, &end);
-		dwarf_linebeginstatement(l, &stmt);
-		if (end) {
-			/* addr lies past the end of this sequence, unless a later row covers it */
-			best = NULL;
-			continue;
-		}
-		if (!best || stmt || !best_stmt) {
-			best = l;
-			best_stmt = stmt;
-		}
-	}
-	return best;
-}
-
-int cw_image_srcline(struct cw_image *img, uint32_t addr, struct cw_srcline *out)
-{
-	Dwfl_Module *mod = img->dwfl ? dwfl_addrmodule(img->dwfl, addr) : NULL;
-	Dwarf_Die *cu;
-	Dwarf_Lines *lines;
-	Dwarf_Line *line;
-	Dwarf_Addr bias = 0;
-	const char *file;
-	size_t n;
-	int lineno = 0;
-
-	cu = mod ? dwfl_module_addrdie(mod, addr, &bias) : NULL;
-	if (!cu || dwarf_getsrclines(cu, &lines, &n))
-		return -1;
-	line = best_line(lines, n, addr - bias);
-	if (!line || dwarf_lineno(line, &lineno) || lineno <= 0)
-		return -1;
-	file = dwarf_linesrc(line, NULL, NULL);
-	if (!file)
-		return -1;
-	out->file = file;
-	out->line = lineno;
-	return 0;
-}
-
-static const char *inline_call_file(Dwarf_Die *cu, Dwarf_Die *scope)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Files *files;
-	Dwarf_Word idx;
-	size_t nfiles;
-
-	if (!dwarf_attr(scope, DW_AT_call_file, &attr) || dwarf_formudata(&attr, &idx) ||
-	    dwarf_getsrcfiles(cu, &files, &nfiles) || idx >= nfiles)
-		return NULL;
-	return dwarf_filesrc(files, idx, NULL, NULL);
-}
-
-static int inline_call_line(Dwarf_Die *scope)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Word line;
-
-	if (!dwarf_attr(scope, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &line))
-		return 0;
-	return (int)line;
-}
-
-static int funcrange_cmp(const void *a, const void *b)
-{
-	const struct cw_funcrange *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-static int note_function(Dwarf_Die *fn, void *arg)
-{
-	struct cw_cuindex *ix = arg;
-	Dwarf_Addr base, lo, hi;
-	ptrdiff_t off = 0;
-
-	while ((off = dwarf_ranges(fn, off, &base, &lo, &hi)) > 0) {
-		if (ix->nr == ix->cap) {
-			size_t cap = ix->cap ? 2 * ix->cap : 64;
-			struct cw_funcrange *n = realloc(ix->funcs, cap * sizeof(*n));
-
-			if (!n)
-				return DWARF_CB_ABORT;
-			ix->funcs = n;
-			ix->cap = cap;
-		}
-		ix->funcs[ix->nr++] = (struct cw_funcrange){ lo, hi, dwarf_dieoffset(fn) };
-	}
-	return DWARF_CB_OK;
-}
-
-/*
- * The index of a unit's functions, built at its first lookup. Without it each
- * lookup asked libdw for the scopes at an address, which walks and sorts the
- * whole unit: 86% of a batch run on a firmware of 50 000 functions. Indexing
- * every unit up front instead made a cold run of one dump 60% slower.
- */
-static const struct cw_cuindex *cu_index(struct cw_image *img, Dwarf_Die *cu)
-{
-	Dwarf_Off off = dwarf_dieoffset(cu);
-	struct cw_cuindex *ix, *n;
-	size_t i;
-
-	for (i = 0; i < img->nr_cus; i++)
-		if (img->cus[i].cu == off)
-			return &img->cus[i];
-	n = realloc(img->cus, (img->nr_cus + 1) * sizeof(*n));
-	if (!n)
-		return NULL;
-	img->cus = n;
-	ix = &img->cus[img->nr_cus++];
-	*ix = (struct cw_cuindex){ .cu = off };
-	dwarf_getfuncs(cu, note_function, ix, 0);
-	qsort(ix->funcs, ix->nr, sizeof(*ix->funcs), funcrange_cmp);
-	return ix;
-}
-
-static const struct cw_funcrange *find_func(const struct cw_cuindex *ix, Dwarf_Addr pc)
-{
-	size_t lo = 0, hi = ix->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->funcs[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo && pc < ix->funcs[lo - 1].hi ? &ix->funcs[lo - 1] : NULL;
-}
-
-/* The inlined subroutines around pc inside die, outermost first. */
-static unsigned int inline_chain(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *chain,
-				 unsigned int max)
-{
-	unsigned int n = 0, depth;
-	Dwarf_Die child;
-
-	/* Lexical blocks nest too; the bound keeps a malformed tree from looping. */
-	for (depth = 0; depth < 64 && n < max && dwarf_child(die, &child) == 0; depth++) {
-		int found = 0;
-
-		do {
-			int tag = dwarf_tag(&child);
-
-			if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block) &&
-			    dwarf_haspc(&child, pc) > 0) {
-				found = 1;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (!found)
-			break;
-		if (dwarf_tag(&child) == DW_TAG_inlined_subroutine)
-			chain[n++] = child;
-		*die = child;
-	}
-	return n;
-}
-
-/*
- * The inlined subroutines whose code holds addr, innermost first, from the
- * DWARF tree of the function holding addr. out[0] is where execution is (the
- * line table's answer, which the caller looked up already and passes in
- * *outer); each outer one is at the call site of the one inside it, and
- * *outer becomes the line in the real function, the call site of the
- * outermost. Returns the count.
- */
-unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inline *out,
-			      unsigned int max, struct cw_srcline *outer)
-{
-	Dwfl_Module *mod = img->dwfl ? dwfl_addrmodule(img->dwfl, addr) : NULL;
-	Dwarf_Die chain[CW_MAX_INLINE], die, *cu;
-	const struct cw_funcrange *fr;
-	const struct cw_cuindex *ix;
-	struct cw_srcline here = *outer;
-	Dwarf_Addr bias = 0;
-	unsigned int n = 0, k;
-
-	cu = mod ? dwfl_module_addrdie(mod, addr, &bias) : NULL;
-	if (!cu)
-		return 0;
-	ix = cu_index(img, cu);
-	fr = ix ? find_func(ix, addr - bias) : NULL;
-	if (!fr || !dwarf_offdie(dwarf_cu_getdwarf(cu->cu), fr->die, &die))
-		return 0;
-	k = inline_chain(&die, addr - bias, chain, max < CW_MAX_INLINE ? max : CW_MAX_INLINE);
-	while (k--) {
-		Dwarf_Attribute attr;
-		const char *name;
-
-		name = dwarf_formstring(dwarf_attr_integrate(&chain[k], DW_AT_name, &attr));
-		out[n].func = name ? name : "??";
-		out[n].src = here;
-		here.file = inline_call_file(cu, &chain[k]);
-		here.line = inline_call_line(&chain[k]);
-		if (!here.file)
-			here.file = out[n].src.file;
-		n++;
-	}
-	if (n)
-		*outer = here;
-	return n;
-}
-
 /* Address and size of the symbol called name (any type: a crash record is data). */
 int cw_image_object(const struct cw_image *img, const char *name, uint32_t *addr, uint32_t *size)
 {
@@ -836,28 +592,6 @@ int cw_image_lookup(const struct cw_image *img, const char *name, uint32_t *addr
 const char *cw_image_path(const struct cw_image *img)
 {
 	return img->path;
-}
-
-/* --regs is checked when given, whether a dump needs it or not. */
-int cw_image_check_record(const struct cw_image *img, const char *spec, struct cw_error *err)
-{
-	const char *colon = strchr(spec, ':');
-	char sym[128];
-	uint32_t addr;
-
-	if (!colon || colon == spec || !colon[1] || (size_t)(colon - spec) >= sizeof(sym)) {
-		snprintf(err->msg, sizeof(err->msg), "--regs '%s': expected SYMBOL:LAYOUT, e.g. "
-			 "crash_record:r0,r1,r2,r3,r12,lr,pc,xpsr", spec);
-		return -1;
-	}
-	memcpy(sym, spec, colon - spec);
-	sym[colon - spec] = '\0';
-	if (cw_image_lookup(img, sym, &addr)) {
-		snprintf(err->msg, sizeof(err->msg), "--regs '%s': no symbol '%s' in %s", spec, sym,
-			 img->path);
-		return -1;
-	}
-	return 0;
 }
 
 uint32_t cw_image_vector(const struct cw_image *img, unsigned int n, int *ok)
@@ -919,245 +653,4 @@ int cw_image_is_handler(const struct cw_image *img, uint32_t func_addr)
 			return 1;
 	}
 	return 0;
-}
-
-/* ---- struct layouts from DWARF (the RTOS model's kernel objects) ---- */
-
-static int first_module(Dwfl_Module *mod, void **user, const char *name, Dwarf_Addr base,
-			void *arg)
-{
-	(void)user;
-	(void)name;
-	(void)base;
-	*(Dwfl_Module **)arg = mod;
-	return DWARF_CB_ABORT;
-}
-
-/* The firmware's DWARF, or NULL when it has none. */
-static Dwarf *image_dwarf(const struct cw_image *img)
-{
-	Dwfl_Module *mod = NULL;
-	Dwarf_Addr bias;
-
-	if (!img->dwfl || dwfl_getmodules(img->dwfl, first_module, &mod, 0) < 0 || !mod)
-		return NULL;
-	return dwfl_module_getdwarf(mod, &bias);
-}
-
-int cw_image_has_dwarf(const struct cw_image *img)
-{
-	return image_dwarf(img) != NULL;
-}
-
-static int die_is_named(Dwarf_Die *die, const char *name)
-{
-	const char *n = dwarf_diename(die);
-
-	return n && !strcmp(n, name);
-}
-
-/* A struct (or the struct behind a typedef) defined, not only declared, at a CU's top level. */
-static int find_struct(Dwarf *dw, const char *name, Dwarf_Die *out)
-{
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-
-	if (!dw)
-		return -1;
-	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, child;
-
-		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-			do {
-				int tag = dwarf_tag(&child);
-
-				if ((tag == DW_TAG_structure_type || tag == DW_TAG_typedef) &&
-				    die_is_named(&child, name) &&
-				    !dwarf_hasattr(&child, DW_AT_declaration) &&
-				    dwarf_peel_type(&child, out) == 0 &&
-				    dwarf_tag(out) == DW_TAG_structure_type &&
-				    dwarf_hasattr(out, DW_AT_byte_size))
-					return 0;
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
-		off = next;
-	}
-	return -1;
-}
-
-static int member_type(Dwarf_Die *member, Dwarf_Die *type)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_formref_die(dwarf_attr(member, DW_AT_type, &a), type) &&
-	       dwarf_peel_type(type, type) == 0 ? 0 : -1;
-}
-
-static uint32_t member_offset(Dwarf_Die *member)
-{
-	Dwarf_Attribute a;
-	Dwarf_Word v = 0;
-
-	if (dwarf_attr(member, DW_AT_data_member_location, &a))
-		dwarf_formudata(&a, &v);
-	return (uint32_t)v;
-}
-
-/* One member of a struct or union, looking into anonymous members as C does. */
-static int find_member(Dwarf_Die *agg, const char *name, size_t len, uint32_t *off,
-		       Dwarf_Die *type)
-{
-	Dwarf_Die m, t;
-
-	if (dwarf_child(agg, &m))
-		return -1;
-	do {
-		const char *n;
-
-		if (dwarf_tag(&m) != DW_TAG_member)
-			continue;
-		n = dwarf_diename(&m);
-		if (n && strlen(n) == len && !strncmp(n, name, len)) {
-			*off = member_offset(&m);
-			return member_type(&m, type);
-		}
-		if (!n && !member_type(&m, &t) &&
-		    !find_member(&t, name, len, off, type)) {
-			*off += member_offset(&m);
-			return 0;
-		}
-	} while (dwarf_siblingof(&m, &m) == 0);
-	return -1;
-}
-
-/*
- * Offset (and size, when size is not NULL) of a dotted member path such as
- * "callee_saved.psp" in a struct the firmware's DWARF defines.
- */
-int cw_image_struct_member(const struct cw_image *img, const char *type, const char *path,
-			   uint32_t *off, uint32_t *size)
-{
-	Dwarf_Die agg, t;
-	uint32_t total = 0, o;
-	const char *p = path;
-
-	if (find_struct(image_dwarf(img), type, &agg))
-		return -1;
-	for (;;) {
-		size_t len = strcspn(p, ".");
-
-		if (find_member(&agg, p, len, &o, &t))
-			return -1;
-		total += o;
-		if (!p[len])
-			break;
-		agg = t;
-		p += len + 1;
-	}
-	*off = total;
-	if (size) {
-		Dwarf_Word sz;
-
-		*size = dwarf_aggregate_size(&t, &sz) == 0 ? (uint32_t)sz : 4;
-	}
-	return 0;
-}
-
-int cw_image_struct_size(const struct cw_image *img, const char *type, uint32_t *size)
-{
-	Dwarf_Die agg;
-	Dwarf_Word sz;
-
-	if (find_struct(image_dwarf(img), type, &agg) || dwarf_aggregate_size(&agg, &sz))
-		return -1;
-	*size = (uint32_t)sz;
-	return 0;
-}
-
-/*
- * An array variable's element type, its size and its outer dimension (1 for
- * a one-dimensional array).
- */
-static int array_element(Dwarf_Die *var, Dwarf_Die *elem, uint32_t *size, uint32_t *rows)
-{
-	Dwarf_Die arr, sub;
-	Dwarf_Attribute a;
-	Dwarf_Word n;
-	unsigned int dims = 0;
-
-	/* A definition apart from its declaration has the type on the declaration. */
-	if (!dwarf_formref_die(dwarf_attr_integrate(var, DW_AT_type, &a), &arr) ||
-	    dwarf_peel_type(&arr, &arr) || dwarf_tag(&arr) != DW_TAG_array_type ||
-	    dwarf_aggregate_size(&arr, &n) || !n ||
-	    !dwarf_formref_die(dwarf_attr(&arr, DW_AT_type, &a), elem) ||
-	    dwarf_peel_type(elem, elem) || dwarf_child(&arr, &sub))
-		return -1;
-	*size = (uint32_t)n;
-	*rows = 1;
-	do {
-		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
-			continue;
-		if (!dims++ && dwarf_attr(&sub, DW_AT_upper_bound, &a) && !dwarf_formudata(&a, &n))
-			*rows = (uint32_t)n + 1;
-	} while (dwarf_siblingof(&sub, &sub) == 0);
-	if (dims < 2)
-		*rows = 1;
-	return 0;
-}
-
-/* A variable's name, on its DIE or on the declaration its definition names. */
-static const char *var_name(Dwarf_Die *var)
-{
-	Dwarf_Attribute a;
-
-	return dwarf_formstring(dwarf_attr_integrate(var, DW_AT_name, &a));
-}
-
-/* Where a variable is, when its location is a plain address (DW_OP_addr). */
-static int variable_address(Dwarf_Die *var, uint32_t *addr)
-{
-	Dwarf_Attribute a;
-	Dwarf_Op *expr;
-	size_t len;
-
-	if (!dwarf_attr(var, DW_AT_location, &a) || dwarf_getlocation(&a, &expr, &len) ||
-	    len != 1 || expr[0].atom != DW_OP_addr)
-		return -1;
-	*addr = (uint32_t)expr[0].number;
-	return 0;
-}
-
-/*
- * The variables, at a compilation unit's top level, that are arrays (one- or
- * two-dimensional) of the struct named elem: objects that only their type
- * marks, as Zephyr's stack objects (their output section holds any other
- * no-init data too). Returns how many were stored in out.
- */
-unsigned int cw_image_objects_of_type(const struct cw_image *img, const char *elem,
-				      struct cw_typed_object *out, unsigned int max)
-{
-	Dwarf *dw = image_dwarf(img);
-	Dwarf_Off off = 0, next;
-	unsigned int nr = 0;
-	size_t hsize;
-
-	while (dw && nr < max && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, var, el;
-		uint32_t addr, size, rows;
-
-		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &var) == 0) {
-			do {
-				if (dwarf_tag(&var) != DW_TAG_variable || !var_name(&var) ||
-				    variable_address(&var, &addr) ||
-				    array_element(&var, &el, &size, &rows) ||
-				    dwarf_tag(&el) != DW_TAG_structure_type ||
-				    !die_is_named(&el, elem))
-					continue;
-				out[nr++] = (struct cw_typed_object){ var_name(&var), addr,
-								      size, rows };
-			} while (nr < max && dwarf_siblingof(&var, &var) == 0);
-		}
-		off = next;
-	}
-	return nr;
 }

@@ -17,7 +17,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cw_internal.h"
+#include "cw_dump.h"
+#include "cw_exc.h"
+#include "cw_image.h"
+#include "cw_match.h"
+#include "cw_thumb.h"
 
 /* CFSR causes whose stacked pc is the instruction that faulted, and what it must be. */
 #define CFSR_DATA_ACCESS	(CW_CFSR_DACCVIOL | CW_CFSR_PRECISERR | CW_CFSR_UNALIGNED)

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cw_internal.h"
+#include "cw_analyze.h"
+#include "cw_exc.h"
+#include "cw_report.h"
 
 /* FNV-1a over the fault class and the function names from the faulting frame out. */
 static uint64_t signature(const struct cw_dump *d, const struct cw_backtrace *bt,
@@ -64,13 +66,6 @@ static void method_list(FILE *out, unsigned int mask, const char *first, const c
 		if (mask & (1u << engine_order[k]))
 			fprintf(out, "%s%s%s%s", n++ ? sep : first, quote,
 				cw_method_name(engine_order[k]), quote);
-}
-
-int cw_path_map_valid(const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-
-	return eq && eq != arg ? 0 : -1;
 }
 
 /* A source path as the user asked to see it (struct cw_report_opts); NULL stays NULL. */

@@ -14,26 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cw_rtos.h"
+#include "cw_rtos_model.h"
 
 /* In the order --rtos auto tries them. */
 static const struct cw_rtos_ops *const kernels[] = { &cw_freertos_ops, &cw_zephyr_ops };
-
-int cw_rtos_parse(const char *s, enum cw_rtos_kind *out)
-{
-	static const struct { const char *name; enum cw_rtos_kind kind; } tab[] = {
-		{ "auto", CW_RTOS_AUTO }, { "none", CW_RTOS_NONE },
-		{ "freertos", CW_RTOS_FREERTOS }, { "zephyr", CW_RTOS_ZEPHYR },
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(tab); i++)
-		if (!strcmp(s, tab[i].name)) {
-			*out = tab[i].kind;
-			return 0;
-		}
-	return -1;
-}
 
 const char *cw_rtos_name(enum cw_rtos_kind kind)
 {

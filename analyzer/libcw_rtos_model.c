@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cw_rtos.h"
+#include "cw_exc.h"
+#include "cw_rtos_model.h"
+#include "cw_symbolize.h"
 
 #define MAX_STACK_SCAN	(1u << 20)	/* bytes of a stack read for its high-water mark */
 #define WATERMARK_MIN	16	/* fill bytes FreeRTOS's overflow check wants at the low end */

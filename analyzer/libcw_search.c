@@ -9,7 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cw_internal.h"
+#include "cw_exc.h"
+#include "cw_fault.h"
+#include "cw_image.h"
+#include "cw_search.h"
+#include "cw_thumb.h"
+#include "cw_unwind.h"
 
 #define SEARCH_MAX_TRIALS	48	/* trial unwinds per search: hostile RAM ends here */
 #define SEARCH_MAX_CANDIDATES	16384	/* frames kept for trial, highest first */

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cw_internal.h"
+#include "cw_dump.h"
+#include "cw_image.h"
+#include "cw_rtos.h"
+#include "cw_search.h"
 
 /* How far below its start an overflowed thread's last frame may lie. */
 #define OVERFLOW_REACH	256u
@@ -193,41 +196,4 @@ int cw_stack_hints(const struct cw_target *t, const struct cw_dump *dump, enum c
 				 stack_symbols[i].hi);
 	}
 	return (int)h->nr;
-}
-
-/*
- * --sp REG=VALUE[,REG=VALUE...]: stack pointers the dump lacks, given by
- * hand (msp, psp and the v8-M banked msp_s, psp_s, msp_ns, psp_ns).
- */
-int cw_sp_parse(const char *spec, struct cw_regs *regs, struct cw_error *err)
-{
-	static const enum cw_reg allowed[] = {
-		CW_MSP, CW_PSP, CW_MSP_S, CW_PSP_S, CW_MSP_NS, CW_PSP_NS,
-	};
-	const char *p = spec;
-
-	while (*p) {
-		size_t len = strcspn(p, ","), name = strcspn(p, "=");
-		unsigned long long v;
-		unsigned int i;
-		char *end;
-
-		if (name >= len)
-			return cw_fail(err, "--sp", (long)(p - spec), "'%.*s': expected REG=VALUE, "
-				       "e.g. psp=0x20001e60", (int)len, p);
-		for (i = 0; i < ARRAY_SIZE(allowed); i++)
-			if ((int)allowed[i] == cw_reg_by_name(p, name))
-				break;
-		if (i == ARRAY_SIZE(allowed))
-			return cw_fail(err, "--sp", (long)(p - spec), "unknown stack pointer '%.*s'; "
-				       "use msp, psp, msp_s, psp_s, msp_ns or psp_ns", (int)name, p);
-		v = strtoull(p + name + 1, &end, 0);
-		if (end == p + name + 1 || end != p + len || v > 0xFFFFFFFFull || (v & 3))
-			return cw_fail(err, "--sp", (long)(p + name + 1 - spec),
-				       "'%.*s': not a word-aligned 32-bit address", (int)(len - name - 1),
-				       p + name + 1);
-		cw_reg_set(regs, allowed[i], (uint32_t)v);
-		p += len + (p[len] == ',');
-	}
-	return 0;
 }

@@ -3,7 +3,7 @@
  * libcw_symbolize.c - the symbolizer: the function, source line and inlined
  * calls of each frame the engine found, looked up in the firmware image.
  */
-#include "cw_internal.h"
+#include "cw_symbolize.h"
 
 void cw_symbolize(struct cw_image *img, struct cw_backtrace *bt)
 {

@@ -6,7 +6,8 @@
  * function's start to the pc (prologue) or from the pc to its return
  * (epilogue) (ARMv7-M ARM, chapter A7; ARMv6-M is its 16-bit subset).
  */
-#include "cw_internal.h"
+#include "cw_image.h"
+#include "cw_thumb.h"
 
 static int read16(const struct cw_mem *mem, uint32_t addr, uint16_t *hw)
 {

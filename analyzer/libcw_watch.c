@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cw_internal.h"
+#include "cw_base.h"
 
 /* Room for a batch of events with the longest file names. */
 #define WATCH_BUF	(16 * (sizeof(struct inotify_event) + NAME_MAX + 1))

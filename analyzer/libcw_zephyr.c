@@ -3,7 +3,8 @@
  * libcw_zephyr.c - Zephyr for the RTOS model: the _kernel thread list, the
  * k_thread layout and the callee_saved context of a switched-out thread.
  */
-#include "cw_rtos.h"
+#include "cw_exc.h"
+#include "cw_rtos_model.h"
 
 #define ZEPHYR_FILL	0xAA	/* CONFIG_INIT_STACKS */
 

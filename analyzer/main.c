@@ -3,9 +3,7 @@
  * main.c - crashwalk command line: options, then one report per dump; the
  * library does the work.
  */
-#include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -152,52 +150,6 @@ static int follow_one(void *p, struct cw_stream_dump *sd)
 		w->failed |= dump_failed(w->opt, sd->name, sd->why);
 	fflush(stdout);
 	return 0;
-}
-
-/*
- * The firmware image, checked before libelf sees it: a missing file gives the
- * errno text, a file that is no ELF says so, instead of libelf's "invalid
- * `Elf' handle".
- */
-static int check_firmware(const char *path)
-{
-	unsigned char id[EI_NIDENT + 4];
-	struct stat st;
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		fprintf(stderr, "crashwalk: %s: cannot open firmware image: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "crashwalk: %s: is a directory, expected a firmware ELF image\n",
-			path);
-		close(fd);
-		return -1;
-	}
-	n = read(fd, id, sizeof(id));
-	close(fd);
-	if (n < 0)
-		fprintf(stderr, "crashwalk: %s: %s\n", path, strerror(errno));
-	else if (n == 0)
-		fprintf(stderr, "crashwalk: %s: empty file, expected a firmware ELF image\n", path);
-	else if (n < SELFMAG || memcmp(id, ELFMAG, SELFMAG))
-		fprintf(stderr, "crashwalk: %s: offset 0: not an ELF file; the firmware image "
-			"is the ELF the linker wrote\n", path);
-	else if (n <= EI_CLASS || id[EI_CLASS] != ELFCLASS32)
-		fprintf(stderr, "crashwalk: %s: offset %d: a 64-bit ELF, expected a 32-bit ARM "
-			"firmware image\n", path, EI_CLASS);
-	else if (n < EI_NIDENT + 4 || id[EI_DATA] != ELFDATA2LSB ||
-		 (id[EI_NIDENT + 2] | id[EI_NIDENT + 3] << 8) != EM_ARM)
-		fprintf(stderr, "crashwalk: %s: offset %d: not a little-endian ARM ELF "
-			"(e_machine %u)\n", path, EI_NIDENT + 2,
-			n < EI_NIDENT + 4 ? 0 : id[EI_NIDENT + 2] | id[EI_NIDENT + 3] << 8);
-	else
-		return 0;
-	return -1;
 }
 
 enum { OPT_COLOR = 256, OPT_ALLOW_MISMATCH, OPT_PATH_MAP, OPT_STRIP_PATH };
@@ -350,8 +302,6 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (check_firmware(argv[optind]))
-		return 1;
 	img = cw_image_open(argv[optind], &err);
 	if (!img) {
 		fprintf(stderr, "crashwalk: %s\n", err.msg);

@@ -6,7 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cw_internal.h"
+/* The tests reach into every stage. */
+#include "cw_analyze.h"
+#include "cw_cfi.h"
+#include "cw_dump.h"
+#include "cw_ehabi.h"
+#include "cw_exc.h"
+#include "cw_fault.h"
+#include "cw_image.h"
+#include "cw_match.h"
+#include "cw_mem.h"
+#include "cw_options.h"
+#include "cw_report.h"
+#include "cw_rtos.h"
+#include "cw_search.h"
+#include "cw_symbolize.h"
+#include "cw_thumb.h"
+#include "cw_unwind.h"
 #include "ktap.h"
 
 struct tbuf {

@@ -158,6 +158,11 @@ static void refusals(void)
 		    strstr(err.msg, "no symbol 'no_such_record' in " DEMO_ELF), "%s", err.msg);
 	KTAP_EXPECT(cw_image_check_record(img, "crash_record", &err) &&
 		    strstr(err.msg, "expected SYMBOL:LAYOUT"), "%s", err.msg);
+	/* The one --regs rule: the pipeline refuses what the check refuses. */
+	KTAP_EXPECT(cw_image_check_record(img, "crash_entry:", &err) &&
+		    strstr(err.msg, "empty LAYOUT"), "%s", err.msg);
+	KTAP_EXPECT(cw_image_check_record(img, "crash_entry:r0,bogus", &err) &&
+		    strstr(err.msg, "word 2: unknown register 'bogus'"), "%s", err.msg);
 	cw_image_close(img);
 }
 

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cw_internal.h"
+#include "cw_dump.h"
 
 static int take(void *ctx, struct cw_stream_dump *sd)
 {

@@ -11,7 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cw_internal.h"
+#include "cw_dump.h"
+#include "cw_fault.h"
+#include "cw_image.h"
+#include "cw_report.h"
+#include "cw_rtos.h"
+#include "cw_symbolize.h"
+#include "cw_unwind.h"
 
 static struct cw_image *fuzz_img;
 static FILE *fuzz_null;

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cw_options.h - the option strings' parsed forms that stay inside the
+ * library (libcw_options.c); the parsers a program calls are in crashwalk.h.
+ */
+#ifndef CW_OPTIONS_H
+#define CW_OPTIONS_H
+
+#include "cw_base.h"
+
+#define CW_RECORD_MAX_WORDS	64
+#define CW_RECORD_SKIP		CW_NR_REGS	/* a word "-": not a register */
+
+/* --regs SYMBOL:LAYOUT: where the crash record is and what each 32-bit word of it holds. */
+struct cw_record {
+	char symbol[128];
+	uint8_t word[CW_RECORD_MAX_WORDS];	/* enum cw_reg, or CW_RECORD_SKIP */
+	unsigned int nr;
+};
+
+int cw_record_parse(const char *spec, struct cw_record *out, struct cw_error *err);
+int cw_record_find(const struct cw_image *img, const struct cw_record *rec, const char *spec,
+		   uint32_t *addr, struct cw_error *err);
+
+#endif /* CW_OPTIONS_H */
