@@ -217,7 +217,8 @@ for k in $kernels; do
 	# Host side of the end-to-end test: what the guest recorded, read here (the
 	# debug kernel's run records nothing for it).
 	case $k in *-debug) continue ;; esac
-	[ -f "$logs/guest-$k/files/fw.rec" ] || case $k in 5.10*) continue ;; esac
+	# The 5.10 kernels' core list records nothing for it.
+	case $k in 5.10*) continue ;; esac
 	"$top/tests/userspace/e2e.sh" "$logs/guest-$k/files" >"$logs/userspace-$k.log" 2>&1
 	echo $? >"$logs/userspace-$k.log.rc"
 	collect "userspace-$k" "$logs/userspace-$k.log"

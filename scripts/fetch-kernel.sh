@@ -125,9 +125,9 @@ drop_config() {
 	sed -i "/^#define $1 /d" "$build/include/generated/autoconf.h"
 	dropped="$dropped $1"
 }
-: >"$dir/make-args"
 dropped=
 want_cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ ]*\) .*/\1/p' "$build/.config")
+: >"$dir/make-args"
 if ! command -v "$want_cc" >/dev/null; then
 	echo "CC=aarch64-linux-gnu-gcc" >"$dir/make-args"
 	on() { grep -q "^$1=y" "$build/.config"; }
