@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot an arm64 test guest on a cached Debian kernel and run a command in it.
 #
-# usage: guest.sh [-k SERIES] [-t SECONDS] [-o DIR] [-i SRC[:DEST]]... [-I] [-q] -- CMD...
+# usage: guest.sh [-k SERIES] [-t SECONDS] [-o DIR] [-i SRC[:DEST]]... [-u DIR] [-m MB] [-I] [-q]
+#                 -- CMD...
 #        guest.sh -s [-k SERIES] [-t SECONDS] [-i SRC[:DEST]]...
 #   -s  an interactive shell on the guest's console instead of CMD (make shell): it starts
 #       in /fw/ko, beside framewalk.ko, with framewalk, crashwalk, trace-cmd and the
@@ -13,6 +14,9 @@
 #   -t  hard timeout: the guest is killed after it (default 300; with -s, none)
 #   -o  output directory: console.log, and files/ for what the guest left in /fw/out
 #   -i  extra file or directory for the initramfs, at DEST (default /fw/<basename>)
+#   -u  an unpacked arm64 userland merged over the guest's root (make bench: bpftrace,
+#       scripts/fetch-bpftrace.sh)
+#   -m  guest memory in MB (default 1024, 1536 on a debug kernel; bpftrace needs 3072)
 #   -I  count instructions: the guest clock advances 1 ns per executed
 #       instruction (qemu -icount shift=0), so ktime deltas are instruction
 #       counts, the same on every host and under any load
@@ -28,12 +32,13 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
-	sed -n '5,25s/^# \{0,1\}//p' "$0"
+	# The header from its usage line to its last comment line.
+	sed -n '5,/^[^#]/s/^# \{0,1\}//p' "$0"
 }
 case ${1:-} in -h|--help) usage; exit 0 ;; esac
-series=6.12 timeout= out= quiet= icount=() shell=
-extras=()
-while getopts "k:t:o:i:Iqsh" opt; do
+series=6.12 timeout= out= quiet= icount=() shell= mem=
+extras=() roots=()
+while getopts "k:t:o:i:u:m:Iqsh" opt; do
 	case $opt in
 	h) usage; exit 0 ;;
 	s) shell=1 ;;
@@ -41,6 +46,8 @@ while getopts "k:t:o:i:Iqsh" opt; do
 	t) timeout=$OPTARG ;;
 	o) out=$OPTARG ;;
 	i) extras+=("$OPTARG") ;;
+	u) roots+=("$OPTARG") ;;
+	m) mem=$OPTARG ;;
 	# sleep=off: an idle guest jumps to its next timer instead of waiting for
 	# the host clock, so sleeps cost no host time and count no instructions.
 	I) icount=(-icount shift=0,sleep=off) ;;
@@ -86,6 +93,9 @@ fi
 cp -rL "$top/selftests/framewalk" "$stage/fw/selftests/"
 rm -rf "$stage/fw/selftests/framewalk/test_modules"
 cp "$top"/build/arm64/bin/* "$stage/usr/bin/" 2>/dev/null || true
+for r in "${roots[@]+"${roots[@]}"}"; do
+	cp -a "$r/." "$stage/"
+done
 for e in "${extras[@]+"${extras[@]}"}"; do
 	src=${e%%:*}
 	dest=${e#*:}
@@ -102,14 +112,14 @@ rm -rf "$out/files"
 # A debug kernel (scripts/build-debug-kernel.sh): KASAN's shadow takes an eighth of memory;
 # every report, not only KASAN's first, goes to the log; the lockup and RCU stall detectors get
 # the slack a vCPU starved by a busy host needs under TCG, so they report lockups, not the host.
-mem=1024 debug_args=
+debug_args=
 case $series in
 *-debug)
-	mem=1536
+	mem=${mem:-1536}
 	debug_args="kasan_multi_shot watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=60" ;;
 esac
 # pauth-impdef: QEMU's own PAC algorithm; the architected QARMA is far slower under TCG.
-qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m $mem
+qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m "${mem:-1024}"
 	"${icount[@]+"${icount[@]}"}" -no-reboot -nic none -kernel "$kdir/vmlinuz" -initrd "$initrd")
 if [ -n "$shell" ]; then
 	# The console on this terminal as it is, keys and all: Ctrl-C goes to the guest
