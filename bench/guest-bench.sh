@@ -1,25 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Runs in the arm64 guest: cost per call of fw_bench_tracee() under each
-# tracing setup (median of REPS runs of CALLS calls), then framewalk's event
-# rate with readers draining the buffers. Prints "BENCH name ns_x1000" and
-# "SUSTAIN ..." lines for scripts/bench.sh. Under scripts/guest.sh -I the
-# clock counts instructions: then RATES=0 leaves out the event rates, which
-# mean something only in time.
+# tracing setup (median of REPS runs of CALLS calls), bpftrace's among them
+# when the guest has it, then framewalk's event rate with readers draining
+# the buffers. Prints "BENCH name median min max" (ns_x1000 per call), "NA
+# name why" for a setup that could not run, and "SUSTAIN ..." lines for
+# scripts/bench.sh. Under scripts/guest.sh -I the clock counts instructions:
+# then RATES=0 leaves out the event rates, which mean something only in time.
+# STACKS=0 leaves out the one bpftrace stack of each probe kind.
 T=/sys/kernel/tracing
 B=/sys/kernel/debug/fw_bench
 CALLS=${CALLS:-50000}
 REPS=${REPS:-3}
 RATES=${RATES:-1}
+STACKS=${STACKS:-1}
 
 insmod /fw/ko/fw_bench.ko || exit 1
 
+# median_run CALLS: "median min max" of REPS runs, per call.
 median_run() {
 	calls=$1
 	for r in $(seq "$REPS"); do
 		echo "$calls" >$B/run
 		cut -d' ' -f3 $B/run
-	done | sort -n | sed -n "$(((REPS + 1) / 2))p"
+	done | sort -n | awk -v m=$(((REPS + 1) / 2)) 'NR == 1 { lo = $1 } NR == m { med = $1 }
+		{ hi = $1 } END { print med, lo, hi }'
 }
 
 reset() {
@@ -108,6 +113,69 @@ for depth in 0 16 32; do
 	rmmod framewalk
 	reset
 done
+
+# The peer a user would pick instead: bpftrace on the same function, its stack
+# keyed in a map as framewalk's aggregation keys its chains, and bare counts.
+# bt_start PROGRAM: bpftrace running PROGRAM in the background, its probes
+# attached (BEGIN fires after them); fails with bpftrace's error in bt.err.
+bt_start() {
+	bpftrace -e "BEGIN { printf(\"@@ready\\n\"); } $1" >/tmp/bt.out 2>/tmp/bt.err &
+	bt=$!
+	while ! grep -q '^@@ready' /tmp/bt.out; do
+		kill -0 $bt 2>/dev/null || { wait $bt; return 1; }
+		sleep 1
+	done
+}
+
+bt_error() {
+	grep -m1 'ERROR' /tmp/bt.err | sed 's/^.*ERROR: *//'
+}
+
+# bt_bench NAME PROBE ACTION: the cost per call with bpftrace's PROBE doing
+# ACTION, and "BPFCOUNT name counted calls" from its maps: a probe that
+# missed calls would make the figure mean nothing.
+bt_bench() {
+	if ! command -v bpftrace >/dev/null; then
+		echo "NA $1 no bpftrace in this guest"
+	elif bt_start "$2 { $3 }"; then
+		bench "$1"
+		kill -INT $bt
+		wait $bt
+		echo "BPFCOUNT $1 $(awk '/^(@|\]).*: [0-9]+$/ { s += $NF } END { print s + 0 }' \
+			/tmp/bt.out) $((REPS * CALLS))"
+	else
+		echo "NA $1 bpftrace: $(bt_error)"
+	fi
+}
+
+bt_bench bpftrace_kprobe_kstack16 kprobe:fw_bench_tracee '@[kstack(16)] = count();'
+bt_bench bpftrace_kprobe_count kprobe:fw_bench_tracee '@ = count();'
+bt_bench bpftrace_kfunc_kstack16 kfunc:fw_bench_tracee '@[kstack(16)] = count();'
+bt_bench bpftrace_kfunc_count kfunc:fw_bench_tracee '@ = count();'
+reset
+
+# One stack of each kind, as bpftrace prints it, for what it holds; and
+# whether kfunc attaches on this kernel at all (to a function with BTF in
+# vmlinux), to say why it did not on the benchmark's.
+if [ "$STACKS" = 1 ] && command -v bpftrace >/dev/null; then
+	for probe in kprobe kfunc; do
+		if bt_start "$probe:fw_bench_tracee { printf(\"%s\", kstack(16)); exit(); }"; then
+			echo 1 >$B/run
+			wait $bt
+			sed -n 's/^[[:space:]]\{1,\}\([^[:space:]]\)/BPFSTACK '$probe' \1/p' /tmp/bt.out
+		else
+			echo "BPFSTACK $probe none: $(bt_error)"
+		fi
+	done
+	if bt_start 'kfunc:vfs_read { exit(); }'; then
+		cat /proc/version >/dev/null
+		wait $bt
+		echo "BPFKFUNC vmlinux attached"
+	else
+		echo "BPFKFUNC vmlinux $(bt_error)"
+	fi
+	reset
+fi
 
 if [ "$RATES" = 0 ]; then
 	rmmod fw_bench
