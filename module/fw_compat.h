@@ -322,4 +322,20 @@ static inline void fw_hrtimer_setup(struct hrtimer *timer,
 #endif
 }
 
+/*
+ * 6.13 replaced the record {x29, elr} in an exception's pt_regs by a
+ * metadata record, {0, 0} and a type word: the layout fw_arm64_walk.h's
+ * boundary reads, in bytes.
+ */
+#ifdef FW_FRAME_META
+#include <asm/stacktrace/frame.h>
+#define FW_PT_REGS_RECORD	offsetof(struct pt_regs, stackframe)
+#define FW_PT_REGS_SIZE		sizeof(struct pt_regs)
+#define FW_PT_REGS_FP		offsetof(struct pt_regs, regs[29])
+#define FW_PT_REGS_SP		offsetof(struct pt_regs, sp)
+#define FW_PT_REGS_TYPE		FRAME_META_TYPE_PT_REGS
+static_assert(offsetof(struct pt_regs, pc) == FW_PT_REGS_SP + 8);
+static_assert(offsetof(struct pt_regs, stackframe.type) == FW_PT_REGS_RECORD + 16);
+#endif
+
 #endif /* FW_COMPAT_H */

@@ -57,6 +57,7 @@ static const struct fw_walk_ops fw_walk_ops_hooked = {
 	.load_record = fw_load_record,
 	.fixup_ret = fw_fixup_ret,
 	.trampoline = fw_trampoline,
+	.boundary = FW_BOUNDARY,
 };
 
 /* Which trampoline @ret is; FW_TRAMP_NONE for an ordinary return address. */
@@ -106,6 +107,7 @@ static const struct fw_walk_ops fw_walk_ops_recover = {
 	.load_record = fw_load_record,
 	.fixup_ret = fw_fixup_ret,
 	.trampoline = fw_trampoline_recover,
+	.boundary = FW_BOUNDARY,
 };
 
 /*
