@@ -373,14 +373,14 @@ static __always_inline fw_u64 fw_stack_top(const struct fw_stack_range *s, fw_u6
  */
 static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *cfg,
 						     const struct fw_walk_ops *ops, void *ctx,
-						     fw_u64 fp, fw_u64 *rets, fw_u64 *records,
+						     fw_u64 fp, fw_u64 *ancestors, fw_u64 *records,
 						     fw_u64 *recovered, unsigned int max,
 						     enum fw_stop *stop, const int keep_records)
 {
 	const fw_u64 rec_size = 2 * sizeof(fw_u64);
 	fw_u64 top = 0, prev = 0, next, ret, mask = 0;
 	/* Pointers, not an index: the stores advance them and the depth test is one compare. */
-	fw_u64 *ret_out = rets, *rec_out = records, *ret_end = rets + max;
+	fw_u64 *ret_out = ancestors, *rec_out = records, *ret_end = ancestors + max;
 	unsigned int cur = 0;
 	int tramp, fault = 0;
 
@@ -424,7 +424,7 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 				*stop = FW_STOP_OFF_STACK;
 				break;
 			}
-			if (ret_out != rets && (unsigned int)idx == cur && fp <= prev) {
+			if (ret_out != ancestors && (unsigned int)idx == cur && fp <= prev) {
 				*stop = FW_STOP_NOT_INCREASING;
 				break;
 			}
@@ -456,7 +456,7 @@ end_record:
 		tramp = ops->trampoline ? ops->trampoline(ctx, fp, &ret) : 0;
 		*ret_out++ = ret;
 		if (__builtin_expect(tramp != 0, 0)) {
-			unsigned int n = (unsigned int)(ret_out - rets) - 1;
+			unsigned int n = (unsigned int)(ret_out - ancestors) - 1;
 
 			if (tramp == 1) {
 				*stop = FW_STOP_TRAMPOLINE;
@@ -470,29 +470,31 @@ end_record:
 	}
 	if (recovered)
 		*recovered = mask;
-	return (unsigned int)(ret_out - rets);
+	return (unsigned int)(ret_out - ancestors);
 }
 
 static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg,
 						   const struct fw_walk_ops *ops, void *ctx,
-						   fw_u64 fp, fw_u64 *rets, fw_u64 *records,
+						   fw_u64 fp, fw_u64 *ancestors, fw_u64 *records,
 						   fw_u64 *recovered, unsigned int max,
 						   enum fw_stop *stop)
 {
-	return __fw_walk_native(cfg, ops, ctx, fp, rets, records, recovered, max, stop, 1);
+	return __fw_walk_native(cfg, ops, ctx, fp, ancestors, records, recovered, max, stop, 1);
 }
 
 /*
  * fw_walk_native() for a caller that keeps only the return addresses (the
  * kernel's aggregation): the same frames and stop, one store a frame fewer.
  */
-static __always_inline unsigned int fw_walk_native_rets(const struct fw_walk_cfg *cfg,
-							const struct fw_walk_ops *ops, void *ctx,
-							fw_u64 fp, fw_u64 *rets,
-							fw_u64 *recovered, unsigned int max,
-							enum fw_stop *stop)
+static __always_inline unsigned int fw_walk_native_ancestors(const struct fw_walk_cfg *cfg,
+							     const struct fw_walk_ops *ops,
+							     void *ctx, fw_u64 fp,
+							     fw_u64 *ancestors,
+							     fw_u64 *recovered,
+							     unsigned int max,
+							     enum fw_stop *stop)
 {
-	return __fw_walk_native(cfg, ops, ctx, fp, rets, NULL, recovered, max, stop, 0);
+	return __fw_walk_native(cfg, ops, ctx, fp, ancestors, NULL, recovered, max, stop, 0);
 }
 
 #endif /* FW_WALK_H */

@@ -43,8 +43,9 @@ static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
  * is 1, each record's address is stored at %[rec] too. A record that
  * fails exits at 7 (or at 8, which swaps the roles back) with it in %[a] and
  * the one before it in %[b]; a return address of 0 sets %[end_kind] to 1
- * with that record in %[a] (10 swaps too), the depth to 2. A fault sets %[err] (w9, which the fixup names by
- * number), zeroes x30 and resumes at the xpaclri.
+ * with that record in %[a] (10 swaps too), the depth to 2. A fault sets
+ * %[err] (w9, which the fixup names by number), zeroes x30 and resumes at
+ * the xpaclri.
  */
 #define FW_WALK_FAST_ASM						\
 	"1:	tst	%[a], #7\n"					\

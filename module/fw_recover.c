@@ -142,11 +142,11 @@ static noinline enum fw_stop fw_recover_chain(const struct fw_hook_hit *h,
 	if (i + 1 < n && trace[i + 1] == h->parent_ip) {
 		r.trace = trace + i + 2;
 		r.nr = n - i - 2;
-		*nr = fw_walk_native(cfg, &fw_walk_ops_recover, &r, h->fp, slot->rets,
+		*nr = fw_walk_native(cfg, &fw_walk_ops_recover, &r, h->fp, slot->ancestors,
 				     slot->records, &slot->recovered, depth, &stop);
 	}
 	if (stop == FW_STOP_TRAMPOLINE)
-		slot->tramp = fw_tramp_kind(tramps, slot->rets[*nr - 1]);
+		slot->tramp = fw_tramp_kind(tramps, slot->ancestors[*nr - 1]);
 	return stop;
 }
 
@@ -172,7 +172,7 @@ noinline unsigned int fw_walk_hooked(unsigned long callsite, unsigned long paren
 
 	slot->recovered = 0;
 	slot->tramp = FW_TRAMP_NONE;
-	nr = fw_walk_native(&cfg, &fw_walk_ops_hooked, &tramps, h.fp, slot->rets,
+	nr = fw_walk_native(&cfg, &fw_walk_ops_hooked, &tramps, h.fp, slot->ancestors,
 			    slot->records, NULL, depth, &stop);
 	if (unlikely(stop == FW_STOP_TRAMPOLINE))
 		stop = fw_recover_chain(&h, slot, &cfg, &tramps, depth, &nr);

@@ -240,7 +240,7 @@ static inline uint64_t random_chains(struct mem *m, struct fw_stack_range stacks
 }
 
 /*
- * fw_walk_native() with @nops and fw_walk_native_rets() with @nops must be
+ * fw_walk_native() with @nops and fw_walk_native_ancestors() with @nops must be
  * fw_walk() with @gops from @start: the same frames, records, recovered
  * frames and stop. Returns the number of frames, or -1 where a walk differs;
  * *@stop is fw_walk()'s. Inlined, so that the walks see @nops as a constant,
@@ -252,19 +252,19 @@ static __always_inline int native_matches(const struct fw_walk_cfg *cfg,
 					  uint64_t start, unsigned int max, enum fw_stop *stop)
 {
 	struct fw_frame f[16];
-	fw_u64 rets[16], records[16], rets_only[16], fixed, rfixed;
+	fw_u64 ancestors[16], records[16], ancestors_only[16], fixed, rfixed;
 	/* Set where the walks end, which the compiler cannot see through the fast path. */
 	enum fw_stop nstop = FW_STOP_NR, rstop = FW_STOP_NR;
 	unsigned int gn, nn, rn, i;
 
 	gn = fw_walk(cfg, gops, ctx, start, f, max, stop);
-	nn = fw_walk_native(cfg, nops, ctx, start, rets, records, &fixed, max, &nstop);
+	nn = fw_walk_native(cfg, nops, ctx, start, ancestors, records, &fixed, max, &nstop);
 	/* The aggregation's walk: the same returns and stop, no records. */
-	rn = fw_walk_native_rets(cfg, nops, ctx, start, rets_only, &rfixed, max, &rstop);
+	rn = fw_walk_native_ancestors(cfg, nops, ctx, start, ancestors_only, &rfixed, max, &rstop);
 	if (gn != nn || *stop != nstop || rn != nn || rstop != nstop || rfixed != fixed)
 		return -1;
 	for (i = 0; i < gn; i++)
-		if (rets[i] != f[i].ret || records[i] != f[i].record || rets_only[i] != f[i].ret ||
+		if (ancestors[i] != f[i].ret || records[i] != f[i].record || ancestors_only[i] != f[i].ret ||
 		    !!(fixed & (1ull << i)) != !!(f[i].flags & FW_FRAME_RECOVERED))
 			return -1;
 	return (int)gn;

@@ -258,7 +258,7 @@ static void walk_thumb32(void)
 	n = fw_walk(&cfg, &tops, &m, 0x20000f00, f, 8, &stop);
 	KTAP_EXPECT(n == 3 && stop == FW_STOP_CHAIN_END, "n=%u stop=%s", n, fw_stop_name(stop));
 	KTAP_EXPECT(f[0].ret == 0x210 && f[1].ret == 0x300 && f[2].ret == 0x400,
-		    "rets %llx %llx %llx", (unsigned long long)f[0].ret,
+		    "ancestors %llx %llx %llx", (unsigned long long)f[0].ret,
 		    (unsigned long long)f[1].ret, (unsigned long long)f[2].ret);
 	KTAP_EXPECT(f[2].record == 0x20000f24, "record2");
 	/* 4-byte alignment accepts 0x...f24 but an odd fp is refused. */
@@ -302,7 +302,7 @@ static void walk_record_at(void)
 	KTAP_EXPECT(f[0].record == 0x20000f08 && f[1].record == 0x20000f28,
 		    "records %llx %llx", (unsigned long long)f[0].record,
 		    (unsigned long long)f[1].record);
-	KTAP_EXPECT(f[0].ret == 0x210 && f[1].ret == 0x300, "rets");
+	KTAP_EXPECT(f[0].ret == 0x210 && f[1].ret == 0x300, "ancestors");
 }
 
 /* The kernel's common walk with lib's model of its fast path, over mem_read. */

@@ -142,8 +142,8 @@ static const struct fw_walk_ops generic_tramp_ops = {
 static __always_inline int fast_matches(const struct fw_walk_cfg *cfg, uint64_t start,
 					unsigned int max, const int keep)
 {
-	fw_u64 rets[2][16], records[2][16], fp[2] = { start, start }, prev[2] = { 0, 0 };
-	fw_u64 *ret_out[2] = { rets[0], rets[1] }, *rec_out[2] = { records[0], records[1] };
+	fw_u64 ancestors[2][16], records[2][16], fp[2] = { start, start }, prev[2] = { 0, 0 };
+	fw_u64 *ret_out[2] = { ancestors[0], ancestors[1] }, *rec_out[2] = { records[0], records[1] };
 	fw_u64 top = 0;
 	enum fw_stop stop[2] = { FW_STOP_NR, FW_STOP_NR };
 	int end[2];
@@ -153,13 +153,13 @@ static __always_inline int fast_matches(const struct fw_walk_cfg *cfg, uint64_t 
 		top = fw_stack_top(&cfg->stacks[0], 16);
 		prev[0] = prev[1] = cfg->stacks[0].lo ? cfg->stacks[0].lo - 1 : 0;
 	}
-	end[0] = fw_walk_fast(NULL, &fp[0], &prev[0], top, &ret_out[0], rets[0] + max,
+	end[0] = fw_walk_fast(NULL, &fp[0], &prev[0], top, &ret_out[0], ancestors[0] + max,
 			      keep ? &rec_out[0] : NULL, &stop[0]);
 	end[1] = fw_walk_fast_model(&model_loads, &m, &fp[1], &prev[1], top, &ret_out[1],
-				    rets[1] + max, keep ? &rec_out[1] : NULL, &stop[1]);
-	n = ret_out[0] - rets[0];
-	if (!end[0] != !end[1] || stop[0] != stop[1] || n != ret_out[1] - rets[1] ||
-	    memcmp(rets[0], rets[1], n * sizeof(rets[0][0])))
+				    ancestors[1] + max, keep ? &rec_out[1] : NULL, &stop[1]);
+	n = ret_out[0] - ancestors[0];
+	if (!end[0] != !end[1] || stop[0] != stop[1] || n != ret_out[1] - ancestors[1] ||
+	    memcmp(ancestors[0], ancestors[1], n * sizeof(ancestors[0][0])))
 		return -1;
 	if (keep && (rec_out[0] - records[0] != n ||
 		     memcmp(records[0], records[1], n * sizeof(records[0][0]))))
