@@ -108,9 +108,10 @@ compare() {
 		echo 1 >"$TRACEFS/tracing_on"
 	fi
 	grep '^#' /tmp/fw_match_out
-	set -- $(awk '$1 == "RESULT" { g += $3; b += $4; l += $5; c += $6; r += $7; t += $8 }
-		END { print g + 0, b + 0, l + 0, c + 0, r + 0, t + 0 }' /tmp/fw_match_out)
-	ktap_note "$name: $1 equal, $2 different, $3 unpaired, $4 cut by tracing_on, $5 frames recovered, $6 ended at a trampoline"
+	set -- $(awk '$1 == "RESULT" { g += $3; b += $4; l += $5; c += $6; r += $7; t += $8
+			z += $9 }
+		END { print g + 0, b + 0, l + 0, c + 0, r + 0, t + 0, z + 0 }' /tmp/fw_match_out)
+	ktap_note "$name: $1 equal, $2 different, $3 unpaired, $4 cut by tracing_on, $5 frames recovered, $6 ended at a trampoline, $7 at a kretprobe's whose instance was gone for the kernel too"
 	ktap_expect "at least 10 calls compared" "$1" -ge 10
 	ktap_expect "no call differs" "$2" = 0
 	ktap_expect "no call unpaired" "$3" = 0
