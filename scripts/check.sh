@@ -11,7 +11,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 logs=$top/build/check
-kernels=${KERNELS:-5.10 5.10-mcount 6.1 6.12 6.12-debug}
+kernels=${KERNELS:-5.10 5.10-mcount 6.1 6.12 6.12-debug 7.2}
 mkdir -p "$logs"
 results=$logs/results.tsv
 : >"$results"

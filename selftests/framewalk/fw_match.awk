@@ -13,7 +13,9 @@
 # O line after FUNC's last C line, which are counted as cut.
 # -v maxdepth=N is the depth framewalk was walking to.
 # Output: "# mismatch ..." details, then
-# "RESULT FUNC matched mismatched unpaired cut recovered-frames trampoline-stops".
+# "RESULT FUNC matched mismatched unpaired cut recovered-frames trampoline-stops
+# lost-instance-stops", the last the trampoline stops where the kernel found no
+# return address either (its frame is 0), counted among the matched.
 
 function fail(fn, why) {
 	bad[fn]++
@@ -31,6 +33,15 @@ function compare(fn,    c, o, nc, no, i, n) {
 	}
 	n = nc < no ? nc : no
 	for (i = 1; i <= n; i++) {
+		# 6.1's kretprobe trampoline ran its handler with interrupts on, and its
+		# frame record kept the trampoline's address after the instance left the
+		# task's list: an interrupt there finds no return behind it. The kernel's
+		# unwinder says 0 and goes on, framewalk ends with stop=trampoline.
+		if (i == nc && o[i] == "0" && cstop[fn] == "trampoline" && ctramp[fn] == "kretprobe") {
+			good[fn]++
+			gone[fn]++
+			return
+		}
 		if (c[i] != o[i]) {
 			fail(fn, "frame " i - 1 " framewalk " c[i] " kernel " o[i])
 			return
@@ -86,6 +97,7 @@ $1 == "C" {
 	}
 	cdepth[fn] = $3
 	cstop[fn] = $4
+	ctramp[fn] = $5
 	if ($6 != "0")
 		nrec[fn] += bits($6)
 	chain[fn] = ""
@@ -112,5 +124,5 @@ END {
 	}
 	for (fn in seen)
 		print "RESULT " fn " " good[fn] + 0 " " bad[fn] + 0 " " lost[fn] + 0 " " \
-			cut[fn] + 0 " " nrec[fn] + 0 " " tstops[fn] + 0
+			cut[fn] + 0 " " nrec[fn] + 0 " " tstops[fn] + 0 " " gone[fn] + 0
 }

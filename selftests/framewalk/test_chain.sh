@@ -35,7 +35,7 @@ run_chain() {
 	result=$(awk -v maxdepth="$maxdepth" -f ./fw_match.awk /tmp/fw_match_in)
 	echo "$result" | grep '^#'
 	ktap_expect "framewalk equals stack_trace_save frame for frame" \
-		"$(echo "$result" | grep '^RESULT')" = "RESULT fw_test_leaf 1 0 0 0 0 0"
+		"$(echo "$result" | grep '^RESULT')" = "RESULT fw_test_leaf 1 0 0 0 0 0 0"
 }
 
 run_chain write fw_test_trigger_write
