@@ -2,18 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs in the arm64 guest: cost per call of fw_bench_tracee() under each
 # tracing setup (median of REPS runs of CALLS calls), bpftrace's among them
-# when the guest has it, then framewalk's event rate with readers draining
+# (PEER=0 leaves them out), then framewalk's event rate with readers draining
 # the buffers. Prints "BENCH name median min max" (ns_x1000 per call), "NA
 # name why" for a setup that could not run, and "SUSTAIN ..." lines for
 # scripts/bench.sh. Under scripts/guest.sh -I the clock counts instructions:
 # then RATES=0 leaves out the event rates, which mean something only in time.
-# STACKS=0 leaves out the one bpftrace stack of each probe kind.
 T=/sys/kernel/tracing
 B=/sys/kernel/debug/fw_bench
 CALLS=${CALLS:-50000}
 REPS=${REPS:-3}
 RATES=${RATES:-1}
-STACKS=${STACKS:-1}
+PEER=${PEER:-1}
 
 insmod /fw/ko/fw_bench.ko || exit 1
 
@@ -131,6 +130,18 @@ bt_error() {
 	grep -m1 'ERROR' /tmp/bt.err | sed 's/^.*ERROR: *//'
 }
 
+# bt_wait: bpftrace's exit, at most 120 s. Its detach waits for RCU grace
+# periods, and one TCG guest on a loaded host stayed there for good (guest
+# seconds: under -I an idle guest skips them).
+bt_wait() {
+	for i in $(seq 120); do
+		kill -0 $bt 2>/dev/null || { wait $bt; return 0; }
+		sleep 1
+	done
+	kill -KILL $bt
+	return 1
+}
+
 # bt_bench NAME PROBE ACTION: the cost per call with bpftrace's PROBE doing
 # ACTION, and "BPFCOUNT name counted calls" from its maps: a probe that
 # missed calls would make the figure mean nothing.
@@ -140,28 +151,32 @@ bt_bench() {
 	elif bt_start "$2 { $3 }"; then
 		bench "$1"
 		kill -INT $bt
-		wait $bt
-		echo "BPFCOUNT $1 $(awk '/^(@|\]).*: [0-9]+$/ { s += $NF } END { print s + 0 }' \
-			/tmp/bt.out) $((REPS * CALLS))"
+		if bt_wait; then
+			echo "BPFCOUNT $1 $(awk '/^(@|\]).*: [0-9]+$/ { s += $NF }
+				END { print s + 0 }' /tmp/bt.out) $((REPS * CALLS))"
+		else
+			echo "BPFSTUCK $1 bpftrace had not exited 120 s after SIGINT"
+		fi
 	else
 		echo "NA $1 bpftrace: $(bt_error)"
 	fi
 }
 
-bt_bench bpftrace_kprobe_kstack16 kprobe:fw_bench_tracee '@[kstack(16)] = count();'
-bt_bench bpftrace_kprobe_count kprobe:fw_bench_tracee '@ = count();'
-bt_bench bpftrace_kfunc_kstack16 kfunc:fw_bench_tracee '@[kstack(16)] = count();'
-bt_bench bpftrace_kfunc_count kfunc:fw_bench_tracee '@ = count();'
-reset
-
+if [ "$PEER" = 1 ]; then
+	bt_bench bpftrace_kprobe_kstack16 kprobe:fw_bench_tracee '@[kstack(16)] = count();'
+	bt_bench bpftrace_kprobe_count kprobe:fw_bench_tracee '@ = count();'
+	bt_bench bpftrace_kfunc_kstack16 kfunc:fw_bench_tracee '@[kstack(16)] = count();'
+	bt_bench bpftrace_kfunc_count kfunc:fw_bench_tracee '@ = count();'
+	reset
+fi
 # One stack of each kind, as bpftrace prints it, for what it holds; and
 # whether kfunc attaches on this kernel at all (to a function with BTF in
 # vmlinux), to say why it did not on the benchmark's.
-if [ "$STACKS" = 1 ] && command -v bpftrace >/dev/null; then
+if [ "$PEER" = 1 ] && command -v bpftrace >/dev/null; then
 	for probe in kprobe kfunc; do
 		if bt_start "$probe:fw_bench_tracee { printf(\"%s\", kstack(16)); exit(); }"; then
 			echo 1 >$B/run
-			wait $bt
+			bt_wait
 			sed -n 's/^[[:space:]]\{1,\}\([^[:space:]]\)/BPFSTACK '$probe' \1/p' /tmp/bt.out
 		else
 			echo "BPFSTACK $probe none: $(bt_error)"
@@ -169,7 +184,7 @@ if [ "$STACKS" = 1 ] && command -v bpftrace >/dev/null; then
 	done
 	if bt_start 'kfunc:vfs_read { exit(); }'; then
 		cat /proc/version >/dev/null
-		wait $bt
+		bt_wait
 		echo "BPFKFUNC vmlinux attached"
 	else
 		echo "BPFKFUNC vmlinux $(bt_error)"

@@ -43,7 +43,7 @@ def parse_raw(path):
     """One kernel's lines: "I ..." from the -icount boot, "T ..." from the TCG one, "C ..."
     from the host (the kernel's config, the module's BTF, the boots' wall times)."""
     k = {"instructions": {}, "spread": {}, "ns": {}, "not_measured": {}, "counted": {},
-         "stacks": {}, "kfunc_vmlinux": None, "aggregate": [], "config": {},
+         "stuck": {}, "stacks": {}, "kfunc_vmlinux": None, "aggregate": [], "config": {},
          "module_btf": False, "wall_seconds": {}, "sustained": {}, "drop_free_per_s": 0}
     order = []
     with open(path) as f:
@@ -66,6 +66,9 @@ def parse_raw(path):
             elif tag == "BPFCOUNT" and boot == "I":
                 name, counted, calls = rest.split()
                 k["counted"][name] = [int(counted), int(calls)]
+            elif tag == "BPFSTUCK":
+                name, why = rest.split(" ", 1)
+                k["stuck"][name] = why
             elif tag == "BPFSTACK":
                 probe, frame = rest.split(" ", 1)
                 k["stacks"].setdefault(probe, []).append(frame)
@@ -362,8 +365,10 @@ def bpftrace_block(kernels, b):
         not_measured(kernels, [s for _, s in BPF_ROWS], b)
     miss = ["%s `%s` counted %d of %d calls" % (k, s, c[0], c[1]) for k in kernels
             for s, c in sorted(b[k]["_"]["counted"].items()) if c[0] != c[1]]
+    miss += ["%s `%s`: no count, %s" % (k, s, why) for k in kernels
+             for s, why in sorted(b[k]["_"].get("stuck", {}).items())]
     out += ["", ("bpftrace's maps held a count for every call of each measured run."
-                 if not miss else "bpftrace missed calls: " + "; ".join(miss) + ".")]
+                 if not miss else "Not every call was counted: " + "; ".join(miss) + ".")]
     # One stack of each, from the newest kernel that printed both.
     shown = [k for k in kernels if all(b[k]["_"]["stacks"].get(p, ["none"])[0][:4] != "none"
                                        for p in ("kprobe", "kfunc"))]
@@ -466,7 +471,8 @@ def report(d, kernels):
            "executed instructions per call (qemu -icount shift=0, the median of 3 runs):"]
     out += insn_table(kernels, setups, b) + [spread_line(kernels, setups, b)]
     out += ["", "n/a:"] + not_measured(kernels, setups, b)
-    out += ["", "TCG nanoseconds per call (the median of 3, a second opinion):"]
+    out += ["", "TCG nanoseconds per call (the median of 3, a second opinion; bpftrace only in "
+            "instructions):"]
     w = [max(len(k), 9) for k in kernels]
     out.append("%-36s" % "setup" + "".join(" %*s" % (n, k) for n, k in zip(w, kernels)))
     for s in setups:
