@@ -142,13 +142,14 @@ def why_short(k, setup):
 def why_long(k, setup):
     """The whole reason: what the kernel lacks and what bpftrace said."""
     c, said = k["config"], k["not_measured"][setup]
+    said = re.sub(r"^bpftrace: ", "", said).rstrip(".")
     if c.get("CONFIG_BPF_SYSCALL") != "y":
         return "the kernel has no BPF (`CONFIG_BPF_SYSCALL` is off)"
     why = []
     if "kfunc" in setup and c.get("CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS") != "y":
         why.append("`CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS` is off, so no BPF trampoline "
                    "attaches to any kernel function (`kfunc:vfs_read`: %s)" %
-                   (k["kfunc_vmlinux"] or "not tried"))
+                   (k["kfunc_vmlinux"] or "not tried").rstrip("."))
     if "kfunc" in setup and not k["module_btf"]:
         why.append("fw_bench.ko has no BTF" + (": " + k["module_btf_why"]
                                                 if k.get("module_btf_why") else ""))
@@ -379,13 +380,18 @@ def bpftrace_block(kernels, b):
         out += ["", "What the stacks hold: bpftrace printed one of each in the same boots. "
                 "The traced function is `fw_bench_tracee`, called by `fw_bench_loop`, called by "
                 "`fw_bench_nest` 41 times over."]
+        if lacks == kprobe:
+            where = "missing"
+        elif lacks:
+            where = "missing on " + ", ".join(lacks)
+        else:
+            where = "there"
         out += ["", "- `kprobe:` on %s: the stack goes from `%s` to `%s`; `fw_bench_loop`, "
                 "the caller, is %s (bpftrace issue #4159: at a function's entry its return "
                 "address is still in the link register, not yet in a frame record, and the "
                 "unwinder starts from the frame records)." %
                 (", ".join(kprobe), b[kprobe[-1]]["_"]["stacks"]["kprobe"][0],
-                 b[kprobe[-1]]["_"]["stacks"]["kprobe"][1],
-                 "missing on " + ", ".join(lacks) if lacks else "there")]
+                 b[kprobe[-1]]["_"]["stacks"]["kprobe"][1], where)]
     for k in kernels:
         st = b[k]["_"]["stacks"].get("kfunc")
         if not st or st[0].startswith("none"):

@@ -55,6 +55,8 @@ for k in $kernels; do
 			sed 's/^/C CONFIG /'
 		if aarch64-linux-gnu-readelf -S "$top/build/$k/ko/fw_bench.ko" | grep -q ' \.BTF '; then
 			echo "C MODBTF yes"
+		elif ! grep -qx 'CONFIG_DEBUG_INFO_BTF_MODULES=y' "$config"; then
+			echo "C MODBTF no: the kernel has no BTF for modules (CONFIG_DEBUG_INFO_BTF_MODULES)"
 		elif grep -q 'CONFIG_DEBUG_INFO_BTF_MODULES=$' "$top/.cache/kernels/$k/make-args" \
 			2>/dev/null; then
 			echo "C MODBTF no: the module build turns it off (the host's pahole cannot make it)"
