@@ -173,12 +173,12 @@ if [ -z "$guest_only" ]; then
 	if [ -f "$top/analyzer/Makefile" ]; then
 		start analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
 	fi
-	start fuzz "$logs/fuzz.log" "$top/tests/fuzz/run.sh" 10
-	start hostile "$logs/hostile.log" "$top/tests/hostile/run.sh"
+	start fuzz "$logs/fuzz.log" "$top/tests/fuzz/test_fuzz.sh" 10
+	start hostile "$logs/hostile.log" "$top/tests/hostile/test_hostile.sh"
 	start checkpatch "$logs/checkpatch.log" checkpatch_tests
 	start docs "$logs/docs.log" docs_tests
-	start kernel-log-check "$logs/kernel-log-check.log" "$top/tests/kernel-log/run.sh"
-	start guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" \
+	start kernel-log-check "$logs/kernel-log-check.log" "$top/tests/kernel-log/test_kernel_log_check.sh"
+	start guest-runner "$logs/guest-runner.log" "$top/tests/guest/test_guest_runner.sh" \
 		"$prod_k"
 	# make demo as a user sees it, then what it said checked against what it did.
 	start demo "$logs/demo.log" sh -c "DEMO_KERNEL=$prod_k DEMO_OUT='$logs/demo' \
@@ -189,7 +189,7 @@ if [ -z "$guest_only" ]; then
 		"$top/tests/userspace/test_readme_shell.py" "$prod_k"
 	# An MCU on a serial link into the guest: two emulators, half a minute when idle;
 	# the limit is for hangs, on a machine shared with the other guests.
-	start serial "$logs/serial.log" "$top/scripts/serial-scene.sh" -k "$prod_k" -t 600 \
+	start serial "$logs/serial.log" "$top/tests/firmware/serial/test_serial.sh" -k "$prod_k" -t 600 \
 		-o "$logs/serial"
 fi
 for k in $kernels; do
@@ -203,7 +203,7 @@ done
 for k in $kernels; do
 	# The kernel's own reports (KASAN, lockdep, WARNING...) from the selftests' run.
 	log=$logs/kernel-log-$k.log
-	"$top/scripts/kernel-log-check.sh" -l "$k" $(planted_bugs "$k" | sed 's/[^ ]\+/-p &/g') \
+	"$top/tests/kernel-log/test_kernel_log.sh" -l "$k" $(planted_bugs "$k" | sed 's/[^ ]\+/-p &/g') \
 		"$logs/guest-$k/files/kernel.log" >"$log" 2>&1
 	echo $? >"$log.rc"
 	collect "kernel-log-$k" "$log"
@@ -219,7 +219,7 @@ for k in $kernels; do
 	case $k in *-debug) continue ;; esac
 	# The 5.10 kernels' core list records nothing for it.
 	case $k in 5.10*) continue ;; esac
-	"$top/tests/userspace/e2e.sh" "$logs/guest-$k/files" >"$logs/userspace-$k.log" 2>&1
+	"$top/tests/userspace/test_e2e.sh" "$logs/guest-$k/files" >"$logs/userspace-$k.log" 2>&1
 	echo $? >"$logs/userspace-$k.log.rc"
 	collect "userspace-$k" "$logs/userspace-$k.log"
 done

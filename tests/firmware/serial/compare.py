@@ -3,7 +3,7 @@
 # compare.py - the serial scene's oracle: crashwalk's reports in the arm64 guest against the
 # host's crashwalk on the same bytes and GDB's backtrace at each fault, and framewalk.ko's
 # trace of the port's receive path. Prints one "STATUS<TAB>NAME[<TAB>WHY]" line per check
-# (STATUS 0 passes) for serial-scene.sh to report as KTAP; --trace-summary prints the trace's
+# (STATUS 0 passes) for test_serial.sh to report as KTAP; --trace-summary prints the trace's
 # chains, symbolized, for the demo.
 """
 The firmware crashes three times (tests/firmware/serial/uart.c); the dump of the second crash
@@ -12,7 +12,7 @@ report of a Zephyr dump, an error naming the cut dump and what its bytes lack, a
 CrashCatcher dump. Each report must equal the host's for the same stream line by
 line (the dump's name aside: the guest names the port, the host its file), and its frames
 from the fault on must match GDB's at that fault, frame for frame (function, caller return
-addresses, lines), as tests/analyzer/corpus-compare.py scores the corpus.
+addresses, lines), as tests/analyzer/test_corpus.py scores the corpus.
 """
 import argparse
 import importlib.util
@@ -26,10 +26,10 @@ ANALYZER_TESTS = os.path.join(HERE, "..", "..", "analyzer")
 
 
 def corpus_compare():
-    """tests/analyzer/corpus-compare.py, for its oracle() and score(): one scoring for both."""
+    """tests/analyzer/test_corpus.py, for its oracle() and score(): one scoring for both."""
     sys.path.insert(0, ANALYZER_TESTS)
     spec = importlib.util.spec_from_file_location(
-        "corpus_compare", os.path.join(ANALYZER_TESTS, "corpus-compare.py"))
+        "corpus_compare", os.path.join(ANALYZER_TESTS, "test_corpus.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# corpus-compare.py - crashwalk against GDB on the QEMU crash corpus, frame by frame, per core x
+# test_corpus.py - crashwalk against GDB on the QEMU crash corpus, frame by frame, per core x
 # flavour x method x dump format; KTAP lines; fails on a wrong fault site, a drop below baseline or
 # a group under issue #7's bars.
 """

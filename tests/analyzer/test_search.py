@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# search-compare.py - crashwalk's exception frame search against GDB: process-stack crashes whose
+# test_search.py - crashwalk's exception frame search against GDB: process-stack crashes whose
 # dumps are rewritten without the PSP, then hostile dumps; KTAP lines.
 """
 The crashes: every process-stack case of the QEMU crash corpus ("psp") and of the multi-thread
@@ -53,10 +53,10 @@ import time
 sys.dont_write_bytecode = True     # the compares it imports are scripts, not a package
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("corpus_compare",
-                                              os.path.join(HERE, "corpus-compare.py"))
+                                              os.path.join(HERE, "test_corpus.py"))
 cc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cc)
-spec = importlib.util.spec_from_file_location("rtos_compare", os.path.join(HERE, "rtos-compare.py"))
+spec = importlib.util.spec_from_file_location("rtos_compare", os.path.join(HERE, "test_rtos_threads.py"))
 rc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(rc)
 sys.path.insert(0, os.path.join(HERE, ".."))

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# call-graph.sh - print which crashwalk library files call into which, and fail on a cycle:
+# test_call_graph.sh - print which crashwalk library files call into which, and fail on a cycle:
 # data flows one way through the pipeline, so no file may reach back to one that calls it.
-# usage: call-graph.sh BUILD_DIR (holding the library's libcw_*.o)
+# usage: test_call_graph.sh BUILD_DIR (holding the library's libcw_*.o)
 set -eu
-dir=${1:?usage: call-graph.sh BUILD_DIR}
+dir=${1:?usage: test_call_graph.sh BUILD_DIR}
 edges=$(mktemp)
 trap 'rm -f "$edges"' EXIT
 for o in "$dir"/libcw_*.o; do

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# test-cli.sh - crashwalk's command line: every short option has its long one, --help and
+# test_cli.sh - crashwalk's command line: every short option has its long one, --help and
 # --version, unknown options, methods and RTOS names named in the error (with the accepted
 # ones), --regs checked against the firmware, --sp parsed and used instead of the frame search, missing, empty, directory and non-ELF files named
 # with the reason, a failed dump as an error object in the --json stream, '-' for standard
@@ -8,7 +8,7 @@
 # the dump checked against the firmware (--allow-mismatch), source paths mapped (--path-map,
 # --strip-path), and each error in one line: a firmware given as the dump, a truncated
 # firmware, empty or terminal standard input, a followed stream without a dump.
-# Usage: test-cli.sh CRASHWALK BUNDLED_DIR
+# Usage: test_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
 b=$2
@@ -197,8 +197,8 @@ if command -v script >/dev/null; then
 fi
 
 # The dump against the firmware: a wrong ELF is refused unless --allow-mismatch; a dump that
-# holds the code or a GNU build-id is compared byte for byte (add-segment.py writes them).
-addseg="python3 $(dirname "$0")/add-segment.py"
+# holds the code or a GNU build-id is compared byte for byte (add_segment.py writes them).
+addseg="python3 $(dirname "$0")/add_segment.py"
 # The refusal is one line naming the first difference and how many more; -v lists them.
 check "wrong_firmware_refused" "$(run "$b/demo.elf" "$b/rtos-m4f-freertos.core" | sed 's/ (--.*//')" \
 	"1: crashwalk: $b/rtos-m4f-freertos.core: not a dump of $b/demo.elf"
@@ -247,14 +247,14 @@ check "path_map_without_old_refused" "$(run --path-map =/src "$elf" "$core")" \
 
 # A memory-only dump: the exception frame found in RAM has no EXC_RETURN (the handler's lr is
 # not in the dump): said so, never printed as 0x00000000.
-# Rewrite a dump without registers, as corpus-compare.py does for remoteproc.
+# Rewrite a dump without registers, as test_corpus.py does for remoteproc.
 memory_only() {
 	python3 -c 'import importlib.util, os, sys
 sys.path.insert(0, os.path.dirname(sys.argv[1]))
 s = importlib.util.spec_from_file_location("cc", sys.argv[1])
 m = importlib.util.module_from_spec(s)
 s.loader.exec_module(m)
-m.memory_only(sys.argv[2], sys.argv[3])' "$(dirname "$0")/corpus-compare.py" "$1" "$2"
+m.memory_only(sys.argv[2], sys.argv[3])' "$(dirname "$0")/test_corpus.py" "$1" "$2"
 }
 memory_only "$core" "$tmp/mo.core"
 "$cw" -q "$elf" "$tmp/mo.core" >"$tmp/mo.txt" 2>&1
