@@ -249,12 +249,10 @@ check "path_map_without_old_refused" "$(run --path-map =/src "$elf" "$core")" \
 # not in the dump): said so, never printed as 0x00000000.
 # Rewrite a dump without registers, as test_corpus.py does for remoteproc.
 memory_only() {
-	python3 -c 'import importlib.util, os, sys
-sys.path.insert(0, os.path.dirname(sys.argv[1]))
-s = importlib.util.spec_from_file_location("cc", sys.argv[1])
-m = importlib.util.module_from_spec(s)
-s.loader.exec_module(m)
-m.memory_only(sys.argv[2], sys.argv[3])' "$(dirname "$0")/test_corpus.py" "$1" "$2"
+	python3 -B -c 'import sys
+sys.path.insert(0, sys.argv[1])
+import test_corpus
+test_corpus.memory_only(sys.argv[2], sys.argv[3])' "$(dirname "$0")" "$1" "$2"
 }
 memory_only "$core" "$tmp/mo.core"
 "$cw" -q "$elf" "$tmp/mo.core" >"$tmp/mo.txt" 2>&1

@@ -41,7 +41,6 @@ copies of a real exception frame) must end within the time limit, without a cras
 other candidates yield a complete chain. The multi-thread firmware's run-rtos.sh is found beside
 --corpus-script.
 """
-import importlib.util
 import json
 import os
 import struct
@@ -50,16 +49,11 @@ import sys
 import tempfile
 import time
 
-sys.dont_write_bytecode = True     # the compares it imports are scripts, not a package
+sys.dont_write_bytecode = True     # the tests it imports are scripts, not a package
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("corpus_compare",
-                                              os.path.join(HERE, "test_corpus.py"))
-cc = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(cc)
-spec = importlib.util.spec_from_file_location("rtos_compare", os.path.join(HERE, "test_rtos_threads.py"))
-rc = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(rc)
 sys.path.insert(0, os.path.join(HERE, ".."))
+import test_corpus as cc  # noqa: E402
+import test_rtos_threads as rc  # noqa: E402
 from ktap import Ktap  # noqa: E402  (tests/ktap.py: the one KTAP writer)
 
 CHAIN_BAR = 95.0

@@ -4,9 +4,9 @@
 # runs under qemu-system-arm (-icount), crashes three times and streams its dumps (#CD: lines,
 # CrashCatcher's hex dump) over its UART; a TCP chardev carries the UART into a virtio-serial
 # port of the arm64 guest, where crashwalk --follow reports each dump as it completes while
-# framewalk.ko traces the port's receive path. The guest's reports are checked against the
-# host's crashwalk on the same bytes and against GDB's backtrace at each fault (KTAP). Both
-# emulators are bounded by the time limit and killed at the end.
+# framewalk.ko traces the port's receive path. compare.py checks the guest's reports against
+# the host's crashwalk on the same bytes and against GDB's backtrace at each fault, and
+# writes the KTAP. Both emulators are bounded by the time limit and killed at the end.
 #
 # usage: test_serial.sh [-k SERIES] [-o DIR] [-t SECONDS] [-d]
 #   -k  guest kernel series (default 6.12)      -o  output directory (default build/serial)
@@ -28,7 +28,6 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -rf "$out/guest" "$out"/crash-* "$out"/*.log "$out"/*.jsonl
 mkdir "$out/crash-1" "$out/crash-2" "$out/crash-3"
-. "$top/tests/ktap.sh"
 mcu=
 trap '[ -n "$mcu" ] && kill "$mcu" 2>/dev/null' EXIT
 
@@ -47,7 +46,6 @@ done
 stale=$(find "$top/analyzer" -maxdepth 1 -name '*.[ch]' -newer "$top/build/arm64/bin/crashwalk")
 [ -z "$stale" ] || { echo "test_serial: the guest's crashwalk is older than" $stale \
 	"(make guest-bin)" >&2; exit 2; }
-[ -n "$demo" ] || ktap_header
 # The corpus's reset code and semihosting (crash.c), its fault handler made weak: uart.c's
 # streams the dump instead.
 fwcc() {
@@ -125,12 +123,7 @@ if [ -n "$demo" ]; then
 		--symbols "$out/guest/files/symbols"
 	exit $grc
 fi
-[ "$grc" = 0 ] || sed 's/^/# /' "$out/guest.log" | tail -20
-ktap_result $grc "serial_guest_ran_the_scene"
-while IFS=$'\t' read -r st name why; do
-	[ -z "$why" ] || ktap_note "$name: $why"
-	ktap_result "$st" "$name"
-done < <("$top/tests/firmware/serial/compare.py" --elf "$out/fw.elf" --oracle-dir "$out" \
-	--host "$out/host.jsonl" --guest "$out/guest/files/reports" \
-	--trace "$out/guest/files/trace" --symbols "$out/guest/files/symbols")
-ktap_done
+exec "$fwsrc/compare.py" --guest-status "$grc" --guest-log "$out/guest.log" \
+	--elf "$out/fw.elf" --oracle-dir "$out" --host "$out/host.jsonl" \
+	--guest "$out/guest/files/reports" --trace "$out/guest/files/trace" \
+	--symbols "$out/guest/files/symbols"
