@@ -207,6 +207,11 @@ if [ -z "$guest_only" ]; then
 	run deb-install "$top/tests/install/test_deb.sh" install "$logs/guest-$k/files"
 fi
 
+# A misspelt suite name must not pass as an empty run.
+if [ ${#only[@]} != 0 ] && [ ! -s "$results" ]; then
+	echo "check.sh: no suite named ${only[*]} (tests/README lists them)" >&2
+	exit 2
+fi
 passed=$(grep -c '^PASS' "$results")
 failed=$(grep -c '^FAIL' "$results")
 skipped=$(grep -c '^SKIP' "$results")
