@@ -105,6 +105,17 @@ docs_tests() {
 	ktap_done
 }
 
+# make deb, then DKMS building the framewalk-dkms package it wrote against every kernel's
+# headers: one job, the second needs the first's package. dkms.log is collected as its own suite.
+deb_then_dkms() {
+	local rc
+	"$top/tests/install/test_deb.sh" build
+	rc=$?
+	"$top/tests/install/test_dkms.sh" $kernels >"$logs/dkms.log" 2>&1
+	echo $? >"$logs/dkms.log.rc"
+	return $rc
+}
+
 # The bugs fw_planted_bug.ko commits on a debug kernel, after the tests: each must be reported.
 # RCU's lockdep checks need lockdep on, which its own first report and KASAN's taint
 # (LOCKDEP_NOW_UNRELIABLE) turn off: rcu, then lockdep, and kasan last.
@@ -169,7 +180,8 @@ if [ -z "$guest_only" ]; then
 	start host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
 	start install "$logs/install.log" "$top/tests/install/test_install.sh"
 	start flamegraph "$logs/flamegraph.log" "$top/tests/userspace/test_flamegraph.sh"
-	start deb "$logs/deb.log" "$top/tests/install/test_deb.sh" build
+	start deb "$logs/deb.log" deb_then_dkms
+	order+=("dkms $logs/dkms.log")
 	if [ -f "$top/analyzer/Makefile" ]; then
 		start analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
 	fi
