@@ -58,6 +58,14 @@ host_lib_tests() {
 	return $rc
 }
 
+# The trace-cmd plugin on hand-made events, as today's module and older ones describe them.
+host_plugin_tests() {
+	gcc -Wall -Wextra -Werror -g -fsanitize=address,undefined \
+		$(pkg-config --cflags libtraceevent) -o "$logs/test_plugin" \
+		"$top/tests/userspace/test_plugin.c" $(pkg-config --libs libtraceevent) -ldl &&
+		"$logs/test_plugin" "$top/build/host/plugins/plugin_framewalk.so"
+}
+
 checkpatch_tests() {
 	local f cp=$top/.cache/checkpatch/scripts/checkpatch.pl
 	local files
@@ -178,6 +186,7 @@ guest_only=
 if [ -z "$guest_only" ]; then
 	start host-lib "$logs/host-lib.log" host_lib_tests
 	start host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
+	start host-plugin "$logs/host-plugin.log" host_plugin_tests
 	start install "$logs/install.log" "$top/tests/install/test_install.sh"
 	start flamegraph "$logs/flamegraph.log" "$top/tests/userspace/test_flamegraph.sh"
 	start deb "$logs/deb.log" deb_then_dkms

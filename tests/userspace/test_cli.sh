@@ -52,7 +52,7 @@ check "report sums up events, drops and stop reasons" "$(echo "$got" | tail -1)"
 	"# 3 events, 5 dropped; stops: chain_end=2 depth=1"
 got=$("$fw" report -F "$tmp/good.rec" 2>&1 | sed -n 2,5p)
 check "report -F prints a frame per line" "$got" \
-"           alpha-10     [000]      1.000000: child depth=2 stop=chain_end
+"           alpha-10     [000]      1.000000: child nr_ancestors=2 stop=chain_end
  => parentfn+0x10
  => grand+0x20
  => great+0x30"
@@ -160,13 +160,13 @@ check "report marks a recovered frame and names the trampoline a walk stopped at
            alpha-10     [000]      2.000000: child <- parentfn+0x10 <- grand+0x20 <- __kretprobe_trampoline+0x0   [trampoline tramp=kretprobe]"
 check "report -F marks the recovered frame on its line" \
 	"$("$fw" report -F "$tmp/tramp.rec" 2>&1 | sed -n 2,5p)" \
-"           alpha-10     [000]      1.000000: child depth=2 stop=chain_end
+"           alpha-10     [000]      1.000000: child nr_ancestors=2 stop=chain_end
  => parentfn+0x10
  => grand+0x20 [recovered]
  => great+0x30"
 check "report -F names the trampoline in the stop line" \
 	"$("$fw" report -F "$tmp/tramp.rec" 2>&1 | sed -n 6p)" \
-"           alpha-10     [000]      2.000000: child depth=2 stop=trampoline tramp=kretprobe"
+"           alpha-10     [000]      2.000000: child nr_ancestors=2 stop=trampoline tramp=kretprobe"
 
 # Addresses no symbol covers stay numeric.
 sed '/^S /d' "$tmp/good.rec" >"$tmp/nosyms.rec"
