@@ -60,6 +60,15 @@ for o in $(sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/help")
 	done
 done
 check "every_option_in_both_synopses" "${missing:-none}" none
+# The examples in the README, Documentation/ and the man page use only crashwalk's own letters.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+wrong=
+for o in $(for f in "$top/README.md" "$top"/Documentation/*.rst "$man"; do
+	sed 's/\\-/-/g; s/\\f[BIRP]//g' "$f" | grep -oE '\bcrashwalk( [^#`|;]*)?'
+done | grep -oE ' -[a-zA-Z]\b' | sort -u); do
+	grep -q -- "^  $o, " "$tmp/help" || wrong="$wrong $o"
+done
+check "documentation_examples_use_its_own_short_options" "${wrong:-none}" none
 check "h_is_help" "$("$cw" -h)" "$(cat "$tmp/help")"
 check "version_is_release_and_git_describe" "$("$cw" --version)" \
 	"crashwalk $("$(dirname "$0")/../../scripts/version.sh")"

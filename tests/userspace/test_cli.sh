@@ -292,6 +292,18 @@ twice=$(for cmd in record stream profile report folded top reset flamegraph; do
 	"$fw" $cmd --help | sed -n 's/^  -\([a-zA-Z]\), --\([a-z]*\).*/\1 \2/p'
 done | sort -u | awk '++n[$1] == 2 { print "-" $1 }')
 check "each short option means one long option in every command" "${twice:-none}" none
+# ... and the examples in the README, Documentation/ and the man page use each command's own.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+wrong=$(for f in "$top/README.md" "$top"/Documentation/*.rst "$man"; do
+	sed 's/\\-/-/g; s/\\f[BIRP]//g' "$f" |
+		grep -oE 'framewalk (record|stream|profile|report|folded|top|reset|flamegraph)( [^#`|;]*)?' |
+		sed 's/ -- .*//'
+done | while read -r _ cmd rest; do
+	for o in $(echo " $rest" | grep -oE ' -[a-zA-Z]\b'); do
+		"$fw" $cmd --help | grep -q -- "^  $o, " || echo "$cmd $o"
+	done
+done | sort -u | tr '\n' ' ')
+check "the documentation's examples give each command only its own options" "${wrong:-none}" none
 # The default recording, as record writes it and the readers take it, named in their help.
 check "record, report and flamegraph --help name framewalk.rec as the default" \
 	"$(for cmd in record report flamegraph; do "$fw" $cmd --help; done |
