@@ -58,6 +58,14 @@ host_lib_tests() {
 	return $rc
 }
 
+# The trace-cmd plugin on hand-made events, as today's module and older ones describe them.
+host_plugin_tests() {
+	gcc -Wall -Wextra -Werror -g -fsanitize=address,undefined \
+		$(pkg-config --cflags libtraceevent) -o "$logs/test_plugin" \
+		"$top/tests/userspace/test_plugin.c" $(pkg-config --libs libtraceevent) -ldl &&
+		"$logs/test_plugin" "$top/build/host/plugins/plugin_framewalk.so"
+}
+
 checkpatch_tests() {
 	local f cp=$top/.cache/checkpatch/scripts/checkpatch.pl
 	local files
@@ -103,6 +111,17 @@ docs_tests() {
 	[ -z "$out" ]
 	ktap_result $? "no tracked file holds a conflict marker"
 	ktap_done
+}
+
+# make deb, then DKMS building the framewalk-dkms package it wrote against every kernel's
+# headers: one job, the second needs the first's package. dkms.log is collected as its own suite.
+deb_then_dkms() {
+	local rc
+	"$top/tests/install/test_deb.sh" build
+	rc=$?
+	"$top/tests/install/test_dkms.sh" $kernels >"$logs/dkms.log" 2>&1
+	echo $? >"$logs/dkms.log.rc"
+	return $rc
 }
 
 # The bugs fw_planted_bug.ko commits on a debug kernel, after the tests: each must be reported.
@@ -167,9 +186,11 @@ guest_only=
 if [ -z "$guest_only" ]; then
 	start host-lib "$logs/host-lib.log" host_lib_tests
 	start host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
+	start host-plugin "$logs/host-plugin.log" host_plugin_tests
 	start install "$logs/install.log" "$top/tests/install/test_install.sh"
 	start flamegraph "$logs/flamegraph.log" "$top/tests/userspace/test_flamegraph.sh"
-	start deb "$logs/deb.log" "$top/tests/install/test_deb.sh" build
+	start deb "$logs/deb.log" deb_then_dkms
+	order+=("dkms $logs/dkms.log")
 	if [ -f "$top/analyzer/Makefile" ]; then
 		start analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
 	fi
