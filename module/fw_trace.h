@@ -60,10 +60,10 @@ FW_TRAMP_LIST(FW_TRAMP_TRACE_ENUM)
  */
 TRACE_EVENT(chain,
 	    TP_PROTO(unsigned long ip, unsigned long parent_ip, unsigned long sp,
-		     const u64 *rets, const u64 *records, unsigned int nr,
+		     const u64 *ancestors, const u64 *records, unsigned int nr,
 		     unsigned int stop, u64 recovered, unsigned int tramp),
 
-	TP_ARGS(ip, parent_ip, sp, rets, records, nr, stop, recovered, tramp),
+	TP_ARGS(ip, parent_ip, sp, ancestors, records, nr, stop, recovered, tramp),
 
 	TP_STRUCT__entry(__field(unsigned long, ip)		/* start of the traced function */
 			 __field(unsigned long, parent_ip)	/* return address into the caller */
@@ -85,8 +85,8 @@ TRACE_EVENT(chain,
 		       __entry->tramp = tramp;
 		       __entry->recovered = recovered;
 		       /* The walk wrote them in this layout: one copy each (none of none). */
-		       memcpy(__get_dynamic_array(ancestors), rets, nr * sizeof(u64));
-		       memcpy(__get_dynamic_array(records), records ?: rets,
+		       memcpy(__get_dynamic_array(ancestors), ancestors, nr * sizeof(u64));
+		       memcpy(__get_dynamic_array(records), records ?: ancestors,
 			      __get_dynamic_array_len(records));
 	),
 
