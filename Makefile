@@ -18,10 +18,10 @@
 #   5.10         Debian bullseye's, 6.1 and 6.12 bookworm's
 #   5.10-mcount  bullseye's 5.10 source built here with the -pg/_mcount hook and 16K pages
 #   6.12-debug   6.12 built here with KASAN, lockdep, kmemleak, a shadow call stack...
-#   7.2          unstable's newest, not in the default list yet: its unwinder crosses
-#                exception boundaries (6.13), and framewalk's IRQ chains still end there
+#   7.2          unstable's newest (its series names it: fetched from sid, kbuild tools
+#                rebuilt here for bookworm's glibc)
 # make deps fetches or builds them; a built one is rebuilt only when its config changes.
-KERNELS ?= 5.10 5.10-mcount 6.1 6.12 6.12-debug
+KERNELS ?= 5.10 5.10-mcount 6.1 6.12 6.12-debug 7.2
 export KERNELS
 
 all: modules guest-bin host

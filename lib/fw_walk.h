@@ -114,6 +114,19 @@ struct fw_walk_ops {
 	 */
 	int (*walk_fast)(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_u64 top, fw_u64 **ret_out,
 			 fw_u64 *ret_end, fw_u64 **rec_out, enum fw_stop *stop);
+	/*
+	 * May be NULL: whether the record at @record, on @stack, whose return
+	 * address is 0 and was read without a fault, is not the chain's end
+	 * but an exception boundary, as arm64's pt_regs have held since 6.13
+	 * (a record {0, 0} followed by a type word). Returns FW_STOP_NR where
+	 * it is, with *@ret the interrupted pc, *@fp the interrupted frame
+	 * pointer and *@prev the last byte of the saved state, which must lie
+	 * wholly on @stack (the next record on it lies above); otherwise the
+	 * stop that ends the walk: chain_end, off_stack or read_fault. It
+	 * reads nothing outside @stack.
+	 */
+	enum fw_stop (*boundary)(void *ctx, fw_u64 record, const struct fw_stack_range *stack,
+				 fw_u64 *ret, fw_u64 *fp, fw_u64 *prev);
 };
 
 /* One frame: the return address found in a record and where the record was. */
@@ -224,6 +237,30 @@ static inline int fw_stack_index(const struct fw_walk_cfg *cfg, unsigned int fro
 }
 
 /*
+ * At the record @fp on stack @cur whose return address is 0, read without a
+ * fault: go through it where ops->boundary says it is an exception boundary.
+ * Returns FW_STOP_NR with the interrupted pc in *@ret, the record to go on
+ * from in *@next and in *@prev the address the next record on this stack
+ * must lie above; otherwise the stop that ends the walk there.
+ */
+static __always_inline enum fw_stop fw_cross(const struct fw_walk_cfg *cfg,
+					     const struct fw_walk_ops *ops, void *ctx,
+					     unsigned int cur, fw_u64 fp, fw_u64 *ret,
+					     fw_u64 *next, fw_u64 *prev)
+{
+	enum fw_stop stop;
+
+	if (!ops->boundary)
+		return FW_STOP_CHAIN_END;
+	stop = ops->boundary(ctx, fp, &cfg->stacks[cur], ret, next, prev);
+	if (stop != FW_STOP_NR)
+		return stop;
+	if (ops->fixup_ret)
+		*ret = ops->fixup_ret(ctx, *ret);
+	return *ret ? FW_STOP_NR : FW_STOP_CHAIN_END;
+}
+
+/*
  * Walk the chain of frame records starting at the record @fp, storing at most
  * @max frames in @out. Returns the number stored; *stop says why it ended.
  * Each pass stores a frame or ends the walk, so it reads at most @max + 1
@@ -246,7 +283,7 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 	}
 
 	for (;;) {
-		fw_u64 next, ret;
+		fw_u64 next, ret, floor;
 		int idx, tramp;
 
 		if (fp == 0) {
@@ -283,9 +320,11 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 		ret = fw_load_le(buf + cfg->lr_off, cfg->word_size);
 		if (ops->fixup_ret)
 			ret = ops->fixup_ret(ctx, ret);
+		floor = fp;
 		if (ret == 0) {
-			*stop = FW_STOP_CHAIN_END;
-			break;
+			*stop = fw_cross(cfg, ops, ctx, (unsigned int)idx, fp, &ret, &next, &floor);
+			if (*stop != FW_STOP_NR)
+				break;
 		}
 		/* Checked after the read so a chain that ends exactly here says so. */
 		if (n == max) {
@@ -306,7 +345,7 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 		n++;
 		cur_stack = (unsigned int)idx;
 		last_ret = ret;
-		prev = fp;
+		prev = floor;
 		fp = next;
 	}
 	return n;
@@ -334,14 +373,14 @@ static __always_inline fw_u64 fw_stack_top(const struct fw_stack_range *s, fw_u6
  */
 static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *cfg,
 						     const struct fw_walk_ops *ops, void *ctx,
-						     fw_u64 fp, fw_u64 *rets, fw_u64 *records,
+						     fw_u64 fp, fw_u64 *ancestors, fw_u64 *records,
 						     fw_u64 *recovered, unsigned int max,
 						     enum fw_stop *stop, const int keep_records)
 {
 	const fw_u64 rec_size = 2 * sizeof(fw_u64);
 	fw_u64 top = 0, prev = 0, next, ret, mask = 0;
 	/* Pointers, not an index: the stores advance them and the depth test is one compare. */
-	fw_u64 *ret_out = rets, *rec_out = records, *ret_end = rets + max;
+	fw_u64 *ret_out = ancestors, *rec_out = records, *ret_end = ancestors + max;
 	unsigned int cur = 0;
 	int tramp, fault = 0;
 
@@ -355,9 +394,16 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 		prev = cfg->stacks[0].lo ? cfg->stacks[0].lo - 1 : 0;
 	}
 	for (;;) {
+		fw_u64 floor;
+
 		if (ops->walk_fast && ops->walk_fast(ctx, &fp, &prev, top, &ret_out, ret_end,
-						     keep_records ? &rec_out : NULL, stop))
-			break;
+						     keep_records ? &rec_out : NULL, stop)) {
+			/* It leaves a chain's end record at fp, where a boundary may be. */
+			if (!ops->boundary || *stop != FW_STOP_CHAIN_END)
+				break;
+			ret = 0;
+			goto end_record;
+		}
 		/*
 		 * A zero fp fails the fast test (0 <= prev): fw_walk()'s first
 		 * check is the slow path's.
@@ -378,7 +424,7 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 				*stop = FW_STOP_OFF_STACK;
 				break;
 			}
-			if (ret_out != rets && (unsigned int)idx == cur && fp <= prev) {
+			if (ret_out != ancestors && (unsigned int)idx == cur && fp <= prev) {
 				*stop = FW_STOP_NOT_INCREASING;
 				break;
 			}
@@ -390,9 +436,16 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 		ops->load_record(ctx, fp, &next, &ret, &fault);
 		if (ops->fixup_ret)
 			ret = ops->fixup_ret(ctx, ret);
-		if (ret == 0) {
-			*stop = fault ? FW_STOP_READ_FAULT : FW_STOP_CHAIN_END;
+		if (ret == 0 && fault) {
+			*stop = FW_STOP_READ_FAULT;
 			break;
+		}
+end_record:
+		floor = fp;
+		if (ret == 0) {
+			*stop = fw_cross(cfg, ops, ctx, cur, fp, &ret, &next, &floor);
+			if (*stop != FW_STOP_NR)
+				break;
 		}
 		if (ret_out == ret_end) {
 			*stop = FW_STOP_DEPTH;
@@ -403,7 +456,7 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 		tramp = ops->trampoline ? ops->trampoline(ctx, fp, &ret) : 0;
 		*ret_out++ = ret;
 		if (__builtin_expect(tramp != 0, 0)) {
-			unsigned int n = (unsigned int)(ret_out - rets) - 1;
+			unsigned int n = (unsigned int)(ret_out - ancestors) - 1;
 
 			if (tramp == 1) {
 				*stop = FW_STOP_TRAMPOLINE;
@@ -412,34 +465,36 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 			if (n < 64)
 				mask |= 1ull << n;
 		}
-		prev = fp;
+		prev = floor;
 		fp = next;
 	}
 	if (recovered)
 		*recovered = mask;
-	return (unsigned int)(ret_out - rets);
+	return (unsigned int)(ret_out - ancestors);
 }
 
 static __always_inline unsigned int fw_walk_native(const struct fw_walk_cfg *cfg,
 						   const struct fw_walk_ops *ops, void *ctx,
-						   fw_u64 fp, fw_u64 *rets, fw_u64 *records,
+						   fw_u64 fp, fw_u64 *ancestors, fw_u64 *records,
 						   fw_u64 *recovered, unsigned int max,
 						   enum fw_stop *stop)
 {
-	return __fw_walk_native(cfg, ops, ctx, fp, rets, records, recovered, max, stop, 1);
+	return __fw_walk_native(cfg, ops, ctx, fp, ancestors, records, recovered, max, stop, 1);
 }
 
 /*
  * fw_walk_native() for a caller that keeps only the return addresses (the
  * kernel's aggregation): the same frames and stop, one store a frame fewer.
  */
-static __always_inline unsigned int fw_walk_native_rets(const struct fw_walk_cfg *cfg,
-							const struct fw_walk_ops *ops, void *ctx,
-							fw_u64 fp, fw_u64 *rets,
-							fw_u64 *recovered, unsigned int max,
-							enum fw_stop *stop)
+static __always_inline unsigned int fw_walk_native_ancestors(const struct fw_walk_cfg *cfg,
+							     const struct fw_walk_ops *ops,
+							     void *ctx, fw_u64 fp,
+							     fw_u64 *ancestors,
+							     fw_u64 *recovered,
+							     unsigned int max,
+							     enum fw_stop *stop)
 {
-	return __fw_walk_native(cfg, ops, ctx, fp, rets, NULL, recovered, max, stop, 0);
+	return __fw_walk_native(cfg, ops, ctx, fp, ancestors, NULL, recovered, max, stop, 0);
 }
 
 #endif /* FW_WALK_H */

@@ -24,7 +24,9 @@
  * the output full ends it with depth; otherwise its frame is stored and the
  * walk moves on. Returns non-zero where it ended the walk, with *@stop set;
  * 0 with *@fp at the first record that fails the test and *@prev the record
- * before it. Where it ends the walk, *@fp and *@prev are unspecified.
+ * before it. Where it ends the walk with chain_end, *@fp is the record
+ * that ended it (fw_walk_native() asks ops->boundary about it); otherwise
+ * *@fp and *@prev are unspecified where it ends the walk.
  */
 static inline int fw_walk_fast_model(const struct fw_walk_ops *ops, void *ctx, fw_u64 *fp,
 				     fw_u64 *prev, fw_u64 top, fw_u64 **ret_out,
@@ -39,6 +41,7 @@ static inline int fw_walk_fast_model(const struct fw_walk_ops *ops, void *ctx, f
 			ret = ops->fixup_ret(ctx, ret);
 		if (ret == 0) {
 			*stop = fault ? FW_STOP_READ_FAULT : FW_STOP_CHAIN_END;
+			*fp = rec;
 			return 1;
 		}
 		if (*ret_out == ret_end) {

@@ -71,7 +71,7 @@ struct fw_agg_table {
  * the hot path, and no count lost to an interrupt.
  */
 struct fw_context {
-	fw_u64 rets[FW_DEPTH_MAX];
+	fw_u64 ancestors[FW_DEPTH_MAX];
 	fw_u64 records[FW_DEPTH_MAX];
 	struct fw_stack_range stacks[2];
 	struct fw_stats stats;
@@ -146,17 +146,17 @@ static __always_inline bool fw_pid_skip(void)
 int fw_agg_init(struct fw_cpu __percpu *pcpu, struct dentry *dir);
 void fw_agg_exit(void);
 void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent_ip,
-		  const fw_u64 *rets, unsigned int nr, unsigned int stop,
+		  const fw_u64 *ancestors, unsigned int nr, unsigned int stop,
 		  struct fw_stats *stats);
 
 /* Whether @c holds this chain: its key, then its ancestors. */
 static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
 					const struct fw_agg_chain *c,
 					unsigned long ip, unsigned long parent_ip,
-					const fw_u64 *rets, unsigned int nr,
+					const fw_u64 *ancestors, unsigned int nr,
 					unsigned int stop)
 {
-	const unsigned long *anc = t->words + c->words;
+	const unsigned long *stored = t->words + c->words;
 	const fw_u64 *end;
 
 	if (!c->count || c->ip != ip || c->parent_ip != parent_ip ||
@@ -168,12 +168,12 @@ static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
 	 * load, a compare and a branch each (7 instructions a word; two words
 	 * a step, 5.5).
 	 */
-	for (end = rets + (nr & ~3u); rets != end; anc += 4, rets += 4)
-		if ((anc[0] ^ rets[0]) | (anc[1] ^ rets[1]) | (anc[2] ^ rets[2]) |
-		    (anc[3] ^ rets[3]))
+	for (end = ancestors + (nr & ~3u); ancestors != end; stored += 4, ancestors += 4)
+		if ((stored[0] ^ ancestors[0]) | (stored[1] ^ ancestors[1]) |
+		    (stored[2] ^ ancestors[2]) | (stored[3] ^ ancestors[3]))
 			return false;
-	for (end = rets + (nr & 3u); rets != end; anc++, rets++)
-		if (*anc != *rets)
+	for (end = ancestors + (nr & 3u); ancestors != end; stored++, ancestors++)
+		if (*stored != *ancestors)
 			return false;
 	return true;
 }
@@ -184,18 +184,18 @@ static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
  * chain pays the call, the hash and the probe of fw_agg_count().
  */
 static __always_inline void fw_agg_hit(struct fw_agg_table *t, unsigned long ip,
-				       unsigned long parent_ip, const fw_u64 *rets,
+				       unsigned long parent_ip, const fw_u64 *ancestors,
 				       unsigned int nr, unsigned int stop,
 				       struct fw_stats *stats)
 {
 	struct fw_agg_chain *c = &t->slots[t->last];
 
-	if (likely(fw_agg_same(t, c, ip, parent_ip, rets, nr, stop))) {
+	if (likely(fw_agg_same(t, c, ip, parent_ip, ancestors, nr, stop))) {
 		WRITE_ONCE(c->count, c->count + 1);
 		stats->aggregated++;
 		return;
 	}
-	fw_agg_count(t, ip, parent_ip, rets, nr, stop, stats);
+	fw_agg_count(t, ip, parent_ip, ancestors, nr, stop, stats);
 }
 
 #endif /* FRAMEWALK_H */

@@ -61,7 +61,7 @@ static struct fw_cpu __percpu *fw_agg_pcpu;
  * half of the product mixes every bit of the return addresses into the index.
  */
 static __always_inline u32 fw_agg_hash(unsigned long ip, unsigned long parent_ip,
-				       const fw_u64 *rets, unsigned int nr,
+				       const fw_u64 *ancestors, unsigned int nr,
 				       unsigned int stop)
 {
 	u64 h = (u64)(nr << 8 | stop) * 0x9e3779b97f4a7c15ULL;
@@ -70,7 +70,7 @@ static __always_inline u32 fw_agg_hash(unsigned long ip, unsigned long parent_ip
 	h = (h ^ ip) * 0x9e3779b97f4a7c15ULL;
 	h = (h ^ parent_ip) * 0x9e3779b97f4a7c15ULL;
 	for (i = 0; i < nr; i++)
-		h = (h ^ rets[i]) * 0x9e3779b97f4a7c15ULL;
+		h = (h ^ ancestors[i]) * 0x9e3779b97f4a7c15ULL;
 	return (u32)(h >> 32);
 }
 
@@ -83,19 +83,19 @@ static __always_inline u32 fw_agg_hash(unsigned long ip, unsigned long parent_ip
  * so a probe always ends at the chain or an empty slot.
  */
 void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent_ip,
-		  const fw_u64 *rets, unsigned int nr, unsigned int stop,
+		  const fw_u64 *ancestors, unsigned int nr, unsigned int stop,
 		  struct fw_stats *stats)
 {
 	struct fw_agg_chain *c;
 	unsigned int i, k;
 	u32 hash;
 
-	hash = fw_agg_hash(ip, parent_ip, rets, nr, stop);
+	hash = fw_agg_hash(ip, parent_ip, ancestors, nr, stop);
 	for (i = hash & t->mask;; i = (i + 1) & t->mask) {
 		c = &t->slots[i];
 		if (!c->count)
 			break;
-		if (c->hash == hash && fw_agg_same(t, c, ip, parent_ip, rets, nr, stop)) {
+		if (c->hash == hash && fw_agg_same(t, c, ip, parent_ip, ancestors, nr, stop)) {
 			t->last = i;
 			goto found;
 		}
@@ -111,7 +111,7 @@ void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent
 	c->stop = stop;
 	c->words = t->used_words;
 	for (k = 0; k < nr; k++)
-		t->words[t->used_words + k] = rets[k];
+		t->words[t->used_words + k] = ancestors[k];
 	t->used++;
 	t->used_words += nr;
 	t->last = i;
@@ -129,7 +129,7 @@ struct fw_agg_snap {
 	u64 count;
 	unsigned long ip;
 	unsigned long parent_ip;
-	const unsigned long *anc;	/* into fw_agg_view.words, outermost last */
+	const unsigned long *ancestors;	/* into fw_agg_view.words, outermost last */
 	u32 hash;
 	u8 nr;
 	u8 stop;
@@ -159,8 +159,8 @@ static int fw_agg_snap_cmp(const void *a, const void *b)
 	if (x->nr != y->nr)
 		return x->nr < y->nr ? -1 : 1;
 	for (i = 0; i < x->nr; i++)
-		if (x->anc[i] != y->anc[i])
-			return x->anc[i] < y->anc[i] ? -1 : 1;
+		if (x->ancestors[i] != y->ancestors[i])
+			return x->ancestors[i] < y->ancestors[i] ? -1 : 1;
 	return 0;
 }
 
@@ -214,7 +214,7 @@ static int fw_agg_snapshot(struct fw_agg_view *v)
 				s->stop = c->stop;
 				memcpy(&v->words[w], t->words + c->words,
 				       c->nr * sizeof(*v->words));
-				s->anc = &v->words[w];
+				s->ancestors = &v->words[w];
 				w += c->nr;
 				n++;
 			}
@@ -278,7 +278,7 @@ static int fw_agg_seq_show(struct seq_file *m, void *p)
 	if (!v->symbolic || (s->stop != FW_STOP_CHAIN_END && s->stop != FW_STOP_DEPTH))
 		seq_printf(m, "[%s];", fw_stop_name(s->stop));
 	for (i = s->nr - 1; i >= 0; i--) {
-		fw_agg_print_frame(m, v->symbolic, s->anc[i]);
+		fw_agg_print_frame(m, v->symbolic, s->ancestors[i]);
 		seq_putc(m, ';');
 	}
 	fw_agg_print_frame(m, v->symbolic, s->parent_ip);

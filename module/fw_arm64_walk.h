@@ -42,9 +42,10 @@ static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
  * and at most %[top] (a failed check leaves the flags "hi"). Where %[keep]
  * is 1, each record's address is stored at %[rec] too. A record that
  * fails exits at 7 (or at 8, which swaps the roles back) with it in %[a] and
- * the one before it in %[b]; a return address of 0 sets %[end_kind] to 1,
- * the depth to 2. A fault sets %[err] (w9, which the fixup names by
- * number), zeroes x30 and resumes at the xpaclri.
+ * the one before it in %[b]; a return address of 0 sets %[end_kind] to 1
+ * with that record in %[a] (10 swaps too), the depth to 2. A fault sets
+ * %[err] (w9, which the fixup names by number), zeroes x30 and resumes at
+ * the xpaclri.
  */
 #define FW_WALK_FAST_ASM						\
 	"1:	tst	%[a], #7\n"					\
@@ -66,7 +67,7 @@ static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
 	"	b.hi	8f\n"						\
 	"4:	ldp	%[a], x30, [%[b]]\n"				\
 	"9:	hint	#7\n"						\
-	"	cbz	x30, 5f\n"					\
+	"	cbz	x30, 10f\n"					\
 	"	cmp	%[out], %[end]\n"				\
 	"	b.eq	6f\n"						\
 	"	.if	%c[keep]\n"					\
@@ -74,6 +75,9 @@ static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
 	"	.endif\n"					\
 	"	str	x30, [%[out]], #8\n"				\
 	"	b	1b\n"						\
+	"10:	mov	%[t], %[a]\n"					\
+	"	mov	%[a], %[b]\n"					\
+	"	mov	%[b], %[t]\n"					\
 	"5:	mov	%w[end_kind], #1\n"				\
 	"	b	7f\n"						\
 	"6:	mov	%w[end_kind], #2\n"				\
@@ -119,11 +123,55 @@ static __always_inline int fw_walk_fast(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_
 	return end_kind;
 }
 
+#ifdef FW_PT_REGS_RECORD
+/*
+ * Since 6.13 an exception taken in the kernel leaves in its pt_regs, where
+ * the record {x29, elr} was, a record {0, 0} and a type word, and the
+ * kernel's unwinder reports regs->pc there and walks on from regs->regs[29]
+ * (arch/arm64/kernel/stacktrace.c): so does this, in the unwinder's order of
+ * checks. The includer gives the layout in bytes: FW_PT_REGS_RECORD (the
+ * record in pt_regs), FW_PT_REGS_SIZE, FW_PT_REGS_FP (regs[29]),
+ * FW_PT_REGS_SP (sp, which pc follows) and FW_PT_REGS_TYPE (the type word
+ * of a kernel exception's pt_regs; the others end the chain).
+ */
+static __always_inline enum fw_stop fw_exception_boundary(void *ctx, fw_u64 record,
+							  const struct fw_stack_range *stack,
+							  fw_u64 *ret, fw_u64 *fp, fw_u64 *prev)
+{
+	fw_u64 regs = record - FW_PT_REGS_RECORD, word, type;
+	int fault = 0;
+
+	/* The record and its type word: the ldp reads the record's zero lr too. */
+	if (stack->hi - record < 24)
+		return FW_STOP_OFF_STACK;
+	fw_load_pair_nofault(record + 8, &word, &type, &fault);
+	if (fault)
+		return FW_STOP_READ_FAULT;
+	if (type != FW_PT_REGS_TYPE)
+		return FW_STOP_CHAIN_END;
+	if (record < FW_PT_REGS_RECORD || regs < stack->lo ||
+	    stack->hi - regs < FW_PT_REGS_SIZE)
+		return FW_STOP_OFF_STACK;
+	fw_load_pair_nofault(regs + FW_PT_REGS_FP, fp, &word, &fault);
+	fw_load_pair_nofault(regs + FW_PT_REGS_SP, &word, ret, &fault);
+	if (fault)
+		return FW_STOP_READ_FAULT;
+	*prev = regs + FW_PT_REGS_SIZE - 1;
+	return FW_STOP_NR;
+}
+
+#define FW_BOUNDARY	fw_exception_boundary
+#else
+/* Before 6.13 the record in pt_regs is {x29, elr}: the walk goes through it as any other. */
+#define FW_BOUNDARY	NULL
+#endif
+
 /* The common walk: no return of this task is hooked, no trampoline to look for. */
 static const struct fw_walk_ops fw_walk_ops __maybe_unused = {
 	.load_record = fw_load_record,
 	.fixup_ret = fw_fixup_ret,
 	.walk_fast = fw_walk_fast,
+	.boundary = FW_BOUNDARY,
 };
 
 #endif /* FW_ARM64_WALK_H */

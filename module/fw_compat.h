@@ -302,6 +302,17 @@ static __always_inline bool fw_return_hooks_pending(void)
 #ifdef FW_KRETPROBE_TASK_LIST
 	if (READ_ONCE(current->kretprobe_instances.first))
 		return true;
+#ifndef FW_KRETPROBE_BRK
+	/*
+	 * Until the kretprobe trampoline became a BRK (handled with interrupts
+	 * masked), it ran its handler in C with them on, and its saved
+	 * registers' frame record kept the trampoline's address after the
+	 * instance had left the task's list: an interrupt there walks into a
+	 * trampoline whose list is empty (6.1: once in 23 587 chains).
+	 */
+	if (!in_task())
+		return true;
+#endif
 #else
 	return true;
 #endif
@@ -321,5 +332,21 @@ static inline void fw_hrtimer_setup(struct hrtimer *timer,
 	timer->function = fn;
 #endif
 }
+
+/*
+ * 6.13 replaced the record {x29, elr} in an exception's pt_regs by a
+ * metadata record, {0, 0} and a type word: the layout fw_arm64_walk.h's
+ * boundary reads, in bytes.
+ */
+#ifdef FW_FRAME_META
+#include <asm/stacktrace/frame.h>
+#define FW_PT_REGS_RECORD	offsetof(struct pt_regs, stackframe)
+#define FW_PT_REGS_SIZE		sizeof(struct pt_regs)
+#define FW_PT_REGS_FP		offsetof(struct pt_regs, regs[29])
+#define FW_PT_REGS_SP		offsetof(struct pt_regs, sp)
+#define FW_PT_REGS_TYPE		FRAME_META_TYPE_PT_REGS
+static_assert(offsetof(struct pt_regs, pc) == FW_PT_REGS_SP + 8);
+static_assert(offsetof(struct pt_regs, stackframe.type) == FW_PT_REGS_RECORD + 16);
+#endif
 
 #endif /* FW_COMPAT_H */

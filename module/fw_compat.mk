@@ -6,7 +6,8 @@
 # ftrace_regs and trace_recursion.h, 5.13 exported ftrace_free_filter(), 5.16 asm-extable.h,
 # 5.11 the task's kretprobe instance list, 6.7 instances' event systems; 6.8 ended the
 # graph return stack's array layout; 6.13 brought hrtimer_setup() (and 7.x dropped
-# hrtimer_init()).
+# hrtimer_init()) and the exception boundary's metadata frame record; the kretprobe
+# trampoline became a BRK (6.12 has it, 6.1 not).
 ccflags-y += $(shell grep -qs 'struct ftrace_ops \*op, struct ftrace_regs \*fregs' \
 	$(srctree)/include/linux/ftrace.h && echo -DFW_FTRACE_REGS)
 ccflags-y += $(shell test -f $(srctree)/include/linux/trace_recursion.h && \
@@ -23,3 +24,7 @@ ccflags-y += $(shell grep -qs 'struct ftrace_ret_stack[[:space:]]*\*ret_stack;' 
 	$(srctree)/include/linux/sched.h && echo -DFW_GRAPH_RET_STACK_ARRAY)
 ccflags-y += $(shell grep -qs 'void hrtimer_setup.struct hrtimer' \
 	$(srctree)/include/linux/hrtimer.h && echo -DFW_HRTIMER_SETUP)
+ccflags-y += $(shell test -f $(srctree)/arch/arm64/include/asm/stacktrace/frame.h && \
+	echo -DFW_FRAME_META)
+ccflags-y += $(shell grep -qs 'KRETPROBES_BRK_IMM' \
+	$(srctree)/arch/arm64/include/asm/brk-imm.h && echo -DFW_KRETPROBE_BRK)

@@ -49,10 +49,10 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 		 */
 		if (event)
 			nr = fw_walk_native(&cfg, &fw_walk_ops, NULL, h.fp,
-					    slot->rets, slot->records, NULL, depth, &stop);
+					    slot->ancestors, slot->records, NULL, depth, &stop);
 		else
-			nr = fw_walk_native_rets(&cfg, &fw_walk_ops, NULL, h.fp,
-						 slot->rets, NULL, depth, &stop);
+			nr = fw_walk_native_ancestors(&cfg, &fw_walk_ops, NULL, h.fp,
+						      slot->ancestors, NULL, depth, &stop);
 	} else {
 		nr = fw_walk_hooked(h.callsite, h.parent_ip, h.fp, slot, cfg.nr_stacks, depth);
 		stop = slot->stop;
@@ -61,13 +61,14 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	}
 	slot->stats.stops[stop]++;
 	if (event) {
-		trace_chain(h.child, h.parent_ip, h.sp, slot->rets,
+		trace_chain(h.child, h.parent_ip, h.sp, slot->ancestors,
 			    READ_ONCE(fw_records) ? slot->records : NULL, nr, stop, recovered,
 			    tramp);
 		slot->stats.events++;
 	}
 	if (aggregate)
-		fw_agg_hit(&slot->agg, h.child, h.parent_ip, slot->rets, nr, stop, &slot->stats);
+		fw_agg_hit(&slot->agg, h.child, h.parent_ip, slot->ancestors, nr, stop,
+			   &slot->stats);
 }
 
 /*

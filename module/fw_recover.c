@@ -57,6 +57,7 @@ static const struct fw_walk_ops fw_walk_ops_hooked = {
 	.load_record = fw_load_record,
 	.fixup_ret = fw_fixup_ret,
 	.trampoline = fw_trampoline,
+	.boundary = FW_BOUNDARY,
 };
 
 /* Which trampoline @ret is; FW_TRAMP_NONE for an ordinary return address. */
@@ -106,6 +107,7 @@ static const struct fw_walk_ops fw_walk_ops_recover = {
 	.load_record = fw_load_record,
 	.fixup_ret = fw_fixup_ret,
 	.trampoline = fw_trampoline_recover,
+	.boundary = FW_BOUNDARY,
 };
 
 /*
@@ -140,11 +142,11 @@ static noinline enum fw_stop fw_recover_chain(const struct fw_hook_hit *h,
 	if (i + 1 < n && trace[i + 1] == h->parent_ip) {
 		r.trace = trace + i + 2;
 		r.nr = n - i - 2;
-		*nr = fw_walk_native(cfg, &fw_walk_ops_recover, &r, h->fp, slot->rets,
+		*nr = fw_walk_native(cfg, &fw_walk_ops_recover, &r, h->fp, slot->ancestors,
 				     slot->records, &slot->recovered, depth, &stop);
 	}
 	if (stop == FW_STOP_TRAMPOLINE)
-		slot->tramp = fw_tramp_kind(tramps, slot->rets[*nr - 1]);
+		slot->tramp = fw_tramp_kind(tramps, slot->ancestors[*nr - 1]);
 	return stop;
 }
 
@@ -170,7 +172,7 @@ noinline unsigned int fw_walk_hooked(unsigned long callsite, unsigned long paren
 
 	slot->recovered = 0;
 	slot->tramp = FW_TRAMP_NONE;
-	nr = fw_walk_native(&cfg, &fw_walk_ops_hooked, &tramps, h.fp, slot->rets,
+	nr = fw_walk_native(&cfg, &fw_walk_ops_hooked, &tramps, h.fp, slot->ancestors,
 			    slot->records, NULL, depth, &stop);
 	if (unlikely(stop == FW_STOP_TRAMPOLINE))
 		stop = fw_recover_chain(&h, slot, &cfg, &tramps, depth, &nr);

@@ -18,7 +18,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 logs=$top/build/check
-kernels=${KERNELS:-5.10 5.10-mcount 6.1 6.12 6.12-debug}
+kernels=${KERNELS:-5.10 5.10-mcount 6.1 6.12 6.12-debug 7.2}
 mkdir -p "$logs"
 results=$logs/results.tsv
 : >"$results"
@@ -74,6 +74,17 @@ run() {
 	rc=$?
 	echo $rc >"$log.rc"
 	collect "$name" "$log"
+	return $rc
+}
+
+# make deb, then DKMS building the framewalk-dkms package it wrote against every kernel's
+# headers: one job, the second needs the first's package. dkms.log is collected as its own suite.
+deb_then_dkms() {
+	local rc
+	"$top/tests/install/test_deb.sh" build
+	rc=$?
+	"$top/tests/install/test_dkms.sh" $kernels >"$logs/dkms.log" 2>&1
+	echo $? >"$logs/dkms.log.rc"
 	return $rc
 }
 
@@ -148,9 +159,11 @@ only=("$@")
 if [ -z "$guest_only" ]; then
 	start host-lib "$logs/host-lib.log" "$top/tests/lib/test_fw_walk.sh"
 	start host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
+	start host-plugin "$logs/host-plugin.log" "$top/tests/userspace/test_plugin.sh"
 	start install "$logs/install.log" "$top/tests/install/test_install.sh"
 	start flamegraph "$logs/flamegraph.log" "$top/tests/userspace/test_flamegraph.sh"
-	start deb "$logs/deb.log" "$top/tests/install/test_deb.sh" build
+	start deb "$logs/deb.log" deb_then_dkms
+	wanted deb && order+=("dkms $logs/dkms.log")
 	if [ -f "$top/analyzer/Makefile" ]; then
 		start analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
 	fi

@@ -12,7 +12,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${FW_CACHE:-$top/.cache}
 kcache=${FW_KERNEL_CACHE:-/var/cache/framewalk/kernels}
-series=${KERNELS:-"5.10 5.10-mcount 6.1 6.12 6.12-debug"}
+series=${KERNELS:-"5.10 5.10-mcount 6.1 6.12 6.12-debug 7.2"}
 
 HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-user dwarves cpio
 	gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi gdb-multiarch libelf-dev

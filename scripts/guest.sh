@@ -99,14 +99,15 @@ initrd=$out/initramfs.cpio.gz
 
 log=$out/console.log
 rm -rf "$out/files"
-# A debug kernel (scripts/build-debug-kernel.sh): KASAN's shadow takes an eighth of memory;
-# every report, not only KASAN's first, goes to the log; the lockup and RCU stall detectors get
-# the slack a vCPU starved by a busy host needs under TCG, so they report lockups, not the host.
-mem=1024 debug_args=
+# The lockup and RCU stall detectors get the slack a vCPU starved by a busy host needs under
+# TCG, so they report lockups, not the host (a 10 s threshold fired inside insmod with
+# make check's guests on 2 cores). A debug kernel (scripts/build-kernel.sh): KASAN's shadow
+# takes an eighth of memory, and every report, not only KASAN's first, goes to the log.
+mem=1024 kernel_args="watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=60"
 case $series in
 *-debug)
 	mem=1536
-	debug_args="kasan_multi_shot watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=60" ;;
+	kernel_args="kasan_multi_shot $kernel_args" ;;
 esac
 # pauth-impdef: QEMU's own PAC algorithm; the architected QARMA is far slower under TCG.
 qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m $mem
@@ -119,12 +120,12 @@ if [ -n "$shell" ]; then
 	${timeout:+timeout --foreground -k 5 "$timeout"} "${qemu[@]}" -display none \
 		-chardev stdio,id=con,mux=on,signal=off -serial chardev:con \
 		-mon chardev=con,mode=readline ${FW_QEMU_ARGS:-} \
-		-append "console=ttyAMA0 panic=-1 quiet $debug_args ${FW_KERNEL_ARGS:-}"
+		-append "console=ttyAMA0 panic=-1 quiet $kernel_args ${FW_KERNEL_ARGS:-}"
 	exit $?
 fi
 set +e
 timeout --foreground -k 5 "$timeout" "${qemu[@]}" -nographic ${FW_QEMU_ARGS:-} \
-	-append "console=ttyAMA0 panic=-1 oops=panic quiet $debug_args ${FW_KERNEL_ARGS:-}" </dev/null 2>&1 |
+	-append "console=ttyAMA0 panic=-1 oops=panic quiet $kernel_args ${FW_KERNEL_ARGS:-}" </dev/null 2>&1 |
 	# Unbuffered, so the log of a guest killed on timeout shows where it stood.
 	# Shown: the guest's own output; the files coming back, the harness's lines
 	# (@@FW-...) and the power-off only with V=1.

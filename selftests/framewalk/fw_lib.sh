@@ -95,20 +95,24 @@ fw_kmemleak_relay() {
 # Turn framewalk:chain and fw_oracle:stack lines of a trace into fw_match.awk input.
 fw_trace_to_match() {
 	sed -n \
-	-e 's/.* chain: \([^ ]*\) .* depth=\([0-9]*\) stop=\([a-z_]*\) tramp=\([a-z]*\) recovered=0x\([0-9a-f]*\) parent_ip=0x\([0-9a-f]*\) .*ancestors={\([^}]*\)}.*/C \1 \2 \3 \4 \5 \6 \7/p' \
+	-e 's/.* chain: \([^ ]*\) .* nr_ancestors=\([0-9]*\) stop=\([a-z_]*\) tramp=\([a-z]*\) recovered=0x\([0-9a-f]*\) parent_ip=0x\([0-9a-f]*\) .*ancestors={\([^}]*\)}.*/C \1 \2 \3 \4 \5 \6 \7/p' \
 	-e 's/.* stack: \([^ ]*\) .*found=\([01]\) entries={\([^}]*\)}.*/O \1 \2 \3/p' |
 		sed -e 's/0x//g' -e 's/,/ /g'
 }
 
-# fw_oracle_compare BUFFER LIST DEPTH: load framewalk (filter LIST, DEPTH)
-# and the oracle module on the same functions, run the caller's `workload`
-# with both events in BUFFER (a tracefs directory), unload both, and leave
-# fw_match.awk's verdicts in /tmp/fw_match_out and the pairs it read in
-# /tmp/fw_match_all.
+# fw_oracle_compare BUFFER LIST DEPTH [TRACER]: load framewalk (filter LIST,
+# DEPTH) and the oracle module on the same functions, run the caller's
+# `workload` with both events in BUFFER (a tracefs directory) and TRACER as
+# the current tracer, unload both, and leave fw_match.awk's verdicts in
+# /tmp/fw_match_out and the pairs it read in /tmp/fw_match_all.
 fw_oracle_compare() {
 	# The oracle is registered last so that ftrace calls it first (fw_match.awk).
 	insmod "$FW_KO_DIR/framewalk.ko" filter="$2" depth="$3" || ktap_fail "insmod framewalk.ko failed"
 	insmod "$FW_KO_DIR/fw_oracle.ko" funcs="$2" || ktap_fail "insmod fw_oracle.ko failed"
+	# The tracer starts once both are in: setting their filters looks every
+	# ftrace record up in kallsyms, which function_graph on every function
+	# traced call by call, into a soft lockup on a busy host under TCG.
+	[ -n "${4:-}" ] && echo "$4" >"$TRACEFS/current_tracer"
 	# Both views start at the same instant: no hit is seen by only one.
 	echo 0 >"$1/tracing_on"
 	echo 1 >"$1/events/framewalk/chain/enable"
@@ -126,6 +130,7 @@ fw_oracle_compare() {
 	done >/tmp/fw_match_out
 	echo 0 >"$1/events/framewalk/chain/enable"
 	echo 0 >"$1/events/fw_oracle/stack/enable"
+	[ -n "${4:-}" ] && echo nop >"$TRACEFS/current_tracer"
 	rmmod fw_oracle
 	rmmod framewalk
 }

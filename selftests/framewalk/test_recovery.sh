@@ -87,14 +87,14 @@ marks_case() {
 	ktap_case_end "$name: the recovered mark is set exactly on the hooked frames"
 }
 
-# compare BUFFER NAME RECOVERED STOPS: framewalk against the oracle with the workload's
-# events in BUFFER (a tracefs directory); checks the counts, the caller ends the case.
-# RECOVERED and STOPS (yes or no): whether frames must have been recovered, and whether
-# chains must end at a trampoline the kernel's unwinder did not see behind either
-# (kretprobes where recovery= lacks kretprobe); with no, none may.
+# compare BUFFER NAME RECOVERED STOPS [TRACER]: framewalk against the oracle with the
+# workload's events in BUFFER (a tracefs directory) under TRACER; checks the counts, the
+# caller ends the case. RECOVERED and STOPS (yes or no): whether frames must have been
+# recovered, and whether chains must end at a trampoline the kernel's unwinder did not
+# see behind either (kretprobes where recovery= lacks kretprobe); with no, none may.
 compare() {
-	name=$2 want_recovered=$3 want_stops=$4
-	fw_oracle_compare "$1" "$list" 64
+	name=$2 want_recovered=$3 want_stops=$4 tracer=${5:-}
+	fw_oracle_compare "$1" "$list" 64 $tracer
 	# The graph tracer hooks no return while the top-level buffer is off.
 	echo 1 >"$TRACEFS/tracing_on"
 	# Once in about six runs on 6.1, an instance with function_graph and a kretprobe on
@@ -104,13 +104,14 @@ compare() {
 		[ "$(awk '$1 == "RESULT" { n += $3 + $4 + $5 } END { print n + 0 }' \
 			/tmp/fw_match_out)" = 0 ]; then
 		ktap_note "$name: no event captured; capturing once more"
-		fw_oracle_compare "$1" "$list" 64
+		fw_oracle_compare "$1" "$list" 64 $tracer
 		echo 1 >"$TRACEFS/tracing_on"
 	fi
 	grep '^#' /tmp/fw_match_out
-	set -- $(awk '$1 == "RESULT" { g += $3; b += $4; l += $5; c += $6; r += $7; t += $8 }
-		END { print g + 0, b + 0, l + 0, c + 0, r + 0, t + 0 }' /tmp/fw_match_out)
-	ktap_note "$name: $1 equal, $2 different, $3 unpaired, $4 cut by tracing_on, $5 frames recovered, $6 ended at a trampoline"
+	set -- $(awk '$1 == "RESULT" { g += $3; b += $4; l += $5; c += $6; r += $7; t += $8
+			z += $9 }
+		END { print g + 0, b + 0, l + 0, c + 0, r + 0, t + 0, z + 0 }' /tmp/fw_match_out)
+	ktap_note "$name: $1 equal, $2 different, $3 unpaired, $4 cut by tracing_on, $5 frames recovered, $6 ended at a trampoline, $7 at a kretprobe's whose instance was gone for the kernel too"
 	ktap_expect "at least 10 calls compared" "$1" -ge 10
 	ktap_expect "no call differs" "$2" = 0
 	ktap_expect "no call unpaired" "$3" = 0
@@ -166,9 +167,8 @@ fi
 
 # 1. function_graph on syscall and IRQ path functions, events in the top-level buffer.
 graph_filter $GRAPH_SYSCALL $GRAPH_IRQ
-echo function_graph >"$TRACEFS/current_tracer"
-compare "$TRACEFS" "function_graph on $GRAPH_SYSCALL $GRAPH_IRQ, top-level buffer" yes no
-echo nop >"$TRACEFS/current_tracer"
+compare "$TRACEFS" "function_graph on $GRAPH_SYSCALL $GRAPH_IRQ, top-level buffer" yes no \
+	function_graph
 ktap_expect "the module says it recovers graph" -n "$(echo ",$recovery," | grep ',graph,')"
 ktap_case_end "function_graph on the syscall and IRQ paths: chains equal the kernel's"
 marks_case "function_graph" $GRAPH_SYSCALL
@@ -176,9 +176,7 @@ graph_filter
 
 # 2. function_graph on every function the filter allows, events in an instance:
 # the graph tracer's own output would overwrite them in the top-level buffer.
-echo function_graph >"$TRACEFS/current_tracer"
-compare "$I" "function_graph everywhere, instance" yes no
-echo nop >"$TRACEFS/current_tracer"
+compare "$I" "function_graph everywhere, instance" yes no function_graph
 ktap_case_end "function_graph on every function: chains equal the kernel's"
 
 # 3. kretprobes on ancestors.
@@ -190,11 +188,9 @@ MARKS_NONE=$([ $kret_recovered = yes ] || echo 1) marks_case "kretprobes" $KRET
 
 # 4. Both at once, on different functions so that each kind is met.
 graph_filter ksys_write __arm64_sys_openat invoke_syscall $GRAPH_IRQ
-echo function_graph >"$TRACEFS/current_tracer"
 kret_on
-compare "$I" "function_graph and kretprobes, instance" yes $kret_stops
+compare "$I" "function_graph and kretprobes, instance" yes $kret_stops function_graph
 kret_off
-echo nop >"$TRACEFS/current_tracer"
 graph_filter
 ktap_case_end "function_graph and kretprobes at once: chains equal the kernel's"
 marks_case "both at once" ksys_write __arm64_sys_openat invoke_syscall $KRET

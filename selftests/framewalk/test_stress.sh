@@ -68,7 +68,12 @@ ktap_expect "events flowed" "$(fw_stat events)" -gt 0
 ktap_expect "chains were counted" "$(fw_stat aggregated)" -gt 0
 ktap_expect "walks recovered frames behind the hooks" "$recovered" -gt 0
 # Where the kernel's unwinder does not see behind kretprobes (5.10), walks end at theirs.
-if grep -q kretprobe /sys/module/framewalk/parameters/recovery; then
+# Where the kretprobe trampoline runs its handler in C with interrupts on (6.1), an
+# interrupt can meet a trampoline whose instance is gone, where the kernel's unwinder
+# finds nothing either (test_recovery holds each such stop to it).
+if grep -q ' trampoline_probe_handler$' /proc/kallsyms; then
+	ktap_note "$(fw_stat stop.trampoline) walks ended at a trampoline (its handler runs with interrupts on)"
+elif grep -q kretprobe /sys/module/framewalk/parameters/recovery; then
 	ktap_expect "no walk stopped at a trampoline" "$(fw_stat stop.trampoline)" = 0
 else
 	ktap_note "$(fw_stat stop.trampoline) walks ended at a kretprobe's trampoline (recovery=graph)"

@@ -91,7 +91,9 @@ ktap_case_end "trace-cmd records framewalk:chain"
 
 # A kretprobe on fw_test_l3 replaces the return address its record holds: the
 # chain is the same with fw_test_l2's frame marked recovered, for the host's
-# plugin (trace-kret.dat) and CLI (fw-kret.rec) to show.
+# plugin (trace-kret.dat) and CLI (fw-kret.rec) to show. Where the kernel's
+# unwinder does not see behind kretprobes (5.10), the chain ends at the trampoline.
+recovery=$(cat /sys/module/framewalk/parameters/recovery)
 # trace-cmd turns events off when it ends: it keeps the probe's on while it records.
 echo 'r:fw_kret_l3 fw_test_l3' >"$TRACEFS/kprobe_events" || ktap_fail "r: on fw_test_l3 refused"
 trace-cmd record -e framewalk:chain -e kprobes:fw_kret_l3 -o "$OUT/trace-kret.dat" \
@@ -104,9 +106,14 @@ echo 0 >"$TRACEFS/events/kprobes/enable"
 echo >"$TRACEFS/kprobe_events"
 framewalk report "$OUT/fw-kret.rec" >/tmp/report.txt
 sed 's/^/# /' /tmp/report.txt | cut -c1-200
-ktap_expect "report marks fw_test_l2's frame recovered" \
-	-n "$(grep 'fw_test_l3+0x[0-9a-f]* <- fw_test_l2+0x[0-9a-f]* \[recovered\] <- fw_test_l1+' /tmp/report.txt)"
-ktap_case_end "under a kretprobe the recorded chain goes on, the recovered frame marked"
+if echo ",$recovery," | grep -q ',kretprobe,'; then
+	ktap_expect "report marks fw_test_l2's frame recovered" \
+		-n "$(grep 'fw_test_l3+0x[0-9a-f]* <- fw_test_l2+0x[0-9a-f]* \[recovered\] <- fw_test_l1+' /tmp/report.txt)"
+else
+	ktap_expect "report ends the chain at the kretprobe trampoline (recovery=$recovery)" \
+		-n "$(grep 'fw_test_l3+0x[0-9a-f]* <- [_a-z]*kretprobe_trampoline[^ ]* *\[trampoline tramp=kretprobe\]' /tmp/report.txt)"
+fi
+ktap_case_end "under a kretprobe the recorded chain goes on, the recovered frame marked, or ends named at the trampoline"
 
 # A recorder ended by SIGTERM or SIGHUP removes its instance and ends its file;
 # one killed by SIGKILL cannot, and framewalk reset removes what it left.
@@ -157,30 +164,33 @@ ktap_expect "reset -v with nothing left says so" \
 ktap_case_end "framewalk reset clears what a SIGKILLed recorder left"
 
 # The README's recipe: a reader of trace_pipe in an instance whose set_event_notrace_pid
-# (with event-fork) lists the reader's shell. read_pipe NAME NOTRACE: 3 s of the pipe into
-# /tmp/NAME.txt while dd reads elsewhere, with or without the notrace pid.
+# (with event-fork) lists the reader's shell. read_pipe NAME NOTRACE READER: 3 s of the
+# pipe, read by READER, into /tmp/NAME.txt while head reads elsewhere, with or without the
+# notrace pid.
 insmod "$FW_KO_DIR/framewalk.ko" filter=vfs_read depth=4 || ktap_fail "insmod filter=vfs_read"
 read_pipe() {
 	D=$I/$1
 	mkdir "$D"
 	sh -c "echo 1 >$D/options/event-fork; [ $2 = 0 ] || echo \$\$ >$D/set_event_notrace_pid
-	       echo 1 >$D/events/framewalk/chain/enable; exec timeout 3 cat $D/trace_pipe" \
+	       echo 1 >$D/events/framewalk/chain/enable; exec timeout 3 $3 $D/trace_pipe" \
 		>/tmp/$1.txt &
 	for n in 1 2 3 4 5; do
 		sleep 0.4
-		fw_read_file
+		head -c 64 /proc/version >/dev/null
 	done
 	wait $!
 	echo 0 >"$D/events/framewalk/chain/enable"
 	rmdir "$D"
 }
-read_pipe fwdoc 1
+read_pipe fwdoc 1 cat
 readers=$(grep -cE '^ *(sh|cat|timeout)-[0-9]+ ' /tmp/fwdoc.txt)
-ktap_expect "the recipe's reader saw dd's reads" -n "$(grep -m1 '^ *dd-[0-9]' /tmp/fwdoc.txt)"
+ktap_expect "the recipe's reader saw head's reads" -n "$(grep -m1 '^ *head-[0-9]' /tmp/fwdoc.txt)"
 ktap_expect "no line is the reader's own ($readers)" "$readers" = 0
-read_pipe fwloop 0
-loop=$(grep -cE '^ *cat-[0-9]+ ' /tmp/fwloop.txt)
-ktap_note "without the notrace pid: $loop of $(wc -l </tmp/fwloop.txt) lines are cat's own reads"
+# The warning's reader reads with read(2), as GNU cat does; busybox cat may splice
+# the pipe (5.10), which vfs_read never sees.
+read_pipe fwloop 0 "dd bs=4096 <"
+loop=$(grep -cE '^ *dd-[0-9]+ ' /tmp/fwloop.txt)
+ktap_note "without the notrace pid: $loop of $(wc -l </tmp/fwloop.txt) lines are the reader's own reads"
 ktap_expect "without the notrace pid the reader traces itself (the warning holds)" "$loop" -gt 0
 ktap_case_end "the README's instance recipe does not trace its own reader"
 fw_unload_all

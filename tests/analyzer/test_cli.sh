@@ -60,6 +60,15 @@ for o in $(sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/help")
 	done
 done
 check "every_option_in_both_synopses" "${missing:-none}" none
+# The examples in the README, Documentation/ and the man page use only crashwalk's own letters.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+wrong=
+for o in $(for f in "$top/README.md" "$top"/Documentation/*.rst "$man"; do
+	sed 's/\\-/-/g; s/\\f[BIRP]//g' "$f" | grep -oE '\bcrashwalk( [^#`|;]*)?'
+done | grep -oE ' -[a-zA-Z]\b' | sort -u); do
+	grep -q -- "^  $o, " "$tmp/help" || wrong="$wrong $o"
+done
+check "documentation_examples_use_its_own_short_options" "${wrong:-none}" none
 check "h_is_help" "$("$cw" -h)" "$(cat "$tmp/help")"
 check "version_is_release_and_git_describe" "$("$cw" --version)" \
 	"crashwalk $("$(dirname "$0")/../../scripts/version.sh")"
@@ -78,11 +87,11 @@ check "unknown_color_refused" "$(run --color=sometimes "$elf" "$core")" \
 check "regs_unknown_symbol_refused" "$(run --regs nosuchsym:r0 "$elf" "$core")" \
 	"2: crashwalk: --regs 'nosuchsym:r0': no symbol 'nosuchsym' in $elf"
 check "regs_without_layout_refused" "$(run -r main "$elf" "$core")" \
-	"2: crashwalk: --regs 'main': expected SYMBOL:LAYOUT, e.g. crash_record:r0,r1,r2,r3,r12,lr,pc,xpsr"
+	"2: crashwalk: --regs 'main': expected SYMBOL:LAYOUT, e.g. crash_regs:r0,r1,r2,r3,r12,lr,pc,xpsr"
 # --regs has one rule (libcw_options.c), checked when given: an empty layout or word and an
 # unknown register are refused before any dump is read, whether a dump needs --regs or not.
 check "regs_empty_layout_refused" "$(run --regs main: "$elf" "$core")" \
-	"2: crashwalk: --regs 'main:': empty LAYOUT: name the record's 32-bit words in order, e.g. crash_record:r0,r1,r2,r3,r12,lr,pc,xpsr"
+	"2: crashwalk: --regs 'main:': empty LAYOUT: name the register block's 32-bit words in order, e.g. crash_regs:r0,r1,r2,r3,r12,lr,pc,xpsr"
 check "regs_empty_word_refused" "$(run --regs main:r0,,r1 "$elf" "$core")" \
 	"2: crashwalk: --regs 'main:r0,,r1': word 2 is empty"
 check "regs_trailing_comma_refused" "$(run --regs main:r0, "$elf" "$core")" \

@@ -114,7 +114,7 @@ def memory(core):
 def ram_only(core, out):
     """
     Memory only and no system registers (SCB, FPU): RAM as a remoteproc dump of an MCU that
-    forwards no crash record holds it, where no fault status rules a candidate out.
+    forwards no register block holds it, where no fault status rules a candidate out.
     """
     b = bytearray(open(core, "rb").read())
     for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):

@@ -101,6 +101,63 @@ static inline int tramp_cb(void *ctx, fw_u64 record, fw_u64 *ret)
 	return 1;
 }
 
+/*
+ * An exception's saved state as arm64 keeps it since 6.13 (struct pt_regs,
+ * in bytes): a record {0, 0} at PT_REGS_RECORD, the type word after it,
+ * regs[29] at PT_REGS_FP, sp and pc at PT_REGS_SP. The arm64 test gives the
+ * module's boundary the same layout.
+ */
+#define PT_REGS_RECORD	296
+#define PT_REGS_SIZE	320
+#define PT_REGS_FP	232
+#define PT_REGS_SP	248
+#define PT_REGS_TYPE	2
+#define PT_PC_MARK	0xfeed0000ull	/* interrupted pcs the random chains plant */
+
+/* pt_regs whose record is at @rec: interrupted at @pc with frame pointer @fp. */
+static inline void pt_regs64(struct mem *m, uint64_t rec, uint64_t fp, uint64_t pc,
+			     uint64_t type)
+{
+	uint64_t regs = rec - PT_REGS_RECORD;
+
+	put(m, regs + PT_REGS_FP, fp, 8);
+	put(m, regs + PT_REGS_SP + 8, pc, 8);
+	rec64(m, rec, 0, 0);
+	put(m, rec + 16, type, 8);
+}
+
+static unsigned int boundaries_crossed;
+
+/*
+ * fw_walk_ops.boundary's contract over mem_read, for that layout: the
+ * reference the module's fw_exception_boundary() is held to. It reads what
+ * the module's loads read, pairs of words, so that a fault hits both alike.
+ */
+static inline enum fw_stop boundary_cb(void *ctx, fw_u64 record,
+				       const struct fw_stack_range *stack, fw_u64 *ret,
+				       fw_u64 *fp, fw_u64 *prev)
+{
+	fw_u64 regs = record - PT_REGS_RECORD, words[2];
+
+	if (stack->hi - record < 24)
+		return FW_STOP_OFF_STACK;
+	if (mem_read(ctx, record + 8, words, sizeof(words)))
+		return FW_STOP_READ_FAULT;
+	if (words[1] != PT_REGS_TYPE)
+		return FW_STOP_CHAIN_END;
+	if (record < PT_REGS_RECORD || regs < stack->lo || stack->hi - regs < PT_REGS_SIZE)
+		return FW_STOP_OFF_STACK;
+	if (mem_read(ctx, regs + PT_REGS_FP, words, sizeof(words)))
+		return FW_STOP_READ_FAULT;
+	*fp = words[0];
+	if (mem_read(ctx, regs + PT_REGS_SP, words, sizeof(words)))
+		return FW_STOP_READ_FAULT;
+	*ret = words[1];
+	*prev = regs + PT_REGS_SIZE - 1;
+	boundaries_crossed++;
+	return FW_STOP_NR;
+}
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static inline uint64_t next_rand(void)
@@ -147,6 +204,26 @@ static inline uint64_t random_chains(struct mem *m, struct fw_stack_range stacks
 	for (i = 0; i < m->size / 16; i++)
 		rec64(m, m->base + 16 * i, random_link(m, m->base + 16 * i),
 		      next_rand() % 16 == 0 ? TRAMP_RET : next_rand() % 12 ? 0x1000 + i : 0);
+	/*
+	 * Exception boundaries: mostly a kernel exception's, whose interrupted
+	 * frame lies above the saved state, sometimes another type of record
+	 * or an interrupted pc of 0 or a trampoline.
+	 */
+	for (i = next_rand() % (m->size / 512); i > 0; i--) {
+		uint64_t rec = m->base + 16 * (next_rand() % (m->size / 16 - 2));
+		uint64_t type = next_rand() % 8 ? PT_REGS_TYPE : next_rand() % 3;
+		uint64_t pc = next_rand() % 16 == 0 ? 0 : next_rand() % 16 == 0 ? TRAMP_RET :
+			      PT_PC_MARK + i;
+		uint64_t end = rec - PT_REGS_RECORD + PT_REGS_SIZE;
+		/* The interrupted frame: above the state, or at its edge, or hostile. */
+		uint64_t fp = next_rand() % 4 ? random_link(m, end - 16) :
+			      end - 8 * (next_rand() % 3);
+
+		if (rec >= m->base + PT_REGS_RECORD)
+			pt_regs64(m, rec, fp, pc, type);
+		else
+			rec64(m, rec, 0, 0);	/* its state would lie below the memory */
+	}
 	if (next_rand() % 4 == 0) {
 		m->fault_lo = m->base + ((next_rand() % m->size) & ~(fault_size - 1));
 		m->fault_hi = m->fault_lo + fault_size;
@@ -163,7 +240,7 @@ static inline uint64_t random_chains(struct mem *m, struct fw_stack_range stacks
 }
 
 /*
- * fw_walk_native() with @nops and fw_walk_native_rets() with @nops must be
+ * fw_walk_native() with @nops and fw_walk_native_ancestors() with @nops must be
  * fw_walk() with @gops from @start: the same frames, records, recovered
  * frames and stop. Returns the number of frames, or -1 where a walk differs;
  * *@stop is fw_walk()'s. Inlined, so that the walks see @nops as a constant,
@@ -175,19 +252,19 @@ static __always_inline int native_matches(const struct fw_walk_cfg *cfg,
 					  uint64_t start, unsigned int max, enum fw_stop *stop)
 {
 	struct fw_frame f[16];
-	fw_u64 rets[16], records[16], rets_only[16], fixed, rfixed;
+	fw_u64 ancestors[16], records[16], ancestors_only[16], fixed, rfixed;
 	/* Set where the walks end, which the compiler cannot see through the fast path. */
 	enum fw_stop nstop = FW_STOP_NR, rstop = FW_STOP_NR;
 	unsigned int gn, nn, rn, i;
 
 	gn = fw_walk(cfg, gops, ctx, start, f, max, stop);
-	nn = fw_walk_native(cfg, nops, ctx, start, rets, records, &fixed, max, &nstop);
+	nn = fw_walk_native(cfg, nops, ctx, start, ancestors, records, &fixed, max, &nstop);
 	/* The aggregation's walk: the same returns and stop, no records. */
-	rn = fw_walk_native_rets(cfg, nops, ctx, start, rets_only, &rfixed, max, &rstop);
+	rn = fw_walk_native_ancestors(cfg, nops, ctx, start, ancestors_only, &rfixed, max, &rstop);
 	if (gn != nn || *stop != nstop || rn != nn || rstop != nstop || rfixed != fixed)
 		return -1;
 	for (i = 0; i < gn; i++)
-		if (rets[i] != f[i].ret || records[i] != f[i].record || rets_only[i] != f[i].ret ||
+		if (ancestors[i] != f[i].ret || records[i] != f[i].record || ancestors_only[i] != f[i].ret ||
 		    !!(fixed & (1ull << i)) != !!(f[i].flags & FW_FRAME_RECOVERED))
 			return -1;
 	return (int)gn;

@@ -189,6 +189,46 @@ static void walk_trampoline(void)
 	KTAP_EXPECT(f[2].ret == TRAMP_RET, "the trampoline itself is kept as the last frame");
 }
 
+/*
+ * A chain through an exception (arm64 since 6.13): the handler's record, then
+ * the {0, 0} record in pt_regs, where the walk reports the interrupted pc and
+ * goes on from the interrupted frame pointer, then the task's final record.
+ */
+static void walk_exception_boundary(void)
+{
+	struct fw_walk_ops bops = { .read = mem_read, .boundary = boundary_cb };
+	uint64_t regs = BASE + 0x400 - PT_REGS_RECORD;
+	struct fw_frame f[8];
+	enum fw_stop stop;
+	unsigned int n;
+
+	reset();
+	rec64(&m, BASE + 0x100, BASE + 0x400, 0xffff800008001004ull);
+	pt_regs64(&m, BASE + 0x400, BASE + 0x600, 0xffff800008004000ull, PT_REGS_TYPE);
+	rec64(&m, BASE + 0x600, 0, 0);
+	put(&m, BASE + 0x610, 1, 8);	/* FRAME_META_TYPE_FINAL */
+	n = fw_walk(&cfg64, &bops, &m, BASE + 0x100, f, 8, &stop);
+	KTAP_EXPECT(n == 2 && stop == FW_STOP_CHAIN_END, "n=%u stop=%s", n, fw_stop_name(stop));
+	KTAP_EXPECT(f[1].ret == 0xffff800008004000ull && f[1].record == BASE + 0x400,
+		    "ret1=%llx record1=%llx", (unsigned long long)f[1].ret,
+		    (unsigned long long)f[1].record);
+	/* Without the operation, the {0, 0} record is the chain's end, as before 6.13. */
+	n = fw_walk(&cfg64, &ops, &m, BASE + 0x100, f, 8, &stop);
+	KTAP_EXPECT(n == 1 && stop == FW_STOP_CHAIN_END, "n=%u stop=%s", n, fw_stop_name(stop));
+	/* The interrupted frame must lie above the saved state. */
+	put(&m, regs + PT_REGS_FP, regs + PT_REGS_SIZE - 16, 8);
+	n = fw_walk(&cfg64, &bops, &m, BASE + 0x100, f, 8, &stop);
+	KTAP_EXPECT(n == 2 && stop == FW_STOP_NOT_INCREASING, "n=%u stop=%s", n,
+		    fw_stop_name(stop));
+	/* The saved state must lie on the stack. */
+	reset();
+	rec64(&m, BASE + 0x100, BASE + 0x110, 0xffff800008001004ull);
+	rec64(&m, BASE + 0x110, 0, 0);
+	put(&m, BASE + 0x120, PT_REGS_TYPE, 8);
+	n = fw_walk(&cfg64, &bops, &m, BASE + 0x100, f, 8, &stop);
+	KTAP_EXPECT(n == 1 && stop == FW_STOP_OFF_STACK, "n=%u stop=%s", n, fw_stop_name(stop));
+}
+
 static fw_u64 clear_thumb(void *ctx, fw_u64 ret)
 {
 	(void)ctx;
@@ -218,7 +258,7 @@ static void walk_thumb32(void)
 	n = fw_walk(&cfg, &tops, &m, 0x20000f00, f, 8, &stop);
 	KTAP_EXPECT(n == 3 && stop == FW_STOP_CHAIN_END, "n=%u stop=%s", n, fw_stop_name(stop));
 	KTAP_EXPECT(f[0].ret == 0x210 && f[1].ret == 0x300 && f[2].ret == 0x400,
-		    "rets %llx %llx %llx", (unsigned long long)f[0].ret,
+		    "ancestors %llx %llx %llx", (unsigned long long)f[0].ret,
 		    (unsigned long long)f[1].ret, (unsigned long long)f[2].ret);
 	KTAP_EXPECT(f[2].record == 0x20000f24, "record2");
 	/* 4-byte alignment accepts 0x...f24 but an odd fp is refused. */
@@ -262,7 +302,7 @@ static void walk_record_at(void)
 	KTAP_EXPECT(f[0].record == 0x20000f08 && f[1].record == 0x20000f28,
 		    "records %llx %llx", (unsigned long long)f[0].record,
 		    (unsigned long long)f[1].record);
-	KTAP_EXPECT(f[0].ret == 0x210 && f[1].ret == 0x300, "rets");
+	KTAP_EXPECT(f[0].ret == 0x210 && f[1].ret == 0x300, "ancestors");
 }
 
 /* The kernel's common walk with lib's model of its fast path, over mem_read. */
@@ -284,11 +324,18 @@ static int model_walk_fast(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_u64 top, fw_u
 static void native_equals_generic(void)
 {
 	struct fw_stack_range stacks[3];
-	struct fw_walk_ops nops = { .load_record = mem_load_record, .trampoline = tramp_cb };
-	struct fw_walk_ops gops = { .read = mem_read, .trampoline = tramp_cb };
+	struct fw_walk_ops nops = { .load_record = mem_load_record, .trampoline = tramp_cb,
+				    .boundary = boundary_cb };
+	struct fw_walk_ops gops = { .read = mem_read, .trampoline = tramp_cb,
+				    .boundary = boundary_cb };
 	/* The kernel's common walk: a fast path, no trampolines to watch for. */
-	struct fw_walk_ops fops = { .load_record = mem_load_record, .walk_fast = model_walk_fast };
-	struct fw_walk_ops plain = { .read = mem_read };
+	struct fw_walk_ops fops = { .load_record = mem_load_record, .walk_fast = model_walk_fast,
+				    .boundary = boundary_cb };
+	struct fw_walk_ops plain = { .read = mem_read, .boundary = boundary_cb };
+	/* And as kernels before 6.13 walk: no exception boundary to go through. */
+	struct fw_walk_ops fops_old = { .load_record = mem_load_record,
+					.walk_fast = model_walk_fast };
+	struct fw_walk_ops plain_old = { .read = mem_read };
 	struct fw_walk_cfg cfg = cfg64;
 	unsigned int round, i, bad = 0, frames = 0, stops[FW_STOP_NR] = { 0 };
 	unsigned int fast_bad = 0, fast_frames = 0;
@@ -314,12 +361,15 @@ static void native_equals_generic(void)
 			fast_bad++;
 		else
 			fast_frames += n;
+		if (native_matches(&cfg, &plain_old, &fops_old, &m, start, max, &stop) < 0)
+			fast_bad++;
 	}
 	KTAP_EXPECT(bad == 0, "%u of 20000 walks differ", bad);
 	KTAP_EXPECT(fast_bad == 0, "%u of 20000 walks with walk_fast differ", fast_bad);
 	KTAP_EXPECT(fast_frames > 10000, "fast_frames=%u", fast_frames);
 	/* The comparison means something only if the walks went places and ended every way. */
 	KTAP_EXPECT(frames > 10000, "frames=%u", frames);
+	KTAP_EXPECT(boundaries_crossed > 300, "boundaries_crossed=%u", boundaries_crossed);
 	for (i = 0; i < FW_STOP_NR; i++)
 		if (i != FW_STOP_NO_RECORD)
 			KTAP_EXPECT(stops[i] > 0, "no walk ended with %s", fw_stop_name(i));
@@ -360,6 +410,7 @@ int main(void)
 	KTAP_RUN(walk_read_fault);
 	KTAP_RUN(walk_stack_transition);
 	KTAP_RUN(walk_trampoline);
+	KTAP_RUN(walk_exception_boundary);
 	KTAP_RUN(walk_thumb32);
 	KTAP_RUN(walk_record_at);
 	KTAP_RUN(native_equals_generic);

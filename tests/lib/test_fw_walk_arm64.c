@@ -58,6 +58,15 @@ struct fw_extable {
 	"	.popsection\n"
 #define FW_EFAULT_OPERAND	[efault] "i" (-EFAULT)
 
+#include "fw_walk_chains.h"
+
+/* The exception boundary of kernels since 6.13, in fw_walk_chains.h's layout. */
+#define FW_PT_REGS_RECORD	PT_REGS_RECORD
+#define FW_PT_REGS_SIZE		PT_REGS_SIZE
+#define FW_PT_REGS_FP		PT_REGS_FP
+#define FW_PT_REGS_SP		PT_REGS_SP
+#define FW_PT_REGS_TYPE		PT_REGS_TYPE
+
 /* The module's code leaves the ctx of its ops unused, which kernel builds do not warn of. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -66,7 +75,6 @@ struct fw_extable {
 
 #include "../../lib/fw_walk_fast_model.h"
 #include "../ktap.h"
-#include "fw_walk_chains.h"
 
 extern const struct fw_extable __start_fw_extable[], __stop_fw_extable[];
 
@@ -98,6 +106,7 @@ static const struct fw_walk_ops hooked_ops = {
 	.load_record = fw_load_record,
 	.fixup_ret = fw_fixup_ret,
 	.trampoline = tramp_cb,
+	.boundary = FW_BOUNDARY,
 };
 
 /* lib's model of the fast path, reading what the assembly reads through mem_read. */
@@ -113,10 +122,15 @@ static int model_walk_fast(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_u64 top, fw_u
 static const struct fw_walk_ops model_ops = {
 	.load_record = mem_load_record,
 	.walk_fast = model_walk_fast,
+	.boundary = boundary_cb,
 };
 
-static const struct fw_walk_ops plain_ops = { .read = mem_read };
-static const struct fw_walk_ops generic_tramp_ops = { .read = mem_read, .trampoline = tramp_cb };
+static const struct fw_walk_ops plain_ops = { .read = mem_read, .boundary = boundary_cb };
+static const struct fw_walk_ops generic_tramp_ops = {
+	.read = mem_read,
+	.trampoline = tramp_cb,
+	.boundary = boundary_cb,
+};
 
 /*
  * One call of the fast path as __fw_walk_native() makes its first, and of
@@ -128,8 +142,8 @@ static const struct fw_walk_ops generic_tramp_ops = { .read = mem_read, .trampol
 static __always_inline int fast_matches(const struct fw_walk_cfg *cfg, uint64_t start,
 					unsigned int max, const int keep)
 {
-	fw_u64 rets[2][16], records[2][16], fp[2] = { start, start }, prev[2] = { 0, 0 };
-	fw_u64 *ret_out[2] = { rets[0], rets[1] }, *rec_out[2] = { records[0], records[1] };
+	fw_u64 ancestors[2][16], records[2][16], fp[2] = { start, start }, prev[2] = { 0, 0 };
+	fw_u64 *ret_out[2] = { ancestors[0], ancestors[1] }, *rec_out[2] = { records[0], records[1] };
 	fw_u64 top = 0;
 	enum fw_stop stop[2] = { FW_STOP_NR, FW_STOP_NR };
 	int end[2];
@@ -139,18 +153,21 @@ static __always_inline int fast_matches(const struct fw_walk_cfg *cfg, uint64_t 
 		top = fw_stack_top(&cfg->stacks[0], 16);
 		prev[0] = prev[1] = cfg->stacks[0].lo ? cfg->stacks[0].lo - 1 : 0;
 	}
-	end[0] = fw_walk_fast(NULL, &fp[0], &prev[0], top, &ret_out[0], rets[0] + max,
+	end[0] = fw_walk_fast(NULL, &fp[0], &prev[0], top, &ret_out[0], ancestors[0] + max,
 			      keep ? &rec_out[0] : NULL, &stop[0]);
 	end[1] = fw_walk_fast_model(&model_loads, &m, &fp[1], &prev[1], top, &ret_out[1],
-				    rets[1] + max, keep ? &rec_out[1] : NULL, &stop[1]);
-	n = ret_out[0] - rets[0];
-	if (!end[0] != !end[1] || stop[0] != stop[1] || n != ret_out[1] - rets[1] ||
-	    memcmp(rets[0], rets[1], n * sizeof(rets[0][0])))
+				    ancestors[1] + max, keep ? &rec_out[1] : NULL, &stop[1]);
+	n = ret_out[0] - ancestors[0];
+	if (!end[0] != !end[1] || stop[0] != stop[1] || n != ret_out[1] - ancestors[1] ||
+	    memcmp(ancestors[0], ancestors[1], n * sizeof(ancestors[0][0])))
 		return -1;
 	if (keep && (rec_out[0] - records[0] != n ||
 		     memcmp(records[0], records[1], n * sizeof(records[0][0]))))
 		return -1;
 	if (!end[0] && (fp[0] != fp[1] || prev[0] != prev[1]))
+		return -1;
+	/* The record that ended the chain, where the walk asks about a boundary. */
+	if (end[0] && stop[0] == FW_STOP_CHAIN_END && fp[0] != fp[1])
 		return -1;
 	return (int)n;
 }
@@ -220,11 +237,12 @@ static void arm64_walk_equals_generic(void)
 	KTAP_EXPECT(fast_frames > 2000, "fast_frames=%u", fast_frames);
 	KTAP_EXPECT(faults > 100, "faults=%u in %u rounds with a faulting page", faults,
 		    fault_rounds);
+	KTAP_EXPECT(boundaries_crossed > 300, "boundaries_crossed=%u", boundaries_crossed);
 	for (i = 0; i < FW_STOP_NR; i++)
 		if (i != FW_STOP_NO_RECORD)
 			KTAP_EXPECT(stops[i] > 0, "no walk ended with %s", fw_stop_name(i));
-	printf("# 20000 walks: %u frames, %u through the fast path alone, %u faults fixed up\n",
-	       frames, fast_frames, faults);
+	printf("# 20000 walks: %u frames, %u through the fast path alone, %u faults fixed up, "
+	       "%u exception boundaries crossed\n", frames, fast_frames, faults, boundaries_crossed);
 }
 
 int main(void)

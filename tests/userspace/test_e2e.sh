@@ -22,8 +22,8 @@ ktap_result $? "trace-cmd report with the plugin: the write chain, symbolized"
 echo "$report" | grep -q "$timer_chain"
 ktap_result $? "trace-cmd report with the plugin: the hard-IRQ timer chain, symbolized"
 frames=$(TRACEEVENT_PLUGIN_DIR=$top/build/host/plugins trace-cmd report -i "$files/trace.dat" 2>&1)
-echo "$frames" | grep -A2 'fw_test_leaf depth=' | head -3 | sed 's/^/# /'
-echo "$frames" | grep -A1 'fw_test_leaf depth=' | grep -q '^ => fw_test_l5+0x'
+echo "$frames" | grep -A2 'fw_test_leaf nr_ancestors=' | head -3 | sed 's/^/# /'
+echo "$frames" | grep -A1 'fw_test_leaf nr_ancestors=' | grep -q '^ => fw_test_l5+0x'
 ktap_result $? "trace-cmd report with the plugin: one => line per frame by default"
 
 report=$("$top/build/host/framewalk" report "$files/fw.rec" 2>&1)
