@@ -84,7 +84,7 @@ bench: all
 # crashwalk's libFuzzer harnesses, FUZZ_SECONDS each (make check runs 10).
 FUZZ_SECONDS ?= 60
 fuzz: deps-quick
-	@tests/fuzz/run.sh $(FUZZ_SECONDS)
+	@tests/fuzz/test_fuzz.sh $(FUZZ_SECONDS)
 
 # The module stress test at full size (200 load/unload cycles, 60 rewrites) on each kernel.
 stress: all

@@ -49,7 +49,7 @@ struct cw_image;
 struct cw_image *cw_image_open(const char *path, struct cw_error *err);
 void cw_image_close(struct cw_image *img);
 /* --regs SYMBOL:LAYOUT: 0 when it has that form and the firmware has SYMBOL. */
-int cw_image_check_record(const struct cw_image *img, const char *spec, struct cw_error *err);
+int cw_image_check_regblock(const struct cw_image *img, const char *spec, struct cw_error *err);
 
 /* ---- unwinding and RTOS threads: what cw_analyze() does with a dump ---- */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cw_analyze.h - the pipeline (libcw_analyze.c): what cw_analyze() leaves for
- * the report, and the crash record that completes a dump's registers.
+ * the report, and the register block that completes a dump's registers.
  */
 #ifndef CW_ANALYZE_H
 #define CW_ANALYZE_H
@@ -24,8 +24,8 @@ struct cw_analysis {
 	struct cw_rtos rtos;
 };
 
-/* --regs SYMBOL:LAYOUT: the registers of a dump without them, from a record in its memory. */
-int cw_regs_from_record(const struct cw_target *t, struct cw_dump *dump, const char *spec,
-			struct cw_error *err);
+/* --regs SYMBOL:LAYOUT: the registers of a dump without them, from a register block in RAM. */
+int cw_regs_from_regblock(const struct cw_target *t, struct cw_dump *dump, const char *spec,
+			  struct cw_error *err);
 
 #endif /* CW_ANALYZE_H */

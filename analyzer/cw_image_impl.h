@@ -26,7 +26,7 @@ struct cw_funcrange {
 	Dwarf_Off die;
 };
 
-/* A defined symbol by name, for lookups of kernel objects and crash records. */
+/* A defined symbol by name, for lookups of kernel objects and register blocks. */
 struct cw_named {
 	const char *name;	/* NULL: free slot */
 	uint32_t addr, size;

@@ -8,18 +8,21 @@
 
 #include "cw_base.h"
 
-#define CW_RECORD_MAX_WORDS	64
-#define CW_RECORD_SKIP		CW_NR_REGS	/* a word "-": not a register */
+#define CW_REGBLOCK_MAX_WORDS	64
+#define CW_REGBLOCK_SKIP	CW_NR_REGS	/* a word "-": not a register */
 
-/* --regs SYMBOL:LAYOUT: where the crash record is and what each 32-bit word of it holds. */
-struct cw_record {
+/*
+ * --regs SYMBOL:LAYOUT: where the register block is (the registers the
+ * firmware saved in RAM at the fault) and what each 32-bit word of it holds.
+ */
+struct cw_regblock {
 	char symbol[128];
-	uint8_t word[CW_RECORD_MAX_WORDS];	/* enum cw_reg, or CW_RECORD_SKIP */
+	uint8_t word[CW_REGBLOCK_MAX_WORDS];	/* enum cw_reg, or CW_REGBLOCK_SKIP */
 	unsigned int nr;
 };
 
-int cw_record_parse(const char *spec, struct cw_record *out, struct cw_error *err);
-int cw_record_find(const struct cw_image *img, const struct cw_record *rec, const char *spec,
-		   uint32_t *addr, struct cw_error *err);
+int cw_regblock_parse(const char *spec, struct cw_regblock *out, struct cw_error *err);
+int cw_regblock_find(const struct cw_image *img, const struct cw_regblock *blk,
+		     const char *spec, uint32_t *addr, struct cw_error *err);
 
 #endif /* CW_OPTIONS_H */

@@ -45,29 +45,29 @@ static int load_dump(struct cw_dump *d, const char *path, struct cw_error *err)
 }
 
 /*
- * Registers from a crash record the firmware saved in RAM: spec is --regs
- * "SYMBOL:reg,reg,..." (cw_record_parse() has its rule) naming the 32-bit
- * words at SYMBOL in order. A record saved at the fault handler's entry holds
- * EXC_RETURN in lr and no pc: the walk then starts in the HardFault handler
- * on MSP.
+ * Registers from a register block, the copy the firmware saved in RAM: spec
+ * is --regs "SYMBOL:reg,reg,..." (cw_regblock_parse() has its rule) naming the
+ * 32-bit words at SYMBOL in order. A block saved at the fault handler's entry
+ * holds EXC_RETURN in lr and no pc: the walk then starts in the HardFault
+ * handler on MSP.
  */
-int cw_regs_from_record(const struct cw_target *t, struct cw_dump *d, const char *spec,
-			struct cw_error *err)
+int cw_regs_from_regblock(const struct cw_target *t, struct cw_dump *d, const char *spec,
+			  struct cw_error *err)
 {
-	struct cw_record rec;
+	struct cw_regblock blk;
 	uint32_t addr, v;
 	unsigned int i;
 	int ok;
 
-	if (cw_record_parse(spec, &rec, err) || cw_record_find(t->img, &rec, spec, &addr, err))
+	if (cw_regblock_parse(spec, &blk, err) || cw_regblock_find(t->img, &blk, spec, &addr, err))
 		return -1;
-	for (i = 0; i < rec.nr; i++, addr += 4) {
-		if (rec.word[i] == CW_RECORD_SKIP)
+	for (i = 0; i < blk.nr; i++, addr += 4) {
+		if (blk.word[i] == CW_REGBLOCK_SKIP)
 			continue;
 		if (cw_mem_read32(t->mem, addr, &v))
-			return cw_fail(err, d->path, -1, "crash record word at 0x%08x is not in "
+			return cw_fail(err, d->path, -1, "register block word at 0x%08x is not in "
 				       "the dump", addr);
-		cw_reg_set(&d->regs, (enum cw_reg)rec.word[i], v);
+		cw_reg_set(&d->regs, (enum cw_reg)blk.word[i], v);
 	}
 	if (!cw_reg_ok(&d->regs, CW_PC) && cw_reg_ok(&d->regs, CW_LR) &&
 	    cw_is_exc_return(d->regs.r[CW_LR])) {
@@ -78,7 +78,7 @@ int cw_regs_from_record(const struct cw_target *t, struct cw_dump *d, const char
 	if (!cw_reg_ok(&d->regs, CW_SP) && cw_reg_ok(&d->regs, CW_MSP))
 		cw_reg_set(&d->regs, CW_SP, d->regs.r[CW_MSP]);
 	if (!cw_reg_ok(&d->regs, CW_PC) || !cw_reg_ok(&d->regs, CW_SP))
-		return cw_fail(err, spec, -1, "the record gives neither pc nor EXC_RETURN and sp");
+		return cw_fail(err, spec, -1, "the register block gives neither pc nor EXC_RETURN and sp");
 	d->context = cw_is_exc_return(d->regs.r[CW_LR]) ? CW_CTX_HANDLER_ENTRY
 						     : CW_CTX_PRE_EXCEPTION;
 	return 0;
@@ -211,7 +211,7 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 	if (d->context != CW_CTX_MEMORY_ONLY && o->regs)
 		note(o, 0, "%s: the dump has its registers; --regs is not used", d->path);
 	if (d->context == CW_CTX_MEMORY_ONLY && o->regs &&
-	    cw_regs_from_record(&t, d, o->regs, err))
+	    cw_regs_from_regblock(&t, d, o->regs, err))
 		return -1;
 	/* A stack pointer the walk may need is missing: say where the stacks are. */
 	if (!cw_reg_ok(&d->regs, CW_PSP) || !cw_reg_ok(&d->regs, CW_MSP) ||

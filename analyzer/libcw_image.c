@@ -553,7 +553,7 @@ int cw_image_insn_start(const struct cw_image *img, uint32_t addr)
 	return a == addr;
 }
 
-/* Address and size of the symbol called name (any type: a crash record is data). */
+/* Address and size of the symbol called name (any type: a register block is data). */
 int cw_image_object(const struct cw_image *img, const char *name, uint32_t *addr, uint32_t *size)
 {
 	size_t i;

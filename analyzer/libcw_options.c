@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libcw_options.c - every option string crashwalk takes, parsed here and only
- * here: --method, --rtos, --sp, --path-map and the --regs crash record, so a
+ * here: --method, --rtos, --sp, --path-map and the --regs register block, so a
  * string has one rule whether the command line or the pipeline reads it.
  */
 #include <stdarg.h>
@@ -92,11 +92,11 @@ int cw_path_map_valid(const char *arg)
 	return eq && eq != arg ? 0 : -1;
 }
 
-#define RECORD_EXAMPLE	"crash_record:r0,r1,r2,r3,r12,lr,pc,xpsr"
+#define REGBLOCK_EXAMPLE	"crash_regs:r0,r1,r2,r3,r12,lr,pc,xpsr"
 
 /* "--regs 'SPEC': ...": the error names the option and the string as given. */
 static int __attribute__((format(printf, 3, 4)))
-record_fail(struct cw_error *err, const char *spec, const char *fmt, ...)
+regblock_fail(struct cw_error *err, const char *spec, const char *fmt, ...)
 {
 	char what[sizeof(err->msg)];
 	va_list ap;
@@ -112,34 +112,34 @@ record_fail(struct cw_error *err, const char *spec, const char *fmt, ...)
  * --regs SYMBOL:LAYOUT, the one rule: SYMBOL not empty, LAYOUT one or more
  * words separated by commas, each a register name (cw_reg_name()) or "-" for
  * a word to skip. An empty layout or word is refused rather than read as
- * nothing: a record that sets no register cannot start a walk, and a stray
- * comma more likely hides a word the user meant than none.
+ * nothing: a register block that sets no register cannot start a walk, and a
+ * stray comma more likely hides a word the user meant than none.
  */
-int cw_record_parse(const char *spec, struct cw_record *out, struct cw_error *err)
+int cw_regblock_parse(const char *spec, struct cw_regblock *out, struct cw_error *err)
 {
 	const char *colon = strchr(spec, ':'), *p;
 
 	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(out->symbol))
-		return record_fail(err, spec, "expected SYMBOL:LAYOUT, e.g. " RECORD_EXAMPLE);
+		return regblock_fail(err, spec, "expected SYMBOL:LAYOUT, e.g. " REGBLOCK_EXAMPLE);
 	memcpy(out->symbol, spec, colon - spec);
 	out->symbol[colon - spec] = '\0';
 	out->nr = 0;
 	if (!colon[1])
-		return record_fail(err, spec, "empty LAYOUT: name the record's 32-bit words in "
-				   "order, e.g. " RECORD_EXAMPLE);
+		return regblock_fail(err, spec, "empty LAYOUT: name the register block's "
+				     "32-bit words in order, e.g. " REGBLOCK_EXAMPLE);
 	for (p = colon + 1;; p++) {
 		size_t len = strcspn(p, ",");
-		int r = len == 1 && *p == '-' ? CW_RECORD_SKIP : cw_reg_by_name(p, len);
+		int r = len == 1 && *p == '-' ? CW_REGBLOCK_SKIP : cw_reg_by_name(p, len);
 
-		if (out->nr == CW_RECORD_MAX_WORDS)
-			return record_fail(err, spec, "more than %d words", CW_RECORD_MAX_WORDS);
+		if (out->nr == CW_REGBLOCK_MAX_WORDS)
+			return regblock_fail(err, spec, "more than %d words", CW_REGBLOCK_MAX_WORDS);
 		if (!len)
-			return record_fail(err, spec, "word %u is empty", out->nr + 1);
+			return regblock_fail(err, spec, "word %u is empty", out->nr + 1);
 		if (r < 0)
-			return record_fail(err, spec, "word %u: unknown register '%.*s'; use "
-					   "r0-r12, sp, lr, pc, xpsr, msp, psp, control, msp_s, "
-					   "psp_s, msp_ns, psp_ns, or - to skip a word",
-					   out->nr + 1, (int)len, p);
+			return regblock_fail(err, spec, "word %u: unknown register '%.*s'; use "
+					     "r0-r12, sp, lr, pc, xpsr, msp, psp, control, msp_s, "
+					     "psp_s, msp_ns, psp_ns, or - to skip a word",
+					     out->nr + 1, (int)len, p);
 		out->word[out->nr++] = (uint8_t)r;
 		p += len;
 		if (!*p)
@@ -147,22 +147,22 @@ int cw_record_parse(const char *spec, struct cw_record *out, struct cw_error *er
 	}
 }
 
-/* The record's address in the firmware: 0, or -1 with err naming the symbol. */
-int cw_record_find(const struct cw_image *img, const struct cw_record *rec, const char *spec,
-		   uint32_t *addr, struct cw_error *err)
+/* The register block's address in the firmware: 0, or -1 with err naming the symbol. */
+int cw_regblock_find(const struct cw_image *img, const struct cw_regblock *blk,
+		     const char *spec, uint32_t *addr, struct cw_error *err)
 {
-	if (!cw_image_lookup(img, rec->symbol, addr))
+	if (!cw_image_lookup(img, blk->symbol, addr))
 		return 0;
-	return record_fail(err, spec, "no symbol '%s' in %s", rec->symbol, cw_image_path(img));
+	return regblock_fail(err, spec, "no symbol '%s' in %s", blk->symbol, cw_image_path(img));
 }
 
 /* --regs is checked when given, whether a dump needs it or not. */
-int cw_image_check_record(const struct cw_image *img, const char *spec, struct cw_error *err)
+int cw_image_check_regblock(const struct cw_image *img, const char *spec, struct cw_error *err)
 {
-	struct cw_record rec;
+	struct cw_regblock blk;
 	uint32_t addr;
 
-	if (cw_record_parse(spec, &rec, err))
+	if (cw_regblock_parse(spec, &blk, err))
 		return -1;
-	return cw_record_find(img, &rec, spec, &addr, err);
+	return cw_regblock_find(img, &blk, spec, &addr, err);
 }

@@ -24,7 +24,8 @@ static void usage(FILE *out)
 	      "CrashCatcher, remoteproc ELF); DUMP '-' is standard input.\n\n"
 	      "  -j, --json              one JSON object per dump, failed dumps included\n"
 	      "  -m, --method=M          auto, cfi, ehabi, prologue, fp or scan (default auto)\n"
-	      "  -r, --regs=SYM:LAYOUT   registers of a dump without them, from a crash record\n"
+	      "  -r, --regs=SYM:LAYOUT   registers of a dump without them, from the register\n"
+	      "                          block the firmware saved at SYM\n"
 	      "  -R, --rtos=KIND         auto, none, freertos or zephyr (default auto)\n"
 	      "      --allow-mismatch    report a dump that contradicts the firmware, with a\n"
 	      "                          warning, instead of refusing it\n"
@@ -307,7 +308,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "crashwalk: %s\n", err.msg);
 		return 1;
 	}
-	if (opt.analyze.regs && cw_image_check_record(img, opt.analyze.regs, &err)) {
+	if (opt.analyze.regs && cw_image_check_regblock(img, opt.analyze.regs, &err)) {
 		fprintf(stderr, "crashwalk: %s\n", err.msg);
 		cw_image_close(img);
 		return 2;

@@ -51,21 +51,24 @@ FW_TRAMP_LIST(FW_TRAMP_TRACE_ENUM)
  * replaced ancestor j's return address, the real one recovered from the
  * kernel's unwinder is in ancestors[j] and bit j of recovered is set; the
  * trampoline's address is not shown. Where it could not be recovered, the
- * chain ends there with stop=trampoline, ancestors[depth - 1] is the
- * trampoline's address and tramp says which trampoline it is; tramp is
+ * chain ends there with stop=trampoline, ancestors[nr_ancestors - 1] is
+ * the trampoline's address and tramp says which trampoline it is; tramp is
  * none on every other event.
+ *
+ * nr_ancestors was called depth in the modules before it: the plugin reads
+ * either, so recordings of both print alike.
  */
 TRACE_EVENT(chain,
 	    TP_PROTO(unsigned long ip, unsigned long parent_ip, unsigned long sp,
-		     const u64 *rets, const u64 *records, unsigned int nr,
+		     const u64 *ancestors, const u64 *records, unsigned int nr,
 		     unsigned int stop, u64 recovered, unsigned int tramp),
 
-	TP_ARGS(ip, parent_ip, sp, rets, records, nr, stop, recovered, tramp),
+	TP_ARGS(ip, parent_ip, sp, ancestors, records, nr, stop, recovered, tramp),
 
 	TP_STRUCT__entry(__field(unsigned long, ip)		/* start of the traced function */
 			 __field(unsigned long, parent_ip)	/* return address into the caller */
 			 __field(unsigned long, sp)		/* stack pointer at the call */
-			 __field(unsigned char, depth)		/* number of ancestors found */
+			 __field(unsigned char, nr_ancestors)	/* found, at most depth */
 			 __field(unsigned char, stop)		/* enum fw_stop: why it ended */
 			 __field(unsigned char, tramp)		/* enum fw_tramp: which */
 			 __field(u64, recovered)		/* bit j: ancestors[j] recovered */
@@ -77,19 +80,19 @@ TRACE_EVENT(chain,
 	TP_fast_assign(__entry->ip = ip;
 		       __entry->parent_ip = parent_ip;
 		       __entry->sp = sp;
-		       __entry->depth = nr;
+		       __entry->nr_ancestors = nr;
 		       __entry->stop = stop;
 		       __entry->tramp = tramp;
 		       __entry->recovered = recovered;
 		       /* The walk wrote them in this layout: one copy each (none of none). */
-		       memcpy(__get_dynamic_array(ancestors), rets, nr * sizeof(u64));
-		       memcpy(__get_dynamic_array(records), records ?: rets,
+		       memcpy(__get_dynamic_array(ancestors), ancestors, nr * sizeof(u64));
+		       memcpy(__get_dynamic_array(records), records ?: ancestors,
 			      __get_dynamic_array_len(records));
 	),
 
-	TP_printk("%ps <- %pS depth=%u stop=%s tramp=%s recovered=0x%llx parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s",
+	TP_printk("%ps <- %pS nr_ancestors=%u stop=%s tramp=%s recovered=0x%llx parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s",
 		  (void *)__entry->ip, (void *)__entry->parent_ip,
-		  __entry->depth, fw_show_stop(__entry->stop), fw_show_tramp(__entry->tramp),
+		  __entry->nr_ancestors, fw_show_stop(__entry->stop), fw_show_tramp(__entry->tramp),
 		  __entry->recovered,
 		  __entry->parent_ip, __entry->sp,
 		  __print_array(__get_dynamic_array(ancestors),

@@ -1,13 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Run every test of the project and print one line per result, ending with
+# Run the project's test suites and print one line per result, ending with
 # "N passed, N failed": host unit tests (ASan/UBSan) of the walker and the
 # CLI, the analyzer's tests, checkpatch, the guest runner's own tests, make demo
 # checked against its files, the README's examples typed into make shell, the
 # kselftest suite inside the arm64 guest on each kernel with the check of that
 # kernel's log for KASAN, lockdep, WARNING... reports, and the host's
-# trace-cmd report (with the plugin) and CLI on what the guest recorded. Logs go to build/check/. Exits non-zero on
-# any failure.
+# trace-cmd report (with the plugin) and CLI on what the guest recorded.
+# tests/README says what each suite checks. Logs go to build/check/. Exits
+# non-zero on any failure.
+#
+# usage: check.sh [--guest-only] [SUITE...]
+#   --guest-only  only the suites of each kernel in KERNELS (make stress)
+#   SUITE         only the suites of these names (shell patterns: analyzer, 'guest-*',
+#                 kernel-log-6.12...); a suite that reads a guest's output reads the
+#                 last run's when that guest's suite is not among them
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 logs=$top/build/check
@@ -26,9 +33,20 @@ record() {
 start() {
 	local name=$1 log=$2
 	shift 2
+	wanted "$name" || return 0
 	( s=$(date +%s); "$@" >"$log" 2>&1; echo $? >"$log.rc"
 	  echo "# $name took $(($(date +%s) - s))s" >>"$log" ) &
 	order+=("$name $log")
+}
+
+# wanted NAME: NAME is among the suites asked for on the command line (all when none was).
+wanted() {
+	local p
+	[ ${#only[@]} = 0 ] && return 0
+	for p in "${only[@]}"; do
+		case $1 in $p) return 0 ;; esac
+	done
+	return 1
 }
 
 # collect NAME LOG: record the results of a finished suite. A command that
@@ -46,63 +64,28 @@ collect() {
 	fi
 }
 
-# The walker on the host, then the module's own arm64 walk under qemu-aarch64 (without
-# sanitizers, whose checks keep the fast path's "i" operand from being a constant).
-host_lib_tests() {
-	local rc=0
-	gcc -Wall -Wextra -Werror -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-o "$logs/test_fw_walk" "$top/tests/lib/test_fw_walk.c" && "$logs/test_fw_walk" || rc=1
-	aarch64-linux-gnu-gcc -O2 -Wall -Wextra -Werror -g -static -I"$top/lib" \
-		-o "$logs/test_fw_walk_arm64" "$top/tests/lib/test_fw_walk_arm64.c" &&
-		qemu-aarch64 "$logs/test_fw_walk_arm64" || rc=1
+# run NAME CMD...: run CMD now, its KTAP output into build/check/NAME.log, and record its
+# results; the status is CMD's.
+run() {
+	local name=$1 log=$logs/$1.log rc
+	shift
+	wanted "$name" || return 0
+	"$@" >"$log" 2>&1
+	rc=$?
+	echo $rc >"$log.rc"
+	collect "$name" "$log"
 	return $rc
 }
 
-checkpatch_tests() {
-	local f cp=$top/.cache/checkpatch/scripts/checkpatch.pl
-	local files
-	files=$(cd "$top" && ls module/*.[ch] lib/*.h selftests/framewalk/test_modules/*.[ch] \
-		bench/*.[ch])
-	. "$top/tests/ktap.sh"
-	ktap_header
-	for f in $files; do
-		# Any error, warning or --strict check makes checkpatch exit non-zero.
-		if out=$("$cp" --no-tree --strict --terse -f "$top/$f" 2>&1); then
-			ktap_result 0 "$f is checkpatch --strict clean"
-		else
-			echo "$out" | grep -v '^total' | sed 's/^/# /'
-			ktap_result 1 "$f is checkpatch --strict clean"
-		fi
-	done
-	ktap_done
-}
-
-# The documentation parses as reStructuredText without a warning (index.rst is
-# Sphinx's toctree, which plain docutils does not know), README.md's benchmark
-# tables are generated from their figures (scripts/bench-readme.py), and no file
-# holds a merge's conflict markers: two such leftovers once shipped in Documentation/.
-docs_tests() {
-	local f out rc
-	. "$top/tests/ktap.sh"
-	ktap_header
-	for f in $(cd "$top" && ls Documentation/*.rst | grep -v '/index\.rst$'); do
-		if out=$(/usr/bin/python3 -m docutils --halt=warning --report=warning \
-			"$top/$f" /dev/null 2>&1); then
-			ktap_result 0 "$f parses without a warning"
-		else
-			echo "$out" | sed 's/^/# /'
-			ktap_result 1 "$f parses without a warning"
-		fi
-	done
-	out=$(python3 "$top/scripts/bench-readme.py" --check "$top/README.md" 2>&1)
+# make deb, then DKMS building the framewalk-dkms package it wrote against every kernel's
+# headers: one job, the second needs the first's package. dkms.log is collected as its own suite.
+deb_then_dkms() {
+	local rc
+	"$top/tests/install/test_deb.sh" build
 	rc=$?
-	[ "$rc" = 0 ] || echo "$out" | sed 's/^/# /'
-	ktap_result $rc "README.md's benchmark tables are what their own figures give"
-	out=$(cd "$top" && git grep -nE '^(<<<<<<<|>>>>>>>)( |$)' -- . ':!*.bin' 2>/dev/null)
-	echo "$out" | sed '/^$/d; s/^/# /'
-	[ -z "$out" ]
-	ktap_result $? "no tracked file holds a conflict marker"
-	ktap_done
+	"$top/tests/install/test_dkms.sh" $kernels >"$logs/dkms.log" 2>&1
+	echo $? >"$logs/dkms.log.rc"
+	return $rc
 }
 
 # The bugs fw_planted_bug.ko commits on a debug kernel, after the tests: each must be reported.
@@ -114,30 +97,38 @@ planted_bugs() {
 	esac
 }
 
-guest_selftests() {
-	local k=$1 tests plant= limit=3000 cycles=${FW_STRESS_CYCLES:-10} rewrites=${FW_STRESS_REWRITES:-4}
-	tests=$(make -s -C "$top/selftests/framewalk" list)
-	# KASAN, lockdep and kmemleak make every call slower, the ftrace ones most: a
-	# smaller stress run there, and more time. The limits are for hangs: every
-	# guest shares 2 cores with the others, the corpus and the package builds.
+# selftests KERNEL: the selftests that kernel runs, in the order of the suite's Makefile,
+# whose list (TEST_PROGS) is the only one: a kernel here only leaves some out.
+selftests() {
+	local t skip= list=
+	case $1 in
 	# On the debug kernel every suite but two: test_recovery's function_graph on
 	# every function ran past 15 minutes under KASAN, lockdep and TCG (its other
 	# cases run in test_stress), and test_userspace replays the CLI, not the module.
-	case $k in
-	*-debug)
-		limit=3600 cycles=${FW_STRESS_CYCLES:-6} rewrites=${FW_STRESS_REWRITES:-3}
-		tests="test_load.sh test_params.sh test_refused_loads.sh test_pid.sh test_chain.sh"
-		tests="$tests test_stops.sh test_oracle.sh"
-		tests="$tests test_stats.sh test_trampoline.sh test_aggregate.sh test_stress.sh" ;;
+	*-debug) skip="test_recovery.sh test_userspace.sh" ;;
 	# The 5.10 kernels run the core list: the chains against the kernel's unwinder, the
 	# trampolines, aggregation, parameters, stops and stress; the pid filter, the stats
 	# file, refused loads and the recording replayed on the host are the same code as on
-	# the kernels that run the full list. Every walk there watches for trampolines, which
-	# makes test_recovery slower under load: more time.
-	5.10*)
-		limit=3600
-		tests="test_load.sh test_params.sh test_chain.sh test_stops.sh test_oracle.sh"
-		tests="$tests test_trampoline.sh test_recovery.sh test_aggregate.sh test_stress.sh" ;;
+	# the kernels that run the full list.
+	5.10*) skip="test_refused_loads.sh test_pid.sh test_stats.sh test_userspace.sh" ;;
+	esac
+	for t in $(make -s -C "$top/selftests/framewalk" list); do
+		case " $skip " in *" $t "*) ;; *) list="$list $t" ;; esac
+	done
+	echo $list
+}
+
+guest_selftests() {
+	local k=$1 tests plant= limit=3000 cycles=${FW_STRESS_CYCLES:-10} rewrites=${FW_STRESS_REWRITES:-4}
+	tests=$(selftests "$k")
+	# KASAN, lockdep and kmemleak make every call slower, the ftrace ones most: a
+	# smaller stress run there, and more time. The limits are for hangs: every
+	# guest shares 2 cores with the others, the corpus and the package builds.
+	# On 5.10 every walk watches for trampolines, which makes test_recovery slower
+	# under load: more time.
+	case $k in
+	*-debug) limit=3600 cycles=${FW_STRESS_CYCLES:-6} rewrites=${FW_STRESS_REWRITES:-3} ;;
+	5.10*) limit=3600 ;;
 	esac
 	[ -n "$(planted_bugs "$k")" ] && plant="sh fw_kernel_log.sh plant $(planted_bugs "$k");"
 	# The kernel log is saved whatever the tests did; the command's status stays theirs.
@@ -163,22 +154,26 @@ done
 case " $kernels " in *" 6.12 "*) prod_k=6.12 ;; esac
 prod_k=${prod_k:-${kernels##* }}
 guest_only=
-[ "${1:-}" = --guest-only ] && guest_only=1
+[ "${1:-}" = --guest-only ] && { guest_only=1; shift; }
+only=("$@")
 if [ -z "$guest_only" ]; then
-	start host-lib "$logs/host-lib.log" host_lib_tests
+	start host-lib "$logs/host-lib.log" "$top/tests/lib/test_fw_walk.sh"
 	start host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
+	start host-plugin "$logs/host-plugin.log" "$top/tests/userspace/test_plugin.sh"
 	start install "$logs/install.log" "$top/tests/install/test_install.sh"
 	start flamegraph "$logs/flamegraph.log" "$top/tests/userspace/test_flamegraph.sh"
-	start deb "$logs/deb.log" "$top/tests/install/test_deb.sh" build
+	start deb "$logs/deb.log" deb_then_dkms
+	wanted deb && order+=("dkms $logs/dkms.log")
 	if [ -f "$top/analyzer/Makefile" ]; then
 		start analyzer "$logs/analyzer.log" make -s -C "$top/analyzer" check
 	fi
-	start fuzz "$logs/fuzz.log" "$top/tests/fuzz/run.sh" 10
-	start hostile "$logs/hostile.log" "$top/tests/hostile/run.sh"
-	start checkpatch "$logs/checkpatch.log" checkpatch_tests
-	start docs "$logs/docs.log" docs_tests
-	start kernel-log-check "$logs/kernel-log-check.log" "$top/tests/kernel-log/run.sh"
-	start guest-runner "$logs/guest-runner.log" "$top/scripts/test-guest-runner.sh" \
+	start fuzz "$logs/fuzz.log" "$top/tests/fuzz/test_fuzz.sh" 10
+	start hostile "$logs/hostile.log" "$top/tests/hostile/test_hostile.sh"
+	start checkpatch "$logs/checkpatch.log" "$top/tests/checkpatch/test_checkpatch.sh"
+	start docs "$logs/docs.log" "$top/tests/docs/test_docs.sh"
+	start kernel-log-check "$logs/kernel-log-check.log" \
+		"$top/tests/kernel-log/test_kernel_log_check.sh"
+	start guest-runner "$logs/guest-runner.log" "$top/tests/guest/test_guest_runner.sh" \
 		"$prod_k"
 	# make demo as a user sees it, then what it said checked against what it did.
 	start demo "$logs/demo.log" sh -c "DEMO_KERNEL=$prod_k DEMO_OUT='$logs/demo' \
@@ -189,53 +184,47 @@ if [ -z "$guest_only" ]; then
 		"$top/tests/userspace/test_readme_shell.py" "$prod_k"
 	# An MCU on a serial link into the guest: two emulators, half a minute when idle;
 	# the limit is for hangs, on a machine shared with the other guests.
-	start serial "$logs/serial.log" "$top/scripts/serial-scene.sh" -k "$prod_k" -t 600 \
-		-o "$logs/serial"
+	start serial "$logs/serial.log" "$top/tests/firmware/serial/test_serial.sh" -k "$prod_k" \
+		-t 600 -o "$logs/serial"
 fi
 for k in $kernels; do
 	start "guest-$k" "$logs/guest-$k.log" guest_selftests "$k"
 done
 wait
 
-for entry in "${order[@]}"; do
+for entry in "${order[@]+"${order[@]}"}"; do
 	collect $entry
 done
+# What reads the guests' output, one suite after the other now that no guest runs (a
+# module build here cannot change a .ko under a guest).
 for k in $kernels; do
 	# The kernel's own reports (KASAN, lockdep, WARNING...) from the selftests' run.
-	log=$logs/kernel-log-$k.log
-	"$top/scripts/kernel-log-check.sh" -l "$k" $(planted_bugs "$k" | sed 's/[^ ]\+/-p &/g') \
-		"$logs/guest-$k/files/kernel.log" >"$log" 2>&1
-	echo $? >"$log.rc"
-	collect "kernel-log-$k" "$log"
-	[ "$(cat "$log.rc")" = 0 ] || sed -n 's/^# /kernel-log-'"$k"': /p' "$log"
+	run "kernel-log-$k" "$top/tests/kernel-log/test_kernel_log.sh" -l "$k" \
+		$(planted_bugs "$k" | sed 's/[^ ]\+/-p &/g') "$logs/guest-$k/files/kernel.log" ||
+		sed -n 's/^# /kernel-log-'"$k"': /p' "$logs/kernel-log-$k.log"
 	[ -n "$guest_only" ] && continue
-	if [ -f "$top/build/$k/ko/framewalk.ko" ]; then
-		record PASS "build-$k" "modules build against $k with W=1 and -Werror"
-	else
-		record FAIL "build-$k" "modules did not build against $k"
-	fi
+	run "build-$k" "$top/tests/kbuild/test_kbuild.sh" "$k"
 	# Host side of the end-to-end test: what the guest recorded, read here (the
 	# debug kernel's run records nothing for it).
 	case $k in *-debug) continue ;; esac
 	# The 5.10 kernels' core list records nothing for it.
 	case $k in 5.10*) continue ;; esac
-	"$top/tests/userspace/e2e.sh" "$logs/guest-$k/files" >"$logs/userspace-$k.log" 2>&1
-	echo $? >"$logs/userspace-$k.log.rc"
-	collect "userspace-$k" "$logs/userspace-$k.log"
+	run "userspace-$k" "$top/tests/userspace/test_e2e.sh" "$logs/guest-$k/files"
 done
 # The flame graph of what the last production kernel's guest recorded, in the browser.
 k=$prod_k
 if [ -z "$guest_only" ]; then
-	"$top/tests/userspace/test_flamegraph.sh" "$logs/guest-$k/files/fw.rec" fw_test_leaf \
-		>"$logs/flamegraph-$k.log" 2>&1
-	echo $? >"$logs/flamegraph-$k.log.rc"
-	collect "flamegraph-$k" "$logs/flamegraph-$k.log"
+	run "flamegraph-$k" "$top/tests/userspace/test_flamegraph.sh" \
+		"$logs/guest-$k/files/fw.rec" fw_test_leaf
 	# The packages just built, installed here and in the guest, on what that guest recorded.
-	"$top/tests/install/test_deb.sh" install "$logs/guest-$k/files" >"$logs/deb-install.log" 2>&1
-	echo $? >"$logs/deb-install.log.rc"
-	collect deb-install "$logs/deb-install.log"
+	run deb-install "$top/tests/install/test_deb.sh" install "$logs/guest-$k/files"
 fi
 
+# A misspelt suite name must not pass as an empty run.
+if [ ${#only[@]} != 0 ] && [ ! -s "$results" ]; then
+	echo "check.sh: no suite named ${only[*]} (tests/README lists them)" >&2
+	exit 2
+fi
 passed=$(grep -c '^PASS' "$results")
 failed=$(grep -c '^FAIL' "$results")
 skipped=$(grep -c '^SKIP' "$results")

@@ -93,7 +93,7 @@ fi
 
 # The two halves on one board: the MCU's crashes over its UART into the arm64 host.
 banner "an MCU on a serial link: its crashes streamed over its UART into the arm64 guest"
-"$top/scripts/serial-scene.sh" -d -k "$series" -t 600 -o "$out/serial"
+"$top/tests/firmware/serial/test_serial.sh" -d -k "$series" -t 600 -o "$out/serial"
 
 # Paths as the user types them at the top of the tree, where make runs.
 rel=${out#"$top"/}

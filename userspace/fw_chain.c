@@ -34,7 +34,8 @@ void fw_chain_format(const struct fw_chain_out *out, const struct fw_chain *c)
 	out->sym(out->ctx, c->ip, 0);
 	fw_chain_print(out, "%s", out->bold ? "\033[0m" : "");
 	if (!out->oneline) {
-		fw_chain_print(out, " depth=%u stop=%s", c->nr_ancestors, fw_stop_name(c->stop));
+		fw_chain_print(out, " nr_ancestors=%u stop=%s", c->nr_ancestors,
+			       fw_stop_name(c->stop));
 		fw_chain_tramp(out, c->tramp);
 	}
 	fw_chain_print(out, "%s", sep);

@@ -34,8 +34,8 @@ struct fw_chain_out {
 /*
  * The chain, from the child's name to the last frame, without a line end:
  *   oneline:  child <- parent+0x10 <- grand+0x20 [recovered]   [stop tramp=NAME]
- *   else:     child depth=N stop=STOP tramp=NAME\n => parent+0x10\n => grand+0x20
- * where N counts the ancestors found, as the event's depth field does, and
+ *   else:     child nr_ancestors=N stop=STOP tramp=NAME\n => parent+0x10\n => grand+0x20
+ * where N counts the ancestors found, as the event's nr_ancestors field does, and
  * tramp= shows only at a trampoline the walk could not see behind.
  */
 void fw_chain_format(const struct fw_chain_out *out, const struct fw_chain *c);

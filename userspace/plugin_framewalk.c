@@ -4,7 +4,7 @@
  * symbolized call chains in trace-cmd report.
  *
  * Default, one "=> func+off" line per frame, like the kernel_stack event:
- *   vfs_read depth=6 stop=chain_end
+ *   vfs_read nr_ancestors=6 stop=chain_end
  *    => ksys_read+0x7c
  *    => __arm64_sys_read+0x24 [recovered]
  * With -O framewalk:oneline=1, one line per call:
@@ -89,6 +89,7 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 {
 	struct tep_handle *tep = event->tep;
 	unsigned long long ip, parent, stop, found, tramp = FW_TRAMP_NONE, recovered = 0;
+	const char *nr_field = tep_find_field(event, "nr_ancestors") ? "nr_ancestors" : "depth";
 	struct fw_raw_ancestors raw = { .tep = tep };
 	struct fw_seq seq = { .s = s, .tep = tep };
 	struct fw_chain_out out = {
@@ -100,13 +101,14 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 
 	(void)context;
 	/*
-	 * The event's depth field counts the ancestors found (not the limit); it
-	 * is only checked for, since the ancestors array's length says the same.
+	 * nr_ancestors, the ancestors found (called depth in older modules'
+	 * recordings), is only checked for: the ancestors array's length says
+	 * the same.
 	 */
 	if (tep_get_field_val(s, event, "ip", record, &ip, 1) ||
 	    tep_get_field_val(s, event, "parent_ip", record, &parent, 1) ||
 	    tep_get_field_val(s, event, "stop", record, &stop, 1) ||
-	    tep_get_field_val(s, event, "depth", record, &found, 1))
+	    tep_get_field_val(s, event, nr_field, record, &found, 1))
 		return 0;
 	/* Absent from events of modules older than the recovery. */
 	tep_get_field_val(NULL, event, "tramp", record, &tramp, 0);

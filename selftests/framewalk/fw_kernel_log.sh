@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # fw_kernel_log.sh - the guest's half of the kernel log check: prepare the kernel log before the
 # tests, add kmemleak's findings to it after them, commit the planted bugs, and save it for the
-# host's scripts/kernel-log-check.sh, which decides.
+# host's tests/kernel-log/test_kernel_log.sh, which decides.
 # usage: fw_kernel_log.sh begin | leaks | plant BUG... | save FILE
 . "$(dirname "$0")/fw_lib.sh"
 

@@ -95,7 +95,7 @@ fw_kmemleak_relay() {
 # Turn framewalk:chain and fw_oracle:stack lines of a trace into fw_match.awk input.
 fw_trace_to_match() {
 	sed -n \
-	-e 's/.* chain: \([^ ]*\) .* depth=\([0-9]*\) stop=\([a-z_]*\) tramp=\([a-z]*\) recovered=0x\([0-9a-f]*\) parent_ip=0x\([0-9a-f]*\) .*ancestors={\([^}]*\)}.*/C \1 \2 \3 \4 \5 \6 \7/p' \
+	-e 's/.* chain: \([^ ]*\) .* nr_ancestors=\([0-9]*\) stop=\([a-z_]*\) tramp=\([a-z]*\) recovered=0x\([0-9a-f]*\) parent_ip=0x\([0-9a-f]*\) .*ancestors={\([^}]*\)}.*/C \1 \2 \3 \4 \5 \6 \7/p' \
 	-e 's/.* stack: \([^ ]*\) .*found=\([01]\) entries={\([^}]*\)}.*/O \1 \2 \3/p' |
 		sed -e 's/0x//g' -e 's/,/ /g'
 }

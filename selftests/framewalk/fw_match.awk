@@ -3,7 +3,7 @@
 # same calls and compare them frame by frame.
 #
 # Input lines (hex addresses without 0x), one CPU's trace:
-#   C FUNC DEPTH STOP TRAMP RECOVERED PARENT ANCESTOR...   framewalk's chain for one hit
+#   C FUNC NR_ANCESTORS STOP TRAMP RECOVERED PARENT ANCESTOR...   framewalk's chain for one hit
 #   O FUNC FOUND ENTRY...      the oracle for one hit, from the parent outward
 # ftrace calls the most recently registered ops first, and the oracle is
 # loaded after framewalk: one hit is an O line followed, on the same CPU, by a
@@ -48,8 +48,8 @@ function compare(fn,    c, o, nc, no, i, n) {
 		}
 	}
 	if (cstop[fn] == "depth") {
-		if (cdepth[fn] != maxdepth)
-			fail(fn, "stop=depth at depth " cdepth[fn] " of " maxdepth)
+		if (cnr_ancestors[fn] != maxdepth)
+			fail(fn, "stop=depth after " cnr_ancestors[fn] " ancestors, depth " maxdepth)
 		else if (no <= nc)
 			fail(fn, "stop=depth but the kernel's trace ends after " no " frames")
 		else
@@ -95,7 +95,7 @@ $1 == "C" {
 			cut[fn]++
 		next
 	}
-	cdepth[fn] = $3
+	cnr_ancestors[fn] = $3
 	cstop[fn] = $4
 	ctramp[fn] = $5
 	if ($6 != "0")

@@ -31,7 +31,7 @@ buffer_losses() {
 event_keys() {
 	for cpu in "$TRACEFS"/per_cpu/cpu*; do
 		fw_trace_to_match <"$cpu/trace"
-	done | awk '$1 == "C" {	# C func depth stop tramp recovered parent ancestors...
+	done | awk '$1 == "C" {	# C func nr_ancestors stop tramp recovered parent ancestors...
 		k = ($4 != "chain_end" && $4 != "depth") ? "[" $4 "];" : ""
 		for (i = NF; i >= 8; i--)
 			k = k $i ";"

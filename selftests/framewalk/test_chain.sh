@@ -48,7 +48,7 @@ ktap_case_end "hrtimer in hard IRQ: chain equals the known functions and the ker
 # depth=3 cuts the same chain after l2 and says so; the frames it keeps are the kernel's.
 echo 3 >/sys/module/framewalk/parameters/depth
 run_chain write fw_test_trigger_write 3
-ktap_expect "three ancestors and stop=depth" -n "$(echo "$line" | grep 'depth=3 stop=depth ')"
+ktap_expect "three ancestors and stop=depth" -n "$(echo "$line" | grep 'nr_ancestors=3 stop=depth ')"
 ktap_case_end "depth limit ends the walk with stop=depth, the frames before it equal the kernel's"
 
 fw_unload_all

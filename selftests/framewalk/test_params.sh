@@ -99,10 +99,10 @@ echo "" >"$P/notrace"
 echo 2 >"$P/depth"
 line=$(first_chain)
 ktap_note "$line"
-ktap_expect "depth=2 in the event" -n "$(echo "$line" | grep 'depth=2 stop=depth ')"
+ktap_expect "nr_ancestors=2 in the event" -n "$(echo "$line" | grep 'nr_ancestors=2 stop=depth ')"
 echo 0 >"$P/depth"
 line=$(first_chain)
-ktap_expect "depth=0: child and parent only" -n "$(echo "$line" | grep 'depth=0 stop=depth .*ancestors={}')"
+ktap_expect "depth=0: child and parent only" -n "$(echo "$line" | grep 'nr_ancestors=0 stop=depth .*ancestors={}')"
 ktap_case_end "run time: depth changes apply to the next hit"
 
 # Values are read without the blanks around them, as they would be typed.
@@ -119,7 +119,7 @@ for rec in 0 1; do
 	echo $rec >"$P/records" || ktap_fail "records=$rec refused"
 	line=$(first_chain)
 	ktap_note "records=$rec: $line"
-	ktap_expect "records=$rec: five ancestors" -n "$(echo "$line" | grep 'depth=5 .*ancestors={0x[^}]*}')"
+	ktap_expect "records=$rec: five ancestors" -n "$(echo "$line" | grep 'nr_ancestors=5 .*ancestors={0x[^}]*}')"
 	if [ $rec = 0 ]; then
 		ktap_expect "records=0: records empty" -n "$(echo "$line" | grep 'records={}$')"
 	else

@@ -19,7 +19,7 @@ expect_stop() {
 	echo 0 >"$TRACEFS/events/framewalk/chain/enable"
 	line=$(grep -m1 ' chain: fw_test_target ' "$TRACEFS/trace")
 	ktap_note "$line"
-	ktap_expect "one frame, then stop=$2" -n "$(echo "$line" | grep "depth=1 stop=$2 ")"
+	ktap_expect "one frame, then stop=$2" -n "$(echo "$line" | grep "nr_ancestors=1 stop=$2 ")"
 	ktap_expect "the frame is the fake record's return address" \
 		-n "$(echo "$line" | grep '<- fw_test_bad_chain+0x')"
 	ktap_case_end "$1 saved frame pointer: stop=$2"

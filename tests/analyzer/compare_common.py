@@ -50,8 +50,8 @@ def finish(a, ktap, lines, name, fields):
     if a.update_baseline and a.baseline:
         with open(a.baseline, "w") as fh:
             fh.write("# SPDX-License-Identifier: GPL-2.0\n"
-                     "# %s-baseline.txt - floor of %s; written by %s-compare.py "
-                     "--update-baseline\n" % (name, fields, name))
+                     "# %s-baseline.txt - floor of %s; written by %s "
+                     "--update-baseline\n" % (name, fields, os.path.basename(sys.argv[0])))
             fh.writelines(lines)
     return status
 

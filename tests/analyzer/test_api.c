@@ -153,15 +153,15 @@ static void refusals(void)
 	KTAP_EXPECT(n.nr && !n.errors && strstr(n.text, "warning: does not match " DEMO_ELF),
 		    "%u notes, %u errors: %s", n.nr, n.errors, n.text);
 	cw_analysis_free(a);
-	KTAP_EXPECT(!cw_image_check_record(img, "crash_entry:r0,pc", &err), "%s", err.msg);
-	KTAP_EXPECT(cw_image_check_record(img, "no_such_record:r0", &err) &&
-		    strstr(err.msg, "no symbol 'no_such_record' in " DEMO_ELF), "%s", err.msg);
-	KTAP_EXPECT(cw_image_check_record(img, "crash_record", &err) &&
+	KTAP_EXPECT(!cw_image_check_regblock(img, "crash_entry:r0,pc", &err), "%s", err.msg);
+	KTAP_EXPECT(cw_image_check_regblock(img, "no_such_block:r0", &err) &&
+		    strstr(err.msg, "no symbol 'no_such_block' in " DEMO_ELF), "%s", err.msg);
+	KTAP_EXPECT(cw_image_check_regblock(img, "crash_regs", &err) &&
 		    strstr(err.msg, "expected SYMBOL:LAYOUT"), "%s", err.msg);
 	/* The one --regs rule: the pipeline refuses what the check refuses. */
-	KTAP_EXPECT(cw_image_check_record(img, "crash_entry:", &err) &&
+	KTAP_EXPECT(cw_image_check_regblock(img, "crash_entry:", &err) &&
 		    strstr(err.msg, "empty LAYOUT"), "%s", err.msg);
-	KTAP_EXPECT(cw_image_check_record(img, "crash_entry:r0,bogus", &err) &&
+	KTAP_EXPECT(cw_image_check_regblock(img, "crash_entry:r0,bogus", &err) &&
 		    strstr(err.msg, "word 2: unknown register 'bogus'"), "%s", err.msg);
 	cw_image_close(img);
 }

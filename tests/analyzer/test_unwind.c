@@ -162,7 +162,7 @@ static struct cw_image *reload_without_notes(struct cw_dump *d)
 	return img;
 }
 
-static void memory_only(const char *record)
+static void memory_only(const char *regblock)
 {
 	struct cw_backtrace *bt = calloc(1, sizeof(*bt));
 	struct cw_image *img;
@@ -184,18 +184,18 @@ static void memory_only(const char *record)
 	}
 	KTAP_EXPECT(d.context == CW_CTX_MEMORY_ONLY, "context %d", d.context);
 	t = (struct cw_target){ .mem = &d.mem, .img = img };
-	if (record) {
+	if (regblock) {
 		struct cw_error err;
 
-		KTAP_EXPECT(!cw_regs_from_record(&t, &d, record, &err), "%s", err.msg);
+		KTAP_EXPECT(!cw_regs_from_regblock(&t, &d, regblock, &err), "%s", err.msg);
 	} else {
 		KTAP_EXPECT(cw_find_exception_frame(&t, d.context, 0, &d.regs, &at, NULL) == 0, "no frame found");
 	}
 	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
 	cw_symbolize(t.img, bt);
-	for (i = record ? 0 : 2; i < ARRAY_SIZE(gdb_frames); i++) {
+	for (i = regblock ? 0 : 2; i < ARRAY_SIZE(gdb_frames); i++) {
 		if (!gdb_frames[i].func) {
-			if (record)
+			if (regblock)
 				KTAP_EXPECT(f < bt->nr &&
 					    (bt->frames[f].flags & CW_FRAME_EXCEPTION),
 					    "no exception frame at #%u", f);
@@ -216,8 +216,8 @@ static void bundled_memory_only(void)
 	memory_only(NULL);
 }
 
-/* The firmware's own crash record (struct crash_entry in tests/firmware/src/crash.c). */
-static void bundled_crash_record(void)
+/* The firmware's own register block (struct crash_entry in tests/firmware/src/crash.c). */
+static void bundled_register_block(void)
 {
 	struct cw_image *img;
 	struct cw_target t;
@@ -231,12 +231,12 @@ static void bundled_crash_record(void)
 		return;
 	}
 	t = (struct cw_target){ .mem = &d.mem, .img = img };
-	KTAP_EXPECT(!cw_regs_from_record(&t, &d, "crash_entry:msp_s,psp_s,msp_ns,psp_ns", &err),
+	KTAP_EXPECT(!cw_regs_from_regblock(&t, &d, "crash_entry:msp_s,psp_s,msp_ns,psp_ns", &err),
 		    "%s", err.msg);
-	KTAP_EXPECT(cw_regs_from_record(&t, &d, "crash_entry:r0,bogus", &err) &&
+	KTAP_EXPECT(cw_regs_from_regblock(&t, &d, "crash_entry:r0,bogus", &err) &&
 		    strstr(err.msg, "bogus"), "unknown register accepted: %s", err.msg);
-	/* An empty layout was read here as a record of nothing; it has the check's one rule now. */
-	KTAP_EXPECT(cw_regs_from_record(&t, &d, "crash_entry:", &err) &&
+	/* An empty layout was read here as a block of nothing; it has the check's one rule now. */
+	KTAP_EXPECT(cw_regs_from_regblock(&t, &d, "crash_entry:", &err) &&
 		    strstr(err.msg, "empty LAYOUT"), "empty layout accepted: %s", err.msg);
 	cw_dump_free(&d);
 	cw_image_close(img);
@@ -715,7 +715,7 @@ int main(void)
 	KTAP_RUN(bundled_zephyr);
 	KTAP_RUN(bundled_fault);
 	KTAP_RUN(bundled_memory_only);
-	KTAP_RUN(bundled_crash_record);
+	KTAP_RUN(bundled_register_block);
 	KTAP_RUN(exception_frames);
 	KTAP_RUN(lazy_and_lost_frames);
 	KTAP_RUN(memory_gaps);

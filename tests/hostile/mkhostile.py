@@ -6,7 +6,7 @@ Each is what a dying MCU or a broken transport might deliver: truncated files,
 lying sizes, enormous or overlapping memory, registers pointing anywhere, a
 stack whose frames point at themselves, RAM full of fake exception frames for
 the frame search, a corrupted Zephyr dump. Written to
-OUTDIR/<case>.<ext>; tests/hostile/run.sh feeds each to crashwalk.
+OUTDIR/<case>.<ext>; tests/hostile/test_hostile.sh feeds each to crashwalk.
 usage: mkhostile.py BUNDLED_DIR OUTDIR
 """
 import os

@@ -70,8 +70,8 @@ ktap_result $? "the installed framewalk runs and says its release: $(/usr/bin/fr
 	"$("$top/analyzer/build/crashwalk" "$top/tests/firmware/bundled/demo.elf" "$top/tests/firmware/bundled/demo.core" 2>&1)" ]
 ktap_result $? "the installed crashwalk reports the bundled demo crash as the tree's does"
 after=$(report)
-echo "$after" | grep -A1 'fw_test_leaf depth=' | head -2 | sed 's/^/# /'
-echo "$after" | grep -A1 'fw_test_leaf depth=' | grep -q '^ => fw_test_l5+0x'
+echo "$after" | grep -A1 'fw_test_leaf nr_ancestors=' | head -2 | sed 's/^/# /'
+echo "$after" | grep -A1 'fw_test_leaf nr_ancestors=' | grep -q '^ => fw_test_l5+0x'
 ktap_result $? "trace-cmd report finds the installed plugin with no environment variable"
 /usr/bin/framewalk flamegraph -o "$tmp/f.html" "$files/fw.rec" && grep -q fw_test_leaf "$tmp/f.html"
 ktap_result $? "the installed framewalk writes a flame graph"
@@ -100,7 +100,7 @@ s=$(date +%s)
 	-i "$files/trace.dat:/fw/trace.dat" -i "$files/fw.rec:/fw/fw.rec" -- '
 cmp /usr/bin/framewalk /fw/pkg-framewalk && echo "@@ binary is the package'"'"'s"
 framewalk -h >/dev/null 2>&1 && echo "@@ framewalk runs"
-trace-cmd report -i /fw/trace.dat 2>/dev/null | grep -A1 "fw_test_leaf depth=" | grep -q "^ => fw_test_l5+0x" &&
+trace-cmd report -i /fw/trace.dat 2>/dev/null | grep -A1 "fw_test_leaf nr_ancestors=" | grep -q "^ => fw_test_l5+0x" &&
 	echo "@@ plugin found"
 framewalk flamegraph -o /fw/out/g.html /fw/fw.rec && echo "@@ flamegraph written"'
 rc=$?

@@ -52,7 +52,7 @@ check "report sums up events, drops and stop reasons" "$(echo "$got" | tail -1)"
 	"# 3 events, 5 dropped; stops: chain_end=2 depth=1"
 got=$("$fw" report -F "$tmp/good.rec" 2>&1 | sed -n 2,5p)
 check "report -F prints a frame per line" "$got" \
-"           alpha-10     [000]      1.000000: child depth=2 stop=chain_end
+"           alpha-10     [000]      1.000000: child nr_ancestors=2 stop=chain_end
  => parentfn+0x10
  => grand+0x20
  => great+0x30"
@@ -160,13 +160,13 @@ check "report marks a recovered frame and names the trampoline a walk stopped at
            alpha-10     [000]      2.000000: child <- parentfn+0x10 <- grand+0x20 <- __kretprobe_trampoline+0x0   [trampoline tramp=kretprobe]"
 check "report -F marks the recovered frame on its line" \
 	"$("$fw" report -F "$tmp/tramp.rec" 2>&1 | sed -n 2,5p)" \
-"           alpha-10     [000]      1.000000: child depth=2 stop=chain_end
+"           alpha-10     [000]      1.000000: child nr_ancestors=2 stop=chain_end
  => parentfn+0x10
  => grand+0x20 [recovered]
  => great+0x30"
 check "report -F names the trampoline in the stop line" \
 	"$("$fw" report -F "$tmp/tramp.rec" 2>&1 | sed -n 6p)" \
-"           alpha-10     [000]      2.000000: child depth=2 stop=trampoline tramp=kretprobe"
+"           alpha-10     [000]      2.000000: child nr_ancestors=2 stop=trampoline tramp=kretprobe"
 
 # Addresses no symbol covers stay numeric.
 sed '/^S /d' "$tmp/good.rec" >"$tmp/nosyms.rec"
@@ -292,6 +292,18 @@ twice=$(for cmd in record stream profile report folded top reset flamegraph; do
 	"$fw" $cmd --help | sed -n 's/^  -\([a-zA-Z]\), --\([a-z]*\).*/\1 \2/p'
 done | sort -u | awk '++n[$1] == 2 { print "-" $1 }')
 check "each short option means one long option in every command" "${twice:-none}" none
+# ... and the examples in the README, Documentation/ and the man page use each command's own.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+wrong=$(for f in "$top/README.md" "$top"/Documentation/*.rst "$man"; do
+	sed 's/\\-/-/g; s/\\f[BIRP]//g' "$f" |
+		grep -oE 'framewalk (record|stream|profile|report|folded|top|reset|flamegraph)( [^#`|;]*)?' |
+		sed 's/ -- .*//'
+done | while read -r _ cmd rest; do
+	for o in $(echo " $rest" | grep -oE ' -[a-zA-Z]\b'); do
+		"$fw" $cmd --help | grep -q -- "^  $o, " || echo "$cmd $o"
+	done
+done | sort -u | tr '\n' ' ')
+check "the documentation's examples give each command only its own options" "${wrong:-none}" none
 # The default recording, as record writes it and the readers take it, named in their help.
 check "record, report and flamegraph --help name framewalk.rec as the default" \
 	"$(for cmd in record report flamegraph; do "$fw" $cmd --help; done |

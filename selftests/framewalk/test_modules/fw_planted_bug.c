@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Commits one deliberate bug at load, so that the test run proves the
- * kernel log check (scripts/kernel-log-check.sh) sees what the debug kernel reports.
+ * kernel log check (tests/kernel-log/test_kernel_log.sh) sees what the debug kernel reports.
  *
  * Parameter bug= names the bug and the debug check that must report it:
  *   kasan         a read of freed memory (KASAN)

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# test-follow.sh - crashwalk --follow on a serial log: each #CD: dump among log lines (CRLF,
+# test_follow.sh - crashwalk --follow on a serial log: each #CD: dump among log lines (CRLF,
 # logger prefixes, a log line inside a dump) is reported as soon as its end arrives, with the
 # same report as the dump read from a file; a dump cut by the next one, by the end of the
 # stream, by a bad hex digit or a lost line, or missing its start, is an error naming the
 # line and what is missing, and the stream goes on; a tty is read raw; -v prints the log
 # lines; an over-long line cuts its dump; CrashCatcher's hex dump, whole and cut.
-# Usage: test-follow.sh CRASHWALK BUNDLED_DIR
+# Usage: test_follow.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
 b=$2

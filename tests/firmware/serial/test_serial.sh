@@ -1,18 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# serial-scene.sh - an attached MCU end to end: the Cortex-M firmware of tests/firmware/serial
+# test_serial.sh - an attached MCU end to end: the Cortex-M firmware of tests/firmware/serial
 # runs under qemu-system-arm (-icount), crashes three times and streams its dumps (#CD: lines,
 # CrashCatcher's hex dump) over its UART; a TCP chardev carries the UART into a virtio-serial
 # port of the arm64 guest, where crashwalk --follow reports each dump as it completes while
-# framewalk.ko traces the port's receive path. The guest's reports are checked against the
-# host's crashwalk on the same bytes and against GDB's backtrace at each fault (KTAP). Both
-# emulators are bounded by the time limit and killed at the end.
+# framewalk.ko traces the port's receive path. compare.py checks the guest's reports against
+# the host's crashwalk on the same bytes and against GDB's backtrace at each fault, and
+# writes the KTAP. Both emulators are bounded by the time limit and killed at the end.
 #
-# usage: serial-scene.sh [-k SERIES] [-o DIR] [-t SECONDS] [-d]
+# usage: test_serial.sh [-k SERIES] [-o DIR] [-t SECONDS] [-d]
 #   -k  guest kernel series (default 6.12)      -o  output directory (default build/serial)
 #   -t  limit for each emulator (default 300)   -d  the demo: text reports and the trace, no KTAP
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../../.." && pwd)
 series=6.12 out=$top/build/serial limit=300 demo=
 while getopts "k:o:t:d" opt; do
 	case $opt in
@@ -28,7 +28,6 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 rm -rf "$out/guest" "$out"/crash-* "$out"/*.log "$out"/*.jsonl
 mkdir "$out/crash-1" "$out/crash-2" "$out/crash-3"
-. "$top/tests/ktap.sh"
 mcu=
 trap '[ -n "$mcu" ] && kill "$mcu" 2>/dev/null' EXIT
 
@@ -42,12 +41,11 @@ qemu_mcu() {	# qemu_mcu ARGS...: the MCU, as every run here starts it
 
 for need in "$top/analyzer/build/crashwalk" "$top/build/arm64/bin/crashwalk" \
 	"$top/build/$series/ko/framewalk.ko"; do
-	[ -e "$need" ] || { echo "serial-scene: $need missing (make all)" >&2; exit 2; }
+	[ -e "$need" ] || { echo "test_serial: $need missing (make all)" >&2; exit 2; }
 done
 stale=$(find "$top/analyzer" -maxdepth 1 -name '*.[ch]' -newer "$top/build/arm64/bin/crashwalk")
-[ -z "$stale" ] || { echo "serial-scene: the guest's crashwalk is older than" $stale \
+[ -z "$stale" ] || { echo "test_serial: the guest's crashwalk is older than" $stale \
 	"(make guest-bin)" >&2; exit 2; }
-[ -n "$demo" ] || ktap_header
 # The corpus's reset code and semihosting (crash.c), its fault handler made weak: uart.c's
 # streams the dump instead.
 fwcc() {
@@ -59,7 +57,7 @@ fwcc() {
   arm-none-eabi-objcopy --weaken-symbol=crash_handler "$out/crash.o" &&
   fwcc -L"$top/tests/firmware/src" -T "$top/tests/firmware/src/mps2.ld" \
 	"$top/tests/firmware/src/start.S" "$fwsrc/uart.c" "$out/crash.o" -lgcc -o "$out/fw.elf"; } ||
-	{ echo "serial-scene: cannot build the firmware" >&2; exit 1; }
+	{ echo "test_serial: cannot build the firmware" >&2; exit 1; }
 
 # The oracle: GDB stopped at each fault's entry; the UART into a file on the host.
 listening() {	# listening PORT: a TCP server is up on it
@@ -107,7 +105,7 @@ buf = b""
 while b"(qemu)" not in buf: buf += s.recv(4096)
 s.sendall(b"cont\n"); buf = b""
 while buf.count(b"(qemu)") < 1: buf += s.recv(4096)' "$out/mcu.mon" ||
-	echo "serial-scene: the MCU's monitor did not take 'cont'" >&2
+	echo "test_serial: the MCU's monitor did not take 'cont'" >&2
 wait "$guest"
 grc=$?
 wait "$mcu"
@@ -125,12 +123,7 @@ if [ -n "$demo" ]; then
 		--symbols "$out/guest/files/symbols"
 	exit $grc
 fi
-[ "$grc" = 0 ] || sed 's/^/# /' "$out/guest.log" | tail -20
-ktap_result $grc "serial_guest_ran_the_scene"
-while IFS=$'\t' read -r st name why; do
-	[ -z "$why" ] || ktap_note "$name: $why"
-	ktap_result "$st" "$name"
-done < <("$top/tests/firmware/serial/compare.py" --elf "$out/fw.elf" --oracle-dir "$out" \
-	--host "$out/host.jsonl" --guest "$out/guest/files/reports" \
-	--trace "$out/guest/files/trace" --symbols "$out/guest/files/symbols")
-ktap_done
+exec "$fwsrc/compare.py" --guest-status "$grc" --guest-log "$out/guest.log" \
+	--elf "$out/fw.elf" --oracle-dir "$out" --host "$out/host.jsonl" \
+	--guest "$out/guest/files/reports" --trace "$out/guest/files/trace" \
+	--symbols "$out/guest/files/symbols"

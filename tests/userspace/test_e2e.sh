@@ -4,11 +4,11 @@
 # in the arm64 guest, printed by the host's trace-cmd report with
 # plugin_framewalk, and the guest's framewalk recording, read by the host CLI,
 # must both show the test module's known chain, run from a write and a timer.
-# usage: e2e.sh GUEST_FILES_DIR
+# usage: test_e2e.sh GUEST_FILES_DIR
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
-files=${1:?usage: e2e.sh GUEST_FILES_DIR}
+files=${1:?usage: test_e2e.sh GUEST_FILES_DIR}
 write_chain='fw_test_leaf <- fw_test_l5+0x[0-9a-f]* <- fw_test_l4+0x[0-9a-f]* <- fw_test_l3+0x[0-9a-f]* <- fw_test_l2+0x[0-9a-f]* <- fw_test_l1+0x[0-9a-f]* <- fw_test_trigger_write+0x'
 timer_chain='fw_test_leaf <- fw_test_l5+0x[0-9a-f]* <- fw_test_l4+0x[0-9a-f]* <- fw_test_l3+0x[0-9a-f]* <- fw_test_l2+0x[0-9a-f]* <- fw_test_l1+0x[0-9a-f]* <- fw_test_timer_fn+0x'
 
@@ -22,8 +22,8 @@ ktap_result $? "trace-cmd report with the plugin: the write chain, symbolized"
 echo "$report" | grep -q "$timer_chain"
 ktap_result $? "trace-cmd report with the plugin: the hard-IRQ timer chain, symbolized"
 frames=$(TRACEEVENT_PLUGIN_DIR=$top/build/host/plugins trace-cmd report -i "$files/trace.dat" 2>&1)
-echo "$frames" | grep -A2 'fw_test_leaf depth=' | head -3 | sed 's/^/# /'
-echo "$frames" | grep -A1 'fw_test_leaf depth=' | grep -q '^ => fw_test_l5+0x'
+echo "$frames" | grep -A2 'fw_test_leaf nr_ancestors=' | head -3 | sed 's/^/# /'
+echo "$frames" | grep -A1 'fw_test_leaf nr_ancestors=' | grep -q '^ => fw_test_l5+0x'
 ktap_result $? "trace-cmd report with the plugin: one => line per frame by default"
 
 report=$("$top/build/host/framewalk" report "$files/fw.rec" 2>&1)

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# test-watch.sh - crashwalk --watch DIR: dumps moved or written into DIR are analyzed as they
+# test_watch.sh - crashwalk --watch DIR: dumps moved or written into DIR are analyzed as they
 # arrive, a bad one does not stop the watch and is an error object in the JSON stream, one
 # crash in two formats gets one signature, and a devcoredump-like devcdN/data entry is copied
 # to --keep, released by a write, analyzed once.
-# Usage: test-watch.sh CRASHWALK BUNDLED_DIR
+# Usage: test_watch.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
 b=$2

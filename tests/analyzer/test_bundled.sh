@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# test-bundled.sh - the firmware examples shipped in tests/firmware/bundled carry no
+# test_bundled.sh - the firmware examples shipped in tests/firmware/bundled carry no
 # build-machine path, and each is the build of today's sources: byte for byte the ELF
 # run-corpus.sh / run-rtos.sh make (their dumps then still fit, and file:line of the
 # demo points into the sources the tree ships).
-# Usage: test-bundled.sh BUNDLED_DIR (after the corpus and the RTOS builds exist)
+# Usage: test_bundled.sh BUNDLED_DIR (after the corpus and the RTOS builds exist)
 set -u
 b=$(cd "$1" && pwd)
 fw=$(cd "$b/.." && pwd)

@@ -5,7 +5,7 @@
 # bundled dumps, the crash corpus and the bundled firmware's code. An input
 # that crashes, leaks or hangs is copied to regressions/<harness>/ (commit it:
 # it becomes a regression test) and the run fails.
-# usage: run.sh [SECONDS]   (default 60)
+# usage: test_fuzz.sh [SECONDS]   (default 60)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)

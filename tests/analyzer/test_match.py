@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# match-compare.py - crashwalk's dump-against-firmware check over the crash corpus: right pairs pass, wrong ones are refused; KTAP.
+# test_match.py - crashwalk's dump-against-firmware check over the crash corpus: right pairs pass, wrong ones are refused; KTAP.
 """
 What is checked, per core and flavour of tests/firmware/run-corpus.sh: every dump of a case
 (core.elf, core.zephyr, GDB's core-gdb.elf) with its own firmware, with and without DWARF, is

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# search-compare.py - crashwalk's exception frame search against GDB: process-stack crashes whose
+# test_search.py - crashwalk's exception frame search against GDB: process-stack crashes whose
 # dumps are rewritten without the PSP, then hostile dumps; KTAP lines.
 """
 The crashes: every process-stack case of the QEMU crash corpus ("psp") and of the multi-thread
@@ -41,7 +41,6 @@ copies of a real exception frame) must end within the time limit, without a cras
 other candidates yield a complete chain. The multi-thread firmware's run-rtos.sh is found beside
 --corpus-script.
 """
-import importlib.util
 import json
 import os
 import struct
@@ -50,16 +49,11 @@ import sys
 import tempfile
 import time
 
-sys.dont_write_bytecode = True     # the compares it imports are scripts, not a package
+sys.dont_write_bytecode = True     # the tests it imports are scripts, not a package
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location("corpus_compare",
-                                              os.path.join(HERE, "corpus-compare.py"))
-cc = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(cc)
-spec = importlib.util.spec_from_file_location("rtos_compare", os.path.join(HERE, "rtos-compare.py"))
-rc = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(rc)
 sys.path.insert(0, os.path.join(HERE, ".."))
+import test_corpus as cc  # noqa: E402
+import test_rtos_threads as rc  # noqa: E402
 from ktap import Ktap  # noqa: E402  (tests/ktap.py: the one KTAP writer)
 
 CHAIN_BAR = 95.0
@@ -120,7 +114,7 @@ def memory(core):
 def ram_only(core, out):
     """
     Memory only and no system registers (SCB, FPU): RAM as a remoteproc dump of an MCU that
-    forwards no crash record holds it, where no fault status rules a candidate out.
+    forwards no register block holds it, where no fault status rules a candidate out.
     """
     b = bytearray(open(core, "rb").read())
     for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):

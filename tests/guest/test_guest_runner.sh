@@ -4,8 +4,8 @@
 # console, the guest's exit status comes through, a hung guest is killed at
 # the timeout, a panic is reported as one; --help prints the usage.
 set -u
-. "$(cd "$(dirname "$0")" && pwd)/../tests/ktap.sh"
-top=$(cd "$(dirname "$0")/.." && pwd)
+. "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
 series=${1:-6.12}
 out=$top/build/check/runner
 mkdir -p "$out"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# test-cli.sh - crashwalk's command line: every short option has its long one, --help and
+# test_cli.sh - crashwalk's command line: every short option has its long one, --help and
 # --version, unknown options, methods and RTOS names named in the error (with the accepted
 # ones), --regs checked against the firmware, --sp parsed and used instead of the frame search, missing, empty, directory and non-ELF files named
 # with the reason, a failed dump as an error object in the --json stream, '-' for standard
@@ -8,7 +8,7 @@
 # the dump checked against the firmware (--allow-mismatch), source paths mapped (--path-map,
 # --strip-path), and each error in one line: a firmware given as the dump, a truncated
 # firmware, empty or terminal standard input, a followed stream without a dump.
-# Usage: test-cli.sh CRASHWALK BUNDLED_DIR
+# Usage: test_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
 b=$2
@@ -60,6 +60,15 @@ for o in $(sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/help")
 	done
 done
 check "every_option_in_both_synopses" "${missing:-none}" none
+# The examples in the README, Documentation/ and the man page use only crashwalk's own letters.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+wrong=
+for o in $(for f in "$top/README.md" "$top"/Documentation/*.rst "$man"; do
+	sed 's/\\-/-/g; s/\\f[BIRP]//g' "$f" | grep -oE '\bcrashwalk( [^#`|;]*)?'
+done | grep -oE ' -[a-zA-Z]\b' | sort -u); do
+	grep -q -- "^  $o, " "$tmp/help" || wrong="$wrong $o"
+done
+check "documentation_examples_use_its_own_short_options" "${wrong:-none}" none
 check "h_is_help" "$("$cw" -h)" "$(cat "$tmp/help")"
 check "version_is_release_and_git_describe" "$("$cw" --version)" \
 	"crashwalk $("$(dirname "$0")/../../scripts/version.sh")"
@@ -78,11 +87,11 @@ check "unknown_color_refused" "$(run --color=sometimes "$elf" "$core")" \
 check "regs_unknown_symbol_refused" "$(run --regs nosuchsym:r0 "$elf" "$core")" \
 	"2: crashwalk: --regs 'nosuchsym:r0': no symbol 'nosuchsym' in $elf"
 check "regs_without_layout_refused" "$(run -r main "$elf" "$core")" \
-	"2: crashwalk: --regs 'main': expected SYMBOL:LAYOUT, e.g. crash_record:r0,r1,r2,r3,r12,lr,pc,xpsr"
+	"2: crashwalk: --regs 'main': expected SYMBOL:LAYOUT, e.g. crash_regs:r0,r1,r2,r3,r12,lr,pc,xpsr"
 # --regs has one rule (libcw_options.c), checked when given: an empty layout or word and an
 # unknown register are refused before any dump is read, whether a dump needs --regs or not.
 check "regs_empty_layout_refused" "$(run --regs main: "$elf" "$core")" \
-	"2: crashwalk: --regs 'main:': empty LAYOUT: name the record's 32-bit words in order, e.g. crash_record:r0,r1,r2,r3,r12,lr,pc,xpsr"
+	"2: crashwalk: --regs 'main:': empty LAYOUT: name the register block's 32-bit words in order, e.g. crash_regs:r0,r1,r2,r3,r12,lr,pc,xpsr"
 check "regs_empty_word_refused" "$(run --regs main:r0,,r1 "$elf" "$core")" \
 	"2: crashwalk: --regs 'main:r0,,r1': word 2 is empty"
 check "regs_trailing_comma_refused" "$(run --regs main:r0, "$elf" "$core")" \
@@ -197,8 +206,8 @@ if command -v script >/dev/null; then
 fi
 
 # The dump against the firmware: a wrong ELF is refused unless --allow-mismatch; a dump that
-# holds the code or a GNU build-id is compared byte for byte (add-segment.py writes them).
-addseg="python3 $(dirname "$0")/add-segment.py"
+# holds the code or a GNU build-id is compared byte for byte (add_segment.py writes them).
+addseg="python3 $(dirname "$0")/add_segment.py"
 # The refusal is one line naming the first difference and how many more; -v lists them.
 check "wrong_firmware_refused" "$(run "$b/demo.elf" "$b/rtos-m4f-freertos.core" | sed 's/ (--.*//')" \
 	"1: crashwalk: $b/rtos-m4f-freertos.core: not a dump of $b/demo.elf"
@@ -247,14 +256,12 @@ check "path_map_without_old_refused" "$(run --path-map =/src "$elf" "$core")" \
 
 # A memory-only dump: the exception frame found in RAM has no EXC_RETURN (the handler's lr is
 # not in the dump): said so, never printed as 0x00000000.
-# Rewrite a dump without registers, as corpus-compare.py does for remoteproc.
+# Rewrite a dump without registers, as test_corpus.py does for remoteproc.
 memory_only() {
-	python3 -c 'import importlib.util, os, sys
-sys.path.insert(0, os.path.dirname(sys.argv[1]))
-s = importlib.util.spec_from_file_location("cc", sys.argv[1])
-m = importlib.util.module_from_spec(s)
-s.loader.exec_module(m)
-m.memory_only(sys.argv[2], sys.argv[3])' "$(dirname "$0")/corpus-compare.py" "$1" "$2"
+	python3 -B -c 'import sys
+sys.path.insert(0, sys.argv[1])
+import test_corpus
+test_corpus.memory_only(sys.argv[2], sys.argv[3])' "$(dirname "$0")" "$1" "$2"
 }
 memory_only "$core" "$tmp/mo.core"
 "$cw" -q "$elf" "$tmp/mo.core" >"$tmp/mo.txt" 2>&1

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# corpus-compare.py - crashwalk against GDB on the QEMU crash corpus, frame by frame, per core x
+# test_corpus.py - crashwalk against GDB on the QEMU crash corpus, frame by frame, per core x
 # flavour x method x dump format; KTAP lines; fails on a wrong fault site, a drop below baseline or
 # a group under issue #7's bars.
 """
@@ -40,12 +40,12 @@ def bar_for(fl, method):
         return ("exact", EXACT_BAR)
     return None
 # "remoteproc" is core.elf without its notes: memory only, as Linux remoteproc writes it;
-# "rproc-record" is the same with the registers taken from the firmware's crash record.
-RECORD = "crash_entry:r4,r5,r6,r7,r8,r9,r10,r11,msp,psp,control,lr"
+# "rproc-regblock" is the same with the registers taken from the firmware's register block.
+REGBLOCK = "crash_entry:r4,r5,r6,r7,r8,r9,r10,r11,msp,psp,control,lr"
 # "gdb-core" is the core GDB itself wrote (gcore) at the stop.
 FORMATS = [("elf-core", "core.elf", []), ("zephyr", "core.zephyr", []),
            ("gdb-core", "core-gdb.elf", []),
-           ("remoteproc", "core.elf", []), ("rproc-record", "core.elf", ["--regs", RECORD])]
+           ("remoteproc", "core.elf", []), ("rproc-regblock", "core.elf", ["--regs", REGBLOCK])]
 # Past this hand-written trampoline both GDB and crashwalk read the other stack: not comparable.
 STOP_AFTER = {"run_on_psp"}
 # A stack overflow loses the exception frame, so the fault's pc and lr exist nowhere; crashwalk

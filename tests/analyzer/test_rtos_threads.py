@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-# rtos-compare.py - crashwalk's per-thread backtraces against GDB's on the multi-thread firmware; KTAP.
+# test_rtos_threads.py - crashwalk's per-thread backtraces against GDB's on the multi-thread firmware; KTAP.
 """
 What is compared: tests/firmware/run-rtos.sh crashes the multi-thread firmware (FreeRTOS- and
 Zephyr-shaped kernels, per core) under QEMU, and rtos-oracle.py has GDB backtrace every thread
 from registers it reads itself. Here crashwalk --rtos lists the threads from the dump alone. Per
 case and dump format: every thread GDB knows must be listed (matched by TCB address), in the right
 state, and flagged overflowed exactly when it is the crasher of the "overflow" case. Frames are
-compared as corpus-compare.py does (function, return address, with DWARF the line and inlined
+compared as test_corpus.py does (function, return address, with DWARF the line and inlined
 functions), from frame 0 up to the thread's entry function: what lies above it is the task
 start-up, which neither side can know. A case fails on a missing or extra thread, a wrong
 state, stack bounds or overflow flag, a warning about the kernel's lists (the states above are all states the

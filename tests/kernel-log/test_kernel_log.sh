@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Check a guest's kernel log for the reports of the kernel's debug checks (KTAP, one result each).
 #
-# usage: kernel-log-check.sh [-p BUG]... [-l LABEL] LOG
+# usage: test_kernel_log.sh [-p BUG]... [-l LABEL] LOG
 #   -p  a bug planted by fw_planted_bug.ko (selftests/framewalk/fw_kernel_log.sh plant): the
 #       lines between its "fw-planted: begin BUG" and "fw-planted: end BUG" markers must hold a
 #       report of that kind and are left out of the other checks
@@ -11,7 +11,7 @@
 # A line counts for the first kind below it matches: the specific ones come first, so
 # "BUG: KASAN: ..." is a KASAN report, not one of the "other BUG" ones. Exit 1 on any failure.
 set -u
-. "$(cd "$(dirname "$0")" && pwd)/../tests/ktap.sh"
+. "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
 
 planted=()
 label=
@@ -23,7 +23,7 @@ while getopts "p:l:" opt; do
 	esac
 done
 shift $((OPTIND - 1))
-log=${1:?usage: kernel-log-check.sh [-p BUG]... [-l LABEL] LOG}
+log=${1:?usage: test_kernel_log.sh [-p BUG]... [-l LABEL] LOG}
 label=${label:-$log}
 
 # kind, the fw_planted_bug name for it, what it is called, the ERE that finds it

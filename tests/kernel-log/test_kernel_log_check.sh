@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Tests of scripts/kernel-log-check.sh on the host (KTAP): a clean log passes every check; a
+# Tests of tests/kernel-log/test_kernel_log.sh on the host (KTAP): a clean log passes every check; a
 # report of each kind, set in that clean log, fails the check of its kind and only that one;
 # a planted bug counts only when its report lies between its markers.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/tests/ktap.sh"
-check=$top/scripts/kernel-log-check.sh
+check=$top/tests/kernel-log/test_kernel_log.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

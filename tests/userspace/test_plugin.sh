@@ -1,0 +1,14 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# plugin_framewalk.so (make host's build) on hand-made framewalk:chain events, as today's
+# module and older ones describe them: test_plugin.c, built under ASan and UBSan (KTAP).
+# usage: test_plugin.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+out=$top/build/test_plugin
+mkdir -p "$out"
+gcc -Wall -Wextra -Werror -g -fsanitize=address,undefined \
+	$(pkg-config --cflags libtraceevent) -o "$out/test_plugin" \
+	"$here/test_plugin.c" $(pkg-config --libs libtraceevent) -ldl &&
+	"$out/test_plugin" "$top/build/host/plugins/plugin_framewalk.so"
