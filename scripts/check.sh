@@ -176,7 +176,7 @@ if [ -z "$guest_only" ]; then
 	start guest-runner "$logs/guest-runner.log" "$top/tests/guest/test_guest_runner.sh" \
 		"$prod_k"
 	# make demo as a user sees it, then what it said checked against what it did.
-	start demo "$logs/demo.log" sh -c "DEMO_KERNEL=$prod_k DEMO_OUT='$logs/demo' \
+	start demo "$logs/demo.log" sh -c "DEMO_KERNEL=$prod_k DEMO_OUT='$logs/demo' DEMO_LIMIT=2400 \
 		'$top/scripts/demo.sh' >'$logs/demo.txt' 2>&1; rc=\$?; \
 		'$top/tests/userspace/test_demo.sh' '$logs/demo' '$logs/demo.txt' && exit \$rc"
 	# The README's examples, typed line by line into make shell's guest.
