@@ -207,8 +207,12 @@ static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_rep
 
 		fprintf(out, "%s{\"name\": ", i ? ", " : "");
 		json_str(out, th->name);
-		fprintf(out, ", \"tcb\": %u, \"state\": \"%s\", \"priority\": %d, \"current\": %s, "
-			"\"layout\": ", th->tcb, cw_thread_state_name(th->state), th->priority,
+		fprintf(out, ", \"tcb\": %u, \"state\": \"%s\", \"kernel_state\": ", th->tcb,
+			cw_thread_state_name(th->state));
+		json_str(out, th->kernel_state[0] ? th->kernel_state : NULL);
+		fputs(", \"waits_on\": ", out);
+		json_str(out, th->waits_on[0] ? th->waits_on : NULL);
+		fprintf(out, ", \"priority\": %d, \"current\": %s, \"layout\": ", th->priority,
 			th->current ? "true" : "false");
 		json_str(out, th->layout);
 		fprintf(out, ", \"exc_return\": %u, \"fp_frame\": %s, \"sp\": ", th->exc_return,
@@ -392,8 +396,13 @@ static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_rep
 	unsigned int i, k;
 	char ovf[64];
 
-	if (!r || r->kind == CW_RTOS_NONE)
+	if (!r)
 		return;
+	if (r->kind == CW_RTOS_NONE) {
+		for (i = 0; i < r->nr_warnings; i++)
+			fprintf(out, "threads: %s\n", r->warnings[i]);
+		return;
+	}
 	fprintf(out, "threads (%s, %u, layout from %s):\n", cw_rtos_name(r->kind), r->nr,
 		r->layout_dwarf ? "DWARF" : "defaults");
 	for (i = 0; i < r->nr_warnings; i++)
@@ -417,6 +426,9 @@ static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_rep
 			fprintf(out, "  [%s%s]", th->layout,
 				cw_exc_return_fp_frame(th->exc_return) ? ", FP frame" : "");
 		fputc('\n', out);
+		if (th->waits_on[0] || th->kernel_state[0])
+			fprintf(out, "    %s%s%s\n", th->kernel_state, th->waits_on[0] ? ": waits on " : "",
+				th->waits_on);
 		if (th->overflow) {
 			overflow_text(ovf, sizeof(ovf), th->overflow);
 			fprintf(out, "    STACK OVERFLOW:%s\n", ovf);

@@ -29,9 +29,12 @@ METHODS = ["auto", "auto-nodwarf", "scan"]
 # FreeRTOS's eTaskGetState() gives these too: "notified" waits for a notification in the
 # suspended list (blocked), "pending" was readied into xPendingReadyList by the crasher just
 # before the fault (still blocked in the overflow case), "doomed" deleted itself (dead).
+# ThreadX's "System Timer Thread" suspends itself when no timer is due; doomed terminated itself.
 STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": {"ready"},
           "waiter": {"blocked"}, "crasher": {"running"}, "notified": {"blocked"},
-          "doomed": {"dead"}}
+          "doomed": {"dead"}, "System Timer Thread": {"suspended"}}
+# Where a kernel starts every thread: a thread that never ran is only this frame.
+SHELLS = ("z_thread_entry", "_tx_thread_shell_entry")
 # In the Zephyr "isr" case the tick's work faults over whichever thread the tick preempted (the
 # running one), and in the M4F "fpu" case the fpu thread faults, while the crasher sleeps.
 CASE_STATES = {("pending", "fault"): {"ready"}, ("pending", "overflow"): {"blocked"},
@@ -58,8 +61,8 @@ def expected(thread, code=None):
         out.append({"function": None if data else f["function"], "pc": f["pc"],
                     "line": 0 if data else f["line"], "inlined": inlined})
         inlined = []
-        # The thread's function, or Zephyr's z_thread_entry for a thread that never ran.
-        if f["function"] in (thread["entry"], "z_thread_entry"):
+        # The thread's function, or the kernel's shell for a thread that never ran.
+        if f["function"] in (thread["entry"],) + SHELLS:
             break
     return out
 
@@ -147,7 +150,7 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
         n = score(exp, g["frames"], dwarf)
         calib.judge(exp, g["frames"], same_frame)
         # A chain that reached where the kernel started the thread ends there, saying so.
-        if n == len(exp) and exp and exp[-1]["function"] in (t["entry"], "z_thread_entry") and \
+        if n == len(exp) and exp and exp[-1]["function"] in (t["entry"],) + SHELLS and \
                 g["stop"]["reason"] != "task_entry":
             problems.append("%s: chain ends %s (%s) at its entry, not task_entry" %
                             (name, g["stop"]["reason"], g["stop"].get("detail")))

@@ -12,6 +12,9 @@
  *              (the TrustZone build of the port has xSecureContext below PSPLIM)
  * The hardware frame is the extended one (with s0-s15, FPSCR) when bit 4 is 0.
  *
+ * ThreadX-shaped kernel (kernel_threadx.c): from tx_thread_stack_ptr up,
+ * EXC_RETURN, [s16-s31 if its bit 4 is 0], r4-r11, then the hardware frame.
+ *
  * Zephyr-shaped kernel (kernel_zephyr.c): r4-r11 and the PSP go to
  * _current->callee_saved {v1-v8, psp}, the low byte of EXC_RETURN to
  * _current->arch.mode_exc_return, s16-s31 (when bit 4 is 0) to
@@ -23,6 +26,98 @@
 	.thumb
 
 	.text
+#ifdef KERNEL_THREADX
+/*
+ * The ThreadX Cortex-M ports' scheduler start and PendSV (tx_thread_schedule.S
+ * of cortex_m3/m4/m7, gnu), in their shape. _tx_thread_schedule is called
+ * once, in thread mode on the main stack as tx_kernel_enter left it: it pends
+ * PendSV and spins at __tx_wait_here; PendSV's exception frame over that loop
+ * is never popped and stays on the main stack.
+ */
+	.global	_tx_thread_schedule
+	.type	_tx_thread_schedule, %function
+	.thumb_func
+_tx_thread_schedule:
+	movs	r0, #0
+	ldr	r2, =_tx_thread_preempt_disable
+	str	r0, [r2]
+#ifdef __ARM_FP
+	mrs	r0, control
+	bic	r0, r0, #4
+	msr	control, r0
+#endif
+	cpsie	i
+	ldr	r0, =0x10000000
+	ldr	r1, =0xE000ED04
+	str	r0, [r1]
+	dsb
+	isb
+__tx_wait_here:
+	b	__tx_wait_here
+	.size	_tx_thread_schedule, . - _tx_thread_schedule
+
+/*
+ * PendSV: the outgoing thread's r4-r11, then s16-s31 when EXC_RETURN says
+ * the thread used the FPU, then EXC_RETURN itself, go below its hardware
+ * frame on its stack, and tx_thread_stack_ptr (TCB offset 8) points at the
+ * lowest. _tx_thread_current_ptr is NULL while nothing runs; with no thread
+ * ready the handler waits for one, interrupts enabled.
+ */
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+	ldr	r0, =_tx_thread_current_ptr
+	ldr	r2, =_tx_thread_execute_ptr
+	movs	r3, #0
+	ldr	r1, [r0]
+	cbz	r1, 1f
+	str	r3, [r0]
+	mrs	r12, psp
+	stmdb	r12!, {r4-r11}
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	it	eq
+	vstmdbeq r12!, {s16-s31}
+#endif
+	stmdb	r12!, {lr}
+	str	r12, [r1, #8]
+1:
+	cpsid	i
+	ldr	r1, [r2]
+	cbz	r1, 3f
+	str	r1, [r0]
+	cpsie	i
+2:
+	ldr	r7, [r1, #4]
+	adds	r7, r7, #1
+	str	r7, [r1, #4]
+	ldr	r12, [r1, #8]
+	ldmia	r12!, {lr}
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	it	eq
+	vldmiaeq r12!, {s16-s31}
+#endif
+	ldmia	r12!, {r4-r11}
+	msr	psp, r12
+	bx	lr
+3:
+	cpsid	i
+	ldr	r1, [r2]
+	str	r1, [r0]
+	cbnz	r1, 4f
+	cpsie	i
+	b	3b
+4:
+	ldr	r7, =0x08000000		/* a PendSV pended meanwhile is this one */
+	ldr	r3, =0xE000ED04
+	str	r7, [r3]
+	cpsie	i
+	b	2b
+	.size	pendsv_handler, . - pendsv_handler
+
+#else /* !KERNEL_THREADX */
 #ifndef KERNEL_ZEPHYR
 /*
  * The FreeRTOS ports start the first task as prvPortStartFirstTask() and
@@ -206,4 +301,5 @@ pendsv_handler:
 	.size	pendsv_handler, . - pendsv_handler
 
 #endif
+#endif /* KERNEL_THREADX */
 	.ltorg
