@@ -124,7 +124,7 @@ guest_selftests() {
 	# KASAN, lockdep and kmemleak make every call slower, the ftrace ones most: a
 	# smaller stress run there, and more time. The limits are for hangs: every
 	# guest shares 2 cores with the others, the corpus and the package builds.
-	# On 5.10 every walk watches for trampolines, which makes test_recovery slower
+	# On 5.10 a chain that met a kretprobe is walked twice, which makes test_recovery slower
 	# under load: more time.
 	case $k in
 	*-debug) limit=3600 cycles=${FW_STRESS_CYCLES:-6} rewrites=${FW_STRESS_REWRITES:-3} ;;
