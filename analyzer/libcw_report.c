@@ -249,8 +249,35 @@ static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_rep
 	fputc(']', out);
 }
 
-static void report_json(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
-			const struct cw_fault *f, const struct cw_rtos *rtos, const struct cw_match *m,
+static void json_build_id(FILE *out, const uint8_t *id, uint32_t len)
+{
+	char hex[2 * CW_MAX_BUILD_ID + 1];
+
+	cw_build_id_hex(id, len, hex, sizeof(hex));
+	json_str(out, len ? hex : NULL);
+}
+
+/* The firmware the dump was analyzed against: its file and build-id; null when not known. */
+static void json_firmware(FILE *out, const struct cw_image *img)
+{
+	const uint8_t *id;
+	uint32_t len;
+
+	if (!img) {
+		fputs("null", out);
+		return;
+	}
+	len = cw_image_build_id(img, &id);
+	fputs("{\"path\": ", out);
+	json_str(out, cw_image_path(img));
+	fputs(", \"build_id\": ", out);
+	json_build_id(out, id, len);
+	fputc('}', out);
+}
+
+static void report_json(FILE *out, const struct cw_image *img, const struct cw_dump *d,
+			const struct cw_backtrace *bt, const struct cw_fault *f,
+			const struct cw_rtos *rtos, const struct cw_match *m,
 			const struct cw_report_opts *o)
 {
 	unsigned int i, first = 1;
@@ -276,7 +303,16 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 			d->gaps[i].lo, d->gaps[i].hi,
 			d->gaps[i].initial ? "initial-values" : "unknown");
 	}
-	fputs("]}, \"registers\": {", out);
+	fputs("], \"build_id\": ", out);
+	json_build_id(out, d->build_id, d->build_id_len);
+	fputs(", \"build_id_at\": ", out);
+	if (d->build_id_len && d->build_id_at)
+		fprintf(out, "%u", d->build_id_at);
+	else
+		fputs("null", out);
+	fputs("}, \"firmware\": ", out);
+	json_firmware(out, img);
+	fputs(", \"registers\": {", out);
 	for (i = 0; i < CW_NR_REGS; i++) {
 		if (!cw_reg_ok(&d->regs, (enum cw_reg)i))
 			continue;
@@ -477,25 +513,33 @@ void cw_report_crash(FILE *out, const struct cw_report_opts *o, const struct cw_
 		     const struct cw_match *match)
 {
 	if (o->json)
-		report_json(out, dump, bt, f, rtos, match, o);
+		report_json(out, NULL, dump, bt, f, rtos, match, o);
 	else
 		report_text(out, dump, bt, f, rtos, match, o);
 }
 
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_analysis *a)
 {
-	cw_report_crash(out, o, &a->dump, &a->bt, &a->fault, &a->rtos, &a->match);
+	if (o->json)
+		report_json(out, a->img, &a->dump, &a->bt, &a->fault, &a->rtos, &a->match, o);
+	else
+		report_text(out, &a->dump, &a->bt, &a->fault, &a->rtos, &a->match, o);
 }
 
-/* A dump that could not be analyzed: in JSON, an object of its own in the stream. */
+/*
+ * A dump that could not be analyzed: in JSON, an object of its own in the
+ * stream, with the build-id it names when it could be read (a is not NULL).
+ */
 void cw_report_error(FILE *out, const struct cw_report_opts *o, const char *path,
-		     const char *msg)
+		     const struct cw_analysis *a, const char *msg)
 {
 	if (!o->json)
 		return;
 	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
 		CW_JSON_SCHEMA_VERSION);
 	json_str(out, path);
+	fputs(", \"build_id\": ", out);
+	json_build_id(out, a ? a->dump.build_id : NULL, a ? a->dump.build_id_len : 0);
 	fputs("}, \"error\": ", out);
 	json_str(out, msg);
 	fputs("}\n", out);

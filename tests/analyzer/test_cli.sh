@@ -177,7 +177,7 @@ check "follow_stream_without_a_dump_said_at_its_end" "$?: $(cat "$tmp/out" "$tmp
 check "json_failed_dump_exits_1" "$?" 1
 check "json_failed_dump_is_an_error_object_in_the_stream" \
 	"$(sed -n 2p "$tmp/out")" \
-	"{\"schema\": \"crashwalk\", \"version\": 6, \"dump\": {\"path\": \"$tmp/text\"}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
+	"{\"schema\": \"crashwalk\", \"version\": 6, \"dump\": {\"path\": \"$tmp/text\", \"build_id\": null}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
 check "json_stream_keeps_the_good_dumps" "$(grep -c '"frames": \[' "$tmp/out")" 2
 # The man page and the guide name the schema version the report writes.
 man=$(dirname "$0")/../../analyzer/crashwalk.1
