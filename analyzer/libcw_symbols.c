@@ -10,6 +10,7 @@
  * refused, never used to explain a dump it did not build.
  */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -61,7 +62,22 @@ struct miss {
 	char msg[sizeof(((struct cw_error *)0)->msg)];
 };
 
+/*
+ * libdebuginfod, loaded when a dump first needs a server (as libdwfl loads
+ * it): linked in, its libcurl and TLS libraries made every start of
+ * crashwalk ten times dearer, for runs that never download anything.
+ */
+struct debuginfod_lib {
+	void *handle;
+	debuginfod_client *(*begin)(void);
+	void (*end)(debuginfod_client *c);
+	int (*find_debuginfo)(debuginfod_client *c, const unsigned char *id, int len, char **path);
+	int (*find_executable)(debuginfod_client *c, const unsigned char *id, int len, char **path);
+	void (*set_progressfn)(debuginfod_client *c, debuginfod_progressfn_t fn);
+};
+
 struct cw_symbols {
+	struct debuginfod_lib lib;
 	struct symbol_dir *dirs;
 	unsigned int nr_dirs;
 	int use_debuginfod, progress;
@@ -115,7 +131,9 @@ void cw_symbols_free(struct cw_symbols *s)
 		free(s->dirs[i].files);
 	}
 	if (s->client)
-		debuginfod_end(s->client);
+		s->lib.end(s->client);
+	if (s->lib.handle)
+		dlclose(s->lib.handle);
 	free(s->cache);
 	free(s->dirs);
 	free(s->misses);
@@ -227,6 +245,25 @@ static int show_progress(debuginfod_client *c, long done, long total)
 	return 0;	/* go on */
 }
 
+static int load_debuginfod(struct debuginfod_lib *l)
+{
+	if (l->handle)
+		return 0;
+	l->handle = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!l->handle)
+		return -1;
+	*(void **)&l->begin = dlsym(l->handle, "debuginfod_begin");
+	*(void **)&l->end = dlsym(l->handle, "debuginfod_end");
+	*(void **)&l->find_debuginfo = dlsym(l->handle, "debuginfod_find_debuginfo");
+	*(void **)&l->find_executable = dlsym(l->handle, "debuginfod_find_executable");
+	*(void **)&l->set_progressfn = dlsym(l->handle, "debuginfod_set_progressfn");
+	if (l->begin && l->end && l->find_debuginfo && l->find_executable && l->set_progressfn)
+		return 0;
+	dlclose(l->handle);
+	l->handle = NULL;
+	return -1;
+}
+
 /*
  * The file the servers in DEBUGINFOD_URLS have for the build-id, in
  * libdebuginfod's cache (DEBUGINFOD_CACHE_PATH); its timeouts are
@@ -240,17 +277,21 @@ static char *ask_debuginfod(struct cw_symbols *s, const uint8_t *id, uint32_t le
 	int fd;
 
 	if (!s->client) {
-		s->client = debuginfod_begin();
+		if (load_debuginfod(&s->lib)) {
+			*rc = -ELIBACC;
+			return NULL;
+		}
+		s->client = s->lib.begin();
 		if (!s->client) {
 			*rc = -ENOMEM;
 			return NULL;
 		}
 		if (s->progress)
-			debuginfod_set_progressfn(s->client, show_progress);
+			s->lib.set_progressfn(s->client, show_progress);
 	}
-	fd = debuginfod_find_debuginfo(s->client, id, (int)len, &path);
+	fd = s->lib.find_debuginfo(s->client, id, (int)len, &path);
 	if (fd == -ENOENT)
-		fd = debuginfod_find_executable(s->client, id, (int)len, &path);
+		fd = s->lib.find_executable(s->client, id, (int)len, &path);
 	if (s->progress)
 		fputs("\r\033[K", stderr);
 	if (fd < 0) {
@@ -377,7 +418,9 @@ static struct cw_image *find_image(struct cw_symbols *s, const uint8_t *id, uint
 		searched(where, sizeof(where), "debuginfod: not asked (DEBUGINFOD_URLS is not set)");
 	else if (!(got = ask_debuginfod(s, id, len, &rc)))
 		searched(where, sizeof(where), "debuginfod %s: %s", urls,
-			 rc == -ENOENT ? "not there" : strerror(-rc));
+			 rc == -ENOENT ? "not there" : rc == -ELIBACC ?
+			 "libdebuginfod.so.1 cannot be loaded (Debian: libdebuginfod1)" :
+			 strerror(-rc));
 	else {
 		snprintf(from, sizeof(from), "debuginfod %s", urls);
 		img = open_checked(s, id, len, hex, got, from, err);

@@ -24,7 +24,7 @@ HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm 
 # The arm64 build dependencies of the Debian packages (make deb DEB_ARCH=arm64), installed
 # beside the amd64 ones through dpkg multiarch.
 ARM64_BUILD_PKGS="libtraceevent-dev:arm64 libtracefs-dev:arm64 libelf-dev:arm64 libdw-dev:arm64
-	libcapstone-dev:arm64 zlib1g-dev:arm64 pkgconf:arm64"
+	libcapstone-dev:arm64 zlib1g-dev:arm64 pkgconf:arm64 libdebuginfod-dev:arm64"
 
 log() { echo "deps: $*" >&2; }
 die() { echo "deps: error: $*" >&2; exit 1; }
