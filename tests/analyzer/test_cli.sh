@@ -226,7 +226,7 @@ check "wrong_firmware_ram_evidence" "$("$cw" -q --allow-mismatch "$b/demo.elf" \
 	"$b/rtos-m4f-freertos.core" | sed -n 's/^mismatch: //p' | tail -3 | cut -c1-44)" \
 	"frame #1: the stacked lr 0x00000373 does not
 .data: the word at 0x20000004 (unaligned_bas
-RAM: 0 of the 32 words that look like return"
+RAM: 0 of the 17 words that look like return"
 check "allow_mismatch_in_json" "$("$cw" -q -j --allow-mismatch "$b/demo.elf" \
 	"$b/rtos-m4f-freertos.core" | grep -c '"mismatch": \["frame #1: ')" 1
 $addseg "$core" "$tmp/text-ok.core" --text "$elf"
@@ -235,7 +235,12 @@ $addseg "$core" "$tmp/text-bad.core" --text "$elf" --flip 0x100
 check "dumped_code_differing_refused" "$(run "$elf" "$tmp/text-bad.core" | grep -c \
 	'): \.text: 1 of the [0-9]* bytes at 0x00000000-0x[0-9a-f]* differ from the firmware.s, the first at 0x00000100 ')" 1
 $addseg "$core" "$tmp/id.core" --build-id 0123456789abcdef
-check "build_id_the_firmware_lacks_refused" "$(run "$elf" "$tmp/id.core" | sed 's/.*): //')" \
+check "build_id_contradicting_the_firmware_s_refused" \
+	"$(run "$elf" "$tmp/id.core" | sed 's/.*): //')" \
+	"build-id: the dump names 0123456789abcdef, the firmware is $(arm-none-eabi-readelf -n "$elf" |
+		sed -n 's/.*Build ID: //p')"
+arm-none-eabi-objcopy --remove-section .note.gnu.build-id "$elf" "$tmp/noid.elf"
+check "build_id_the_firmware_lacks_refused" "$(run "$tmp/noid.elf" "$tmp/id.core" | sed 's/.*): //')" \
 	"build-id: the dump names build-id 0123456789abcdef, the firmware has none"
 
 # Source paths as GDB's set substitute-path (--path-map OLD=NEW, whole directories) and
