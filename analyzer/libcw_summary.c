@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cw_base.h"
+#include "cw_report.h"
 
 /* ---- a JSON value tree, for one line ---- */
 
@@ -415,51 +416,32 @@ static int by_count(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* s as a JSON string literal, or null. */
-static void put_json_str(FILE *out, const char *s)
-{
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void group_json(FILE *out, const struct group *g, int crash)
 {
 	unsigned int k;
 
 	fputs(crash ? "{\"signature\": " : "{\"error\": ", out);
-	put_json_str(out, g->key);
+	cw_json_str(out, g->key);
 	fprintf(out, ", \"count\": %u, \"first\": ", g->count);
-	put_json_str(out, g->first);
+	cw_json_str(out, g->first);
 	fputs(", \"last\": ", out);
-	put_json_str(out, g->last);
+	cw_json_str(out, g->last);
 	if (crash) {
 		fputs(", \"fault\": ", out);
-		put_json_str(out, g->cls);
+		cw_json_str(out, g->cls);
 		fputs(", \"frames\": [", out);
 		for (k = 0; k < g->nr_frames; k++) {
 			fputs(k ? ", " : "", out);
-			put_json_str(out, g->frames[k]);
+			cw_json_str(out, g->frames[k]);
 		}
 		fputc(']', out);
 	}
 	fputs(", \"builds\": [", out);
 	for (k = 0; k < g->nr_builds; k++) {
 		fputs(k ? ", {\"build_id\": " : "{\"build_id\": ", out);
-		put_json_str(out, g->builds[k].build_id);
+		cw_json_str(out, g->builds[k].build_id);
 		fputs(", \"firmware\": ", out);
-		put_json_str(out, g->builds[k].firmware);
+		cw_json_str(out, g->builds[k].firmware);
 		fprintf(out, ", \"count\": %u}", g->builds[k].count);
 	}
 	fprintf(out, "], \"other_builds\": %u}", g->other_builds);
