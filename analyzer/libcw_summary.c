@@ -452,8 +452,8 @@ static void group_text(FILE *out, const struct group *g, unsigned int rank, int 
 	unsigned int k;
 
 	if (crash)
-		fprintf(out, "#%u  %u dump%s  signature %s  %s\n", rank, g->count,
-			g->count == 1 ? "" : "s", g->key, g->cls ? g->cls : "");
+		fprintf(out, "#%u  %u dump%s  signature %s%s%s\n", rank, g->count,
+			g->count == 1 ? "" : "s", g->key, g->cls ? "  " : "", g->cls ? g->cls : "");
 	else
 		fprintf(out, "#%u  %u dump%s  %s\n", rank, g->count, g->count == 1 ? "" : "s",
 			g->key);
@@ -495,8 +495,9 @@ void cw_summary_print(FILE *out, struct cw_summary *s, int json)
 		fputs("]}\n", out);
 		return;
 	}
-	fprintf(out, "%u dumps: %u analyzed in %zu crash group%s, %u failed\n", s->dumps,
-		s->dumps - s->failed, s->crashes.nr, s->crashes.nr == 1 ? "" : "s", s->failed);
+	fprintf(out, "%u dump%s: %u analyzed in %zu crash group%s, %u failed\n", s->dumps,
+		s->dumps == 1 ? "" : "s", s->dumps - s->failed, s->crashes.nr,
+		s->crashes.nr == 1 ? "" : "s", s->failed);
 	for (i = 0; i < s->crashes.nr; i++)
 		group_text(out, &s->crashes.g[i], (unsigned int)i + 1, 1);
 	if (s->errors.nr)

@@ -265,56 +265,65 @@ static int is_dump(const char *path)
 	return n > 0 && cw_dump_sniff(buf, (size_t)n);
 }
 
-/* crashwalk summary [--json] [REPORTS...]: crashwalk --json's lines grouped by signature. */
-static int summary(int argc, char **argv)
+/* Add the JSON lines of the file at name ("-": standard input) to s; 0, or 1 after an error. */
+static int summary_read(struct cw_summary *s, const char *name)
 {
-	struct cw_summary *s = cw_summary_new();
+	FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
 	struct cw_error err = { { 0 } };
-	int i, json = 0, files = 0, rc = 0;
+	unsigned int lineno = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
+	int rc = 0;
 
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
-			json = 1;
-		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return fputs("usage: crashwalk summary [--json] [REPORTS...]\n", stdout), 0;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return fprintf(stderr, "crashwalk: summary: unknown option '%s'\n", argv[i]), 2;
-	for (i = 1; s && i <= argc; i++) {
-		const char *name = i < argc ? argv[i] : "-";
-		unsigned int lineno = 0;
-		FILE *f;
-
-		if (i < argc && (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")))
+	if (!f) {
+		fprintf(stderr, "crashwalk: summary: %s: %s\n", name, strerror(errno));
+		return 1;
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (strspn(line, " \t\r\n") == (size_t)n)
 			continue;
-		if (i == argc && files)
-			break;
-		files++;
-		f = strcmp(name, "-") ? fopen(name, "r") : stdin;
-		if (!f) {
-			fprintf(stderr, "crashwalk: summary: %s: %s\n", name, strerror(errno));
+		if (cw_summary_add(s, line, (size_t)n, &err)) {
+			fprintf(stderr, "crashwalk: %s:%u: %s\n", name, lineno, err.msg);
 			rc = 1;
-			continue;
 		}
-		while ((n = getline(&line, &cap, f)) > 0) {
-			lineno++;
-			if (n == 1 && line[0] == '\n')
-				continue;
-			if (cw_summary_add(s, line, (size_t)n, &err)) {
-				fprintf(stderr, "crashwalk: %s:%u: %s\n", name, lineno, err.msg);
-				rc = 1;
-			}
-		}
-		if (f != stdin)
-			fclose(f);
 	}
 	free(line);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+/* crashwalk summary [--json] [REPORTS...]: crashwalk --json's lines grouped by signature. */
+static int summary(int argc, char **argv)
+{
+	struct cw_summary *s;
+	int i, json = 0, files = 0, rc = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
+			json = 1;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs("usage: crashwalk summary [--json] [REPORTS...]\n", stdout);
+			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "crashwalk: summary: unknown option '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	s = cw_summary_new();
 	if (!s) {
 		fputs("crashwalk: out of memory\n", stderr);
 		return 1;
 	}
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--json") && strcmp(argv[i], "-j")) {
+			rc |= summary_read(s, argv[i]);
+			files++;
+		}
+	if (!files)
+		rc |= summary_read(s, "-");
 	cw_summary_print(stdout, s, json);
 	cw_summary_free(s);
 	return rc;
@@ -423,10 +432,10 @@ int main(int argc, char **argv)
 			opt.report.strip_path = 1;
 			break;
 		case OPT_SYMBOLS:
-			if (stat(optarg, &st) || !S_ISDIR(st.st_mode)) {
+			c = stat(optarg, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+			if (c) {
 				fprintf(stderr, "crashwalk: --symbols '%s': %s\n", optarg,
-					errno && !S_ISDIR(st.st_mode) ? "not a directory" :
-					strerror(errno));
+					strerror(c));
 				return 2;
 			}
 			if (so.nr_dirs == MAX_SYMBOL_DIRS) {
