@@ -405,7 +405,8 @@ static struct cw_image *find_image(struct cw_symbols *s, const uint8_t *id, uint
 
 	for (i = 0; i < s->nr_dirs; i++) {
 		if (find_in_dir(&s->dirs[i], id, len, hex, path, sizeof(path))) {
-			searched(where, sizeof(where), "%s (.build-id, %zu ELF files): not there",
+			searched(where, sizeof(where),
+				 "%s (.build-id, %zu ELF with a build-id): not there",
 				 s->dirs[i].dir, s->dirs[i].nr);
 			continue;
 		}

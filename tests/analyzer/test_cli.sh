@@ -293,4 +293,39 @@ check "rtos_stop_explained_once" \
 check "quiet_keeps_notes_off_stderr" \
 	"$("$cw" -q --regs main:r0 "$elf" "$core" 2>&1 >/dev/null | wc -l)" 0
 
+# Without the ELF: the firmware found by the build-id the dump holds (the demo's fault
+# handler dumps its build-id note from flash), in a flat directory of ELFs; --batch; summary.
+check "symbols_dir_finds_the_firmware_by_build_id" \
+	"$("$cw" -q --symbols "$b" "$core" | tail -n +2)" "$("$cw" -q "$elf" "$core" | tail -n +2)"
+check "symbols_json_names_build_id_and_firmware" \
+	"$("$cw" -q -j --symbols "$b" "$core" | grep -o '"firmware": {"path": "[^"]*", "build_id": "[0-9a-f]*"}' |
+		sed 's|.*/||; s|", .*||')" "demo.elf"
+check "symbols_missing_dir_refused" "$(run --symbols "$tmp/nodir" "$core")" \
+	"2: crashwalk: --symbols '$tmp/nodir': No such file or directory"
+check "no_build_id_without_elf_is_a_usage_error" \
+	"$(run --symbols "$b" "$b/rtos-m4f-freertos.core" | sed 's/ (no .*//')" \
+	"2: crashwalk: $b/rtos-m4f-freertos.core: the dump holds no GNU build-id"
+check "unknown_build_id_names_the_places" \
+	"$(run --no-debuginfod --symbols "$b" "$tmp/id.core" | sed 's/.*build-id //')" \
+	"0123456789abcdef: no firmware found: $b (.build-id, 1 ELF with a build-id): not there; debuginfod: not asked (--no-debuginfod); give the firmware with --symbols DIR, DEBUGINFOD_URLS or as the first argument"
+printf '%s\n' "$core" "$tmp/text" "$b/demo.zephyr" "$tmp/id.core" >"$tmp/list"
+"$cw" --batch="$tmp/list" --no-debuginfod --symbols "$b" >"$tmp/batch" 2>"$tmp/err"
+check "batch_exit_status_1_after_failures" "$?" 1
+check "batch_one_json_line_per_dump" "$(grep -c '^{"schema": "crashwalk"' "$tmp/batch")" 4
+check "batch_counts_on_stderr" "$(tail -1 "$tmp/err")" \
+	"crashwalk: 4 dumps, 2 failed, 1 firmware images opened"
+check "batch_from_stdin_is_the_same" \
+	"$("$cw" -q --batch --no-debuginfod --symbols "$b" <"$tmp/list" 2>/dev/null)" "$(cat "$tmp/batch")"
+"$cw" summary "$tmp/batch" >"$tmp/sum"
+check "summary_counts" "$(head -1 "$tmp/sum")" "4 dumps: 2 analyzed in 1 crash group, 2 failed"
+check "summary_one_group_for_one_crash_in_two_formats" \
+	"$(grep -c '^#1  2 dumps  signature [0-9a-f]\{16\}  bus-precise$' "$tmp/sum")" 1
+check "summary_frames_from_the_faulting_one" \
+	"$(sed -n 's/^    frames: \([a-z_]*\) .*/\1/p' "$tmp/sum" | head -1)" "fault_bus"
+check "summary_json_is_the_text" \
+	"$("$cw" summary --json <"$tmp/batch" | python3 -c 'import json, sys; j = json.load(sys.stdin)
+print(j["dumps"], j["failed"], [g["count"] for g in j["groups"]], len(j["errors"]))')" "4 2 [2] 2"
+check "summary_refuses_other_lines" "$(echo '{"a": 1}' | "$cw" summary 2>&1 >/dev/null)" \
+	"crashwalk: -:1: summary: not a crashwalk --json report"
+
 ktap_done
