@@ -478,8 +478,10 @@ void cw_summary_print(FILE *out, struct cw_summary *s, int json)
 {
 	size_t i;
 
-	qsort(s->crashes.g, s->crashes.nr, sizeof(*s->crashes.g), by_count);
-	qsort(s->errors.g, s->errors.nr, sizeof(*s->errors.g), by_count);
+	if (s->crashes.nr)
+		qsort(s->crashes.g, s->crashes.nr, sizeof(*s->crashes.g), by_count);
+	if (s->errors.nr)
+		qsort(s->errors.g, s->errors.nr, sizeof(*s->errors.g), by_count);
 	if (json) {
 		fprintf(out, "{\"schema\": \"crashwalk-summary\", \"version\": 1, \"dumps\": %u, "
 			"\"failed\": %u, \"groups\": [", s->dumps, s->failed);
