@@ -281,14 +281,20 @@ def main():
         url = "http://127.0.0.1:%d" % httpd.server_address[1]
         p = run(cw, [first_dump], dict(env, DEBUGINFOD_URLS=url,
                                        DEBUGINFOD_CACHE_PATH=os.path.join(tmp, "c-wrong")))
-        httpd.shutdown()
         ktap.note(p.stderr)
         ktap.result(p.returncode == 1 and "refused" in p.stderr and not p.stdout,
                     "wrong_file_from_a_server_refused")
 
-        # The ELF given wins over every place, and a build-id contradicting it is refused.
-        p = run(cw, [dumps[0][1], first_dump], dict(env, DEBUGINFOD_URLS=url))
-        ktap.result(p.returncode == 0, "elf_given_wins")
+        # The ELF given wins over every place (the wrong server still up), and a build-id
+        # contradicting it is refused.
+        p = run(cw, ["--json", dumps[0][1], first_dump],
+                dict(env, DEBUGINFOD_URLS=url,
+                     DEBUGINFOD_CACHE_PATH=os.path.join(tmp, "c-wrong2")))
+        httpd.shutdown()
+        httpd.server_close()
+        got = reports(p.stdout).get(first_dump, {})
+        ktap.result(p.returncode == 0 and (got.get("firmware") or {}).get("path") == dumps[0][1]
+                    and chain(got) == chain(given[first_dump]), "elf_given_wins")
         p = run(cw, [dumps[0][1], unknown])
         ktap.result(p.returncode == 1 and "build-id" in p.stderr, "contradicting_build_id_refused")
 
