@@ -130,10 +130,12 @@ void cw_symbols_free(struct cw_symbols *s)
 			free(s->dirs[i].files[k].path);
 		free(s->dirs[i].files);
 	}
+	/*
+	 * The library stays loaded, as libdwfl leaves it: libcurl's global
+	 * state, set up when it loaded, is freed at exit, not by dlclose().
+	 */
 	if (s->client)
 		s->lib.end(s->client);
-	if (s->lib.handle)
-		dlclose(s->lib.handle);
 	free(s->cache);
 	free(s->dirs);
 	free(s->misses);
