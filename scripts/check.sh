@@ -214,6 +214,10 @@ done
 # The flame graph of what the last production kernel's guest recorded, in the browser.
 k=$prod_k
 if [ -z "$guest_only" ]; then
+	# crashwalk for a fleet: firmware found by build-id through a debuginfod server of its
+	# own, batches, summary. After the analyzer suite: one corpus build at a time.
+	run fleet "$top/tests/analyzer/test_fleet.py" --crashwalk "$top/analyzer/build/crashwalk" \
+		--corpus-script "$top/tests/firmware/run-corpus.sh"
 	run "flamegraph-$k" "$top/tests/userspace/test_flamegraph.sh" \
 		"$logs/guest-$k/files/fw.rec" fw_test_leaf
 	# The packages just built, installed here and in the guest, on what that guest recorded.
