@@ -36,6 +36,7 @@ int cw_rtos_parse(const char *s, enum cw_rtos_kind *out)
 	static const struct { const char *name; enum cw_rtos_kind kind; } tab[] = {
 		{ "auto", CW_RTOS_AUTO }, { "none", CW_RTOS_NONE },
 		{ "freertos", CW_RTOS_FREERTOS }, { "zephyr", CW_RTOS_ZEPHYR },
+		{ "liteos", CW_RTOS_LITEOS },
 	};
 	unsigned int i;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libcw_rtos.c - RTOS awareness: pick the kernel (FreeRTOS or Zephyr, each
+ * libcw_rtos.c - RTOS awareness: pick the kernel (FreeRTOS, Zephyr, LiteOS-M, each
  * behind struct cw_rtos_ops), let it find its threads, then finish each one
  * in the thread model (saved registers, unwind, stack use); no kernel patch
  * and no help from the firmware needed.
@@ -17,13 +17,15 @@
 #include "cw_rtos_model.h"
 
 /* In the order --rtos auto tries them. */
-static const struct cw_rtos_ops *const kernels[] = { &cw_freertos_ops, &cw_zephyr_ops };
+static const struct cw_rtos_ops *const kernels[] = { &cw_freertos_ops, &cw_zephyr_ops,
+						     &cw_liteos_ops };
 
 const char *cw_rtos_name(enum cw_rtos_kind kind)
 {
 	static const char *const names[] = {
 		[CW_RTOS_AUTO] = "auto", [CW_RTOS_NONE] = "none",
 		[CW_RTOS_FREERTOS] = "freertos", [CW_RTOS_ZEPHYR] = "zephyr",
+		[CW_RTOS_LITEOS] = "liteos",
 	};
 
 	return kind < ARRAY_SIZE(names) ? names[kind] : "unknown";
@@ -127,6 +129,7 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 		return -1;
 	out->kind = ops->kind;
 	w.fill = ops->fill;
+	w.stack_guard = ops->stack_guard;
 	kernel_ends(t->img, ops, &w.ends);
 	if (ops->find(&w)) {
 		cw_rtos_free(out);

@@ -209,18 +209,20 @@ int cw_rtos_read_callee(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t a
 
 /* ---- per thread: stack use, the backtrace ---- */
 
-/* Fill bytes left untouched at the low end of a descending stack. */
+/* Fill bytes left untouched at the low end of a descending stack, above its guard word. */
 static void stack_use(struct cw_rtos_walk *w, struct cw_thread *th)
 {
 	uint32_t limit = th->stack_size ? th->stack_size : MAX_STACK_SCAN, n = 0, i;
+	uint32_t lo = th->stack_lo + w->stack_guard;
 	uint8_t buf[256];
 
-	if (!th->have_stack || limit > MAX_STACK_SCAN)
+	if (!th->have_stack || limit > MAX_STACK_SCAN || limit <= w->stack_guard)
 		return;
+	limit -= w->stack_guard;
 	while (n < limit) {
 		uint32_t chunk = limit - n < sizeof(buf) ? limit - n : sizeof(buf);
 
-		if (cw_mem_read(w->t->mem, th->stack_lo + n, buf, chunk))
+		if (cw_mem_read(w->t->mem, lo + n, buf, chunk))
 			break;
 		for (i = 0; i < chunk && buf[i] == w->fill; i++)
 			;
