@@ -220,10 +220,12 @@ static int los_walk_list(struct cw_rtos_walk *w, const struct los_layout *l, uin
 /*
  * The ready queues (g_priQueueList, linked through pendList) and the delay
  * list (g_taskSortLink, through sortList) hold exactly the tasks whose status
- * says so: a count that differs means the array or the lists are damaged.
+ * says so, the running one perhaps not yet: a count outside [lo, hi] means
+ * the array or the lists are damaged.
  */
 static void los_check_lists(struct cw_rtos_walk *w, const struct los_layout *l, uint32_t array,
-			    uint32_t stride, uint32_t count, unsigned int ready, unsigned int delayed)
+			    uint32_t stride, uint32_t count, unsigned int ready_lo,
+			    unsigned int ready_hi, unsigned int delayed_lo, unsigned int delayed_hi)
 {
 	const struct cw_image *img = w->t->img;
 	uint32_t queues, size, head;
@@ -238,15 +240,15 @@ static void los_check_lists(struct cw_rtos_walk *w, const struct los_layout *l, 
 				return;
 			n += (unsigned int)k;
 		}
-		if (n != ready)
-			cw_rtos_warn(w, "g_priQueueList holds %u tasks, %u are ready", n, ready);
+		if (n < ready_lo || n > ready_hi)
+			cw_rtos_warn(w, "g_priQueueList holds %u tasks, %u are ready", n, ready_lo);
 	}
 	if (!cw_image_lookup(img, "g_taskSortLink", &head)) {
 		k = los_walk_list(w, l, head, l->sort_list, array, stride, count,
 				  LOS_DELAY | LOS_PEND_TIME, "g_taskSortLink");
-		if (k >= 0 && (unsigned int)k != delayed)
+		if (k >= 0 && ((unsigned int)k < delayed_lo || (unsigned int)k > delayed_hi))
 			cw_rtos_warn(w, "g_taskSortLink holds %d tasks, %u wait with a timeout", k,
-				     delayed);
+				     delayed_lo);
 	}
 }
 
@@ -281,7 +283,7 @@ static int los_find(struct cw_rtos_walk *w)
 	const struct cw_image *img = w->t->img;
 	uint32_t los_task_sym, array_sym, max_sym, array, max, run = 0, stride, sched, dummy;
 	uint32_t dummy_id = ~0u, dummy_sp = 0, tcb, i;
-	unsigned int ready = 0, delayed = 0;
+	unsigned int ready = 0, delayed = 0, cur_ready = 0, cur_delayed = 0;
 	struct los_task t[CW_MAX_THREADS];
 	struct los_layout l;
 
@@ -332,8 +334,14 @@ static int los_find(struct cw_rtos_walk *w)
 				     i, tcb, cur.id);
 			return 0;
 		}
-		/* The running task joins a list only when it is switched out. */
-		if (tcb != run) {
+		/*
+		 * The running task joins a list when it is switched out: between its
+		 * status bit and the switch it may be on it or not yet.
+		 */
+		if (tcb == run) {
+			cur_ready = !!(cur.status & LOS_READY);
+			cur_delayed = !!(cur.status & (LOS_DELAY | LOS_PEND_TIME));
+		} else {
 			ready += !!(cur.status & LOS_READY);
 			delayed += !!(cur.status & (LOS_DELAY | LOS_PEND_TIME));
 		}
@@ -355,7 +363,8 @@ static int los_find(struct cw_rtos_walk *w)
 		}
 	}
 	los_contexts(w, t);
-	los_check_lists(w, &l, array, stride, max + 1, ready, delayed);
+	los_check_lists(w, &l, array, stride, max + 1, ready, ready + cur_ready, delayed,
+			delayed + cur_delayed);
 	return 0;
 }
 

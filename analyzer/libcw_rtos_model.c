@@ -294,6 +294,19 @@ static void current_frames(struct cw_rtos_walk *w, struct cw_thread *th)
 	th->bt.nr = 0;
 	th->bt.stop = bt->stop;
 	memcpy(th->bt.stop_detail, bt->stop_detail, sizeof(th->bt.stop_detail));
+	/*
+	 * A handler's chain that stops at the process stack it cannot read, with
+	 * nothing saved (LiteOS-M saves a task only after choosing the next): the
+	 * thread's frames are not in this dump, and the handler's are not its.
+	 */
+	if (!found && !th->have_regs && bt->stop == CW_STOP_NO_PSP && from < bt->nr &&
+	    crash_in_handler(w, &bt->frames[from])) {
+		th->layout = "crash";
+		th->regs = (struct cw_regs){ 0 };
+		cw_thread_problem(th, "the dump has no PSP and the kernel had not saved the "
+			       "thread's context: its frames are not in the dump");
+		return;
+	}
 	for (i = from; i < bt->nr; i++) {
 		/* The crash's walk knew no thread: what lies above its stack is another's. */
 		if (i > from && thread_top(th) && bt->frames[i].sp > thread_top(th)) {
@@ -310,7 +323,8 @@ static void current_frames(struct cw_rtos_walk *w, struct cw_thread *th)
 	th->have_psplim = 0;
 	th->exc_return = 0;
 	th->regs = (struct cw_regs){ 0 };
-	th->have_regs = from < bt->nr;
+	/* A chain that never got back to Thread mode holds no register of the thread's. */
+	th->have_regs = from < bt->nr && (found || !crash_in_handler(w, &bt->frames[from]));
 	if (th->have_regs) {
 		cw_reg_set(&th->regs, CW_PC, bt->frames[from].pc);
 		cw_reg_set(&th->regs, CW_SP, bt->frames[from].sp);

@@ -210,7 +210,7 @@ static void waiter_task(void *arg)
 	waiter_loop((uint32_t)arg);
 }
 
-#ifndef KERNEL_ZEPHYR
+#ifdef KERNEL_FREERTOS
 /*
  * ---- FreeRTOS states read from more than one list (eTaskGetState) ----
  * notified: in xSuspendedTaskList with no event, waiting for a notification
@@ -332,7 +332,7 @@ static void crasher_task(void *arg)
 #endif
 	if (crash_case == CASE_NULLCALL)
 		crasher_dispatch(0x5678);
-#ifndef KERNEL_ZEPHYR
+#ifdef KERNEL_FREERTOS
 	rtos_signal_suspended();
 #endif
 	crasher_apply(0x1234);
@@ -340,14 +340,16 @@ static void crasher_task(void *arg)
 		rtos_delay(100);
 }
 
-/* ---- idle ---- */
+/* ---- idle (LiteOS creates its own, and a software timer task) ---- */
 
+#ifndef KERNEL_LITEOS
 static void idle_task(void *arg)
 {
 	(void)arg;
 	for (;;)
 		__asm__ volatile("wfi");
 }
+#endif
 
 static uint32_t *stack_for(uint32_t *words)
 {
@@ -363,14 +365,16 @@ int main(void)
 {
 	uint32_t n;
 
+#ifndef KERNEL_LITEOS
 	rtos_create("IDLE", idle_task, 0, 0, stack_for(&n), n);
+#endif
 	rtos_create("sensor", sensor_task, (void *)3, 2, stack_for(&n), n);
 	rtos_create("worker", worker_task, (void *)0x9e3779b9, 1, stack_for(&n), n);
 #ifdef __ARM_FP
 	rtos_create("fpu", fpu_task, 0, 1, stack_for(&n), n);
 #endif
 	rtos_create("waiter", waiter_task, (void *)40, 3, stack_for(&n), n);
-#ifndef KERNEL_ZEPHYR
+#ifdef KERNEL_FREERTOS
 	rtos_create("notified", notified_task, (void *)50, 3, stack_for(&n), n);
 	rtos_create("pending", pending_task, (void *)60, 3, stack_for(&n), n);
 	rtos_create("doomed", doomed_task, (void *)70, 3, stack_for(&n), n);

@@ -16,6 +16,9 @@
  * _current->callee_saved {v1-v8, psp}, the low byte of EXC_RETURN to
  * _current->arch.mode_exc_return, s16-s31 (when bit 4 is 0) to
  * _current->arch.preempt_float; the hardware frame stays on the task's stack.
+ *
+ * LiteOS-M-shaped kernel (kernel_liteos.c): [s16-s31 with the FPU], r4-r11,
+ * PRIMASK, then the hardware frame, at the TCB's stackPointer (its first word).
  */
 	/* The symbol table's file name; without it the linker names the temporary object. */
 	.file	"port.S"
@@ -23,6 +26,91 @@
 	.thumb
 
 	.text
+#ifdef KERNEL_LITEOS
+/*
+ * HalStartToRun (los_dispatch.S): Thread mode moves to the process stack and
+ * jumps into the first task's initial context without an exception: pc
+ * OsTaskEntry, lr ArchSysExit, r0 the task ID; the context's slots below the
+ * hardware frame are skipped. With the FPU, a vpush/vpop sets CONTROL.FPCA,
+ * so every later frame of a task is an extended one. The real kernel reads
+ * CPACR at run time; this build knows it from __ARM_FP.
+ */
+	.global	HalStartToRun
+	.type	HalStartToRun, %function
+	.thumb_func
+HalStartToRun:
+	movs	r0, #2
+	msr	control, r0
+	isb
+	ldr	r1, =g_losTask
+	ldr	r0, [r1, #4]
+	ldr	r12, [r0]
+#ifdef __ARM_FP
+	add	r12, r12, #100		/* s16-s31, r4-r11, PRIMASK */
+	ldmia	r12!, {r0-r7}
+	add	r12, r12, #72		/* s0-s15, FPSCR, reserved */
+	msr	psp, r12
+	vpush	{s0}
+	vpop	{s0}
+#else
+	add	r12, r12, #36		/* r4-r11, PRIMASK */
+	ldmia	r12!, {r0-r7}
+	msr	psp, r12
+#endif
+	mov	lr, r5
+	cpsie	i
+	bx	r6
+	.size	HalStartToRun, . - HalStartToRun
+
+/*
+ * HalPendSV: OsSchedTaskSwitch picks g_losTask.newTask before anything is
+ * saved; then r4-r11 and PRIMASK (in r12), and d8-d15 below them with the
+ * FPU, go under the hardware frame on the outgoing task's stack, its
+ * stackPointer takes the address, and the incoming task's are popped the
+ * same way. EXC_RETURN is not saved: lr goes back unchanged.
+ */
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+	.cfi_startproc
+	mrs	r12, primask
+	cpsid	i
+	push	{r12, lr}
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset lr, 4
+	bl	OsSchedTaskSwitch
+	pop	{r12, lr}
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore lr
+	cmp	r0, #0
+	mov	r0, lr
+	bne	1f
+	msr	primask, r12
+	bx	lr
+1:	mov	lr, r0
+	mrs	r0, psp
+	stmdb	r0!, {r4-r12}
+#ifdef __ARM_FP
+	vstmdb	r0!, {d8-d15}
+#endif
+	ldr	r5, =g_losTask
+	ldr	r6, [r5]
+	str	r0, [r6]
+	ldr	r0, [r5, #4]
+	str	r0, [r5]
+	ldr	r1, [r0]
+#ifdef __ARM_FP
+	vldmia	r1!, {d8-d15}
+#endif
+	ldmia	r1!, {r4-r12}
+	msr	psp, r1
+	msr	primask, r12
+	bx	lr
+	.cfi_endproc
+	.size	pendsv_handler, . - pendsv_handler
+
+#else /* !KERNEL_LITEOS */
 #ifndef KERNEL_ZEPHYR
 /*
  * The FreeRTOS ports start the first task as prvPortStartFirstTask() and
@@ -206,4 +294,5 @@ pendsv_handler:
 	.size	pendsv_handler, . - pendsv_handler
 
 #endif
+#endif /* KERNEL_LITEOS */
 	.ltorg

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rtos.h - the test scheduler's API: the same for its FreeRTOS-shaped and its
- * Zephyr-shaped kernel, so the application threads are written once.
+ * rtos.h - the test scheduler's API: the same for its FreeRTOS-, Zephyr- and
+ * LiteOS-M-shaped kernels, so the application threads are written once.
  */
 #ifndef RTOS_TEST_H
 #define RTOS_TEST_H
@@ -9,6 +9,11 @@
 #include <stdint.h>
 
 #define NOINLINE __attribute__((noinline))
+
+/* The FreeRTOS-shaped kernel is the default; KERNEL_ZEPHYR and KERNEL_LITEOS pick the others. */
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
+#define KERNEL_FREERTOS 1
+#endif
 
 #if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8M_BASE__)
 #define RTOS_V8M 1
