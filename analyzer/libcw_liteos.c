@@ -282,7 +282,7 @@ static int los_find(struct cw_rtos_walk *w)
 {
 	const struct cw_image *img = w->t->img;
 	uint32_t los_task_sym, array_sym, max_sym, array, max, run = 0, stride, sched, dummy;
-	uint32_t dummy_id = ~0u, dummy_sp = 0, tcb, i;
+	uint32_t dummy_id = ~0u, dummy_sp = 0, idle_id, tcb, i;
 	unsigned int ready = 0, delayed = 0, cur_ready = 0, cur_delayed = 0;
 	struct los_task t[CW_MAX_THREADS];
 	struct los_layout l;
@@ -318,6 +318,8 @@ static int los_find(struct cw_rtos_walk *w)
 	dummy = array + max * stride;
 	if (cw_rtos_rd32(w, dummy + l.id, &dummy_id) || cw_rtos_rd32(w, dummy + l.sp, &dummy_sp))
 		dummy_id = ~0u;
+	if (cw_image_lookup(img, "g_idleTaskID", &idle_id) || cw_rtos_rd32(w, idle_id, &idle_id))
+		idle_id = ~0u;
 	if (run && (run < array || run > dummy || (run - array) % stride))
 		cw_rtos_warn(w, "g_losTask.runTask 0x%08x is no task of g_taskCBArray", run);
 	for (i = 0; i < max; i++) {
@@ -338,7 +340,9 @@ static int los_find(struct cw_rtos_walk *w)
 		 * The running task joins a list when it is switched out: between its
 		 * status bit and the switch it may be on it or not yet.
 		 */
-		if (tcb == run) {
+		if (i == idle_id) {
+			/* OsSchedTaskEnQueue marks the idle task ready but never queues it. */
+		} else if (tcb == run) {
 			cur_ready = !!(cur.status & LOS_READY);
 			cur_delayed = !!(cur.status & (LOS_DELAY | LOS_PEND_TIME));
 		} else {

@@ -218,10 +218,13 @@ static void *task_stack_init(uint32_t taskID, uint32_t size, uint32_t top)
 
 /* ---- los_sched.c: the priority queue and the sorted delay list ---- */
 
+/* The idle task is marked ready but never queued: top_task() falls back to it. */
 static void sched_enqueue(LosTaskCB *t)
 {
-	g_queueBitmap |= 0x80000000u >> t->priority;
-	list_tail_insert(&g_priQueueList[t->priority], &t->pendList);
+	if (t->taskID != g_idleTaskID) {
+		g_queueBitmap |= 0x80000000u >> t->priority;
+		list_tail_insert(&g_priQueueList[t->priority], &t->pendList);
+	}
 	t->taskStatus &= ~(OS_TASK_STATUS_PEND | OS_TASK_STATUS_SUSPEND | OS_TASK_STATUS_DELAY |
 			   OS_TASK_STATUS_PEND_TIME);
 	t->taskStatus |= OS_TASK_STATUS_READY;
@@ -231,9 +234,11 @@ static void sched_dequeue(LosTaskCB *t)
 {
 	if (!(t->taskStatus & OS_TASK_STATUS_READY))
 		return;
-	list_delete(&t->pendList);
-	if (g_priQueueList[t->priority].pstNext == &g_priQueueList[t->priority])
-		g_queueBitmap &= ~(0x80000000u >> t->priority);
+	if (t->taskID != g_idleTaskID) {
+		list_delete(&t->pendList);
+		if (g_priQueueList[t->priority].pstNext == &g_priQueueList[t->priority])
+			g_queueBitmap &= ~(0x80000000u >> t->priority);
+	}
 	t->taskStatus &= ~OS_TASK_STATUS_READY;
 }
 
@@ -336,6 +341,7 @@ static void task_init(void)
 	g_losTask.runTask->taskID = i;
 	g_losTask.runTask->taskStatus = OS_TASK_STATUS_UNUSED | OS_TASK_STATUS_RUNNING;
 	g_losTask.runTask->priority = OS_TASK_PRIORITY_LOWEST + 1;
+	g_idleTaskID = 0xFFFFFFFFu;	/* OS_INVALID until the idle task exists */
 	for (i = 0; i < OS_PRIORITY_QUEUE_NUM; i++)
 		list_init(&g_priQueueList[i]);
 	list_init(&g_taskSortLink.sortLink);
