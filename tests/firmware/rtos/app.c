@@ -340,16 +340,14 @@ static void crasher_task(void *arg)
 		rtos_delay(100);
 }
 
-/* ---- idle (LiteOS creates its own, and a software timer task) ---- */
+/* ---- idle ---- */
 
-#ifndef KERNEL_LITEOS
 static void idle_task(void *arg)
 {
 	(void)arg;
 	for (;;)
 		__asm__ volatile("wfi");
 }
-#endif
 
 static uint32_t *stack_for(uint32_t *words)
 {
@@ -365,9 +363,7 @@ int main(void)
 {
 	uint32_t n;
 
-#ifndef KERNEL_LITEOS
 	rtos_create("IDLE", idle_task, 0, 0, stack_for(&n), n);
-#endif
 	rtos_create("sensor", sensor_task, (void *)3, 2, stack_for(&n), n);
 	rtos_create("worker", worker_task, (void *)0x9e3779b9, 1, stack_for(&n), n);
 #ifdef __ARM_FP

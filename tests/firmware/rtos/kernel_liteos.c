@@ -132,10 +132,14 @@ volatile uint32_t rtos_ticks;
 /*
  * The kernel's heap (m_aucSysMem0): the TCB array and the kernel tasks'
  * stacks. Each allocation sits behind a node header like los_memory.c's.
+ * Placed below the application's stacks, as in a real build the kernel's
+ * tasks, created by LOS_KernelInit() from the heap's start, lie below the
+ * tasks the application creates later.
  */
 #define HEAP_NODE_HEAD	16
 static uint8_t heap[(LOSCFG_BASE_CORE_TSK_LIMIT + 2) * sizeof(LosTaskCB) + IDLE_STACK_SIZE +
-		    SWTMR_STACK_SIZE + 4 * HEAP_NODE_HEAD] __attribute__((aligned(8)));
+		    SWTMR_STACK_SIZE + 4 * HEAP_NODE_HEAD]
+	__attribute__((aligned(8), section(".data.los_heap")));
 static uint32_t heap_used;
 
 static void *los_mem_alloc(uint32_t size)
@@ -324,6 +328,8 @@ static uint32_t task_create(const char *name, TSK_ENTRY_FUNC fn, uint32_t arg, u
 	return t->taskID;
 }
 
+static void kernel_tasks(void);
+
 /* OsTaskInit: the TCB array from the heap, one more TCB than tasks for runTask's stand-in. */
 static void task_init(void)
 {
@@ -348,6 +354,7 @@ static void task_init(void)
 	list_init(&never_posted.semList);
 	list_init(&swtmr_queue.readWriteList[0]);
 	list_init(&swtmr_queue.readWriteList[1]);
+	kernel_tasks();
 }
 
 /* OsSchedTaskWait: pend the running task on an object's list, forever. */
@@ -381,6 +388,18 @@ NOINLINE void *OsSwtmrTask(uint32_t arg)
 	return 0;
 }
 
+/* LOS_KernelInit: the software timer task, then the idle task, before the application's. */
+static void kernel_tasks(void)
+{
+	g_swtmrTaskID = task_create("Swt_Task", OsSwtmrTask, 0, 0, 0, SWTMR_STACK_SIZE);
+	g_taskCBArray[g_swtmrTaskID].taskStatus |= OS_TASK_FLAG_SYSTEM_TASK;
+	sched_enqueue(&g_taskCBArray[g_swtmrTaskID]);
+	g_idleTaskID = task_create("IdleCore000", OsIdleTask, 0, OS_TASK_PRIORITY_LOWEST, 0,
+				   IDLE_STACK_SIZE);
+	g_taskCBArray[g_idleTaskID].taskStatus |= OS_TASK_FLAG_SYSTEM_TASK;
+	sched_enqueue(&g_taskCBArray[g_idleTaskID]);
+}
+
 /*
  * LiteOS numbers priorities the other way: 0 is the most urgent. The
  * application's 1 and 2 share one level, so that each yield of the crasher
@@ -392,6 +411,8 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 {
 	uint32_t id;
 
+	if (!prio)
+		return;	/* the application's idle task: LiteOS-M creates its own */
 	if (!g_taskMaxNum)
 		task_init();
 	id = task_create(name, (TSK_ENTRY_FUNC)(void (*)(void))fn, (uint32_t)arg, prio > 2 ? 17 : 18, stack,
@@ -438,20 +459,13 @@ void rtos_block_forever(void)
 extern void board_start_tick(void);
 extern void HalStartToRun(void) __attribute__((noreturn));
 
-/* LOS_Start: the kernel's own tasks, the first task picked, then HalStartToRun. */
+/* LOS_Start: the first task picked, then HalStartToRun. */
 void rtos_start(void)
 {
 	LosTaskCB *first;
 
 	if (!g_taskMaxNum)
 		task_init();
-	g_idleTaskID = task_create("IdleCore000", OsIdleTask, 0, OS_TASK_PRIORITY_LOWEST, 0,
-				   IDLE_STACK_SIZE);
-	g_swtmrTaskID = task_create("Swt_Task", OsSwtmrTask, 0, 0, 0, SWTMR_STACK_SIZE);
-	g_taskCBArray[g_idleTaskID].taskStatus |= OS_TASK_FLAG_SYSTEM_TASK;
-	g_taskCBArray[g_swtmrTaskID].taskStatus |= OS_TASK_FLAG_SYSTEM_TASK;
-	sched_enqueue(&g_taskCBArray[g_idleTaskID]);
-	sched_enqueue(&g_taskCBArray[g_swtmrTaskID]);
 	irq_off();
 	first = top_task();
 	first->taskStatus |= OS_TASK_STATUS_RUNNING;

@@ -16,9 +16,6 @@
  * _current->callee_saved {v1-v8, psp}, the low byte of EXC_RETURN to
  * _current->arch.mode_exc_return, s16-s31 (when bit 4 is 0) to
  * _current->arch.preempt_float; the hardware frame stays on the task's stack.
- *
- * LiteOS-M-shaped kernel (kernel_liteos.c): [s16-s31 with the FPU], r4-r11,
- * PRIMASK, then the hardware frame, at the TCB's stackPointer (its first word).
  */
 	/* The symbol table's file name; without it the linker names the temporary object. */
 	.file	"port.S"
@@ -26,7 +23,197 @@
 	.thumb
 
 	.text
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
+/*
+ * The FreeRTOS ports start the first task as prvPortStartFirstTask() and
+ * vPortSVCHandler() do: the main stack is set back to its top (the vector
+ * table's initial value), and an svc whose handler pops the first task's
+ * context and returns to it on the process stack. The svc's own exception
+ * frame, thread mode on the main stack, is never popped: it stays at the
+ * top of the main stack, stale, below what handlers push later.
+ */
+	.global	prvPortStartFirstTask
+	.type	prvPortStartFirstTask, %function
+	.thumb_func
+prvPortStartFirstTask:
+	ldr	r0, =0xE000ED08		/* VTOR */
+	ldr	r0, [r0]
+	ldr	r0, [r0]
+	msr	msp, r0
+	cpsie	i
+	cpsie	f
+	dsb
+	isb
+	svc	0
+	nop
+	.size	prvPortStartFirstTask, . - prvPortStartFirstTask
+
+	.global	svc_handler
+	.type	svc_handler, %function
+	.thumb_func
+svc_handler:
+	ldr	r3, =pxCurrentTCB
+	ldr	r1, [r3]
+	ldr	r0, [r1]
+#if defined(__ARM_ARCH_8M_MAIN__)
+	ldmia	r0!, {r1, r2, r4-r11}
+	msr	psplim, r1
+	mov	lr, r2
+#elif defined(__ARM_FP)
+	ldmia	r0!, {r4-r11, lr}
+#else
+	ldmia	r0!, {r4-r11}
+	orr	lr, lr, #0xd		/* thread mode, process stack */
+#endif
+	msr	psp, r0
+	isb
+	bx	lr
+	.size	svc_handler, . - svc_handler
+#elif defined(KERNEL_ZEPHYR)
+/*
+ * Zephyr's z_arm_svc(): an svc from k_panic() or k_oops() (_SVC_CALL_RUNTIME_EXCEPT)
+ * goes on to the fatal error path, here the fault entry; no other svc is made.
+ */
+	.global	svc_handler
+	.type	svc_handler, %function
+	.thumb_func
+svc_handler:
+	b	hardfault_entry
+	.size	svc_handler, . - svc_handler
+
+/*
+ * port_start(psp, msp): thread mode moves to the process stack, exceptions to
+ * msp (Zephyr's interrupt stack), then the first switch.
+ */
+	.global	port_start
+	.type	port_start, %function
+	.thumb_func
+port_start:
+	msr	psp, r0
+	movs	r2, #2
+	msr	control, r2
+	isb
+	cbz	r1, 1f
+	msr	msp, r1
+1:
+	bl	board_start_tick
+	ldr	r0, =0xE000ED04
+	ldr	r1, =0x10000000
+	str	r1, [r0]
+	dsb
+	isb
+	cpsie	i
+2:	b	2b
+	.size	port_start, . - port_start
+#endif
+
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
+
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+	.cfi_startproc
+	mrs	r0, psp
+	isb
+	ldr	r3, =pxCurrentTCB
+	ldr	r2, [r3]
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	it	eq
+	vstmdbeq r0!, {s16-s31}
+#endif
+#if defined(__ARM_ARCH_8M_MAIN__)
+	mrs	r1, psplim
+	mov	r3, lr
+	stmdb	r0!, {r1, r3-r11}
+#elif defined(__ARM_FP)
+	stmdb	r0!, {r4-r11, lr}
+#else
+	stmdb	r0!, {r4-r11}
+#endif
+	str	r0, [r2]
+	push	{r3, lr}
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset lr, 4
+	bl	vTaskSwitchContext
+	pop	{r3, lr}
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore lr
+	ldr	r3, =pxCurrentTCB
+	ldr	r1, [r3]
+	ldr	r0, [r1]
+#if defined(__ARM_ARCH_8M_MAIN__)
+	ldmia	r0!, {r1, r2, r4-r11}
+	msr	psplim, r1
+	mov	lr, r2
+#elif defined(__ARM_FP)
+	ldmia	r0!, {r4-r11, lr}
+#else
+	ldmia	r0!, {r4-r11}
+#endif
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	it	eq
+	vldmiaeq r0!, {s16-s31}
+#endif
+	msr	psp, r0
+	isb
+	bx	lr
+	.cfi_endproc
+	.size	pendsv_handler, . - pendsv_handler
+
+#elif defined(KERNEL_ZEPHYR)
+
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+	.cfi_startproc
+	push	{r0, lr}
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset lr, 4
+	bl	z_arm_current_callee_saved	/* r0 = &_current->callee_saved */
+	mrs	r12, psp
+	stmia	r0, {r4-r11, r12}
+#ifdef __ARM_FP
+	ldr	r1, [sp, #4]
+	tst	r1, #0x10
+	bne	1f
+	bl	z_arm_current_preempt_float	/* r0 = _current->arch.preempt_float */
+	vstmia	r0, {s16-s31}
+1:
+#endif
+	ldr	r0, [sp, #4]
+	bl	z_arm_swap		/* r0 = &next->callee_saved, r1 = its EXC_RETURN */
+	str	r1, [sp, #4]
+#ifdef __ARM_FP
+	tst	r1, #0x10
+	bne	2f
+	push	{r0, r1}
+	.cfi_adjust_cfa_offset 8
+	bl	z_arm_current_preempt_float
+	vldmia	r0, {s16-s31}
+	pop	{r0, r1}
+	.cfi_adjust_cfa_offset -8
+2:
+#endif
+	ldmia	r0, {r4-r11, r12}
+	msr	psp, r12
+	isb
+	pop	{r0, pc}
+	.cfi_endproc
+	.size	pendsv_handler, . - pendsv_handler
+
+#endif
+	.ltorg
+
 #ifdef KERNEL_LITEOS
+/*
+ * LiteOS-M-shaped kernel (kernel_liteos.c), after the others so that no line
+ * of theirs moves: [s16-s31 with the FPU], r4-r11, PRIMASK, then the hardware
+ * frame, at the TCB's stackPointer (its first word).
+ */
 /*
  * HalStartToRun (los_dispatch.S): Thread mode moves to the process stack and
  * jumps into the first task's initial context without an exception: pc
@@ -110,189 +297,5 @@ pendsv_handler:
 	.cfi_endproc
 	.size	pendsv_handler, . - pendsv_handler
 
-#else /* !KERNEL_LITEOS */
-#ifndef KERNEL_ZEPHYR
-/*
- * The FreeRTOS ports start the first task as prvPortStartFirstTask() and
- * vPortSVCHandler() do: the main stack is set back to its top (the vector
- * table's initial value), and an svc whose handler pops the first task's
- * context and returns to it on the process stack. The svc's own exception
- * frame, thread mode on the main stack, is never popped: it stays at the
- * top of the main stack, stale, below what handlers push later.
- */
-	.global	prvPortStartFirstTask
-	.type	prvPortStartFirstTask, %function
-	.thumb_func
-prvPortStartFirstTask:
-	ldr	r0, =0xE000ED08		/* VTOR */
-	ldr	r0, [r0]
-	ldr	r0, [r0]
-	msr	msp, r0
-	cpsie	i
-	cpsie	f
-	dsb
-	isb
-	svc	0
-	nop
-	.size	prvPortStartFirstTask, . - prvPortStartFirstTask
-
-	.global	svc_handler
-	.type	svc_handler, %function
-	.thumb_func
-svc_handler:
-	ldr	r3, =pxCurrentTCB
-	ldr	r1, [r3]
-	ldr	r0, [r1]
-#if defined(__ARM_ARCH_8M_MAIN__)
-	ldmia	r0!, {r1, r2, r4-r11}
-	msr	psplim, r1
-	mov	lr, r2
-#elif defined(__ARM_FP)
-	ldmia	r0!, {r4-r11, lr}
-#else
-	ldmia	r0!, {r4-r11}
-	orr	lr, lr, #0xd		/* thread mode, process stack */
-#endif
-	msr	psp, r0
-	isb
-	bx	lr
-	.size	svc_handler, . - svc_handler
-#else
-/*
- * Zephyr's z_arm_svc(): an svc from k_panic() or k_oops() (_SVC_CALL_RUNTIME_EXCEPT)
- * goes on to the fatal error path, here the fault entry; no other svc is made.
- */
-	.global	svc_handler
-	.type	svc_handler, %function
-	.thumb_func
-svc_handler:
-	b	hardfault_entry
-	.size	svc_handler, . - svc_handler
-
-/*
- * port_start(psp, msp): thread mode moves to the process stack, exceptions to
- * msp (Zephyr's interrupt stack), then the first switch.
- */
-	.global	port_start
-	.type	port_start, %function
-	.thumb_func
-port_start:
-	msr	psp, r0
-	movs	r2, #2
-	msr	control, r2
-	isb
-	cbz	r1, 1f
-	msr	msp, r1
-1:
-	bl	board_start_tick
-	ldr	r0, =0xE000ED04
-	ldr	r1, =0x10000000
-	str	r1, [r0]
-	dsb
-	isb
-	cpsie	i
-2:	b	2b
-	.size	port_start, . - port_start
-#endif
-
-#ifndef KERNEL_ZEPHYR
-
-	.global	pendsv_handler
-	.type	pendsv_handler, %function
-	.thumb_func
-pendsv_handler:
-	.cfi_startproc
-	mrs	r0, psp
-	isb
-	ldr	r3, =pxCurrentTCB
-	ldr	r2, [r3]
-#ifdef __ARM_FP
-	tst	lr, #0x10
-	it	eq
-	vstmdbeq r0!, {s16-s31}
-#endif
-#if defined(__ARM_ARCH_8M_MAIN__)
-	mrs	r1, psplim
-	mov	r3, lr
-	stmdb	r0!, {r1, r3-r11}
-#elif defined(__ARM_FP)
-	stmdb	r0!, {r4-r11, lr}
-#else
-	stmdb	r0!, {r4-r11}
-#endif
-	str	r0, [r2]
-	push	{r3, lr}
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset lr, 4
-	bl	vTaskSwitchContext
-	pop	{r3, lr}
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore lr
-	ldr	r3, =pxCurrentTCB
-	ldr	r1, [r3]
-	ldr	r0, [r1]
-#if defined(__ARM_ARCH_8M_MAIN__)
-	ldmia	r0!, {r1, r2, r4-r11}
-	msr	psplim, r1
-	mov	lr, r2
-#elif defined(__ARM_FP)
-	ldmia	r0!, {r4-r11, lr}
-#else
-	ldmia	r0!, {r4-r11}
-#endif
-#ifdef __ARM_FP
-	tst	lr, #0x10
-	it	eq
-	vldmiaeq r0!, {s16-s31}
-#endif
-	msr	psp, r0
-	isb
-	bx	lr
-	.cfi_endproc
-	.size	pendsv_handler, . - pendsv_handler
-
-#else /* KERNEL_ZEPHYR */
-
-	.global	pendsv_handler
-	.type	pendsv_handler, %function
-	.thumb_func
-pendsv_handler:
-	.cfi_startproc
-	push	{r0, lr}
-	.cfi_adjust_cfa_offset 8
-	.cfi_rel_offset lr, 4
-	bl	z_arm_current_callee_saved	/* r0 = &_current->callee_saved */
-	mrs	r12, psp
-	stmia	r0, {r4-r11, r12}
-#ifdef __ARM_FP
-	ldr	r1, [sp, #4]
-	tst	r1, #0x10
-	bne	1f
-	bl	z_arm_current_preempt_float	/* r0 = _current->arch.preempt_float */
-	vstmia	r0, {s16-s31}
-1:
-#endif
-	ldr	r0, [sp, #4]
-	bl	z_arm_swap		/* r0 = &next->callee_saved, r1 = its EXC_RETURN */
-	str	r1, [sp, #4]
-#ifdef __ARM_FP
-	tst	r1, #0x10
-	bne	2f
-	push	{r0, r1}
-	.cfi_adjust_cfa_offset 8
-	bl	z_arm_current_preempt_float
-	vldmia	r0, {s16-s31}
-	pop	{r0, r1}
-	.cfi_adjust_cfa_offset -8
-2:
-#endif
-	ldmia	r0, {r4-r11, r12}
-	msr	psp, r12
-	isb
-	pop	{r0, pc}
-	.cfi_endproc
-	.size	pendsv_handler, . - pendsv_handler
-
-#endif
-#endif /* KERNEL_LITEOS */
 	.ltorg
+#endif

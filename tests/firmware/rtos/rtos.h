@@ -10,11 +10,6 @@
 
 #define NOINLINE __attribute__((noinline))
 
-/* The FreeRTOS-shaped kernel is the default; KERNEL_ZEPHYR and KERNEL_LITEOS pick the others. */
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
-#define KERNEL_FREERTOS 1
-#endif
-
 #if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8M_BASE__)
 #define RTOS_V8M 1
 #else
@@ -95,4 +90,8 @@ static inline void irq_on(void)
 	__asm__ volatile("cpsie i" ::: "memory");
 }
 
+/* The FreeRTOS-shaped kernel is the default; KERNEL_ZEPHYR and KERNEL_LITEOS pick the others. */
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
+#define KERNEL_FREERTOS 1
+#endif
 #endif
