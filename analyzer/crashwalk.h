@@ -96,6 +96,7 @@ enum cw_rtos_kind {
 	CW_RTOS_FREERTOS,
 	CW_RTOS_ZEPHYR,
 	CW_RTOS_THREADX,
+	CW_RTOS_LITEOS,		/* OpenHarmony LiteOS-M */
 };
 
 int cw_unwinder_parse(const char *s, enum cw_unwinder *out);

@@ -31,7 +31,8 @@ static void usage(FILE *out)
 	      "  -m, --method=M          auto, cfi, ehabi, prologue, fp or scan (default auto)\n"
 	      "  -r, --regs=SYM:LAYOUT   registers of a dump without them, from the register\n"
 	      "                          block the firmware saved at SYM\n"
-	      "  -R, --rtos=KIND         auto, none, freertos, zephyr or threadx (default auto)\n"
+	      "  -R, --rtos=KIND         auto, none, freertos, zephyr, threadx or liteos\n"
+	      "                          (default auto)\n"
 	      "      --allow-mismatch    report a dump that contradicts the firmware, with a\n"
 	      "                          warning, instead of refusing it\n"
 	      "  -s, --sp=REG=ADDR,...   stack pointers the dump lacks: msp, psp, msp_s,\n"
@@ -402,7 +403,7 @@ int main(int argc, char **argv)
 		case 'R':
 			if (cw_rtos_parse(optarg, &opt.analyze.rtos)) {
 				fprintf(stderr, "crashwalk: --rtos: unknown RTOS '%s'; use auto, "
-					"none, freertos, zephyr or threadx\n", optarg);
+					"none, freertos, zephyr, threadx or liteos\n", optarg);
 				return 2;
 			}
 			break;

@@ -118,7 +118,7 @@ pendsv_handler:
 	.size	pendsv_handler, . - pendsv_handler
 
 #else /* !KERNEL_THREADX */
-#ifndef KERNEL_ZEPHYR
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
 /*
  * The FreeRTOS ports start the first task as prvPortStartFirstTask() and
  * vPortSVCHandler() do: the main stack is set back to its top (the vector
@@ -164,7 +164,7 @@ svc_handler:
 	isb
 	bx	lr
 	.size	svc_handler, . - svc_handler
-#else
+#elif defined(KERNEL_ZEPHYR)
 /*
  * Zephyr's z_arm_svc(): an svc from k_panic() or k_oops() (_SVC_CALL_RUNTIME_EXCEPT)
  * goes on to the fatal error path, here the fault entry; no other svc is made.
@@ -202,7 +202,7 @@ port_start:
 	.size	port_start, . - port_start
 #endif
 
-#ifndef KERNEL_ZEPHYR
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
 
 	.global	pendsv_handler
 	.type	pendsv_handler, %function
@@ -258,7 +258,7 @@ pendsv_handler:
 	.cfi_endproc
 	.size	pendsv_handler, . - pendsv_handler
 
-#else /* KERNEL_ZEPHYR */
+#elif defined(KERNEL_ZEPHYR)
 
 	.global	pendsv_handler
 	.type	pendsv_handler, %function
@@ -303,3 +303,95 @@ pendsv_handler:
 #endif
 #endif /* KERNEL_THREADX */
 	.ltorg
+
+#ifdef KERNEL_LITEOS
+/*
+ * LiteOS-M-shaped kernel (kernel_liteos.c), after the others so that no line
+ * of theirs moves: [s16-s31 with the FPU], r4-r11, PRIMASK, then the hardware
+ * frame, at the TCB's stackPointer (its first word).
+ */
+/*
+ * HalStartToRun (los_dispatch.S): Thread mode moves to the process stack and
+ * jumps into the first task's initial context without an exception: pc
+ * OsTaskEntry, lr ArchSysExit, r0 the task ID; the context's slots below the
+ * hardware frame are skipped. With the FPU, a vpush/vpop sets CONTROL.FPCA,
+ * so every later frame of a task is an extended one. The real kernel reads
+ * CPACR at run time; this build knows it from __ARM_FP.
+ */
+	.global	HalStartToRun
+	.type	HalStartToRun, %function
+	.thumb_func
+HalStartToRun:
+	movs	r0, #2
+	msr	control, r0
+	isb
+	ldr	r1, =g_losTask
+	ldr	r0, [r1, #4]
+	ldr	r12, [r0]
+#ifdef __ARM_FP
+	add	r12, r12, #100		/* s16-s31, r4-r11, PRIMASK */
+	ldmia	r12!, {r0-r7}
+	add	r12, r12, #72		/* s0-s15, FPSCR, reserved */
+	msr	psp, r12
+	vpush	{s0}
+	vpop	{s0}
+#else
+	add	r12, r12, #36		/* r4-r11, PRIMASK */
+	ldmia	r12!, {r0-r7}
+	msr	psp, r12
+#endif
+	mov	lr, r5
+	cpsie	i
+	bx	r6
+	.size	HalStartToRun, . - HalStartToRun
+
+/*
+ * HalPendSV: OsSchedTaskSwitch picks g_losTask.newTask before anything is
+ * saved; then r4-r11 and PRIMASK (in r12), and d8-d15 below them with the
+ * FPU, go under the hardware frame on the outgoing task's stack, its
+ * stackPointer takes the address, and the incoming task's are popped the
+ * same way. EXC_RETURN is not saved: lr goes back unchanged.
+ */
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+	.cfi_startproc
+	mrs	r12, primask
+	cpsid	i
+	push	{r12, lr}
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset lr, 4
+	bl	OsSchedTaskSwitch
+	pop	{r12, lr}
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore lr
+	cmp	r0, #0
+	mov	r0, lr
+	bne	1f
+	msr	primask, r12
+	bx	lr
+1:	mov	lr, r0
+	mrs	r0, psp
+	stmdb	r0!, {r4-r12}
+#ifdef __ARM_FP
+	vstmdb	r0!, {d8-d15}
+#endif
+	ldr	r5, =g_losTask
+	ldr	r6, [r5]
+	str	r0, [r6]
+	ldr	r0, [r5, #4]
+	str	r0, [r5]
+	ldr	r1, [r0]
+#ifdef __ARM_FP
+	vldmia	r1!, {d8-d15}
+#endif
+	ldmia	r1!, {r4-r12}
+	msr	psp, r1
+	msr	primask, r12
+	bx	lr
+	.cfi_endproc
+	.size	pendsv_handler, . - pendsv_handler
+
+	.ltorg
+#endif
