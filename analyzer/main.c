@@ -191,31 +191,56 @@ static int analyze(struct firmware *fw, const char *path, uint8_t *buf, size_t l
 }
 
 /*
- * --batch: the dumps named in list, one path a line; each gets its JSON
- * line, a failed one an error line, and the batch goes on to the end.
+ * Call fn for each line of the file at name ("-": standard input), with its
+ * number; what names the option or command in the error an unreadable file
+ * gets. 1 when the file cannot be opened, else the OR of what fn returned.
  */
-static int batch(struct firmware *fw, const char *list, const struct options *opt)
+static int each_line(const char *name, const char *what,
+		     int (*fn)(void *ctx, char *line, size_t n, unsigned int lineno), void *ctx)
 {
-	FILE *f = strcmp(list, "-") ? fopen(list, "r") : stdin;
+	FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
+	unsigned int lineno = 0;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	int rc = 0;
 
 	if (!f) {
-		fprintf(stderr, "crashwalk: --batch %s: %s\n", list, strerror(errno));
+		fprintf(stderr, "crashwalk: %s %s: %s\n", what, name, strerror(errno));
 		return 1;
 	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = 0;
-		if (n)
-			rc |= analyze(fw, line, NULL, 0, opt);
-	}
+	while ((n = getline(&line, &cap, f)) > 0)
+		rc |= fn(ctx, line, (size_t)n, ++lineno);
 	free(line);
 	if (f != stdin)
 		fclose(f);
 	return rc;
+}
+
+struct batch_ctx {
+	struct firmware *fw;
+	const struct options *opt;
+};
+
+static int batch_line(void *p, char *line, size_t n, unsigned int lineno)
+{
+	struct batch_ctx *b = p;
+
+	(void)lineno;
+	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		line[--n] = 0;
+	return n ? analyze(b->fw, line, NULL, 0, b->opt) : 0;
+}
+
+/*
+ * --batch: the dumps named in list, one path a line; each gets its JSON
+ * line, a failed one an error line, and the batch goes on to the end.
+ */
+static int batch(struct firmware *fw, const char *list, const struct options *opt)
+{
+	struct batch_ctx b = { fw, opt };
+
+	return each_line(list, "--batch", batch_line, &b);
 }
 
 struct watch_ctx {
@@ -266,34 +291,31 @@ static int is_dump(const char *path)
 	return n > 0 && cw_dump_sniff(buf, (size_t)n);
 }
 
+struct summary_ctx {
+	struct cw_summary *s;
+	const char *name;
+};
+
+static int summary_line(void *p, char *line, size_t n, unsigned int lineno)
+{
+	struct summary_ctx *c = p;
+	struct cw_error err = { { 0 } };
+
+	if (strspn(line, " \t\r\n") == n)
+		return 0;
+	if (cw_summary_add(c->s, line, n, &err)) {
+		fprintf(stderr, "crashwalk: %s:%u: %s\n", c->name, lineno, err.msg);
+		return 1;
+	}
+	return 0;
+}
+
 /* Add the JSON lines of the file at name ("-": standard input) to s; 0, or 1 after an error. */
 static int summary_read(struct cw_summary *s, const char *name)
 {
-	FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
-	struct cw_error err = { { 0 } };
-	unsigned int lineno = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int rc = 0;
+	struct summary_ctx c = { s, name };
 
-	if (!f) {
-		fprintf(stderr, "crashwalk: summary: %s: %s\n", name, strerror(errno));
-		return 1;
-	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		lineno++;
-		if (strspn(line, " \t\r\n") == (size_t)n)
-			continue;
-		if (cw_summary_add(s, line, (size_t)n, &err)) {
-			fprintf(stderr, "crashwalk: %s:%u: %s\n", name, lineno, err.msg);
-			rc = 1;
-		}
-	}
-	free(line);
-	if (f != stdin)
-		fclose(f);
-	return rc;
+	return each_line(name, "summary:", summary_line, &c);
 }
 
 /* crashwalk summary [--json] [REPORTS...]: crashwalk --json's lines grouped by signature. */
