@@ -30,13 +30,56 @@ struct cw_funcrange {
 struct cw_named {
 	const char *name;	/* NULL: free slot */
 	uint32_t addr, size;
+	uint32_t hash;		/* name_hash(name): most probes end without a string compare */
 };
 
-/* The functions of one compilation unit, sorted by address; built when first needed. */
+/*
+ * A row of a line program the reader can resume after: its registers, and
+ * the opcodes that follow it. Its address is above the row's before it, so
+ * every row at that address or above comes after it.
+ */
+struct cw_linemark {
+	uint32_t addr, file;
+	int64_t line;
+	int stmt;
+	const uint8_t *ops;
+};
+
+/* One sequence of a unit's line program: [lo, hi), and its marks. */
+struct cw_lineseq {
+	uint32_t lo, hi;
+	uint32_t reach;		/* the highest hi of this and every sequence before it */
+	size_t mark, nr_marks;	/* in cw_linetab.marks, by address */
+};
+
+/*
+ * A unit's line program, read by libcw_lines.c itself: its header, its file
+ * names as libdw spells them, and its sequences sorted by address. A lookup
+ * resumes the sequence that covers the address at its last mark below it. state: 0 not read yet, 1
+ * read, -1 a form this reader does not take (libdw answers instead).
+ */
+struct cw_linetab {
+	int state;
+	int version;
+	uint8_t min_insn, default_stmt, line_range, opcode_base;
+	int8_t line_base;
+	const uint8_t *std_lengths;	/* [opcode - 1] */
+	const uint8_t *end;		/* the unit's program ends here */
+	char **files;			/* libdw's numbering: 0 is "???" before DWARF 5 */
+	size_t nr_files;
+	struct cw_lineseq *seqs;
+	size_t nr_seqs;
+	struct cw_linemark *marks;
+	size_t nr_marks;
+};
+
+/* What one compilation unit's lookups need, each part built when first needed. */
 struct cw_cuindex {
 	Dwarf_Off cu;
-	struct cw_funcrange *funcs;
+	struct cw_funcrange *funcs;	/* its functions, sorted by address */
 	size_t nr, cap;
+	int funcs_read;
+	struct cw_linetab lines;
 };
 
 /* The typed objects of one element type, found on first use (cw_image_objects_of_type). */
@@ -84,5 +127,9 @@ struct cw_image {
 	int cfi_opened;
 	struct cw_typed_cache typed;
 };
+
+void cw_cuindex_free(struct cw_cuindex *ix);
+/* libdw's answer to cw_image_srcline(), for the test that holds the two side by side. */
+int cw_image_srcline_libdw(struct cw_image *img, uint32_t addr, struct cw_srcline *out);
 
 #endif /* CW_IMAGE_IMPL_H */

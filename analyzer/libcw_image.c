@@ -29,59 +29,67 @@
 
 #define VECTOR_SCAN	256	/* entries examined when asking "is this an exception handler" */
 
-/* Sort keys: symbols by address, the sized first at one address; mapping symbols by address. */
-static uint64_t sym_key(const void *p)
+/* Sort keys: symbols and mapping symbols by address. */
+static uint32_t sym_key(const void *p)
 {
-	const struct cw_symbol *s = p;
-
-	return (uint64_t)s->addr << 32 | (uint32_t)~s->size;
+	return ((const struct cw_symbol *)p)->addr;
 }
 
-static uint64_t map_key(const void *p)
+static uint32_t map_key(const void *p)
 {
-	return (uint64_t)((const struct cw_mapsym *)p)->addr << 32;
+	return ((const struct cw_mapsym *)p)->addr;
 }
 
-#define RADIX_BITS	16
+#define RADIX_BITS	11
+#define RADIX_DIGITS	((32 + RADIX_BITS - 1) / RADIX_BITS)
+#define RADIX_MASK	((1u << RADIX_BITS) - 1)
 
 /*
- * A stable sort of n elements of size bytes by a 64-bit key: LSD radix, 16
- * bits a pass, passes where every key has the same digit skipped. qsort()
- * on the 50 000 symbols and their mapping symbols of a large firmware was
- * 45% of a cold run's instructions; this is a tenth of that.
+ * A stable sort of n elements of size bytes by a 32-bit key: LSD radix, 11
+ * bits a digit, every digit's histogram from one pass over the keys, and the
+ * digits where every key agrees (the high ones, in a small flash) skipped.
+ * qsort() on the 50 000 symbols and their 100 000 mapping symbols of a large
+ * firmware was 45% of a cold run's instructions.
  */
-static int sort_by_key(void *base, size_t n, size_t size, uint64_t (*key)(const void *))
+static int sort_by_key(void *base, size_t n, size_t size, uint32_t (*key)(const void *))
 {
-	struct keyed { uint64_t key; uint32_t idx; } *a, *b, *t;
-	size_t *count = calloc(1u << RADIX_BITS, sizeof(*count)), i, sum;
-	unsigned int shift;
+	struct keyed { uint32_t key, idx; } *a, *b, *t;
+	uint32_t (*count)[1u << RADIX_BITS] = calloc(RADIX_DIGITS, sizeof(*count));
+	unsigned int d;
 	uint8_t *copy;
+	size_t i;
 
 	a = malloc(2 * n * sizeof(*a) + 1);
 	copy = malloc(n * size + 1);
-	if (!count || !a || !copy) {
+	if (!count || !a || !copy || n > UINT32_MAX) {
 		free(count);
 		free(a);
 		free(copy);
 		return -1;
 	}
 	b = a + n;
-	for (i = 0; i < n; i++)
-		a[i] = (struct keyed){ key((uint8_t *)base + i * size), (uint32_t)i };
-	for (shift = 0; shift < 64; shift += RADIX_BITS) {
-		memset(count, 0, sizeof(*count) << RADIX_BITS);
-		for (i = 0; i < n; i++)
-			count[(a[i].key >> shift) & ((1u << RADIX_BITS) - 1)]++;
-		if (n && count[(a[0].key >> shift) & ((1u << RADIX_BITS) - 1)] == n)
-			continue;
-		for (i = 0, sum = 0; i < 1u << RADIX_BITS; i++) {
-			size_t c = count[i];
+	for (i = 0; i < n; i++) {
+		uint32_t k = key((uint8_t *)base + i * size);
 
-			count[i] = sum;
-			sum += c;
+		a[i] = (struct keyed){ k, (uint32_t)i };
+		count[0][k & RADIX_MASK]++;
+		count[1][(k >> RADIX_BITS) & RADIX_MASK]++;
+		count[2][k >> (2 * RADIX_BITS)]++;
+	}
+	for (d = 0; d < RADIX_DIGITS && n; d++) {
+		unsigned int shift = d * RADIX_BITS;
+		uint32_t sum = 0, *c = count[d];
+
+		if (c[(a[0].key >> shift) & RADIX_MASK] == n)
+			continue;
+		for (i = 0; i <= RADIX_MASK; i++) {
+			uint32_t v = c[i];
+
+			c[i] = sum;
+			sum += v;
 		}
 		for (i = 0; i < n; i++)
-			b[count[(a[i].key >> shift) & ((1u << RADIX_BITS) - 1)]++] = a[i];
+			b[c[(a[i].key >> shift) & RADIX_MASK]++] = a[i];
 		t = a;
 		a = b;
 		b = t;
@@ -95,40 +103,67 @@ static int sort_by_key(void *base, size_t n, size_t size, uint64_t (*key)(const 
 	return 0;
 }
 
+/*
+ * Of the symbols at one address the sized ones go first, the largest first,
+ * which lookups then find; such runs are a few symbols long.
+ */
+static void sort_aliases(struct cw_symbol *syms, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		struct cw_symbol s = syms[i];
+
+		for (j = i; j > 0 && syms[j - 1].addr == s.addr && syms[j - 1].size < s.size; j--)
+			syms[j] = syms[j - 1];
+		syms[j] = s;
+	}
+}
+
 static const char *const vector_names[] = {
 	"vectors", "__isr_vector", "__Vectors", "g_pfnVectors", "_vector_table", "_vectors",
 	"vector_table", NULL
 };
 
-static void image_note_symbol(struct cw_image *img, const GElf_Sym *s, const char *name)
+/* ARM ELF mapping symbols: $t, $a and $d, alone or with a suffix after a dot. */
+static int is_mapping_symbol(const char *name)
+{
+	return name[0] == '$' && (name[1] == 't' || name[1] == 'd' || name[1] == 'a') &&
+	       (name[2] == 0 || name[2] == '.');
+}
+
+static void image_note_symbol(struct cw_image *img, const Elf32_Sym *s, const char *name)
 {
 	unsigned int i;
 
-	if (name[0] == '$' && (name[1] == 't' || name[1] == 'd' || name[1] == 'a') &&
-	    (name[2] == 0 || name[2] == '.')) {
-		img->maps[img->nr_maps++] = (struct cw_mapsym){ (uint32_t)s->st_value, name[1] };
+	if (is_mapping_symbol(name)) {
+		img->maps[img->nr_maps++] = (struct cw_mapsym){ s->st_value, name[1] };
 		return;
 	}
 	/* Every name of a vector table starts with one of these: most symbols skip the list. */
 	for (i = 0; strchr("v_g", name[0]) && vector_names[i]; i++)
 		if (!strcmp(name, vector_names[i])) {
-			img->vectors = (uint32_t)s->st_value;
+			img->vectors = s->st_value;
 			img->have_vectors = 1;
 		}
-	if (GELF_ST_TYPE(s->st_info) != STT_FUNC || !s->st_value)
+	if (ELF32_ST_TYPE(s->st_info) != STT_FUNC || !s->st_value)
 		return;
 	img->syms[img->nr_syms++] = (struct cw_symbol){
-		.name = name, .addr = (uint32_t)s->st_value & ~1u, .size = (uint32_t)s->st_size,
+		.name = name, .addr = s->st_value & ~1u, .size = s->st_size,
 	};
 }
 
-static size_t name_hash(const char *s)
+/*
+ * djb2, its bits then mixed: names that differ in a digit or two (bf_1234,
+ * bf_1235) left djb2's low bits clustered, seven string compares an insert.
+ */
+static uint32_t name_hash(const char *s)
 {
-	size_t h = 5381;
+	uint64_t h = 5381;
 
 	while (*s)
 		h = h * 33 + (unsigned char)*s++;
-	return h;
+	return (uint32_t)((h * 0x9e3779b97f4a7c15ull) >> 32);
 }
 
 /*
@@ -136,51 +171,76 @@ static size_t name_hash(const char *s)
  * order would find it. RTOS detection looks several names up per dump: a
  * table scan each time cost 80% of a batch run on a 50 000-function firmware.
  */
-static void note_named(struct cw_image *img, const GElf_Sym *s, const char *name)
+static void note_named(struct cw_image *img, const Elf32_Sym *s, const char *name)
 {
 	size_t i;
 
 	if (!img->nr_named || s->st_shndx == SHN_UNDEF)
 		return;
-	for (i = name_hash(name) & (img->nr_named - 1); img->named[i].name;
-	     i = (i + 1) & (img->nr_named - 1))
-		if (!strcmp(img->named[i].name, name))
+	uint32_t h = name_hash(name);
+
+	for (i = h & (img->nr_named - 1); img->named[i].name; i = (i + 1) & (img->nr_named - 1))
+		if (img->named[i].hash == h && !strcmp(img->named[i].name, name))
 			return;
-	img->named[i] = (struct cw_named){ name, (uint32_t)s->st_value, (uint32_t)s->st_size };
+	img->named[i] = (struct cw_named){ name, s->st_value, s->st_size, h };
 }
 
+/*
+ * The symbol table read in place: libelf has already converted it to the
+ * host's Elf32_Sym, and the names lie in the string table it links to.
+ * gelf_getsym() and elf_strptr() for each symbol were a sixth of a cold run on
+ * a firmware of 50 000 functions. A first pass counts the kinds, so the tables
+ * are sized to what they hold (the mapping symbols are two thirds of them).
+ */
 static int image_symbols(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 {
+	Elf_Scn *strscn = elf_getscn(img->elf, sh->sh_link);
 	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t i, n;
+	Elf_Data *strs = strscn ? elf_getdata(strscn, NULL) : NULL;
+	size_t i, n, nr_maps = 0, nr_other = 0;
+	const Elf32_Sym *syms;
+	const char *str;
 
 	img->symtab = scn;
-	if (!data || !sh->sh_entsize)
+	if (!data || data->d_type != ELF_T_SYM || !strs || !strs->d_size || !data->d_buf)
 		return -1;
-	n = sh->sh_size / sh->sh_entsize;
-	img->syms = calloc(n + 1, sizeof(*img->syms));
-	img->maps = calloc(n + 1, sizeof(*img->maps));
+	n = data->d_size / sizeof(*syms);
+	syms = data->d_buf;
+	str = strs->d_buf;
+	/* A string table that does not end its last name would let a name run off its end. */
+	if (str[strs->d_size - 1])
+		return -1;
+	for (i = 0; i < n; i++) {
+		const char *name = str + syms[i].st_name;
+
+		if (syms[i].st_name >= strs->d_size || !*name)
+			continue;
+		if (is_mapping_symbol(name))
+			nr_maps++;
+		else
+			nr_other++;
+	}
+	img->syms = calloc(nr_other + 1, sizeof(*img->syms));
+	img->maps = calloc(nr_maps + 1, sizeof(*img->maps));
 	/* At most half full, so every probe sequence ends at a free slot. */
-	for (img->nr_named = 16; img->nr_named < 2 * (n + 1); img->nr_named *= 2)
+	for (img->nr_named = 16; img->nr_named < 2 * (nr_other + 1); img->nr_named *= 2)
 		;
 	img->named = calloc(img->nr_named, sizeof(*img->named));
 	if (!img->syms || !img->maps || !img->named)
 		return -1;
 	for (i = 0; i < n; i++) {
-		GElf_Sym s;
-		const char *name;
+		const char *name = str + syms[i].st_name;
 
-		if (!gelf_getsym(data, (int)i, &s))
+		if (syms[i].st_name >= strs->d_size || !*name)
 			continue;
-		name = elf_strptr(img->elf, sh->sh_link, s.st_name);
-		if (name && *name) {
-			image_note_symbol(img, &s, name);
-			note_named(img, &s, name);
-		}
+		image_note_symbol(img, &syms[i], name);
+		if (!is_mapping_symbol(name))
+			note_named(img, &syms[i], name);
 	}
 	if (sort_by_key(img->syms, img->nr_syms, sizeof(*img->syms), sym_key) ||
 	    sort_by_key(img->maps, img->nr_maps, sizeof(*img->maps), map_key))
 		return -1;
+	sort_aliases(img->syms, img->nr_syms);
 	return 0;
 }
 
@@ -401,7 +461,7 @@ void cw_image_close(struct cw_image *img)
 	free(img->maps);
 	free(img->named);
 	while (img->nr_cus--)
-		free(img->cus[img->nr_cus].funcs);
+		cw_cuindex_free(&img->cus[img->nr_cus]);
 	free(img->cus);
 	if (img->elf)
 		elf_end(img->elf);
@@ -609,12 +669,13 @@ int cw_image_insn_start(const struct cw_image *img, uint32_t addr)
 int cw_image_object(const struct cw_image *img, const char *name, uint32_t *addr, uint32_t *size)
 {
 	size_t i;
+	uint32_t h;
 
 	if (!img->nr_named)
 		return -1;
-	for (i = name_hash(name) & (img->nr_named - 1); img->named[i].name;
-	     i = (i + 1) & (img->nr_named - 1))
-		if (!strcmp(img->named[i].name, name)) {
+	h = name_hash(name);
+	for (i = h & (img->nr_named - 1); img->named[i].name; i = (i + 1) & (img->nr_named - 1))
+		if (img->named[i].hash == h && !strcmp(img->named[i].name, name)) {
 			*addr = img->named[i].addr;
 			if (size)
 				*size = img->named[i].size;
