@@ -209,7 +209,16 @@ int cw_rtos_read_callee(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t a
 
 /* ---- per thread: stack use, the backtrace ---- */
 
-/* Fill bytes left untouched at the low end of a descending stack, above its guard word. */
+/* The fill byte expected at addr: the byte, or that byte of a little-endian word pattern. */
+static uint8_t fill_at(const struct cw_rtos_walk *w, uint32_t addr)
+{
+	return w->fill_word ? (uint8_t)(w->fill_word >> 8 * (addr & 3)) : w->fill;
+}
+
+/*
+ * Fill bytes left untouched at the low end of a descending stack, above its
+ * guard word; a word pattern counts in whole words, as the kernel checks it.
+ */
 static void stack_use(struct cw_rtos_walk *w, struct cw_thread *th)
 {
 	uint32_t limit = th->stack_size ? th->stack_size : MAX_STACK_SCAN, n = 0, i;
@@ -224,7 +233,7 @@ static void stack_use(struct cw_rtos_walk *w, struct cw_thread *th)
 
 		if (cw_mem_read(w->t->mem, lo + n, buf, chunk))
 			break;
-		for (i = 0; i < chunk && buf[i] == w->fill; i++)
+		for (i = 0; i < chunk && buf[i] == fill_at(w, lo + n + i); i++)
 			;
 		n += i;
 		if (i < chunk) {
@@ -232,6 +241,8 @@ static void stack_use(struct cw_rtos_walk *w, struct cw_thread *th)
 			break;
 		}
 	}
+	if (w->fill_word)
+		n &= ~3u;
 	th->stack_untouched = n;
 	if (th->have_use && n < WATERMARK_MIN)
 		th->overflow |= CW_OVF_WATERMARK;
