@@ -92,6 +92,17 @@ def saved_context_liteos(tcb, port):
     return regs
 
 
+def saved_context_nuttx(tcb, port):
+    """NuttX's exception_common: xcp.regs -> sp, BASEPRI, r4-r11, CONTROL, EXC_RETURN,
+    [s16-s31 space with the FPU], then the hardware frame."""
+    at = u32("((struct tcb_s *)0x%x)->xcp.regs" % tcb)
+    regs = {}
+    for i in range(8):
+        regs["r%d" % (4 + i)] = word(at + 4 * (2 + i))
+    hw_frame(regs, at + 4 * (12 + (16 if port == "cm4f" else 0)), word(at + 44))
+    return regs
+
+
 def live_context(exc_return=None):
     """
     The thread the fault (or the interrupt the fault hit, whose EXC_RETURN is given) interrupted
@@ -133,6 +144,8 @@ def rtos_oracle(path, kernel, port):
         current = u32("_tx_thread_current_ptr")
     elif kernel == "liteos":
         current = u32("g_losTask.runTask")
+    elif kernel == "nuttx":
+        current = u32("g_readytorun.head")
     else:
         current = u32("_kernel.cpus[0].current")
     exc_return = u32("crash_entry.exc_return")
@@ -168,6 +181,9 @@ def rtos_oracle(path, kernel, port):
             regs, how = saved_context_threadx(tcb), "saved-context"
         elif kernel == "liteos":
             regs, how = saved_context_liteos(tcb, port), "saved-context"
+        elif kernel == "nuttx":
+            # An interrupt over the running task left its context in xcp.regs too.
+            regs, how = saved_context_nuttx(tcb, port), "saved-context"
         else:
             regs, how = saved_context_zephyr(tcb), "saved-context"
         frames, stop = with_registers(regs, backtrace)

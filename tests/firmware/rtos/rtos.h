@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rtos.h - the test scheduler's API: the same for its FreeRTOS-, Zephyr-, ThreadX-
- * and LiteOS-M-shaped kernels, so the application threads are written once.
+ * rtos.h - the test scheduler's API: the same for its FreeRTOS-, Zephyr-, ThreadX-,
+ * LiteOS-M- and NuttX-shaped kernels, so the application threads are written once.
  */
 #ifndef RTOS_TEST_H
 #define RTOS_TEST_H
@@ -17,7 +17,8 @@
 #endif
 
 /* The FreeRTOS-shaped kernel: the states only FreeRTOS has are built. */
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && !defined(KERNEL_LITEOS)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && !defined(KERNEL_LITEOS) && \
+    !defined(KERNEL_NUTTX)
 #define RTOS_FREERTOS 1
 #else
 #define RTOS_FREERTOS 0
