@@ -12,7 +12,8 @@ functions), from frame 0 up to the thread's entry function: what lies above it i
 start-up, which neither side can know. A case fails on a missing or extra thread, a wrong
 state, stack bounds or overflow flag, a warning about the kernel's lists (the states above are all states the
 kernel produces), a whole chain that does not end with the task_entry stop, or fewer matching
-frames than tests/analyzer/rtos-baseline.txt records.
+frames than tests/analyzer/rtos-baseline.txt records. On NuttX the bytes of stack colour left are
+compared too: the oracle counts the 0xdeadbeef words itself.
 """
 import json
 import os
@@ -158,6 +159,10 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
             problems.append("%s stack 0x%x+%s, the kernel was given 0x%x-0x%x" %
                             (name, g["stack"].get("start", 0), size, t["stack_lo"],
                              t["stack_hi"]))
+        # Stack use as the kernel measures it, where the oracle measured it too.
+        if "untouched" in t and g["stack"].get("untouched") != t["untouched"]:
+            problems.append("%s: %s bytes of fill left, GDB counts %d" %
+                            (name, g["stack"].get("untouched"), t["untouched"]))
         should_overflow = case == "overflow" and name == "crasher"
         if g["stack"]["overflow"] != should_overflow:
             problems.append("%s overflow flag %s (%s)" % (name, g["stack"]["overflow"],

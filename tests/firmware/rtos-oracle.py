@@ -103,6 +103,15 @@ def saved_context_nuttx(tcb, port):
     return regs
 
 
+def colour_left(lo, hi):
+    """NuttX's arm_stack_check: STACK_COLOR words from the stack's low end up, in bytes."""
+    mem = bytes(gdb.selected_inferior().read_memory(lo, hi - lo))
+    n = 0
+    while n + 4 <= len(mem) and int.from_bytes(mem[n:n + 4], "little") == 0xDEADBEEF:
+        n += 4
+    return n
+
+
 def live_context(exc_return=None):
     """
     The thread the fault (or the interrupt the fault hit, whose EXC_RETURN is given) interrupted
@@ -190,6 +199,8 @@ def rtos_oracle(path, kernel, port):
         threads.append({"name": name, "tcb": tcb, "entry": entry, "current": tcb == current,
                         "stack_lo": u32(e + ".stack_lo"), "stack_hi": u32(e + ".stack_hi"),
                         "from": how, "sp": regs["sp"], "frames": frames, "stop": stop})
+        if kernel == "nuttx":
+            threads[-1]["untouched"] = colour_left(u32(e + ".stack_lo"), u32(e + ".stack_hi"))
     out = {"kernel": kernel, "port": port, "threads": threads}
     if crash:
         out["crash"] = crash
