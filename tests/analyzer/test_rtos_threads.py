@@ -17,8 +17,10 @@ compared too: the oracle counts the 0xdeadbeef words itself.
 """
 import json
 import os
+import struct
 import subprocess
 import sys
+import tempfile
 
 from compare_common import Calibration, build, code_ranges, finish, in_code, load_baseline, \
     parse_args
@@ -185,6 +187,90 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
     return problems, frames, want, exact, len(oracle["threads"])
 
 
+def symbols(elf):
+    """Address of each of the firmware's objects, by name."""
+    r = subprocess.run(["arm-none-eabi-readelf", "-sW", elf], capture_output=True, text=True,
+                       timeout=60)
+    return {f[7]: int(f[1], 16) for f in (line.split() for line in r.stdout.splitlines())
+            if len(f) == 8 and f[3] == "OBJECT"}
+
+
+class CoreMemory:
+    """The memory of an ELF core dump, read and written in place through its PT_LOAD segments."""
+
+    def __init__(self, path):
+        with open(path, "rb") as fh:
+            self.b = bytearray(fh.read())
+        phoff, = struct.unpack_from("<I", self.b, 28)
+        phnum, = struct.unpack_from("<H", self.b, 44)
+        self.loads = [struct.unpack_from("<IIIII", self.b, phoff + 32 * i)
+                      for i in range(phnum)]
+
+    def _at(self, addr):
+        for typ, off, vaddr, _, filesz in self.loads:
+            if typ == 1 and vaddr <= addr and addr + 4 <= vaddr + filesz:
+                return off + addr - vaddr
+        raise KeyError("0x%x not in the dump" % addr)
+
+    def read32(self, addr):
+        return struct.unpack_from("<I", self.b, self._at(addr))[0]
+
+    def write32(self, addr, v):
+        struct.pack_into("<I", self.b, self._at(addr), v)
+
+    def save(self, path):
+        with open(path, "wb") as fh:
+            fh.write(self.b)
+
+
+def nuttx_damaged(tool, d, ktap):
+    """
+    NuttX's lists broken by hand in a copy of one dump: g_readytorun made cyclic, a g_pidhash
+    slot pointed outside RAM, g_waitingforsignal emptied under a sleeping task. Each must give
+    its warning, and no thread that is not one of the firmware's.
+    """
+    with open(os.path.join(d, "oracle.json")) as fh:
+        known = {t["tcb"] for t in json.load(fh)["threads"]}
+    elf = os.path.join(os.path.dirname(d), "fw.elf")
+    sym = symbols(elf)
+
+    def cycle(m):
+        head = m.read32(sym["g_readytorun"])
+        m.write32(head, head)		# tcb_s.flink, the first member
+
+    def outside(m):
+        m.write32(m.read32(sym["g_pidhash"]) + 4, 0xF0000000)
+
+    def emptied(m):
+        m.write32(sym["g_waitingforsignal"], 0)
+        m.write32(sym["g_waitingforsignal"] + 4, 0)
+
+    for what, damage, warning, lost in [
+            ("cycle", cycle, "g_readytorun is cyclic", 0),
+            ("outside", outside, "g_pidhash slot 1 holds 0xf0000000", 1),
+            ("count", emptied, "g_waitingforsignal holds 0 tasks", 0)]:
+        m = CoreMemory(os.path.join(d, "core.elf"))
+        damage(m)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "core.elf")
+            m.save(path)
+            j, err = run_crashwalk(tool, elf, path, "nuttx", "auto")
+        problems = [err] if j is None else []
+        if j is not None:
+            warnings = j.get("rtos_warnings") or []
+            tcbs = {t["tcb"] for t in j.get("threads", [])}
+            if not any(warning in w for w in warnings):
+                problems.append("no warning %r: %s" % (warning, warnings))
+            if tcbs - known:
+                problems.append("invented threads: %s" % sorted(tcbs - known))
+            if len(tcbs) != len(known) - lost:
+                problems.append("%d threads listed, %d expected" % (len(tcbs),
+                                                                    len(known) - lost))
+        for p in problems:
+            print("# " + p)
+        ktap.result(not problems, "rtos nuttx damaged lists: " + what)
+
+
 def main():
     a = parse_args("--rtos-script")
 
@@ -208,6 +294,9 @@ def main():
                     print("# " + p)
                 ktap.result(not problems, "rtos " + " ".join(key))
                 lines.append("%s %d\n" % (" ".join(key), frames))
+    for core, kernel, case, d in cases:
+        if kernel == "nuttx" and case == "fault":
+            nuttx_damaged(a.crashwalk, d, ktap)
     for s in summary:
         print(s)
     calib.report(ktap, "rtos")
