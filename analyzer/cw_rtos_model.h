@@ -79,6 +79,13 @@ struct cw_thread *cw_rtos_add_thread(struct cw_rtos_walk *w, uint32_t tcb, const
 int cw_rtos_read_callee(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t at);
 int cw_rtos_pop_frame(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t base,
 		      uint32_t exc_return);
+int cw_rtos_read_context(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t callee,
+			 uint32_t frame, uint32_t exc_return);
+/* Read th's context saved at addr under one of two layouts; 0 when it fits. */
+typedef int (*cw_rtos_try_context)(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t addr,
+				   int layout);
+void cw_rtos_contexts_by_majority(struct cw_rtos_walk *w, const uint32_t *at,
+				  cw_rtos_try_context try_context, int prefer, const char *where);
 void cw_rtos_finish_thread(struct cw_rtos_walk *w, struct cw_thread *th);
 void cw_rtos_check_painted(struct cw_rtos_walk *w);
 

@@ -91,35 +91,11 @@ static int nx_try_context(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t
 	th->problem[0] = 0;
 	if (cw_rtos_rd32(w, regs + 4 * REG_EXC_RETURN, &exc) ||
 	    !cw_exc_return_to_thread_psp(exc) ||
-	    cw_rtos_read_callee(w, th, regs + 4 * REG_R4) ||
-	    cw_rtos_pop_frame(w, th, regs + 4 * (SW_INT_REGS + (fp ? SW_FPU_REGS : 0)), exc) ||
-	    !cw_image_is_code(w->t->img, th->regs.r[CW_PC])) {
-		th->have_regs = 0;
-		th->regs.valid = 0;
+	    cw_rtos_read_context(w, th, regs + 4 * REG_R4,
+				 regs + 4 * (SW_INT_REGS + (fp ? SW_FPU_REGS : 0)), exc))
 		return -1;
-	}
 	th->layout = fp ? "armv7-m xcptcontext fpu" : "armv7-m xcptcontext";
 	return 0;
-}
-
-static void nx_contexts(struct cw_rtos_walk *w, const uint32_t *regs)
-{
-	struct cw_rtos *r = w->out;
-	unsigned int i, ok[2] = { 0, 0 };
-	int fp;
-
-	for (fp = 0; fp < 2; fp++)
-		for (i = 0; i < r->nr; i++) {
-			struct cw_thread tmp = r->threads[i];
-
-			ok[fp] += regs[i] && !nx_try_context(w, &tmp, regs[i], fp);
-		}
-	fp = ok[1] > ok[0];
-	for (i = 0; i < r->nr; i++)
-		if (regs[i] && nx_try_context(w, &r->threads[i], regs[i], fp) &&
-		    nx_try_context(w, &r->threads[i], regs[i], !fp))
-			cw_thread_problem(&r->threads[i], "no saved context fits at xcp.regs 0x%08x",
-					  regs[i]);
 }
 
 /* The kernel's names of its states (enum tstate_e), mapped. */
@@ -364,7 +340,7 @@ static int nx_find(struct cw_rtos_walk *w)
 		;
 	if (cur && i == w->out->nr)
 		cw_rtos_warn(w, "the running task 0x%08x is not in g_pidhash", cur);
-	nx_contexts(w, regs);
+	cw_rtos_contexts_by_majority(w, regs, nx_try_context, 0, "xcp.regs");
 	nx_check_lists(w, &l, count);
 	return 0;
 }

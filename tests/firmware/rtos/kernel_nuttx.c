@@ -328,14 +328,14 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 	struct tcb_s *t = &tt->cmn;
 	uint32_t i;
 
-	t->pid = next_pid++;
-	t->sched_priority = t->init_priority = (uint8_t)(100 + prio);
-	t->start = nxtask_start;
-	t->entry = fn;
-	tt->arg = arg;
-	t->flags = TCB_FLAG_SCHED_RR;
-	t->timeslice = CONFIG_RR_INTERVAL;
-	t->stack_alloc_ptr = stack;
+	/* NuttX's default priority is 100: the application's sit just above it. */
+	*tt = (struct task_tcb_s){
+		.cmn = { .pid = next_pid++, .sched_priority = (uint8_t)(100 + prio),
+			 .init_priority = (uint8_t)(100 + prio), .start = nxtask_start,
+			 .entry = fn, .flags = TCB_FLAG_SCHED_RR,
+			 .timeslice = CONFIG_RR_INTERVAL, .stack_alloc_ptr = stack },
+		.arg = arg,
+	};
 	stack_color(stack, words);
 	for (i = 0; i < TLS_INFO_SIZE / 4; i++)
 		stack[i] = 0;
@@ -348,20 +348,6 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 	g_pidhash[t->pid & (g_npidhash - 1)] = t;
 	rtos_registry_add(name, t, fn, t->stack_base_ptr,
 			  (uint32_t *)((char *)t->stack_base_ptr + t->adj_stack_size));
-}
-
-/* The stack check at a switch: the sp below the stack, or its colour gone at the low end. */
-static void check_stack(struct tcb_s *t)
-{
-	uint32_t sp, *lo = t->stack_base_ptr;
-	int i;
-
-	__asm__ volatile("mov %0, sp" : "=r"(sp));
-	if (sp <= (uint32_t)lo)
-		rtos_stack_overflow(t->name);
-	for (i = 0; i < 4; i++)
-		if (lo[i] != STACK_COLOR)
-			rtos_stack_overflow(t->name);
 }
 
 /* Block the running task in state st on list q (or a semaphore's waitlist), then switch. */
@@ -432,7 +418,7 @@ void rtos_yield(void)
 	uint32_t flags;
 	struct tcb_s *t = this_task();
 
-	check_stack(t);
+	rtos_check_stack(t->stack_base_ptr, STACK_COLOR, t->name);
 	flags = enter_critical_section();
 	if (t->flink && t->flink->sched_priority == t->sched_priority) {
 		remove_self();

@@ -64,6 +64,25 @@ void rtos_stack_overflow(const char *name) __attribute__((noreturn));
 void rtos_task_exit(void) __attribute__((noreturn));
 void rtos_tick_hook(void);	/* the application's, in the tick interrupt */
 
+/*
+ * The stack check a kernel makes at a switch (ThreadX's TX_THREAD_STACK_CHECK,
+ * NuttX's): the live sp at or below the stack's low end, or the fill gone
+ * from its first words.
+ */
+static inline void rtos_check_stack(const void *stack_lo, uint32_t fill, const char *name)
+{
+	const uint32_t *lo = stack_lo;
+	uint32_t sp;
+	int i;
+
+	__asm__ volatile("mov %0, sp" : "=r"(sp));
+	if (sp <= (uint32_t)lo)
+		rtos_stack_overflow(name);
+	for (i = 0; i < 4; i++)
+		if (lo[i] != fill)
+			rtos_stack_overflow(name);
+}
+
 #define SCB_ICSR	(*(volatile uint32_t *)0xE000ED04)
 #define ICSR_PENDSVSET	(1u << 28)
 
