@@ -272,6 +272,70 @@ static void nx_check_lists(struct cw_rtos_walk *w, const struct nx_layout *l,
 }
 
 /*
+ * Without DWARF, the layout as the dump shows it, where struct tcb_s's many
+ * options moved it: the name is where g_idletcb holds "Idle_Task", with
+ * xcp.regs, xcp's last member, before it; pid is the word at which every
+ * task of g_pidhash hashes to its slot and is followed, 8 bytes on, by a
+ * start function in code; adj_stack_size, stack_alloc_ptr and
+ * stack_base_ptr are the first three words above it that are a stack for
+ * every task (the base at most 1 KiB of TLS and arguments above the
+ * allocation), the waitdog just below and waitobj just above them. What
+ * cannot be measured keeps its default, with a warning.
+ */
+static void nx_measure(struct cw_rtos_walk *w, struct nx_layout *l, const uint32_t *tcbs,
+		       unsigned int n, uint32_t nhash)
+{
+	static const char idle_name[] = "Idle_Task";
+	uint32_t idle, size, k, v, alloc, base, start;
+	uint8_t buf[512];
+	unsigned int i, named = 0;
+
+	if (!cw_image_object(w->t->img, "g_idletcb", &idle, &size) && size <= sizeof(buf) &&
+	    !cw_mem_read(w->t->mem, idle, buf, size))
+		for (k = 8; k + sizeof(idle_name) <= size; k++)
+			if (!memcmp(buf + k, idle_name, sizeof(idle_name))) {
+				l->name = k;
+				l->regs = k - 4;
+				named = 1;
+				break;
+			}
+	for (k = 8; k + 20 < l->regs; k += 4) {
+		for (i = 0; i < n; i++)
+			if (cw_rtos_rd32(w, tcbs[i] + k, &v) || (v & (nhash - 1)) != tcbs[n + i] ||
+			    (v && (cw_rtos_rd32(w, tcbs[i] + k + 8, &start) ||
+				   !cw_image_is_code(w->t->img, start))))
+				break;
+		if (i == n)
+			break;
+	}
+	if (k + 20 >= l->regs || !named) {
+		cw_rtos_warn(w, "no DWARF, and struct tcb_s's layout not measurable in the dump: "
+			     "its defaults are used");
+		return;
+	}
+	l->pid = k;
+	l->prio = k + 4;
+	l->state = k + 16;
+	for (k = l->state + 4; k + 12 < l->regs; k += 4) {
+		for (i = 0; i < n; i++)
+			if (cw_rtos_rd32(w, tcbs[i] + k, &size) ||
+			    cw_rtos_rd32(w, tcbs[i] + k + 4, &alloc) ||
+			    cw_rtos_rd32(w, tcbs[i] + k + 8, &base) || !size || size >= 0x1000000u ||
+			    !alloc || base < alloc || base - alloc > 1024 || base + size < base)
+				break;
+		if (i == n)
+			break;
+	}
+	if (k + 12 >= l->regs)
+		return;
+	l->stack_size = k;
+	l->stack_alloc = k + 4;
+	l->stack_base = k + 8;
+	l->wd_func = k - 12;	/* struct wdog_s: node, arg, func, expired (24 bytes) */
+	l->waitobj = k + 12;
+}
+
+/*
  * g_pidhash (g_npidhash slots, a power of two) holds every task by pid;
  * the idle task is pid 0. The running task heads g_readytorun;
  * g_running_tasks[0] names it too and, in an interrupt that has just
@@ -281,8 +345,8 @@ static int nx_find(struct cw_rtos_walk *w)
 {
 	const struct cw_image *img = w->t->img;
 	uint32_t hash_sym, nhash_sym, ready, hash, nhash, cur = 0, run_sym, tcb, pid, st, i;
-	uint32_t regs[CW_MAX_THREADS];
-	unsigned int count[NUM_TASK_STATES] = { 0 };
+	uint32_t regs[CW_MAX_THREADS], tcbs[2 * CW_MAX_THREADS], slots[CW_MAX_THREADS];
+	unsigned int count[NUM_TASK_STATES] = { 0 }, n;
 	struct cw_thread *th;
 	struct nx_layout l;
 
@@ -306,6 +370,16 @@ static int nx_find(struct cw_rtos_walk *w)
 	}
 	/* Before nx_start, no task exists and g_readytorun is empty. */
 	w->out->not_started = !cur;
+	if (!w->out->layout_dwarf) {
+		/* The TCBs first, their slots after them. */
+		for (i = 0, n = 0; i < nhash && n < CW_MAX_THREADS; i++)
+			if (!cw_rtos_rd32(w, hash + 4 * i, &tcb) && tcb) {
+				tcbs[n] = tcb;
+				slots[n++] = i;
+			}
+		memcpy(tcbs + n, slots, n * sizeof(*slots));
+		nx_measure(w, &l, tcbs, n, nhash);
+	}
 	for (i = 0; i < nhash; i++) {
 		if (cw_rtos_rd32(w, hash + 4 * i, &tcb)) {
 			cw_rtos_warn(w, "g_pidhash slot %u at 0x%08x not in the dump", i, hash + 4 * i);

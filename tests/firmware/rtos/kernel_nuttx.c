@@ -2,7 +2,8 @@
 /*
  * kernel_nuttx.c - the test scheduler with its state in the shapes and under
  * the names Apache NuttX uses on ARMv7-M (struct tcb_s in its field order for
- * a flat build with CONFIG_RR_INTERVAL, CONFIG_TASK_NAME_SIZE 31 and signals,
+ * a flat build with pthreads, CONFIG_RR_INTERVAL, CONFIG_TASK_NAME_SIZE 31 and
+ * signals,
  * the dq_queue_t task lists, g_pidhash, g_running_tasks, enum tstate_e,
  * struct xcptcontext). Written from reading NuttX's include/nuttx/sched.h,
  * sched/ and arch/arm/src/armv7-m; no NuttX code.
@@ -109,9 +110,26 @@ struct xcptcontext {
 
 struct task_group_s;
 
+typedef struct sq_entry_s {
+	struct sq_entry_s *flink;
+} sq_entry_t;
+
+typedef struct sq_queue_s {
+	sq_entry_t *head, *tail;
+} sq_queue_t;
+
+/*
+ * Pthreads are on by default (CONFIG_DISABLE_PTHREAD is for small builds):
+ * their members move pid and all after it from crashwalk's defaults.
+ */
 struct tcb_s {
 	struct tcb_s *flink, *blink;
 	struct task_group_s *group;
+	sq_entry_t member;
+	sq_queue_t join_queue;
+	sq_entry_t join_entry;
+	sem_t join_sem;
+	void *join_val;
 	int pid;
 	uint8_t sched_priority;
 	uint8_t init_priority;
