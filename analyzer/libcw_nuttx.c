@@ -46,7 +46,8 @@ struct nx_layout {
  * 0, signals, no SMP, no priority inheritance, a 64-bit clock_t and
  * CONFIG_TASK_NAME_SIZE 31. The options that move fields are many
  * (pthreads' join members, CONFIG_PRIORITY_INHERITANCE, CONFIG_SMP, the
- * critical-section monitor): DWARF names them when it is there.
+ * critical-section monitor): DWARF names them when it is there, else
+ * nx_measure finds them in the dump.
  */
 static int nx_layout(const struct cw_image *img, struct nx_layout *l)
 {
@@ -64,7 +65,6 @@ static int nx_layout(const struct cw_image *img, struct nx_layout *l)
 		{ "tcb_s", "name", &l->name, 116, NULL, 0, 1, &l->have_name },
 		{ "sem_s", "waitlist", &l->sem_waitlist, 8, NULL, 0, 0, NULL },
 	};
-
 	int dwarf = cw_rtos_read_fields(img, f, ARRAY_SIZE(f));
 
 	/* Without DWARF the default, CONFIG_TASK_NAME_SIZE 31, has the name. */
