@@ -17,10 +17,7 @@ void board_start_tick(void)
 	SYST_CSR = 7;		/* processor clock, interrupt, enable */
 }
 
-/* NuttX's tick goes through its exception_common (port.S) to arm_doirq. */
-#ifndef KERNEL_NUTTX
 void systick_handler(void)
 {
 	rtos_tick();
 }
-#endif
