@@ -97,6 +97,7 @@ enum cw_rtos_kind {
 	CW_RTOS_ZEPHYR,
 	CW_RTOS_THREADX,
 	CW_RTOS_LITEOS,		/* OpenHarmony LiteOS-M */
+	CW_RTOS_NUTTX,
 };
 
 int cw_unwinder_parse(const char *s, enum cw_unwinder *out);

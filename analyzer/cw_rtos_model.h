@@ -22,6 +22,7 @@ struct cw_rtos_walk {
 	enum cw_unwinder how;
 	struct cw_rtos *out;
 	uint8_t fill;
+	uint32_t fill_word;	/* a word pattern instead of the byte (NuttX), or 0 */
 	uint32_t stack_guard;	/* bytes at each stack's low end that hold no fill */
 	struct cw_bounds ends;	/* the kernel's task_exit and thread_entry */
 };
@@ -35,6 +36,7 @@ struct cw_rtos_ops {
 	const char *name;
 	const char *detect;
 	uint8_t fill;
+	uint32_t fill_word;	/* a kernel that paints words (NuttX): the word, fill unused */
 	uint32_t stack_guard;	/* bytes of a magic word below the fill (LiteOS), or 0 */
 	int (*find)(struct cw_rtos_walk *w);	/* -1: its objects are not in the firmware */
 	/* What ends a thread's chain (struct cw_bounds): symbols, or NULL. */
@@ -53,6 +55,7 @@ extern const struct cw_rtos_ops cw_freertos_ops;
 extern const struct cw_rtos_ops cw_zephyr_ops;
 extern const struct cw_rtos_ops cw_threadx_ops;
 extern const struct cw_rtos_ops cw_liteos_ops;
+extern const struct cw_rtos_ops cw_nuttx_ops;
 
 /* One field: its offset from DWARF, else the default. */
 struct cw_rtos_field {
@@ -76,6 +79,13 @@ struct cw_thread *cw_rtos_add_thread(struct cw_rtos_walk *w, uint32_t tcb, const
 int cw_rtos_read_callee(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t at);
 int cw_rtos_pop_frame(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t base,
 		      uint32_t exc_return);
+int cw_rtos_read_context(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t callee,
+			 uint32_t frame, uint32_t exc_return);
+/* Read th's context saved at addr under one of two layouts; 0 when it fits. */
+typedef int (*cw_rtos_try_context)(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t addr,
+				   int layout);
+void cw_rtos_contexts_by_majority(struct cw_rtos_walk *w, const uint32_t *at,
+				  cw_rtos_try_context try_context, int prefer, const char *where);
 void cw_rtos_finish_thread(struct cw_rtos_walk *w, struct cw_thread *th);
 void cw_rtos_check_painted(struct cw_rtos_walk *w);
 

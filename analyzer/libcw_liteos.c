@@ -110,14 +110,14 @@ static int los_try_context(struct cw_rtos_walk *w, struct cw_thread *th, uint32_
 	uint32_t callee = sp + (fp ? CTX_FP_CALLEE : 0), primask;
 
 	th->problem[0] = 0;
-	if (cw_rtos_rd32(w, callee + 32, &primask) || primask > 1 ||
-	    cw_rtos_read_callee(w, th, callee) ||
-	    cw_rtos_pop_frame(w, th, callee + CTX_CORE, fp ? EXC_RETURN_FP : CW_EXC_RETURN_THREAD_PSP) ||
-	    !cw_image_is_code(w->t->img, th->regs.r[CW_PC])) {
+	if (cw_rtos_rd32(w, callee + 32, &primask) || primask > 1) {
 		th->have_regs = 0;
 		th->regs.valid = 0;
 		return -1;
 	}
+	if (cw_rtos_read_context(w, th, callee, callee + CTX_CORE,
+				 fp ? EXC_RETURN_FP : CW_EXC_RETURN_THREAD_PSP))
+		return -1;
 	th->layout = fp ? "cortex-m4 fpu" : "cortex-m4";
 	return 0;
 }
@@ -126,30 +126,6 @@ struct los_task {
 	uint32_t status, sp, id;
 	int context;		/* its saved context can be read */
 };
-
-/*
- * Whether the FPU was on (the kernel reads CPACR at every switch) is not in a
- * dump: the layout under which more saved contexts make sense is the one.
- */
-static void los_contexts(struct cw_rtos_walk *w, const struct los_task *t)
-{
-	struct cw_rtos *r = w->out;
-	unsigned int i, ok[2] = { 0, 0 };
-	int fp;
-
-	for (fp = 0; fp < 2; fp++)
-		for (i = 0; i < r->nr; i++) {
-			struct cw_thread tmp = r->threads[i];
-
-			ok[fp] += t[i].context && !los_try_context(w, &tmp, t[i].sp, fp);
-		}
-	fp = ok[1] >= ok[0];
-	for (i = 0; i < r->nr; i++)
-		if (t[i].context && los_try_context(w, &r->threads[i], t[i].sp, fp) &&
-		    los_try_context(w, &r->threads[i], t[i].sp, !fp))
-			cw_thread_problem(&r->threads[i], "no saved context fits at stackPointer 0x%08x",
-					  t[i].sp);
-}
 
 /*
  * The kernel's own reading (OsConvertTskStatus), running decided by
@@ -285,6 +261,7 @@ static int los_find(struct cw_rtos_walk *w)
 	uint32_t dummy_id = ~0u, dummy_sp = 0, idle_id, tcb, i;
 	unsigned int ready = 0, delayed = 0, cur_ready = 0, cur_delayed = 0;
 	struct los_task t[CW_MAX_THREADS];
+	uint32_t at[CW_MAX_THREADS];
 	struct los_layout l;
 
 	if (cw_image_lookup(img, "g_losTask", &los_task_sym) ||
@@ -366,7 +343,10 @@ static int los_find(struct cw_rtos_walk *w)
 			t[w->out->nr - 1].context = 0;	/* what it saved last is stale */
 		}
 	}
-	los_contexts(w, t);
+	for (i = 0; i < w->out->nr; i++)
+		at[i] = t[i].context ? t[i].sp : 0;
+	/* Whether the FPU was on (the kernel reads CPACR at every switch) is not in a dump. */
+	cw_rtos_contexts_by_majority(w, at, los_try_context, 1, "stackPointer");
 	los_check_lists(w, &l, array, stride, max + 1, ready, ready + cur_ready, delayed,
 			delayed + cur_delayed);
 	return 0;

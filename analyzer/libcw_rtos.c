@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libcw_rtos.c - RTOS awareness: pick the kernel (FreeRTOS, Zephyr, ThreadX
- * or LiteOS-M, each behind struct cw_rtos_ops), let it find its threads, then
+ * libcw_rtos.c - RTOS awareness: pick the kernel (FreeRTOS, Zephyr, ThreadX,
+ * LiteOS-M or NuttX, each behind struct cw_rtos_ops), let it find its threads, then
  * finish each one in the thread model (saved registers, unwind, stack use); no kernel patch
  * and no help from the firmware needed.
  *
@@ -18,7 +18,7 @@
 
 /* In the order --rtos auto tries them; a kernel is its file and its line here. */
 static const struct cw_rtos_ops *const kernels[] = {
-	&cw_freertos_ops, &cw_zephyr_ops, &cw_threadx_ops, &cw_liteos_ops,
+	&cw_freertos_ops, &cw_zephyr_ops, &cw_threadx_ops, &cw_liteos_ops, &cw_nuttx_ops,
 };
 
 /*
@@ -26,7 +26,6 @@ static const struct cw_rtos_ops *const kernels[] = {
  * names the one it sees rather than saying there is none.
  */
 static const struct { const char *name, *symbol; } unread_kernels[] = {
-	{ "NuttX", "g_npidhash" },
 	{ "uC/OS-III", "OSTCBCurPtr" },
 	{ "Keil RTX5", "osRtxInfo" },
 	{ "embOS", "OS_Global" },
@@ -175,6 +174,7 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 		return -1;
 	out->kind = ops->kind;
 	w.fill = ops->fill;
+	w.fill_word = ops->fill_word;
 	w.stack_guard = ops->stack_guard;
 	kernel_ends(t->img, ops, &w.ends);
 	if (ops->find(&w)) {

@@ -207,9 +207,63 @@ int cw_rtos_read_callee(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t a
 	return 0;
 }
 
+/*
+ * A switched-out thread's r4-r11 saved at callee and its hardware frame at
+ * frame; 0 when they make a context: the frame pops (a Thumb xPSR) to a pc in
+ * code. Otherwise th keeps no registers, so another layout can be tried.
+ */
+int cw_rtos_read_context(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t callee,
+			 uint32_t frame, uint32_t exc_return)
+{
+	if (cw_rtos_read_callee(w, th, callee) || cw_rtos_pop_frame(w, th, frame, exc_return) ||
+	    !cw_image_is_code(w->t->img, th->regs.r[CW_PC])) {
+		th->have_regs = 0;
+		th->regs.valid = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A kernel whose saved context has a layout the dump does not record (an FPU
+ * build option, or the FPU's state read at run time): the layout under which
+ * more threads' contexts fit is taken for all, prefer on a tie; a thread's
+ * context that fits neither says so. at[i] is where thread i's context is, 0
+ * when it has none to read.
+ */
+void cw_rtos_contexts_by_majority(struct cw_rtos_walk *w, const uint32_t *at,
+				  cw_rtos_try_context try_context, int prefer, const char *where)
+{
+	struct cw_rtos *r = w->out;
+	unsigned int i, ok[2] = { 0, 0 };
+	int layout;
+
+	for (layout = 0; layout < 2; layout++)
+		for (i = 0; i < r->nr; i++) {
+			struct cw_thread tmp = r->threads[i];
+
+			ok[layout] += at[i] && !try_context(w, &tmp, at[i], layout);
+		}
+	layout = ok[1] > ok[0] || (ok[1] == ok[0] && prefer);
+	for (i = 0; i < r->nr; i++)
+		if (at[i] && try_context(w, &r->threads[i], at[i], layout) &&
+		    try_context(w, &r->threads[i], at[i], !layout))
+			cw_thread_problem(&r->threads[i], "no saved context fits at %s 0x%08x", where,
+					  at[i]);
+}
+
 /* ---- per thread: stack use, the backtrace ---- */
 
-/* Fill bytes left untouched at the low end of a descending stack, above its guard word. */
+/* The fill byte expected at addr: the byte, or that byte of a little-endian word pattern. */
+static uint8_t fill_at(const struct cw_rtos_walk *w, uint32_t addr)
+{
+	return w->fill_word ? (uint8_t)(w->fill_word >> 8 * (addr & 3)) : w->fill;
+}
+
+/*
+ * Fill bytes left untouched at the low end of a descending stack, above its
+ * guard word; a word pattern counts in whole words, as the kernel checks it.
+ */
 static void stack_use(struct cw_rtos_walk *w, struct cw_thread *th)
 {
 	uint32_t limit = th->stack_size ? th->stack_size : MAX_STACK_SCAN, n = 0, i;
@@ -224,7 +278,7 @@ static void stack_use(struct cw_rtos_walk *w, struct cw_thread *th)
 
 		if (cw_mem_read(w->t->mem, lo + n, buf, chunk))
 			break;
-		for (i = 0; i < chunk && buf[i] == w->fill; i++)
+		for (i = 0; i < chunk && buf[i] == fill_at(w, lo + n + i); i++)
 			;
 		n += i;
 		if (i < chunk) {
@@ -232,6 +286,8 @@ static void stack_use(struct cw_rtos_walk *w, struct cw_thread *th)
 			break;
 		}
 	}
+	if (w->fill_word)
+		n &= ~3u;
 	th->stack_untouched = n;
 	if (th->have_use && n < WATERMARK_MIN)
 		th->overflow |= CW_OVF_WATERMARK;

@@ -31,7 +31,7 @@ static void usage(FILE *out)
 	      "  -m, --method=M          auto, cfi, ehabi, prologue, fp or scan (default auto)\n"
 	      "  -r, --regs=SYM:LAYOUT   registers of a dump without them, from the register\n"
 	      "                          block the firmware saved at SYM\n"
-	      "  -R, --rtos=KIND         auto, none, freertos, zephyr, threadx or liteos\n"
+	      "  -R, --rtos=KIND         auto, none, freertos, zephyr, threadx, liteos or nuttx\n"
 	      "                          (default auto)\n"
 	      "      --allow-mismatch    report a dump that contradicts the firmware, with a\n"
 	      "                          warning, instead of refusing it\n"
@@ -425,7 +425,7 @@ int main(int argc, char **argv)
 		case 'R':
 			if (cw_rtos_parse(optarg, &opt.analyze.rtos)) {
 				fprintf(stderr, "crashwalk: --rtos: unknown RTOS '%s'; use auto, "
-					"none, freertos, zephyr, threadx or liteos\n", optarg);
+					"none, freertos, zephyr, threadx, liteos or nuttx\n", optarg);
 				return 2;
 			}
 			break;

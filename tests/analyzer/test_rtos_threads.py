@@ -12,12 +12,15 @@ functions), from frame 0 up to the thread's entry function: what lies above it i
 start-up, which neither side can know. A case fails on a missing or extra thread, a wrong
 state, stack bounds or overflow flag, a warning about the kernel's lists (the states above are all states the
 kernel produces), a whole chain that does not end with the task_entry stop, or fewer matching
-frames than tests/analyzer/rtos-baseline.txt records.
+frames than tests/analyzer/rtos-baseline.txt records. On NuttX the bytes of stack colour left are
+compared too: the oracle counts the 0xdeadbeef words itself.
 """
 import json
 import os
+import struct
 import subprocess
 import sys
+import tempfile
 
 from compare_common import Calibration, build, code_ranges, finish, in_code, load_baseline, \
     parse_args
@@ -31,13 +34,13 @@ METHODS = ["auto", "auto-nodwarf", "scan"]
 # before the fault (still blocked in the overflow case), "doomed" deleted itself (dead).
 # ThreadX's "System Timer Thread" suspends itself when no timer is due; doomed terminated itself.
 # LiteOS-M's kernel has its own idle task (ready, in the lowest queue) and a software timer task
-# pended on its queue.
+# pended on its queue. NuttX's idle task (the boot thread, in nx_start) is ready below them all.
 STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": {"ready"},
           "waiter": {"blocked"}, "crasher": {"running"}, "notified": {"blocked"},
           "doomed": {"dead"}, "System Timer Thread": {"suspended"},
-          "IdleCore000": {"ready"}, "Swt_Task": {"blocked"}}
+          "IdleCore000": {"ready"}, "Swt_Task": {"blocked"}, "Idle_Task": {"ready"}}
 # Where a kernel starts every thread: a thread that never ran is only this frame.
-SHELLS = ("z_thread_entry", "_tx_thread_shell_entry")
+SHELLS = ("z_thread_entry", "_tx_thread_shell_entry", "nxtask_start")
 # In the Zephyr "isr" case the tick's work faults over whichever thread the tick preempted (the
 # running one), and in the M4F "fpu" case the fpu thread faults, while the crasher sleeps.
 CASE_STATES = {("pending", "fault"): {"ready"}, ("pending", "overflow"): {"blocked"},
@@ -158,6 +161,10 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
             problems.append("%s stack 0x%x+%s, the kernel was given 0x%x-0x%x" %
                             (name, g["stack"].get("start", 0), size, t["stack_lo"],
                              t["stack_hi"]))
+        # Stack use as the kernel measures it, where the oracle measured it too.
+        if "untouched" in t and g["stack"].get("untouched") != t["untouched"]:
+            problems.append("%s: %s bytes of fill left, GDB counts %d" %
+                            (name, g["stack"].get("untouched"), t["untouched"]))
         should_overflow = case == "overflow" and name == "crasher"
         if g["stack"]["overflow"] != should_overflow:
             problems.append("%s overflow flag %s (%s)" % (name, g["stack"]["overflow"],
@@ -178,6 +185,90 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
                    exp[n]["pc"], "%s@0x%x" % (at["function"], at["pc"]) if at else
                    "nothing (%s)" % (g.get("problem") or g["stop"]["reason"])))
     return problems, frames, want, exact, len(oracle["threads"])
+
+
+def symbols(elf):
+    """Address of each of the firmware's objects, by name."""
+    r = subprocess.run(["arm-none-eabi-readelf", "-sW", elf], capture_output=True, text=True,
+                       timeout=60)
+    return {f[7]: int(f[1], 16) for f in (line.split() for line in r.stdout.splitlines())
+            if len(f) == 8 and f[3] == "OBJECT"}
+
+
+class CoreMemory:
+    """The memory of an ELF core dump, read and written in place through its PT_LOAD segments."""
+
+    def __init__(self, path):
+        with open(path, "rb") as fh:
+            self.b = bytearray(fh.read())
+        phoff, = struct.unpack_from("<I", self.b, 28)
+        phnum, = struct.unpack_from("<H", self.b, 44)
+        self.loads = [struct.unpack_from("<IIIII", self.b, phoff + 32 * i)
+                      for i in range(phnum)]
+
+    def _at(self, addr):
+        for typ, off, vaddr, _, filesz in self.loads:
+            if typ == 1 and vaddr <= addr and addr + 4 <= vaddr + filesz:
+                return off + addr - vaddr
+        raise KeyError("0x%x not in the dump" % addr)
+
+    def read32(self, addr):
+        return struct.unpack_from("<I", self.b, self._at(addr))[0]
+
+    def write32(self, addr, v):
+        struct.pack_into("<I", self.b, self._at(addr), v)
+
+    def save(self, path):
+        with open(path, "wb") as fh:
+            fh.write(self.b)
+
+
+def nuttx_damaged(tool, d, ktap):
+    """
+    NuttX's lists broken by hand in a copy of one dump: g_readytorun made cyclic, a g_pidhash
+    slot pointed outside RAM, g_waitingforsignal emptied under a sleeping task. Each must give
+    its warning, and no thread that is not one of the firmware's.
+    """
+    with open(os.path.join(d, "oracle.json")) as fh:
+        known = {t["tcb"] for t in json.load(fh)["threads"]}
+    elf = os.path.join(os.path.dirname(d), "fw.elf")
+    sym = symbols(elf)
+
+    def cycle(m):
+        head = m.read32(sym["g_readytorun"])
+        m.write32(head, head)		# tcb_s.flink, the first member
+
+    def outside(m):
+        m.write32(m.read32(sym["g_pidhash"]) + 4, 0xF0000000)
+
+    def emptied(m):
+        m.write32(sym["g_waitingforsignal"], 0)
+        m.write32(sym["g_waitingforsignal"] + 4, 0)
+
+    for what, damage, warning, lost in [
+            ("cycle", cycle, "g_readytorun is cyclic", 0),
+            ("outside", outside, "g_pidhash slot 1 holds 0xf0000000", 1),
+            ("count", emptied, "g_waitingforsignal holds 0 tasks", 0)]:
+        m = CoreMemory(os.path.join(d, "core.elf"))
+        damage(m)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "core.elf")
+            m.save(path)
+            j, err = run_crashwalk(tool, elf, path, "nuttx", "auto")
+        problems = [err] if j is None else []
+        if j is not None:
+            warnings = j.get("rtos_warnings") or []
+            tcbs = {t["tcb"] for t in j.get("threads", [])}
+            if not any(warning in w for w in warnings):
+                problems.append("no warning %r: %s" % (warning, warnings))
+            if tcbs - known:
+                problems.append("invented threads: %s" % sorted(tcbs - known))
+            if len(tcbs) != len(known) - lost:
+                problems.append("%d threads listed, %d expected" % (len(tcbs),
+                                                                    len(known) - lost))
+        for p in problems:
+            print("# " + p)
+        ktap.result(not problems, "rtos nuttx damaged lists: " + what)
 
 
 def main():
@@ -203,6 +294,9 @@ def main():
                     print("# " + p)
                 ktap.result(not problems, "rtos " + " ".join(key))
                 lines.append("%s %d\n" % (" ".join(key), frames))
+    for core, kernel, case, d in cases:
+        if kernel == "nuttx" and case == "fault":
+            nuttx_damaged(a.crashwalk, d, ktap)
     for s in summary:
         print(s)
     calib.report(ktap, "rtos")

@@ -92,6 +92,26 @@ def saved_context_liteos(tcb, port):
     return regs
 
 
+def saved_context_nuttx(tcb, port):
+    """NuttX's exception_common: xcp.regs -> sp, BASEPRI, r4-r11, CONTROL, EXC_RETURN,
+    [s16-s31 space with the FPU], then the hardware frame."""
+    at = u32("((struct tcb_s *)0x%x)->xcp.regs" % tcb)
+    regs = {}
+    for i in range(8):
+        regs["r%d" % (4 + i)] = word(at + 4 * (2 + i))
+    hw_frame(regs, at + 4 * (12 + (16 if port == "cm4f" else 0)), word(at + 44))
+    return regs
+
+
+def colour_left(lo, hi):
+    """NuttX's arm_stack_check: STACK_COLOR words from the stack's low end up, in bytes."""
+    mem = bytes(gdb.selected_inferior().read_memory(lo, hi - lo))
+    n = 0
+    while n + 4 <= len(mem) and int.from_bytes(mem[n:n + 4], "little") == 0xDEADBEEF:
+        n += 4
+    return n
+
+
 def live_context(exc_return=None):
     """
     The thread the fault (or the interrupt the fault hit, whose EXC_RETURN is given) interrupted
@@ -133,6 +153,8 @@ def rtos_oracle(path, kernel, port):
         current = u32("_tx_thread_current_ptr")
     elif kernel == "liteos":
         current = u32("g_losTask.runTask")
+    elif kernel == "nuttx":
+        current = u32("g_readytorun.head")
     else:
         current = u32("_kernel.cpus[0].current")
     exc_return = u32("crash_entry.exc_return")
@@ -168,12 +190,17 @@ def rtos_oracle(path, kernel, port):
             regs, how = saved_context_threadx(tcb), "saved-context"
         elif kernel == "liteos":
             regs, how = saved_context_liteos(tcb, port), "saved-context"
+        elif kernel == "nuttx":
+            # An interrupt over the running task left its context in xcp.regs too.
+            regs, how = saved_context_nuttx(tcb, port), "saved-context"
         else:
             regs, how = saved_context_zephyr(tcb), "saved-context"
         frames, stop = with_registers(regs, backtrace)
         threads.append({"name": name, "tcb": tcb, "entry": entry, "current": tcb == current,
                         "stack_lo": u32(e + ".stack_lo"), "stack_hi": u32(e + ".stack_hi"),
                         "from": how, "sp": regs["sp"], "frames": frames, "stop": stop})
+        if kernel == "nuttx":
+            threads[-1]["untouched"] = colour_left(u32(e + ".stack_lo"), u32(e + ".stack_hi"))
     out = {"kernel": kernel, "port": port, "threads": threads}
     if crash:
         out["crash"] = crash

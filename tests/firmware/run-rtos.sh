@@ -21,13 +21,14 @@ cores=${RTOS_CORES:-"m3 m4f m33"}
 # (no pxEndOfStack), on M4F; freertos-retaddr, FreeRTOS whose configTASK_RETURN_ADDRESS names an
 # application function instead of prvTaskExitError, on M3; freertos-integrity, FreeRTOS with
 # configUSE_LIST_DATA_INTEGRITY_CHECK_BYTES (check words around every list and list item), on M3.
-# threadx, the ThreadX-shaped kernel, on M3 and M4F (its v8-M port differs).
-kernels=${RTOS_KERNELS:-"freertos zephyr liteos freertos-noend freertos-retaddr freertos-integrity threadx"}
+# threadx, the ThreadX-shaped kernel, and nuttx, the NuttX-shaped one, on M3 and M4F (their v8-M
+# ports differ).
+kernels=${RTOS_KERNELS:-"freertos zephyr liteos freertos-noend freertos-retaddr freertos-integrity threadx nuttx"}
 variant_core() {
 	case $1 in
 	freertos-noend) echo m4f;;
 	freertos-retaddr|freertos-integrity) echo m3;;
-	threadx) [ "$2" != m33 ] && echo "$2" || echo none;;
+	threadx|nuttx) [ "$2" != m33 ] && echo "$2" || echo none;;
 	*) echo "$2";;
 	esac
 }
@@ -56,6 +57,9 @@ kernel_cflags() {
 	zephyr) echo "-DKERNEL_ZEPHYR";;
 	threadx) echo "-DKERNEL_THREADX";;
 	liteos) echo "-DKERNEL_LITEOS";;
+	# NuttX's tick goes through exception_common (port.S), not board.c's C handler: the
+	# vector table's reference is wrapped, so board.c and the other builds stay as they are.
+	nuttx) echo "-DKERNEL_NUTTX -Wl,--wrap=systick_handler";;
 	freertos-noend) echo "-DRTOS_NO_END_OF_STACK";;
 	freertos-retaddr) echo "-DRTOS_TASK_RETURN";;
 	freertos-integrity) echo "-DRTOS_LIST_INTEGRITY";;
@@ -64,14 +68,15 @@ kernel_cflags() {
 # Case numbers are enum rtos_case in rtos/app.c. "isr" (the tick's work faults on the interrupt
 # stack) on Zephyr, whose interrupt stack is a stack object no thread names, on ThreadX, whose
 # interrupts run on the main stack where the scheduler's start left a stale frame, and on
-# LiteOS-M, whose main stack keeps main()'s frames under the interrupt's. "panic" (the
+# LiteOS-M, whose main stack keeps main()'s frames under the interrupt's, and on NuttX, whose
+# exception_common saves the interrupted thread's whole context and names it in its TCB. "panic" (the
 # crasher calls k_panic(): the svc path, whose coredump records no stack pointer) on Zephyr only.
 # "fpu" (the fpu thread faults with its FP state live: a lazy extended frame) on M4F only.
 # "nullcall" (the crasher calls through a NULL function pointer: pc 0, the caller in lr).
 kernel_cases() {	# core kernel
 	echo "fault:1 overflow:2 nullcall:6"
 	if [ "$2" = zephyr ]; then echo "isr:3 panic:5"; fi
-	if [ "$2" = threadx ] || [ "$2" = liteos ]; then echo "isr:3"; fi
+	case $2 in threadx|liteos|nuttx) echo "isr:3";; esac
 	if [ "$1" = m4f ]; then echo "fpu:4"; fi
 }
 

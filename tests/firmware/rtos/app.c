@@ -248,7 +248,7 @@ static void pending_task(void *arg)
 
 #endif
 
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
 /* doomed: deleted (FreeRTOS) or terminated (ThreadX) itself; the kernel still lists it. */
 static NOINLINE void doomed_finish(uint32_t id)
 {
@@ -379,7 +379,7 @@ int main(void)
 	rtos_create("notified", notified_task, (void *)50, 3, stack_for(&n), n);
 	rtos_create("pending", pending_task, (void *)60, 3, stack_for(&n), n);
 #endif
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
 	rtos_create("doomed", doomed_task, (void *)70, 3, stack_for(&n), n);
 #endif
 	rtos_create("crasher", crasher_task, 0, 2, stack_for(&n), n);

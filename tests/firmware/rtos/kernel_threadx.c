@@ -225,20 +225,6 @@ static void reschedule(void)
 	rtos_pend_switch();
 }
 
-/* TX_THREAD_STACK_CHECK: the live sp below the stack, or its fill gone at the low end. */
-static void check_stack(TX_THREAD *t)
-{
-	uint32_t sp, *lo = t->tx_thread_stack_start;
-	int i;
-
-	__asm__ volatile("mov %0, sp" : "=r"(sp));
-	if (sp <= (uint32_t)lo)
-		rtos_stack_overflow(t->tx_thread_name);
-	for (i = 0; i < 4; i++)
-		if (lo[i] != TX_STACK_FILL)
-			rtos_stack_overflow(t->tx_thread_name);
-}
-
 /* Make the current thread wait in state st, on obj; the PendSV that follows switches it out. */
 static void suspend_current(UINT st, void *obj)
 {
@@ -271,10 +257,11 @@ void rtos_delay(uint32_t ticks)
 	suspend_current(TX_SLEEP, 0);
 }
 
-/* tx_thread_relinquish, which checks the stack first. */
+/* tx_thread_relinquish, which checks the stack first (TX_THREAD_STACK_CHECK). */
 void rtos_yield(void)
 {
-	check_stack(_tx_thread_current_ptr);
+	rtos_check_stack(_tx_thread_current_ptr->tx_thread_stack_start, TX_STACK_FILL,
+			 _tx_thread_current_ptr->tx_thread_name);
 	irq_off();
 	reschedule();
 	irq_on();

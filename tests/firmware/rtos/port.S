@@ -118,7 +118,7 @@ pendsv_handler:
 	.size	pendsv_handler, . - pendsv_handler
 
 #else /* !KERNEL_THREADX */
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
 /*
  * The FreeRTOS ports start the first task as prvPortStartFirstTask() and
  * vPortSVCHandler() do: the main stack is set back to its top (the vector
@@ -202,7 +202,7 @@ port_start:
 	.size	port_start, . - port_start
 #endif
 
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
 
 	.global	pendsv_handler
 	.type	pendsv_handler, %function
@@ -392,6 +392,107 @@ pendsv_handler:
 	bx	lr
 	.cfi_endproc
 	.size	pendsv_handler, . - pendsv_handler
+
+	.ltorg
+#endif
+
+#ifdef KERNEL_NUTTX
+#ifdef __ARM_FP
+#define FP_WORDS	1
+#else
+#define FP_WORDS	0
+#endif
+/*
+ * NuttX-shaped kernel (kernel_nuttx.c), after the others so that no line of
+ * theirs moves. exception_common (arch/arm/src/armv7-m/arm_exception.S):
+ * every exception the kernel takes saves, below the hardware frame on the
+ * stack it interrupted, from the lowest address: the sp before the
+ * exception, BASEPRI, r4-r11, CONTROL, EXC_RETURN, then s16-s31 with
+ * CONFIG_ARCH_FPU (the space kept even for a basic frame), and passes the
+ * address to arm_doirq, which returns the context to go back to. Threads
+ * run on the PSP, handlers on the MSP (CONFIG_ARCH_INTERRUPTSTACK).
+ */
+#ifdef __ARM_FP
+#define HW_XCPT_SIZE	104
+#else
+#define HW_XCPT_SIZE	32
+#endif
+	.global	exception_common
+	.type	exception_common, %function
+	.thumb_func
+exception_common:
+	.cfi_sections	.debug_frame
+	.cfi_startproc
+	mrs	r0, ipsr
+	mrs	r12, control
+	tst	lr, #4
+	beq	1f
+	mrs	r1, psp
+	b	2f
+1:	mrs	r1, msp
+	sub	r2, r1, #(4 * (12 + 16 * FP_WORDS))
+	msr	msp, r2
+	isb	sy
+2:	mov	r2, r1
+	add	r2, #HW_XCPT_SIZE
+	mrs	r3, basepri
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	ite	eq
+	vstmdbeq r1!, {s16-s31}
+	subne	r1, #64
+#endif
+	stmdb	r1!, {r2-r12, lr}
+	mov	r4, r1
+	.cfi_def_cfa	r4, 0
+	.cfi_offset	pc, (12 + 16 * FP_WORDS + 6) * 4
+	.cfi_offset	sp, 0
+	.cfi_offset	lr, (12 + 16 * FP_WORDS + 5) * 4
+	bl	arm_doirq
+	ldmia	r0!, {r2-r12, lr}
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	ite	eq
+	vldmiaeq r0!, {s16-s31}
+	addne	r0, #64
+#endif
+	tst	lr, #4
+	ite	eq
+	msreq	msp, r0
+	msrne	psp, r0
+	msr	basepri, r3
+	msr	control, r12
+	bx	lr
+	.cfi_endproc
+	.size	exception_common, . - exception_common
+
+	.global	svc_handler
+	.thumb_set svc_handler, exception_common
+	.global	pendsv_handler
+	.thumb_set pendsv_handler, exception_common
+	/* board.c's C handler stays unused: run-rtos.sh links with --wrap=systick_handler. */
+	.global	__wrap_systick_handler
+	.thumb_set __wrap_systick_handler, exception_common
+
+/*
+ * The boot thread becomes the idle task (arm_initialize_stack): Thread
+ * mode moves to the PSP on the idle stack, the MSP back to its top for the
+ * handlers, and nx_start runs there, never to return.
+ */
+	.global	nuttx_start_idle
+	.type	nuttx_start_idle, %function
+	.thumb_func
+nuttx_start_idle:
+	msr	psp, r0
+	movs	r1, #2
+	msr	control, r1
+	isb
+	ldr	r1, =__msp_stack_hi
+	msr	msp, r1
+	movs	r1, #0
+	mov	lr, r1
+	b	nx_start
+	.size	nuttx_start_idle, . - nuttx_start_idle
 
 	.ltorg
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rtos.h - the test scheduler's API: the same for its FreeRTOS-, Zephyr-, ThreadX-
- * and LiteOS-M-shaped kernels, so the application threads are written once.
+ * rtos.h - the test scheduler's API: the same for its FreeRTOS-, Zephyr-, ThreadX-,
+ * LiteOS-M- and NuttX-shaped kernels, so the application threads are written once.
  */
 #ifndef RTOS_TEST_H
 #define RTOS_TEST_H
@@ -16,8 +16,8 @@
 #define RTOS_V8M 0
 #endif
 
-/* The FreeRTOS-shaped kernel: the states only FreeRTOS has are built. */
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && !defined(KERNEL_LITEOS)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && !defined(KERNEL_LITEOS) && \
+    !defined(KERNEL_NUTTX)	/* FreeRTOS-shaped: the states only FreeRTOS has are built */
 #define RTOS_FREERTOS 1
 #else
 #define RTOS_FREERTOS 0
@@ -95,6 +95,25 @@ static inline void irq_off(void)
 static inline void irq_on(void)
 {
 	__asm__ volatile("cpsie i" ::: "memory");
+}
+
+/*
+ * The stack check a kernel makes at a switch (ThreadX's TX_THREAD_STACK_CHECK,
+ * NuttX's): the live sp at or below the stack's low end, or the fill gone
+ * from its first words. Last in the file, so no line of the others moves.
+ */
+static inline void rtos_check_stack(const void *stack_lo, uint32_t fill, const char *name)
+{
+	const uint32_t *lo = stack_lo;
+	uint32_t sp;
+	int i;
+
+	__asm__ volatile("mov %0, sp" : "=r"(sp));
+	if (sp <= (uint32_t)lo)
+		rtos_stack_overflow(name);
+	for (i = 0; i < 4; i++)
+		if (lo[i] != fill)
+			rtos_stack_overflow(name);
 }
 
 #endif
