@@ -11,7 +11,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/tracepoint.h>
-#include "fw_walk.h"
+#include "framewalk.h"
 
 /* The event's arrays are unsigned long, filled from the walk's u64 arrays. */
 static_assert(sizeof(unsigned long) == sizeof(u64));
@@ -57,13 +57,24 @@ FW_TRAMP_LIST(FW_TRAMP_TRACE_ENUM)
  *
  * nr_ancestors was called depth in the modules before it: the plugin reads
  * either, so recordings of both print alike.
+ *
+ * With user=N, user holds the frames of the user-space code the kernel was
+ * entered from, innermost first: user[0] is the user pc (the instruction
+ * after the svc in a system call), then, where user_lr is 1, user[1] is the
+ * lr register, the caller of a function that may build no frame record (a
+ * leaf), then one return address per user frame record, outermost last.
+ * user_stop says why they end (user_off with user=0, user_kernel at a hit
+ * that has no user context, user_end...). The user fields came
+ * with them, in what was padding before recovered: no other field moved,
+ * and a reader of older recordings finds them missing and shows none.
  */
 TRACE_EVENT(chain,
 	    TP_PROTO(unsigned long ip, unsigned long parent_ip, unsigned long sp,
 		     const u64 *ancestors, const u64 *records, unsigned int nr,
-		     unsigned int stop, u64 recovered, unsigned int tramp),
+		     unsigned int stop, u64 recovered, unsigned int tramp,
+		     const struct fw_user_chain *user),
 
-	TP_ARGS(ip, parent_ip, sp, ancestors, records, nr, stop, recovered, tramp),
+	TP_ARGS(ip, parent_ip, sp, ancestors, records, nr, stop, recovered, tramp, user),
 
 	TP_STRUCT__entry(__field(unsigned long, ip)		/* start of the traced function */
 			 __field(unsigned long, parent_ip)	/* return address into the caller */
@@ -71,10 +82,15 @@ TRACE_EVENT(chain,
 			 __field(unsigned char, nr_ancestors)	/* found, at most depth */
 			 __field(unsigned char, stop)		/* enum fw_stop: why it ended */
 			 __field(unsigned char, tramp)		/* enum fw_tramp: which */
+			 __field(unsigned char, nr_user)	/* user frames, at most user */
+			 __field(unsigned char, user_stop)	/* enum fw_stop: why they ended */
+			 __field(unsigned char, user_lr)	/* 1: user[1] is the lr register */
 			 __field(u64, recovered)		/* bit j: ancestors[j] recovered */
 			 __dynamic_array(unsigned long, ancestors, nr)	/* their return addresses */
 			 /* where each was read; empty with records=0 (records is NULL) */
 			 __dynamic_array(unsigned long, records, records ? nr : 0)
+			 /* pc, lr where user_lr, return addresses; empty with user=0 */
+			 __dynamic_array(unsigned long, user, user->nr)
 	),
 
 	TP_fast_assign(__entry->ip = ip;
@@ -88,9 +104,13 @@ TRACE_EVENT(chain,
 		       memcpy(__get_dynamic_array(ancestors), ancestors, nr * sizeof(u64));
 		       memcpy(__get_dynamic_array(records), records ?: ancestors,
 			      __get_dynamic_array_len(records));
+		       __entry->nr_user = user->nr;
+		       __entry->user_stop = user->stop;
+		       __entry->user_lr = user->lr;
+		       memcpy(__get_dynamic_array(user), user->frames, user->nr * sizeof(u64));
 	),
 
-	TP_printk("%ps <- %pS nr_ancestors=%u stop=%s tramp=%s recovered=0x%llx parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s",
+	TP_printk("%ps <- %pS nr_ancestors=%u stop=%s tramp=%s recovered=0x%llx parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s nr_user=%u user_stop=%s user_lr=%u user=%s",
 		  (void *)__entry->ip, (void *)__entry->parent_ip,
 		  __entry->nr_ancestors, fw_show_stop(__entry->stop), fw_show_tramp(__entry->tramp),
 		  __entry->recovered,
@@ -100,6 +120,10 @@ TRACE_EVENT(chain,
 				sizeof(unsigned long)),
 		  __print_array(__get_dynamic_array(records),
 				__get_dynamic_array_len(records) / sizeof(unsigned long),
+				sizeof(unsigned long)),
+		  __entry->nr_user, fw_show_stop(__entry->user_stop), __entry->user_lr,
+		  __print_array(__get_dynamic_array(user),
+				__get_dynamic_array_len(user) / sizeof(unsigned long),
 				sizeof(unsigned long)))
 );
 

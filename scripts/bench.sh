@@ -19,7 +19,7 @@ mkdir -p "$out"
 start=$(date +%s)
 
 # bpftrace, where the kernel has BPF: its LLVM needs about 3 GB of guest memory.
-bpftrace=$("$top/scripts/fetch-bpftrace.sh")
+bpftrace=$("$top/scripts/fetch-guest-tool.sh" bpftrace bpftrace)
 
 for k in $kernels; do
 	config=$top/.cache/kernels/$k/config
