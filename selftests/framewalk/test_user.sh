@@ -32,6 +32,7 @@ perf_vs() {
 	perf script -i /tmp/fw_user.data -F tid,ip,sym,dso,trace 2>/dev/null >/tmp/fw_user.script
 	cat /tmp/fw_user.out /tmp/fw_user.script | awk -f "$MATCH" >/tmp/fw_user.cmp
 	grep '^#' /tmp/fw_user.cmp
+	grep -q ' nr_user=' /tmp/fw_user.script || sed 's/^/# perf: /' /tmp/fw_user.err
 	equal=$(grep -c '^EVENT equal' /tmp/fw_user.cmp)
 	differ=$(grep -c '^EVENT differ' /tmp/fw_user.cmp)
 	syms=$(awk '$1 == "EVENT" { $1 = $2 = $3 = $4 = $5 = ""; s = $0 } END { print s }' \
