@@ -24,6 +24,9 @@ struct fw_cpu __percpu *fw_pcpu;
  */
 struct ftrace_ops *fw_live_ops;
 
+/* The user frames of every hit while user=0: none, and a constant, not a stack copy. */
+static const struct fw_user_chain fw_no_user = { .stop = FW_STOP_USER_OFF };
+
 /*
  * Walk, then write the event and count the chain. @with_user is a constant:
  * fw_write_hit() inlines this twice, so that with user=0 the hit runs the
@@ -72,7 +75,7 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	if (event) {
 		trace_chain(h.child, h.parent_ip, h.sp, slot->ancestors,
 			    READ_ONCE(fw_records) ? slot->records : NULL, nr, stop, recovered,
-			    tramp, &u);
+			    tramp, with_user ? &u : &fw_no_user);
 		slot->stats.events++;
 	}
 	if (aggregate)
