@@ -159,6 +159,13 @@ static __always_inline struct fw_user_chain fw_user_frames(struct fw_context *sl
 	return u;
 }
 
+/* The user frames into the event; with user=0 the hit pays no call to copy nothing. */
+static __always_inline void fw_trace_user(void *dst, const struct fw_user_chain *user)
+{
+	if (user->nr)
+		memcpy(dst, user->frames, user->nr * sizeof(u64));
+}
+
 extern bool fw_aggregate;
 extern bool fw_agg_paused;
 

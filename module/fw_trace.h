@@ -107,10 +107,7 @@ TRACE_EVENT(chain,
 		       __entry->nr_user = user->nr;
 		       __entry->user_stop = user->stop;
 		       __entry->user_lr = user->lr;
-		       /* Tested: with user=0 the hit pays no call for nothing. */
-		       if (user->nr)
-				memcpy(__get_dynamic_array(user), user->frames,
-				       user->nr * sizeof(u64));
+		       fw_trace_user(__get_dynamic_array(user), user);
 	),
 
 	TP_printk("%ps <- %pS nr_ancestors=%u stop=%s tramp=%s recovered=0x%llx parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s nr_user=%u user_stop=%s user_lr=%u user=%s",
