@@ -51,6 +51,34 @@ void cw_image_close(struct cw_image *img);
 /* --regs SYMBOL:LAYOUT: 0 when it has that form and the firmware has SYMBOL. */
 int cw_image_check_regblock(const struct cw_image *img, const char *spec, struct cw_error *err);
 
+/* ---- the firmware found by a dump's build-id (libcw_symbols.c) ---- */
+
+struct cw_symbols_opts {
+	const char *const *dirs;	/* --symbols: .build-id trees or flat directories of ELFs */
+	unsigned int nr_dirs;
+	int debuginfod;			/* then the servers DEBUGINFOD_URLS names */
+	unsigned int cache_images;	/* images kept open, least recently used closed first */
+	int progress;			/* a progress line on stderr while a file downloads */
+};
+
+/* Where firmware images are found by build-id, and those opened so far. */
+struct cw_symbols;
+
+struct cw_symbols *cw_symbols_new(const struct cw_symbols_opts *o);
+void cw_symbols_free(struct cw_symbols *s);
+/*
+ * The firmware whose GNU build-id is id: an image opened before, else the
+ * first file the directories, then debuginfod, have for it, refused unless
+ * its own build-id is id. The image stays the store's; a later call may
+ * close it. *where names the file and the place it came from. NULL with err
+ * naming the id and every place searched; an id not found is not searched
+ * for again.
+ */
+struct cw_image *cw_symbols_image(struct cw_symbols *s, const uint8_t *id, uint32_t len,
+				  const char **where, struct cw_error *err);
+/* How many images were opened: once per firmware unless the cache was too small. */
+unsigned int cw_symbols_opened(const struct cw_symbols *s);
+
 /* ---- unwinding and RTOS threads: what cw_analyze() does with a dump ---- */
 
 enum cw_unwinder {
@@ -67,6 +95,8 @@ enum cw_rtos_kind {
 	CW_RTOS_NONE,
 	CW_RTOS_FREERTOS,
 	CW_RTOS_ZEPHYR,
+	CW_RTOS_THREADX,
+	CW_RTOS_LITEOS,		/* OpenHarmony LiteOS-M */
 };
 
 int cw_unwinder_parse(const char *s, enum cw_unwinder *out);
@@ -94,6 +124,26 @@ struct cw_analysis;
 int cw_analyze(struct cw_image *img, const struct cw_options *o, const char *path,
 	       uint8_t *buf, size_t len, struct cw_analysis **out, struct cw_error *err);
 void cw_analysis_free(struct cw_analysis *a);
+
+/*
+ * cw_analyze() in two steps, for a caller that finds the firmware by the
+ * dump's build-id: read the dump (as cw_analyze() does), then analyze it
+ * against the image; on failure the caller still frees a.
+ */
+int cw_analysis_read(const char *path, uint8_t *buf, size_t len, struct cw_analysis **out,
+		     struct cw_error *err);
+int cw_analysis_run(struct cw_image *img, const struct cw_options *o, struct cw_analysis *a,
+		    struct cw_error *err);
+/*
+ * The firmware's GNU build-id the dump holds, 0 bytes when none; *at is 0
+ * when it came from an ELF core's note, else the address of the note in the
+ * dumped memory. at may be NULL.
+ */
+uint32_t cw_analysis_build_id(const struct cw_analysis *a, const uint8_t **id, uint32_t *at);
+/* The dump's name, "<stdin>" for standard input. */
+const char *cw_analysis_path(const struct cw_analysis *a);
+/* Does buf, a file's first bytes (4096 suffice), start a crash dump rather than an ELF image? */
+int cw_dump_sniff(const uint8_t *buf, size_t len);
 
 /* A frame of the crash's backtrace, innermost first; its strings are the image's. */
 struct cw_frame_info {
@@ -155,8 +205,22 @@ struct cw_report_opts {
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_analysis *a);
 /* A dump that could not be analyzed: with json, an object of its own in the stream. */
 void cw_report_error(FILE *out, const struct cw_report_opts *o, const char *path,
-		     const char *msg);
+		     const struct cw_analysis *a, const char *msg);
+/* A build-id as lowercase hex into buf (2 * len + 1 bytes), as debuginfod names it. */
+void cw_build_id_hex(const uint8_t *id, uint32_t len, char *buf, size_t size);
 /* Check one --path-map argument, OLD=NEW with OLD not empty; 0 when it is one. */
 int cw_path_map_valid(const char *arg);
+
+/* ---- grouping many reports (libcw_summary.c) ---- */
+
+/* Reports grouped by crash signature, failed dumps by the cause of their error. */
+struct cw_summary;
+
+struct cw_summary *cw_summary_new(void);
+/* One line of crashwalk --json output; -1 with err set when it is not one. */
+int cw_summary_add(struct cw_summary *s, const char *line, size_t len, struct cw_error *err);
+/* The groups, most dumps first: text, or with json one JSON object. */
+void cw_summary_print(FILE *out, struct cw_summary *s, int json);
+void cw_summary_free(struct cw_summary *s);
 
 #endif /* CRASHWALK_H */

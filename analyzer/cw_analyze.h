@@ -15,6 +15,7 @@
 
 struct cw_analysis {
 	struct cw_dump dump;
+	struct cw_image *img;		/* the firmware it was analyzed against */
 	struct cw_bounds ends;		/* where the RTOS starts and ends its threads */
 	struct cw_search_hints hints;	/* where the stacks are, when a stack pointer is missing */
 	struct cw_search found;		/* how a search found the registers */

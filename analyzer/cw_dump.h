@@ -39,8 +39,14 @@ struct cw_dump {
 	const char *warning;	/* the dump is readable but its writer reported a problem */
 	struct cw_gap gaps[CW_MAX_GAPS];	/* filled by cw_image_gaps() */
 	unsigned int nr_gaps;
-	uint8_t build_id[CW_MAX_BUILD_ID];	/* ELF core: its NT_GNU_BUILD_ID note */
+	/*
+	 * The firmware's GNU build-id: an ELF core's NT_GNU_BUILD_ID note, else
+	 * a build-id note in the dumped memory (the firmware's own, in flash or
+	 * loaded into RAM); build_id_at is where that copy is, 0 for the note.
+	 */
+	uint8_t build_id[CW_MAX_BUILD_ID];
 	uint32_t build_id_len;
+	uint32_t build_id_at;
 };
 
 int cw_dump_parse(struct cw_dump *dump, const char *path, const uint8_t *buf, size_t len,

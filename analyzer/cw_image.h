@@ -82,7 +82,7 @@ struct cw_typed_object {
 	uint32_t addr, size, rows;
 };
 
-unsigned int cw_image_objects_of_type(const struct cw_image *img, const char *elem,
+unsigned int cw_image_objects_of_type(struct cw_image *img, const char *elem,
 				      struct cw_typed_object *out, unsigned int max);
 
 #endif /* CW_IMAGE_H */

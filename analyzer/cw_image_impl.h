@@ -39,6 +39,14 @@ struct cw_cuindex {
 	size_t nr, cap;
 };
 
+/* The typed objects of one element type, found on first use (cw_image_objects_of_type). */
+#define CW_TYPED_CACHE_MAX	64
+struct cw_typed_cache {
+	const char *elem;		/* NULL: not looked for yet */
+	unsigned int nr;
+	struct cw_typed_object obj[CW_TYPED_CACHE_MAX];
+};
+
 struct cw_image {
 	const char *path;
 	int fd;
@@ -74,6 +82,7 @@ struct cw_image {
 	Dwarf *cfi_dwarf;		/* our own handle on .debug_frame, opened on first use */
 	Dwarf_CFI *debug_frame, *eh_frame;
 	int cfi_opened;
+	struct cw_typed_cache typed;
 };
 
 #endif /* CW_IMAGE_IMPL_H */

@@ -31,6 +31,8 @@ struct cw_thread {
 	char name[48];
 	uint32_t tcb;
 	enum cw_thread_state state;
+	char kernel_state[24];	/* the kernel's own name for the state, "" if it has none */
+	char waits_on[80];	/* blocked: on what object, where the kernel records it */
 	int priority;
 	int current;
 	int have_stack;		/* stack_lo is known; stack_hi too when stack_size */

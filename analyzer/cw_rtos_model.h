@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cw_rtos_model.h - the RTOS model's internals, shared by the thread model
- * (libcw_rtos_model.c), the kernels (libcw_freertos.c, libcw_zephyr.c) and
+ * (libcw_rtos_model.c), the kernels (libcw_freertos.c, libcw_zephyr.c, ...) and
  * the entry point that picks one (libcw_rtos.c); other stages see cw_rtos.h.
  */
 #ifndef CW_RTOS_MODEL_H
@@ -22,14 +22,20 @@ struct cw_rtos_walk {
 	enum cw_unwinder how;
 	struct cw_rtos *out;
 	uint8_t fill;
+	uint32_t stack_guard;	/* bytes at each stack's low end that hold no fill */
 	struct cw_bounds ends;	/* the kernel's task_exit and thread_entry */
 };
 
-/* A kernel: the symbol that shows it is there, its stack fill byte, how to find its threads. */
+/*
+ * A kernel: its --rtos name, the symbol that shows it is there, its stack
+ * fill byte, how to find its threads.
+ */
 struct cw_rtos_ops {
 	enum cw_rtos_kind kind;
+	const char *name;
 	const char *detect;
 	uint8_t fill;
+	uint32_t stack_guard;	/* bytes of a magic word below the fill (LiteOS), or 0 */
 	int (*find)(struct cw_rtos_walk *w);	/* -1: its objects are not in the firmware */
 	/* What ends a thread's chain (struct cw_bounds): symbols, or NULL. */
 	const char *task_exit, *thread_entry;
@@ -45,6 +51,8 @@ struct cw_rtos_ops {
 
 extern const struct cw_rtos_ops cw_freertos_ops;
 extern const struct cw_rtos_ops cw_zephyr_ops;
+extern const struct cw_rtos_ops cw_threadx_ops;
+extern const struct cw_rtos_ops cw_liteos_ops;
 
 /* One field: its offset from DWARF, else the default. */
 struct cw_rtos_field {

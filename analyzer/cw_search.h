@@ -72,6 +72,9 @@ struct cw_search_req {
 	int innermost;			/* the newest exception's frame: a wild pc there can
 					 * only be a fault's (no interrupt stacks one) */
 	const struct cw_regs *known;	/* stacked words the dump recorded, or NULL */
+	const struct cw_regs *entry;	/* registers at the fault handler's first instruction,
+					 * or NULL: r0-r3 and r12 are still the stacked ones
+					 * (unless tail-chained), preferred among rivals */
 	const struct cw_regs *given;	/* MSP and PSP given by hand (--sp), or NULL: the
 					 * words below each on its stack are dead */
 	uint32_t only_at;		/* where the frame is, when the dump says so; 0: anywhere */

@@ -240,8 +240,8 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 	return 0;
 }
 
-int cw_analyze(struct cw_image *img, const struct cw_options *o, const char *path,
-	       uint8_t *buf, size_t len, struct cw_analysis **out, struct cw_error *err)
+int cw_analysis_read(const char *path, uint8_t *buf, size_t len, struct cw_analysis **out,
+		     struct cw_error *err)
 {
 	struct cw_analysis *a = calloc(1, sizeof(*a));
 	int rc;
@@ -252,13 +252,44 @@ int cw_analyze(struct cw_image *img, const struct cw_options *o, const char *pat
 		return cw_fail(err, path, -1, "out of memory");
 	}
 	rc = buf ? cw_dump_parse(&a->dump, path, buf, len, err) : load_dump(&a->dump, path, err);
-	if (!rc)
-		rc = run(img, o, a, err);
 	if (rc) {
 		cw_analysis_free(a);
 		return -1;
 	}
 	*out = a;
+	return 0;
+}
+
+uint32_t cw_analysis_build_id(const struct cw_analysis *a, const uint8_t **id, uint32_t *at)
+{
+	*id = a->dump.build_id;
+	if (at)
+		*at = a->dump.build_id_at;
+	return a->dump.build_id_len;
+}
+
+const char *cw_analysis_path(const struct cw_analysis *a)
+{
+	return a->dump.path;
+}
+
+int cw_analysis_run(struct cw_image *img, const struct cw_options *o, struct cw_analysis *a,
+		    struct cw_error *err)
+{
+	a->img = img;
+	return run(img, o, a, err);
+}
+
+int cw_analyze(struct cw_image *img, const struct cw_options *o, const char *path,
+	       uint8_t *buf, size_t len, struct cw_analysis **out, struct cw_error *err)
+{
+	if (cw_analysis_read(path, buf, len, out, err))
+		return -1;
+	if (cw_analysis_run(img, o, *out, err)) {
+		cw_analysis_free(*out);
+		*out = NULL;
+		return -1;
+	}
 	return 0;
 }
 

@@ -59,3 +59,15 @@ int cw_reg_by_name(const char *name, size_t len)
 			return i;
 	return -1;
 }
+
+/* A build-id as its hex string, the form debuginfod and the .build-id directories name it by. */
+void cw_build_id_hex(const uint8_t *id, uint32_t len, char *buf, size_t size)
+{
+	uint32_t i;
+
+	if (!size)
+		return;
+	for (i = 0; i < len && 2 * i + 2 < size; i++)
+		snprintf(buf + 2 * i, 3, "%02x", id[i]);
+	buf[2 * i] = 0;
+}

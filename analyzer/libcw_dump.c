@@ -512,6 +512,80 @@ static enum cw_dump_format detect(const uint8_t *b, size_t len)
 	return CW_FMT_UNKNOWN;
 }
 
+/* ---- the firmware's build-id in the dumped memory ---- */
+
+#define BUILD_ID_MIN	8	/* bytes: ld's shortest (--build-id=md5 is 16, uuid 16, sha1 20) */
+
+/*
+ * A GNU build-id note at p (name "GNU", type NT_GNU_BUILD_ID, a descriptor
+ * of 8 to CW_MAX_BUILD_ID bytes that fits in n): its descriptor's size, else 0.
+ */
+static uint32_t build_id_note_at(const uint8_t *p, size_t n)
+{
+	uint32_t descsz;
+
+	if (n < 16 || le32(p) != 4 || le32(p + 8) != NT_GNU_BUILD_ID || memcmp(p + 12, "GNU", 4))
+		return 0;
+	descsz = le32(p + 4);
+	if (descsz < BUILD_ID_MIN || descsz > CW_MAX_BUILD_ID || descsz > n - 16)
+		return 0;
+	return descsz;
+}
+
+/*
+ * A dump without the note may still hold the firmware's own: a remoteproc
+ * dump of a firmware loaded into RAM, or a CrashCatcher or Zephyr dump whose
+ * firmware added its .note.gnu.build-id to the regions it dumps. Notes are
+ * 4-byte aligned, so only word offsets of each region are tried; the first
+ * note found is the firmware's.
+ */
+static void build_id_in_memory(struct cw_dump *d)
+{
+	unsigned int i;
+	size_t off;
+
+	for (i = 0; i < d->mem.nr && !d->build_id_len; i++) {
+		const struct cw_region *r = &d->mem.regions[i];
+		size_t skip = (4 - (r->addr & 3)) & 3;
+
+		for (off = skip; off + 16 <= r->size; off += 4) {
+			uint32_t descsz = build_id_note_at(r->data + off, r->size - off);
+
+			if (!descsz)
+				continue;
+			memcpy(d->build_id, r->data + off + 16, descsz);
+			d->build_id_len = descsz;
+			d->build_id_at = r->addr + (uint32_t)off;
+			break;
+		}
+	}
+}
+
+static int parse_format(struct cw_dump *d, struct cw_error *err)
+{
+	switch (d->format) {
+	case CW_FMT_ELF_CORE:
+		return parse_elf_core(d, err);
+	case CW_FMT_ZEPHYR:
+		return parse_zephyr(d, err);
+	case CW_FMT_CRASHCATCHER:
+		return parse_crashcatcher(d, err);
+	default:
+		return cw_fail(err, d->path, 0,
+			       "not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)");
+	}
+}
+
+/* Does buf (a file's first bytes) start a crash dump, rather than a firmware image? */
+int cw_dump_sniff(const uint8_t *buf, size_t len)
+{
+	if (memmem(buf, len < 4096 ? len : 4096, "#CD:", 4))
+		return 1;
+	if (detect(buf, len) == CW_FMT_ELF_CORE)
+		return len >= 18 && le16(buf + 16) == 4;	/* ET_CORE */
+	return detect(buf, len) != CW_FMT_UNKNOWN;
+}
+
 /* Takes ownership of buf (malloc'ed). */
 int cw_dump_parse(struct cw_dump *d, const char *path, const uint8_t *buf, size_t len,
 		  struct cw_error *err)
@@ -524,17 +598,11 @@ int cw_dump_parse(struct cw_dump *d, const char *path, const uint8_t *buf, size_
 	if (memmem(buf, len < 4096 ? len : 4096, "#CD:", 4) && decode_zephyr_log(d, err))
 		return -1;
 	d->format = detect(d->buf, d->len);
-	switch (d->format) {
-	case CW_FMT_ELF_CORE:
-		return parse_elf_core(d, err);
-	case CW_FMT_ZEPHYR:
-		return parse_zephyr(d, err);
-	case CW_FMT_CRASHCATCHER:
-		return parse_crashcatcher(d, err);
-	default:
-		return cw_fail(err, path, 0,
-			       "not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)");
-	}
+	if (parse_format(d, err))
+		return -1;
+	if (!d->build_id_len)
+		build_id_in_memory(d);
+	return 0;
 }
 
 int cw_dump_load(struct cw_dump *d, const char *path, struct cw_error *err)

@@ -30,23 +30,6 @@ int cw_unwinder_parse(const char *s, enum cw_unwinder *out)
 	return -1;
 }
 
-/* --rtos KIND */
-int cw_rtos_parse(const char *s, enum cw_rtos_kind *out)
-{
-	static const struct { const char *name; enum cw_rtos_kind kind; } tab[] = {
-		{ "auto", CW_RTOS_AUTO }, { "none", CW_RTOS_NONE },
-		{ "freertos", CW_RTOS_FREERTOS }, { "zephyr", CW_RTOS_ZEPHYR },
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(tab); i++)
-		if (!strcmp(s, tab[i].name)) {
-			*out = tab[i].kind;
-			return 0;
-		}
-	return -1;
-}
-
 /*
  * --sp REG=VALUE[,REG=VALUE...]: stack pointers the dump lacks, given by
  * hand (msp, psp and the v8-M banked msp_s, psp_s, msp_ns, psp_ns).

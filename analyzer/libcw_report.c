@@ -33,7 +33,7 @@ static uint64_t signature(const struct cw_dump *d, const struct cw_backtrace *bt
 }
 
 /* s as a JSON string literal, or null. */
-static void json_str(FILE *out, const char *s)
+void cw_json_str(FILE *out, const char *s)
 {
 	if (!s) {
 		fputs("null", out);
@@ -101,9 +101,9 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 
 	fprintf(out, "%s{\"index\": %u, \"pc\": %u, \"sp\": %u, \"function\": ", i ? ", " : "",
 		i, f->pc, f->sp);
-	json_str(out, f->func ? f->func->name : NULL);
+	cw_json_str(out, f->func ? f->func->name : NULL);
 	fprintf(out, ", \"offset\": %u, \"file\": ", f->func ? f->pc - f->func->addr : 0);
-	json_str(out, f->has_src ? shown_path(o, f->src.file, path, sizeof(path)) : NULL);
+	cw_json_str(out, f->has_src ? shown_path(o, f->src.file, path, sizeof(path)) : NULL);
 	fprintf(out, ", \"line\": %d, \"method\": \"%s\", \"confidence\": %d, "
 		"\"exception\": %s, \"exc_return\": %u, \"return_address\": %s, "
 		"\"indirect\": %s, \"tailcall\": %s, \"fallback\": %s, \"agreed\": [",
@@ -128,9 +128,9 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 	fputs(", \"inlined\": [", out);
 	for (k = 0; k < f->nr_inl; k++) {
 		fputs(k ? ", {\"function\": " : "{\"function\": ", out);
-		json_str(out, f->inl[k].func);
+		cw_json_str(out, f->inl[k].func);
 		fputs(", \"file\": ", out);
-		json_str(out, shown_path(o, f->inl[k].src.file, path, sizeof(path)));
+		cw_json_str(out, shown_path(o, f->inl[k].src.file, path, sizeof(path)));
 		fprintf(out, ", \"line\": %d}", f->inl[k].src.line);
 	}
 	fputs("]}", out);
@@ -149,7 +149,7 @@ static void json_frames(FILE *out, const struct cw_backtrace *bt,
 		json_frame(out, &bt->frames[i], i, searched, o);
 	}
 	fprintf(out, "], \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
-	json_str(out, bt->stop_detail);
+	cw_json_str(out, bt->stop_detail);
 	fputc('}', out);
 }
 
@@ -206,11 +206,15 @@ static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_rep
 		const struct cw_thread *th = &r->threads[i];
 
 		fprintf(out, "%s{\"name\": ", i ? ", " : "");
-		json_str(out, th->name);
-		fprintf(out, ", \"tcb\": %u, \"state\": \"%s\", \"priority\": %d, \"current\": %s, "
-			"\"layout\": ", th->tcb, cw_thread_state_name(th->state), th->priority,
+		cw_json_str(out, th->name);
+		fprintf(out, ", \"tcb\": %u, \"state\": \"%s\", \"kernel_state\": ", th->tcb,
+			cw_thread_state_name(th->state));
+		cw_json_str(out, th->kernel_state[0] ? th->kernel_state : NULL);
+		fputs(", \"waits_on\": ", out);
+		cw_json_str(out, th->waits_on[0] ? th->waits_on : NULL);
+		fprintf(out, ", \"priority\": %d, \"current\": %s, \"layout\": ", th->priority,
 			th->current ? "true" : "false");
-		json_str(out, th->layout);
+		cw_json_str(out, th->layout);
 		fprintf(out, ", \"exc_return\": %u, \"fp_frame\": %s, \"sp\": ", th->exc_return,
 			cw_exc_return_fp_frame(th->exc_return) ? "true" : "false");
 		if (th->have_regs)
@@ -236,7 +240,7 @@ static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_rep
 			th->overflow & CW_OVF_WATERMARK ? "\"watermark-reached\"" : "",
 			(th->overflow & CW_OVF_WATERMARK) && (th->overflow & 4) ? ", " : "",
 			th->overflow & CW_OVF_PSPLIM ? "\"psplim\"" : "");
-		json_str(out, th->problem[0] ? th->problem : NULL);
+		cw_json_str(out, th->problem[0] ? th->problem : NULL);
 		fputs(", ", out);
 		json_frames(out, &th->bt, o);
 		fputc('}', out);
@@ -244,39 +248,75 @@ static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_rep
 	fputs("], \"rtos_warnings\": [", out);
 	for (i = 0; r && i < r->nr_warnings; i++) {
 		fputs(i ? ", " : "", out);
-		json_str(out, r->warnings[i]);
+		cw_json_str(out, r->warnings[i]);
 	}
 	fputc(']', out);
 }
 
-static void report_json(FILE *out, const struct cw_dump *d, const struct cw_backtrace *bt,
-			const struct cw_fault *f, const struct cw_rtos *rtos, const struct cw_match *m,
+static void json_build_id(FILE *out, const uint8_t *id, uint32_t len)
+{
+	char hex[2 * CW_MAX_BUILD_ID + 1];
+
+	cw_build_id_hex(id, len, hex, sizeof(hex));
+	cw_json_str(out, len ? hex : NULL);
+}
+
+/* The firmware the dump was analyzed against: its file and build-id; null when not known. */
+static void json_firmware(FILE *out, const struct cw_image *img)
+{
+	const uint8_t *id;
+	uint32_t len;
+
+	if (!img) {
+		fputs("null", out);
+		return;
+	}
+	len = cw_image_build_id(img, &id);
+	fputs("{\"path\": ", out);
+	cw_json_str(out, cw_image_path(img));
+	fputs(", \"build_id\": ", out);
+	json_build_id(out, id, len);
+	fputc('}', out);
+}
+
+static void report_json(FILE *out, const struct cw_image *img, const struct cw_dump *d,
+			const struct cw_backtrace *bt, const struct cw_fault *f,
+			const struct cw_rtos *rtos, const struct cw_match *m,
 			const struct cw_report_opts *o)
 {
 	unsigned int i, first = 1;
 
 	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
 		CW_JSON_SCHEMA_VERSION);
-	json_str(out, d->path);
+	cw_json_str(out, d->path);
 	fprintf(out, ", \"format\": \"%s\", \"context\": \"%s\", \"warning\": ",
 		cw_dump_format_name(d->format),
 		d->context == CW_CTX_HANDLER_ENTRY ? "handler-entry" :
 		d->context == CW_CTX_MEMORY_ONLY ? "memory-only" : "pre-exception");
-	json_str(out, d->warning);
+	cw_json_str(out, d->warning);
 	fputs(", \"mismatch\": [", out);
 	for (i = 0; m && i < m->nr; i++) {
 		fputs(i ? ", " : "", out);
-		json_str(out, m->lines[i]);
+		cw_json_str(out, m->lines[i]);
 	}
 	fputs("], \"gaps\": [", out);
 	for (i = 0; i < d->nr_gaps; i++) {
 		fprintf(out, "%s{\"section\": ", i ? ", " : "");
-		json_str(out, d->gaps[i].section);
+		cw_json_str(out, d->gaps[i].section);
 		fprintf(out, ", \"start\": %u, \"end\": %u, \"contents\": \"%s\"}",
 			d->gaps[i].lo, d->gaps[i].hi,
 			d->gaps[i].initial ? "initial-values" : "unknown");
 	}
-	fputs("]}, \"registers\": {", out);
+	fputs("], \"build_id\": ", out);
+	json_build_id(out, d->build_id, d->build_id_len);
+	fputs(", \"build_id_at\": ", out);
+	if (d->build_id_len && d->build_id_at)
+		fprintf(out, "%u", d->build_id_at);
+	else
+		fputs("null", out);
+	fputs("}, \"firmware\": ", out);
+	json_firmware(out, img);
+	fputs(", \"registers\": {", out);
 	for (i = 0; i < CW_NR_REGS; i++) {
 		if (!cw_reg_ok(&d->regs, (enum cw_reg)i))
 			continue;
@@ -290,11 +330,11 @@ static void report_json(FILE *out, const struct cw_dump *d, const struct cw_back
 		f->cfsr, f->hfsr, f->dfsr, f->mmfar, f->bfar,
 		f->cfsr & CW_CFSR_MMARVALID ? "true" : "false", f->cfsr & CW_CFSR_BFARVALID ? "true" : "false",
 		f->sfsr, f->sfar, f->sfsr & CW_SFSR_SFARVALID ? "true" : "false");
-	json_str(out, f->insn[0] ? f->insn : NULL);
+	cw_json_str(out, f->insn[0] ? f->insn : NULL);
 	fputs(", \"explanation\": [", out);
 	for (i = 0; i < f->nr; i++) {
 		fputs(i ? ", " : "", out);
-		json_str(out, f->lines[i]);
+		cw_json_str(out, f->lines[i]);
 	}
 	fprintf(out, "]}, \"fault_frame\": %u, ", cw_fault_frame(d->context, bt));
 	json_frames(out, bt, o);
@@ -392,8 +432,13 @@ static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_rep
 	unsigned int i, k;
 	char ovf[64];
 
-	if (!r || r->kind == CW_RTOS_NONE)
+	if (!r)
 		return;
+	if (r->kind == CW_RTOS_NONE) {
+		for (i = 0; i < r->nr_warnings; i++)
+			fprintf(out, "threads: %s\n", r->warnings[i]);
+		return;
+	}
 	fprintf(out, "threads (%s, %u, layout from %s):\n", cw_rtos_name(r->kind), r->nr,
 		r->layout_dwarf ? "DWARF" : "defaults");
 	for (i = 0; i < r->nr_warnings; i++)
@@ -417,6 +462,9 @@ static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_rep
 			fprintf(out, "  [%s%s]", th->layout,
 				cw_exc_return_fp_frame(th->exc_return) ? ", FP frame" : "");
 		fputc('\n', out);
+		if (th->waits_on[0] || th->kernel_state[0])
+			fprintf(out, "    %s%s%s\n", th->kernel_state, th->waits_on[0] ? ": waits on " : "",
+				th->waits_on);
 		if (th->overflow) {
 			overflow_text(ovf, sizeof(ovf), th->overflow);
 			fprintf(out, "    STACK OVERFLOW:%s\n", ovf);
@@ -477,26 +525,34 @@ void cw_report_crash(FILE *out, const struct cw_report_opts *o, const struct cw_
 		     const struct cw_match *match)
 {
 	if (o->json)
-		report_json(out, dump, bt, f, rtos, match, o);
+		report_json(out, NULL, dump, bt, f, rtos, match, o);
 	else
 		report_text(out, dump, bt, f, rtos, match, o);
 }
 
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_analysis *a)
 {
-	cw_report_crash(out, o, &a->dump, &a->bt, &a->fault, &a->rtos, &a->match);
+	if (o->json)
+		report_json(out, a->img, &a->dump, &a->bt, &a->fault, &a->rtos, &a->match, o);
+	else
+		report_text(out, &a->dump, &a->bt, &a->fault, &a->rtos, &a->match, o);
 }
 
-/* A dump that could not be analyzed: in JSON, an object of its own in the stream. */
+/*
+ * A dump that could not be analyzed: in JSON, an object of its own in the
+ * stream, with the build-id it names when it could be read (a is not NULL).
+ */
 void cw_report_error(FILE *out, const struct cw_report_opts *o, const char *path,
-		     const char *msg)
+		     const struct cw_analysis *a, const char *msg)
 {
 	if (!o->json)
 		return;
 	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
 		CW_JSON_SCHEMA_VERSION);
-	json_str(out, path);
+	cw_json_str(out, path);
+	fputs(", \"build_id\": ", out);
+	json_build_id(out, a ? a->dump.build_id : NULL, a ? a->dump.build_id_len : 0);
 	fputs("}, \"error\": ", out);
-	json_str(out, msg);
+	cw_json_str(out, msg);
 	fputs("}\n", out);
 }

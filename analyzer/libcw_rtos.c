@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libcw_rtos.c - RTOS awareness: pick the kernel (FreeRTOS or Zephyr, each
- * behind struct cw_rtos_ops), let it find its threads, then finish each one
- * in the thread model (saved registers, unwind, stack use); no kernel patch
+ * libcw_rtos.c - RTOS awareness: pick the kernel (FreeRTOS, Zephyr, ThreadX
+ * or LiteOS-M, each behind struct cw_rtos_ops), let it find its threads, then
+ * finish each one in the thread model (saved registers, unwind, stack use); no kernel patch
  * and no help from the firmware needed.
  *
  * The kernel objects are found by ELF symbol; struct layouts come from DWARF
@@ -16,17 +16,49 @@
 
 #include "cw_rtos_model.h"
 
-/* In the order --rtos auto tries them. */
-static const struct cw_rtos_ops *const kernels[] = { &cw_freertos_ops, &cw_zephyr_ops };
+/* In the order --rtos auto tries them; a kernel is its file and its line here. */
+static const struct cw_rtos_ops *const kernels[] = {
+	&cw_freertos_ops, &cw_zephyr_ops, &cw_threadx_ops, &cw_liteos_ops,
+};
+
+/*
+ * Kernels crashwalk does not read, by a symbol only they define: --rtos auto
+ * names the one it sees rather than saying there is none.
+ */
+static const struct { const char *name, *symbol; } unread_kernels[] = {
+	{ "NuttX", "g_npidhash" },
+	{ "uC/OS-III", "OSTCBCurPtr" },
+	{ "Keil RTX5", "osRtxInfo" },
+	{ "embOS", "OS_Global" },
+};
 
 const char *cw_rtos_name(enum cw_rtos_kind kind)
 {
-	static const char *const names[] = {
-		[CW_RTOS_AUTO] = "auto", [CW_RTOS_NONE] = "none",
-		[CW_RTOS_FREERTOS] = "freertos", [CW_RTOS_ZEPHYR] = "zephyr",
-	};
+	unsigned int i;
 
-	return kind < ARRAY_SIZE(names) ? names[kind] : "unknown";
+	if (kind == CW_RTOS_AUTO)
+		return "auto";
+	for (i = 0; i < ARRAY_SIZE(kernels); i++)
+		if (kernels[i]->kind == kind)
+			return kernels[i]->name;
+	return kind == CW_RTOS_NONE ? "none" : "unknown";
+}
+
+/* --rtos KIND: auto, none or a kernel's name. */
+int cw_rtos_parse(const char *s, enum cw_rtos_kind *out)
+{
+	unsigned int i;
+
+	if (!strcmp(s, "auto") || !strcmp(s, "none")) {
+		*out = s[0] == 'a' ? CW_RTOS_AUTO : CW_RTOS_NONE;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(kernels); i++)
+		if (!strcmp(s, kernels[i]->name)) {
+			*out = kernels[i]->kind;
+			return 0;
+		}
+	return -1;
 }
 
 const char *cw_thread_state_name(enum cw_thread_state s)
@@ -103,6 +135,20 @@ static void stack_top_from_neighbours(struct cw_rtos *r, struct cw_thread *th)
 	th->stack_bound = top;
 }
 
+/* A kernel the symbols show that crashwalk cannot read: a warning, not silence. */
+static void note_unread_kernel(struct cw_rtos_walk *w)
+{
+	uint32_t addr;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(unread_kernels); i++)
+		if (!cw_image_lookup(w->t->img, unread_kernels[i].symbol, &addr)) {
+			cw_rtos_warn(w, "the firmware has %s's symbols (%s): crashwalk does not read "
+				     "its threads", unread_kernels[i].name, unread_kernels[i].symbol);
+			return;
+		}
+}
+
 /*
  * Fill out with the threads of the kernel kind names (or the one the symbols
  * show, for CW_RTOS_AUTO). Returns 0 with out->kind CW_RTOS_NONE when there
@@ -120,6 +166,8 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 	memset(out, 0, sizeof(*out));
 	out->kind = CW_RTOS_NONE;
 	ops = pick_kernel(t->img, kind);
+	if (!ops && kind == CW_RTOS_AUTO)
+		note_unread_kernel(&w);
 	if (!ops)
 		return kind == CW_RTOS_NONE || kind == CW_RTOS_AUTO ? 0 : -1;
 	out->threads = calloc(CW_MAX_THREADS, sizeof(*out->threads));
@@ -127,6 +175,7 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 		return -1;
 	out->kind = ops->kind;
 	w.fill = ops->fill;
+	w.stack_guard = ops->stack_guard;
 	kernel_ends(t->img, ops, &w.ends);
 	if (ops->find(&w)) {
 		cw_rtos_free(out);

@@ -209,18 +209,20 @@ int cw_rtos_read_callee(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t a
 
 /* ---- per thread: stack use, the backtrace ---- */
 
-/* Fill bytes left untouched at the low end of a descending stack. */
+/* Fill bytes left untouched at the low end of a descending stack, above its guard word. */
 static void stack_use(struct cw_rtos_walk *w, struct cw_thread *th)
 {
 	uint32_t limit = th->stack_size ? th->stack_size : MAX_STACK_SCAN, n = 0, i;
+	uint32_t lo = th->stack_lo + w->stack_guard;
 	uint8_t buf[256];
 
-	if (!th->have_stack || limit > MAX_STACK_SCAN)
+	if (!th->have_stack || limit > MAX_STACK_SCAN || limit <= w->stack_guard)
 		return;
+	limit -= w->stack_guard;
 	while (n < limit) {
 		uint32_t chunk = limit - n < sizeof(buf) ? limit - n : sizeof(buf);
 
-		if (cw_mem_read(w->t->mem, th->stack_lo + n, buf, chunk))
+		if (cw_mem_read(w->t->mem, lo + n, buf, chunk))
 			break;
 		for (i = 0; i < chunk && buf[i] == w->fill; i++)
 			;
@@ -292,6 +294,19 @@ static void current_frames(struct cw_rtos_walk *w, struct cw_thread *th)
 	th->bt.nr = 0;
 	th->bt.stop = bt->stop;
 	memcpy(th->bt.stop_detail, bt->stop_detail, sizeof(th->bt.stop_detail));
+	/*
+	 * A handler's chain that stops at the process stack it cannot read, with
+	 * nothing saved (LiteOS-M saves a task only after choosing the next): the
+	 * thread's frames are not in this dump, and the handler's are not its.
+	 */
+	if (!found && !th->have_regs && bt->stop == CW_STOP_NO_PSP && from < bt->nr &&
+	    crash_in_handler(w, &bt->frames[from])) {
+		th->layout = "crash";
+		th->regs = (struct cw_regs){ 0 };
+		cw_thread_problem(th, "the dump has no PSP and the kernel had not saved the "
+			       "thread's context: its frames are not in the dump");
+		return;
+	}
 	for (i = from; i < bt->nr; i++) {
 		/* The crash's walk knew no thread: what lies above its stack is another's. */
 		if (i > from && thread_top(th) && bt->frames[i].sp > thread_top(th)) {
@@ -308,7 +323,8 @@ static void current_frames(struct cw_rtos_walk *w, struct cw_thread *th)
 	th->have_psplim = 0;
 	th->exc_return = 0;
 	th->regs = (struct cw_regs){ 0 };
-	th->have_regs = from < bt->nr;
+	/* A chain that never got back to Thread mode holds no register of the thread's. */
+	th->have_regs = from < bt->nr && (found || !crash_in_handler(w, &bt->frames[from]));
 	if (th->have_regs) {
 		cw_reg_set(&th->regs, CW_PC, bt->frames[from].pc);
 		cw_reg_set(&th->regs, CW_SP, bt->frames[from].sp);

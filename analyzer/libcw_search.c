@@ -415,10 +415,12 @@ static unsigned int try_chain(struct search *s, const struct candidate *c,
 {
 	const struct cw_stack_range *r = range_of(s->t->hints, c->base);
 	struct cw_regs regs = { .valid = 0 };
-	unsigned int i, seg, worth = 0;
+	unsigned int i, seg, worth = 0, crossed = 0;
+	int handler;
 
 	s->nr_sps = 0;
 	cw_exc_frame_read(s->t->mem, c->base, &s->ers[c->variant], f);
+	handler = !!(f->words[CW_EXC_XPSR_WORD] & CW_XPSR_IPSR);
 	cw_exc_frame_pop(f, &regs);
 	for (seg = 0; seg < SEARCH_SEGMENTS; seg++) {
 		memset(bt, 0, sizeof(*bt));
@@ -430,6 +432,7 @@ static unsigned int try_chain(struct search *s, const struct candidate *c,
 				s->sps[s->nr_sps++] = (struct chain_sp){
 					bt->frames[i].sp, !!(bt->frames[i].flags & CW_FRAME_EXCEPTION),
 					bt->frames[i].method == CW_M_SCAN };
+			crossed |= (seg || i) && (bt->frames[i].flags & CW_FRAME_EXCEPTION);
 		}
 		if (bt->stop != CW_STOP_DEPTH || !bt->nr)
 			break;
@@ -438,6 +441,15 @@ static unsigned int try_chain(struct search *s, const struct candidate *c,
 		cw_reg_set(&regs, CW_PC, bt->frames[bt->nr - 1].pc);
 		cw_reg_set(&regs, CW_SP, bt->frames[bt->nr - 1].sp);
 	}
+	/*
+	 * The frame interrupted a handler (stacked IPSR not 0): its code was
+	 * entered through an exception, so its chain leaves by an exception
+	 * return. One that ends at the outermost frame or a thread's entry
+	 * without one ran into older frames past the handler's (the same
+	 * words read as an extended frame skip the handler's own).
+	 */
+	if (handler && !crossed && bt->stop != CW_STOP_NO_PSP && bt->stop != CW_STOP_DEPTH)
+		return 0;
 	return chain_complete(s->t, bt, r) ? worth : 0;
 }
 
@@ -460,6 +472,20 @@ static int accounts_for(const struct search *s, const struct cw_exc_frame *f)
 			return 1;
 	}
 	return 0;
+}
+
+/* Do f's stacked r0-r3 and r12 hold what the handler's entry registers do? */
+static int matches_entry(const struct cw_regs *entry, const struct cw_exc_frame *f)
+{
+	unsigned int k;
+
+	if (!entry)
+		return 0;
+	for (k = 0; k < CW_EXC_LR_WORD; k++)
+		if (!cw_reg_ok(entry, cw_exc_stacked[k]) ||
+		    entry->r[cw_exc_stacked[k]] != f->words[k])
+			return 0;
+	return 1;
 }
 
 /*
@@ -537,11 +563,27 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 		}
 		res->complete++;
 		if (found && !accounts_for(s, out)) {
-			res->have_other = 1;
-			res->other = c->base;
-			break;
+			/*
+			 * A rival. Where the frame taken lacks the handler's
+			 * entry registers, a lower one that holds them is live.
+			 */
+			int swap = req->entry && !matches_entry(req->entry, out) &&
+				   matches_entry(req->entry, &f);
+
+			if (!res->have_other) {
+				res->have_other = 1;
+				res->other = c->base;
+			}
+			if (!swap && (!req->entry || matches_entry(req->entry, out)))
+				break;
+			if (!swap)
+				continue;
+			res->other = res->at;
 		}
-		/* The first complete candidate, or a lower one that accounts for it. */
+		/*
+		 * The first complete candidate, a lower one that accounts for it,
+		 * or one that holds the handler's entry registers.
+		 */
 		found = 1;
 		*out = f;
 		best_worth = worth;

@@ -149,7 +149,15 @@ static void stack_objects(const struct cw_target *t, const struct named_stacks *
 	struct cw_typed_object obj[MAX_STACK_OBJECTS];
 	struct cw_stack_range *r;
 	unsigned int n, i, k;
+	uint32_t isr_stacks;
 
+	/*
+	 * Every Zephyr kernel defines its interrupt stacks: without them there
+	 * are no stack objects, and a cold run on a firmware of another kernel
+	 * skips the walk of all its DWARF that finding them by type takes.
+	 */
+	if (cw_image_lookup(t->img, ZEPHYR_ISR_STACKS, &isr_stacks))
+		return;
 	n = cw_image_objects_of_type(t->img, ZEPHYR_STACK_ELEMENT, obj, ARRAY_SIZE(obj));
 	for (i = 0; i < n; i++) {
 		uint32_t row = obj[i].size / obj[i].rows;

@@ -101,6 +101,21 @@ static int in_context_switch(const struct cw_walk *w)
 }
 
 /*
+ * Is the walk still at the fault handler's first instruction (its vector),
+ * where r0-r3 and r12 are the ones the hardware stacked?
+ */
+static int at_handler_vector(const struct cw_walk *w)
+{
+	uint32_t vec;
+	int ok;
+
+	if (!w->fault_entry || w->exceptions || w->bt->nr != 1 || !cw_reg_ok(&w->regs, CW_XPSR))
+		return 0;
+	vec = cw_image_vector(w->t->img, w->regs.r[CW_XPSR] & CW_XPSR_IPSR, &ok);
+	return ok && (vec & ~1u) == w->bt->frames[0].pc;
+}
+
+/*
  * The dump lacks the stack pointer r that holds the frame EXC_RETURN er
  * names: look for the frame in RAM (libcw_search.c). The first exception the
  * walk meets from a fault handler's entry is the fault's own.
@@ -112,6 +127,7 @@ static int searched_frame(struct cw_walk *w, enum cw_reg r, const struct cw_exc_
 	struct cw_search_req req = {
 		.reg = r, .process = er->psp, .er = er, .trial = w->trial, .ctx = &ctx,
 		.fault_frame = w->fault_entry && !w->exceptions, .innermost = !w->exceptions,
+		.entry = at_handler_vector(w) ? &w->regs : NULL,
 	};
 	struct cw_backtrace *scratch;
 	int err;

@@ -4,6 +4,7 @@
  * library does the work.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -17,16 +18,21 @@
 
 static void usage(FILE *out)
 {
-	fputs("usage: crashwalk [OPTIONS] FIRMWARE.elf DUMP...\n"
-	      "       crashwalk [OPTIONS] -w DIR [-k DIR] FIRMWARE.elf [DUMP...]\n"
-	      "       crashwalk [OPTIONS] -f FIRMWARE.elf STREAM...\n"
+	fputs("usage: crashwalk [OPTIONS] [FIRMWARE.elf] DUMP...\n"
+	      "       crashwalk [OPTIONS] --batch[=LIST] [FIRMWARE.elf] [DUMP...]\n"
+	      "       crashwalk [OPTIONS] -w DIR [-k DIR] [FIRMWARE.elf] [DUMP...]\n"
+	      "       crashwalk [OPTIONS] -f [FIRMWARE.elf] STREAM...\n"
+	      "       crashwalk summary [--json] [REPORTS...]\n"
 	      "Unwind and explain Cortex-M crash dumps (ELF core, Zephyr coredump or #CD: log,\n"
-	      "CrashCatcher, remoteproc ELF); DUMP '-' is standard input.\n\n"
+	      "CrashCatcher, remoteproc ELF); DUMP '-' is standard input. Without FIRMWARE.elf\n"
+	      "each dump's firmware is found by the GNU build-id it holds: in --symbols\n"
+	      "directories, then from the debuginfod servers DEBUGINFOD_URLS names.\n\n"
 	      "  -j, --json              one JSON object per dump, failed dumps included\n"
 	      "  -m, --method=M          auto, cfi, ehabi, prologue, fp or scan (default auto)\n"
 	      "  -r, --regs=SYM:LAYOUT   registers of a dump without them, from the register\n"
 	      "                          block the firmware saved at SYM\n"
-	      "  -R, --rtos=KIND         auto, none, freertos or zephyr (default auto)\n"
+	      "  -R, --rtos=KIND         auto, none, freertos, zephyr, threadx or liteos\n"
+	      "                          (default auto)\n"
 	      "      --allow-mismatch    report a dump that contradicts the firmware, with a\n"
 	      "                          warning, instead of refusing it\n"
 	      "  -s, --sp=REG=ADDR,...   stack pointers the dump lacks: msp, psp, msp_s,\n"
@@ -34,6 +40,12 @@ static void usage(FILE *out)
 	      "      --path-map=OLD=NEW  show source paths under directory OLD under NEW\n"
 	      "                          (repeatable; as GDB's set substitute-path)\n"
 	      "      --strip-path        show source files by base name (as addr2line -s)\n"
+	      "      --symbols=DIR       find firmware by build-id in DIR: DIR/.build-id/xx/\n"
+	      "                          rest.debug, or any ELF in DIR (repeatable)\n"
+	      "      --no-debuginfod     do not ask debuginfod servers (DEBUGINFOD_URLS)\n"
+	      "      --image-cache=N     firmware images kept open at once (default 8)\n"
+	      "  -b, --batch[=LIST]      JSON lines for the dumps named in LIST (default\n"
+	      "                          standard input), one path a line, then a count\n"
 	      "  -w, --watch=DIR         analyze dumps as they arrive in DIR\n"
 	      "  -k, --keep=DIR          where --watch keeps devcoredump copies (default .)\n"
 	      "  -f, --follow            read each STREAM (tty, pipe, file, '-') to its end and\n"
@@ -85,36 +97,92 @@ static void library_note(void *ctx, int error, const char *msg)
 		snprintf(h->lines[h->nr++], sizeof(h->lines[0]), "%s", msg);
 }
 
+/* Where each dump's firmware comes from. */
+struct firmware {
+	struct cw_image *given;		/* the ELF named on the command line: it wins */
+	struct cw_symbols *store;	/* else found by the dump's build-id */
+	int no_build_id;		/* a dump had no build-id and no firmware was given */
+	unsigned int dumps, failed;
+};
+
 /*
  * A dump that cannot be analyzed: the message on stderr and, with --json, an
  * error object in the JSON-lines stream, so a pipeline reading stdout sees it.
  */
-static int dump_failed(const struct options *opt, const char *path, const char *msg)
+static int dump_failed(const struct options *opt, const char *path, const struct cw_analysis *a,
+		       const char *msg)
 {
 	fprintf(stderr, "crashwalk: %s\n", msg);
-	cw_report_error(stdout, &opt->report, strcmp(path, "-") ? path : "<stdin>", msg);
+	cw_report_error(stdout, &opt->report, strcmp(path, "-") ? path : "<stdin>", a, msg);
 	return 1;
 }
 
+/*
+ * The firmware of a dump read without one given: found by the build-id the
+ * dump holds. NULL with msg set: the dump names no build-id (a usage error:
+ * the user must name the ELF), or no place has that firmware.
+ */
+static struct cw_image *firmware_of(struct firmware *fw, const struct cw_analysis *a,
+				    const struct options *opt, struct cw_error *err)
+{
+	const char *name = cw_analysis_path(a), *where;
+	struct cw_error why = { { 0 } };
+	unsigned int opened = cw_symbols_opened(fw->store);
+	struct cw_image *img;
+	const uint8_t *id;
+	uint32_t len;
+
+	len = cw_analysis_build_id(a, &id, NULL);
+	if (!len) {
+		fw->no_build_id = 1;
+		snprintf(err->msg, sizeof(err->msg), "%s: the dump holds no GNU build-id (no "
+			 "NT_GNU_BUILD_ID note, no build-id note in its memory): name its firmware "
+			 "first, crashwalk FIRMWARE.elf DUMP", name);
+		return NULL;
+	}
+	img = cw_symbols_image(fw->store, id, len, &where, &why);
+	if (!img) {
+		snprintf(err->msg, sizeof(err->msg), "%s: %.640s", name, why.msg);
+		return NULL;
+	}
+	if (cw_symbols_opened(fw->store) != opened) {
+		note("firmware %s\n", where);
+		if (opt->analyze.regs && cw_image_check_regblock(img, opt->analyze.regs, &why)) {
+			snprintf(err->msg, sizeof(err->msg), "%s: %.640s", name, why.msg);
+			return NULL;
+		}
+	}
+	return img;
+}
+
 /* The dump at path, or, when buf is not NULL, in buf (malloc'ed, taken over) under that name. */
-static int analyze(struct cw_image *img, const char *path, uint8_t *buf, size_t len,
+static int analyze(struct firmware *fw, const char *path, uint8_t *buf, size_t len,
 		   const struct options *opt)
 {
 	struct cw_options o = opt->analyze;
 	struct cw_error err = { { 0 } };
 	struct cw_analysis *a;
+	struct cw_image *img;
 	struct held held;
 	unsigned int i;
 
 	held.nr = 0;
 	o.note_ctx = &held;
+	fw->dumps++;
 	if (verbosity > 0)
 		note("reading %s\n", path);
-	if (cw_analyze(img, &o, path, buf, len, &a, &err)) {
-		dump_failed(opt, path, err.msg);
+	if (cw_analysis_read(path, buf, len, &a, &err)) {
+		fw->failed++;
+		return dump_failed(opt, path, NULL, err.msg);
+	}
+	img = fw->given ? fw->given : firmware_of(fw, a, opt, &err);
+	if (!img || cw_analysis_run(img, &o, a, &err)) {
+		fw->failed++;
+		dump_failed(opt, path, a, err.msg);
 		/* The error is one line; the evidence behind it is for -v. */
 		for (i = 0; verbosity > 0 && i < held.nr; i++)
 			fprintf(stderr, "crashwalk: %s\n", held.lines[i]);
+		cw_analysis_free(a);
 		return 1;
 	}
 	cw_report(stdout, &opt->report, a);
@@ -122,8 +190,61 @@ static int analyze(struct cw_image *img, const char *path, uint8_t *buf, size_t 
 	return 0;
 }
 
+/*
+ * Call fn for each line of the file at name ("-": standard input), with its
+ * number; what names the option or command in the error an unreadable file
+ * gets. 1 when the file cannot be opened, else the OR of what fn returned.
+ */
+static int each_line(const char *name, const char *what,
+		     int (*fn)(void *ctx, char *line, size_t n, unsigned int lineno), void *ctx)
+{
+	FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
+	unsigned int lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int rc = 0;
+
+	if (!f) {
+		fprintf(stderr, "crashwalk: %s %s: %s\n", what, name, strerror(errno));
+		return 1;
+	}
+	while ((n = getline(&line, &cap, f)) > 0)
+		rc |= fn(ctx, line, (size_t)n, ++lineno);
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+struct batch_ctx {
+	struct firmware *fw;
+	const struct options *opt;
+};
+
+static int batch_line(void *p, char *line, size_t n, unsigned int lineno)
+{
+	struct batch_ctx *b = p;
+
+	(void)lineno;
+	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		line[--n] = 0;
+	return n ? analyze(b->fw, line, NULL, 0, b->opt) : 0;
+}
+
+/*
+ * --batch: the dumps named in list, one path a line; each gets its JSON
+ * line, a failed one an error line, and the batch goes on to the end.
+ */
+static int batch(struct firmware *fw, const char *list, const struct options *opt)
+{
+	struct batch_ctx b = { fw, opt };
+
+	return each_line(list, "--batch", batch_line, &b);
+}
+
 struct watch_ctx {
-	struct cw_image *img;
+	struct firmware *fw;
 	const struct options *opt;
 	int failed;		/* a followed stream had a dump that could not be analyzed */
 	unsigned int dumps;	/* dumps a followed stream held, whole or cut */
@@ -134,7 +255,7 @@ static int watch_one(void *p, const char *path)
 {
 	struct watch_ctx *w = p;
 
-	analyze(w->img, path, NULL, 0, w->opt);
+	analyze(w->fw, path, NULL, 0, w->opt);
 	fflush(stdout);
 	return 0;
 }
@@ -146,14 +267,97 @@ static int follow_one(void *p, struct cw_stream_dump *sd)
 
 	w->dumps++;
 	if (sd->text)
-		w->failed |= analyze(w->img, sd->name, sd->text, sd->len, w->opt);
+		w->failed |= analyze(w->fw, sd->name, sd->text, sd->len, w->opt);
 	else
-		w->failed |= dump_failed(w->opt, sd->name, sd->why);
+		w->failed |= dump_failed(w->opt, sd->name, NULL, sd->why);
 	fflush(stdout);
 	return 0;
 }
 
-enum { OPT_COLOR = 256, OPT_ALLOW_MISMATCH, OPT_PATH_MAP, OPT_STRIP_PATH };
+/* Is the file at path a crash dump (not the firmware ELF that may come first)? */
+static int is_dump(const char *path)
+{
+	uint8_t buf[4096];
+	ssize_t n;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return 1;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n > 0 && cw_dump_sniff(buf, (size_t)n);
+}
+
+struct summary_ctx {
+	struct cw_summary *s;
+	const char *name;
+};
+
+static int summary_line(void *p, char *line, size_t n, unsigned int lineno)
+{
+	struct summary_ctx *c = p;
+	struct cw_error err = { { 0 } };
+
+	if (strspn(line, " \t\r\n") == n)
+		return 0;
+	if (cw_summary_add(c->s, line, n, &err)) {
+		fprintf(stderr, "crashwalk: %s:%u: %s\n", c->name, lineno, err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+/* Add the JSON lines of the file at name ("-": standard input) to s; 0, or 1 after an error. */
+static int summary_read(struct cw_summary *s, const char *name)
+{
+	struct summary_ctx c = { s, name };
+
+	return each_line(name, "summary:", summary_line, &c);
+}
+
+/* crashwalk summary [--json] [REPORTS...]: crashwalk --json's lines grouped by signature. */
+static int summary(int argc, char **argv)
+{
+	struct cw_summary *s;
+	int i, json = 0, files = 0, rc = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
+			json = 1;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs("usage: crashwalk summary [--json] [REPORTS...]\n", stdout);
+			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "crashwalk: summary: unknown option '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	s = cw_summary_new();
+	if (!s) {
+		fputs("crashwalk: out of memory\n", stderr);
+		return 1;
+	}
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--json") && strcmp(argv[i], "-j")) {
+			rc |= summary_read(s, argv[i]);
+			files++;
+		}
+	if (!files)
+		rc |= summary_read(s, "-");
+	cw_summary_print(stdout, s, json);
+	cw_summary_free(s);
+	return rc;
+}
+
+enum {
+	OPT_COLOR = 256, OPT_ALLOW_MISMATCH, OPT_PATH_MAP, OPT_STRIP_PATH, OPT_SYMBOLS,
+	OPT_NO_DEBUGINFOD, OPT_IMAGE_CACHE,
+};
+
+#define MAX_SYMBOL_DIRS	16
 
 int main(int argc, char **argv)
 {
@@ -169,6 +373,10 @@ int main(int argc, char **argv)
 		{ "sp", required_argument, NULL, 's' },
 		{ "path-map", required_argument, NULL, OPT_PATH_MAP },
 		{ "strip-path", no_argument, NULL, OPT_STRIP_PATH },
+		{ "symbols", required_argument, NULL, OPT_SYMBOLS },
+		{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
+		{ "image-cache", required_argument, NULL, OPT_IMAGE_CACHE },
+		{ "batch", optional_argument, NULL, 'b' },
 		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -178,13 +386,18 @@ int main(int argc, char **argv)
 	};
 	struct options opt = { .analyze = { .how = CW_UNWIND_AUTO, .note = library_note } };
 	struct cw_error err = { { 0 } };
-	const char *watch = NULL, *keep = ".", *color = "auto";
-	struct cw_image *img;
+	const char *watch = NULL, *keep = ".", *color = "auto", *list = NULL;
+	const char *dirs[MAX_SYMBOL_DIRS];
+	struct cw_symbols_opts so = { .dirs = dirs, .debuginfod = 1, .cache_images = 8 };
+	struct firmware fw = { 0 };
 	struct stat st;
-	int c, i, rc = 0, follow = 0;
+	int c, i, rc = 0, follow = 0, first;
+	char *end;
 
+	if (argc > 1 && !strcmp(argv[1], "summary"))
+		return summary(argc - 1, argv + 1);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jm:w:k:fr:R:s:qvhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jm:w:k:fr:R:s:b::qvhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			opt.report.json = 1;
@@ -212,7 +425,7 @@ int main(int argc, char **argv)
 		case 'R':
 			if (cw_rtos_parse(optarg, &opt.analyze.rtos)) {
 				fprintf(stderr, "crashwalk: --rtos: unknown RTOS '%s'; use auto, "
-					"none, freertos or zephyr\n", optarg);
+					"none, freertos, zephyr, threadx or liteos\n", optarg);
 				return 2;
 			}
 			break;
@@ -240,6 +453,35 @@ int main(int argc, char **argv)
 			break;
 		case OPT_STRIP_PATH:
 			opt.report.strip_path = 1;
+			break;
+		case OPT_SYMBOLS:
+			c = stat(optarg, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+			if (c) {
+				fprintf(stderr, "crashwalk: --symbols '%s': %s\n", optarg,
+					strerror(c));
+				return 2;
+			}
+			if (so.nr_dirs == MAX_SYMBOL_DIRS) {
+				fprintf(stderr, "crashwalk: --symbols: at most %d directories\n",
+					MAX_SYMBOL_DIRS);
+				return 2;
+			}
+			dirs[so.nr_dirs++] = optarg;
+			break;
+		case OPT_NO_DEBUGINFOD:
+			so.debuginfod = 0;
+			break;
+		case OPT_IMAGE_CACHE:
+			so.cache_images = (unsigned int)strtoul(optarg, &end, 10);
+			if (*end || !*optarg || !so.cache_images || so.cache_images > 4096) {
+				fprintf(stderr, "crashwalk: --image-cache: '%s' is not a number of "
+					"images from 1 to 4096\n", optarg);
+				return 2;
+			}
+			break;
+		case 'b':
+			list = optarg ? optarg : "-";
+			opt.report.json = 1;
 			break;
 		case OPT_COLOR:
 			color = optarg;
@@ -277,20 +519,27 @@ int main(int argc, char **argv)
 			"never end)\n");
 		return 2;
 	}
-	if (argc - optind < (watch ? 1 : 2)) {
+	/* The firmware comes first when given; without it, each dump's is found by build-id. */
+	first = optind < argc && !is_dump(argv[optind]) ? optind + 1 : optind;
+	if (argc == first && !watch && !list) {
 		fprintf(stderr, "crashwalk: %s\nTry 'crashwalk --help'.\n",
-			argc == optind ? "no firmware image" :
 			follow ? "no stream to follow (a tty, a pipe, a file or '-')" :
 			"no dump (name one or more, or --watch DIR)");
 		return 2;
 	}
 	/* A dump is a file: read from a terminal, crashwalk would wait for what never comes. */
-	for (i = optind + 1; !follow && i < argc; i++)
-		if (!strcmp(argv[i], "-") && isatty(STDIN_FILENO)) {
-			fprintf(stderr, "crashwalk: -: standard input is a terminal, expected a "
-				"dump: crashwalk FIRMWARE.elf - <DUMP, or --follow a UART\n");
+	for (i = first; !follow && i < argc; i++)
+		if (!strcmp(argv[i], "-") && (isatty(STDIN_FILENO) || (list && !strcmp(list, "-")))) {
+			fprintf(stderr, "crashwalk: -: standard input is %s, expected a dump: "
+				"crashwalk FIRMWARE.elf - <DUMP, or --follow a UART\n",
+				isatty(STDIN_FILENO) ? "a terminal" : "the --batch list");
 			return 2;
 		}
+	if (list && !strcmp(list, "-") && isatty(STDIN_FILENO)) {
+		fprintf(stderr, "crashwalk: --batch: standard input is a terminal, expected the "
+			"dumps' paths, one a line: find DIR -name '*.core' | crashwalk --batch\n");
+		return 2;
+	}
 	for (i = 0; watch && i < 2; i++) {
 		const char *dir = i ? keep : watch, *why = NULL;
 
@@ -303,21 +552,30 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	img = cw_image_open(argv[optind], &err);
-	if (!img) {
-		fprintf(stderr, "crashwalk: %s\n", err.msg);
-		return 1;
+	if (first > optind) {
+		fw.given = cw_image_open(argv[optind], &err);
+		if (!fw.given) {
+			fprintf(stderr, "crashwalk: %s\n", err.msg);
+			return 1;
+		}
+		if (opt.analyze.regs && cw_image_check_regblock(fw.given, opt.analyze.regs, &err)) {
+			fprintf(stderr, "crashwalk: %s\n", err.msg);
+			cw_image_close(fw.given);
+			return 2;
+		}
+	} else {
+		so.progress = isatty(STDERR_FILENO) && verbosity >= 0;
+		fw.store = cw_symbols_new(&so);
+		if (!fw.store) {
+			fputs("crashwalk: out of memory\n", stderr);
+			return 1;
+		}
 	}
-	if (opt.analyze.regs && cw_image_check_regblock(img, opt.analyze.regs, &err)) {
-		fprintf(stderr, "crashwalk: %s\n", err.msg);
-		cw_image_close(img);
-		return 2;
-	}
-	for (i = optind + 1; i < argc; i++) {
-		struct watch_ctx w = { img, &opt, 0, 0 };
+	for (i = first; i < argc; i++) {
+		struct watch_ctx w = { &fw, &opt, 0, 0 };
 
 		if (!follow) {
-			rc |= analyze(img, argv[i], NULL, 0, &opt);
+			rc |= analyze(&fw, argv[i], NULL, 0, &opt);
 		} else if (cw_follow(argv[i], verbosity > 0 ? stderr : NULL, follow_one, &w, &err)) {
 			fprintf(stderr, "crashwalk: %s\n", err.msg);
 			rc = 1;
@@ -327,14 +585,23 @@ int main(int argc, char **argv)
 		}
 		rc |= w.failed;
 	}
+	if (list) {
+		rc |= batch(&fw, list, &opt);
+		fflush(stdout);
+		/* The count after the stream, where a reader of stdout does not trip on it. */
+		note("%u dumps, %u failed, %u firmware images opened\n", fw.dumps, fw.failed,
+		     fw.store ? cw_symbols_opened(fw.store) : 1);
+	}
 	if (watch) {
-		struct watch_ctx w = { img, &opt, 0, 0 };
+		struct watch_ctx w = { &fw, &opt, 0, 0 };
 
 		if (cw_watch_dir(watch, keep, watch_one, &w)) {
 			fprintf(stderr, "crashwalk: %s: cannot watch: %s\n", watch, strerror(errno));
 			rc = 1;
 		}
 	}
-	cw_image_close(img);
-	return rc;
+	cw_image_close(fw.given);
+	cw_symbols_free(fw.store);
+	/* A dump that names no build-id, with no firmware given: the command line lacks it. */
+	return fw.no_build_id ? 2 : rc;
 }

@@ -111,6 +111,9 @@ void fw_recovery_init(void);
 unsigned int fw_walk_hooked(unsigned long callsite, unsigned long parent_ip,
 			    unsigned long fp, struct fw_context *slot,
 			    unsigned int nr_stacks, unsigned int depth);
+#ifdef FW_KRETPROBE_GLOBAL
+extern unsigned long fw_kretprobe_trampoline;
+#endif
 
 /* fw_ops.c: the ftrace_ops and the filter it was built from. */
 int fw_ops_start(void);

@@ -278,8 +278,9 @@ static inline void fw_free_filter(struct ftrace_ops *ops)
  * runs on this task's stacks, and interrupts unhook what they hook before
  * they return, so the answer holds for the whole walk. The empty graph stack
  * is -1 in the array layout (until 6.8), 0 since. Until 5.11 kretprobe
- * instances are in a global hash, not on the task: there a kernel with
- * kretprobes always takes the walk that watches for trampolines.
+ * instances are in a global hash, not on the task (FW_KRETPROBE_GLOBAL):
+ * there the common walk runs, and a chain that holds the trampoline's
+ * address is walked again by the one that watches (fw_kretprobe_seen()).
  */
 #ifdef FW_GRAPH_RET_STACK_ARRAY
 #define FW_GRAPH_STACK_EMPTY	(-1)
@@ -313,12 +314,15 @@ static __always_inline bool fw_return_hooks_pending(void)
 	if (!in_task())
 		return true;
 #endif
-#else
-	return true;
 #endif
 #endif
 	return false;
 }
+
+#if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK) && \
+	!defined(FW_KRETPROBE_TASK_LIST)
+#define FW_KRETPROBE_GLOBAL
+#endif
 
 /*
  * A user return address without its PAC bits, as perf strips the user

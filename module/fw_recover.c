@@ -15,9 +15,17 @@
 
 #include "fw_arm64.h"
 
-/* Return trampolines, found by name at load; 0 where the kernel has none. */
+/*
+ * Return trampolines, found by name at load; 0 where the kernel has none.
+ * The kretprobe one is fw_hit.c's too where the task cannot say whether it
+ * holds an instance (FW_KRETPROBE_GLOBAL).
+ */
 static unsigned long fw_return_to_handler;
+#ifdef FW_KRETPROBE_GLOBAL
+unsigned long fw_kretprobe_trampoline __read_mostly;
+#else
 static unsigned long fw_kretprobe_trampoline;
+#endif
 static unsigned long fw_rethook_trampoline;
 
 /*

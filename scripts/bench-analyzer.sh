@@ -88,6 +88,73 @@ else
 	eu_status="cannot read bare-metal ARM cores ($(echo "$eu" | head -1))"
 fi
 
+# A fleet: FLEET_DUMPS dumps of FLEET_BUILDS firmware builds (the corpus's builds, each with its
+# own build-id; its core.elf and core.zephyr dumps repeated in a fixed shuffle), found by
+# build-id in a symbol directory. One --batch process for all of them, against the same work
+# one process per dump and gdb-multiarch -batch per dump (ELF cores only: GDB reads no Zephyr
+# dump), each on a sample whose rate stands for the whole.
+FLEET_DUMPS=10000
+FLEET_BUILDS=20
+FLEET_PER_PROCESS=300
+FLEET_GDB=30
+fleet=$top/.cache/bench/fleet
+rm -rf "$fleet"
+mkdir -p "$fleet/symbols" "$fleet/dumps"
+mapfile -t fleet_fws < <(printf '%s\n' "${fws[@]}" | head -n $FLEET_BUILDS)
+i=0
+for fw in "${fleet_fws[@]}"; do
+	ln -s "$fw" "$fleet/symbols/fw$i.elf"
+	i=$((i + 1))
+done
+mapfile -t fleet_src < <(for fw in "${fleet_fws[@]}"; do
+	ls "$(dirname "$fw")"/*/core.elf "$(dirname "$fw")"/*/core.zephyr; done |
+	awk '{ printf "%08x %s\n", (NR * 2654435761) % 4294967296, $0 }' | sort | cut -d' ' -f2)
+for i in $(seq 0 $((FLEET_DUMPS - 1))); do
+	echo "$fleet/dumps/d$i"
+done >"$fleet/list"
+i=0
+while read -r d; do
+	ln -s "${fleet_src[$((i % ${#fleet_src[@]}))]}" "$d"
+	i=$((i + 1))
+done <"$fleet/list"
+fleet_cw="$cw --symbols $fleet/symbols --no-debuginfod"
+t=$(now)
+/usr/bin/time -f %M -o "$fleet/rss" $fleet_cw --batch --image-cache 32 <"$fleet/list" \
+	>"$fleet/batch.jsonl" 2>"$fleet/batch.err" || true
+fleet_batch=$(($(now) - t))
+fleet_rss=$(tail -1 "$fleet/rss")
+fleet_opened=$(sed -n 's/.* failed, \([0-9]*\) firmware images opened/\1/p' "$fleet/batch.err")
+fleet_failed=$(grep -c '"error"' "$fleet/batch.jsonl" || true)
+# Memory against the dumps and the cache: a tenth of the dumps, and a cache of 4.
+head -n $((FLEET_DUMPS / 10)) "$fleet/list" | /usr/bin/time -f %M -o "$fleet/rss" \
+	$fleet_cw --batch --image-cache 32 >/dev/null 2>&1 || true
+fleet_rss_tenth=$(tail -1 "$fleet/rss")
+/usr/bin/time -f %M -o "$fleet/rss" $fleet_cw --batch --image-cache 4 <"$fleet/list" \
+	>/dev/null 2>&1 || true
+fleet_rss_cache4=$(tail -1 "$fleet/rss")
+t=$(now)
+head -n $FLEET_PER_PROCESS "$fleet/list" | while read -r d; do
+	$fleet_cw --json "$d" >/dev/null 2>&1 || true
+done
+fleet_process=$(($(now) - t))
+mapfile -t fleet_gdb < <(grep -n . "$fleet/list" | head -n $((FLEET_GDB * 3)) | cut -d: -f2 |
+	while read -r d; do case $(readlink "$d") in *core.elf) echo "$d";; esac; done |
+	head -n $FLEET_GDB)
+t=$(now)
+for d in "${fleet_gdb[@]}"; do
+	eval "$gdb" -ex bt '"$(elf_of "$(readlink "$d")")"' '"$d"' >/dev/null 2>&1 || true
+done
+fleet_gdb_ns=$(($(now) - t))
+t=$(now)
+"$cw" summary "$fleet/batch.jsonl" >"$fleet/summary.txt"
+fleet_summary=$(($(now) - t))
+fleet_groups=$(sed -n 's/.* in \([0-9]*\) crash group.*/\1/p' "$fleet/summary.txt")
+# dumps/s: COUNT NS
+rate() { awk -v n="$1" -v ns="$2" 'BEGIN { printf "%.0f", n / (ns / 1e9) }'; }
+fleet_batch_rate=$(rate $FLEET_DUMPS $fleet_batch)
+fleet_process_rate=$(rate $FLEET_PER_PROCESS $fleet_process)
+fleet_gdb_rate=$(rate ${#fleet_gdb[@]} $fleet_gdb_ns)
+
 n=${#dumps[@]}
 nbig=$(arm-none-eabi-nm "$big/big.elf" | grep -c ' [tT] ')
 code=$(arm-none-eabi-size -A "$big/big.elf" | awk '$1 == ".text" { print $2 }')
@@ -107,6 +174,10 @@ code=$(arm-none-eabi-size -A "$big/big.elf" | awk '$1 == ".text" { print $2 }')
 	echo "batch throughput: crashwalk $(awk -v ms="$(ms $cw_big_long $REPEAT_LONG)" 'BEGIN { printf "%.0f", 1000 / ms }') dumps/s on the large firmware, $(awk -v ms="$(ms $cw_batch $n)" 'BEGIN { printf "%.0f", 1000 / ms }') on the corpus"
 	echo "peak RSS on the large firmware: crashwalk $cw_rss KB, gdb $gdb_rss KB"
 	echo "eu-stack: $eu_status"
+	echo "fleet: $FLEET_DUMPS dumps of $FLEET_BUILDS builds found by build-id, dumps/s: batch $fleet_batch_rate, one process per dump $fleet_process_rate (sample of $FLEET_PER_PROCESS), gdb per dump $fleet_gdb_rate (sample of ${#fleet_gdb[@]} ELF cores); $fleet_failed failed, $fleet_opened images opened, $fleet_groups crash groups (summary $(ms $fleet_summary 1) ms)"
+	echo "fleet peak RSS: $fleet_rss KB for $FLEET_DUMPS dumps, $fleet_rss_tenth KB for $((FLEET_DUMPS / 10)), $fleet_rss_cache4 KB with --image-cache 4"
+	echo "target (issue: fleet batch >= 100x gdb per dump): $(awk -v a="$fleet_batch_rate" -v b="$fleet_gdb_rate" 'BEGIN { r = a / b; printf "%.1fx, %s", r, (r >= 100 ? "met" : "not met") }')"
+	echo "target (issue: cold start on the large firmware >= 10x gdb): $(awk -v a="$(ms $gdb_big_cold $COLD)" -v b="$(ms $cw_big_cold $COLD)" 'BEGIN { r = a / b; printf "%.1fx, %s", r, (r >= 10 ? "met" : "not met") }')"
 	echo "target (issue: >= 100x faster than gdb per dump in batch mode): $(awk -v a="$(ms $gdb_big_long $REPEAT_LONG)" -v b="$(ms $cw_big_long $REPEAT_LONG)" -v n=$REPEAT_LONG 'BEGIN { r = a / b; printf "%.1fx on the large firmware in a batch of %d, %s", r, n, (r >= 100 ? "met" : "not met") }')"
 } | tee "$out/analyzer.txt"
 cat >"$out/analyzer.json" <<JSON
@@ -121,6 +192,14 @@ cat >"$out/analyzer.json" <<JSON
              "batch_long": $REPEAT_LONG, "crashwalk_batch_long": $(ms $cw_big_long $REPEAT_LONG),
              "gdb_batch_long": $(ms $gdb_big_long $REPEAT_LONG),
              "crashwalk_peak_rss_kb": $cw_rss, "gdb_peak_rss_kb": $gdb_rss},
-  "eu_stack": "$eu_status"
+  "eu_stack": "$eu_status",
+  "fleet": {"dumps": $FLEET_DUMPS, "builds": $FLEET_BUILDS, "failed": $fleet_failed,
+            "images_opened": $fleet_opened, "crash_groups": $fleet_groups,
+            "batch_dumps_per_s": $fleet_batch_rate,
+            "per_process_dumps_per_s": $fleet_process_rate, "per_process_sample": $FLEET_PER_PROCESS,
+            "gdb_dumps_per_s": $fleet_gdb_rate, "gdb_sample": ${#fleet_gdb[@]},
+            "summary_ms": $(ms $fleet_summary 1),
+            "batch_peak_rss_kb": $fleet_rss, "tenth_peak_rss_kb": $fleet_rss_tenth,
+            "cache4_peak_rss_kb": $fleet_rss_cache4}
 }
 JSON

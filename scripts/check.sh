@@ -124,7 +124,7 @@ guest_selftests() {
 	# KASAN, lockdep and kmemleak make every call slower, the ftrace ones most: a
 	# smaller stress run there, and more time. The limits are for hangs: every
 	# guest shares 2 cores with the others, the corpus and the package builds.
-	# On 5.10 every walk watches for trampolines, which makes test_recovery slower
+	# On 5.10 a chain that met a kretprobe is walked twice, which makes test_recovery slower
 	# under load: more time.
 	case $k in
 	*-debug) limit=3600 cycles=${FW_STRESS_CYCLES:-6} rewrites=${FW_STRESS_REWRITES:-3} ;;
@@ -178,7 +178,7 @@ if [ -z "$guest_only" ]; then
 	start guest-runner "$logs/guest-runner.log" "$top/tests/guest/test_guest_runner.sh" \
 		"$prod_k"
 	# make demo as a user sees it, then what it said checked against what it did.
-	start demo "$logs/demo.log" sh -c "DEMO_KERNEL=$prod_k DEMO_OUT='$logs/demo' \
+	start demo "$logs/demo.log" sh -c "DEMO_KERNEL=$prod_k DEMO_OUT='$logs/demo' DEMO_LIMIT=2400 \
 		'$top/scripts/demo.sh' >'$logs/demo.txt' 2>&1; rc=\$?; \
 		'$top/tests/userspace/test_demo.sh' '$logs/demo' '$logs/demo.txt' && exit \$rc"
 	# The README's examples, typed line by line into make shell's guest.
@@ -216,6 +216,10 @@ done
 # The flame graph of what the last production kernel's guest recorded, in the browser.
 k=$prod_k
 if [ -z "$guest_only" ]; then
+	# crashwalk for a fleet: firmware found by build-id through a debuginfod server of its
+	# own, batches, summary. After the analyzer suite: one corpus build at a time.
+	run fleet "$top/tests/analyzer/test_fleet.py" --crashwalk "$top/analyzer/build/crashwalk" \
+		--corpus-script "$top/tests/firmware/run-corpus.sh"
 	run "flamegraph-$k" "$top/tests/userspace/test_flamegraph.sh" \
 		"$logs/guest-$k/files/fw.rec" fw_test_leaf
 	# The packages just built, installed here and in the guest, on what that guest recorded.

@@ -19,11 +19,12 @@ HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm 
 	libdw-dev elfutils libtraceevent-dev libtracefs-dev trace-cmd libcapstone-dev clang
 	libclang-rt-14-dev llvm bc flex bison kmod xz-utils zstd python3 pkg-config rsync
 	linux-source-6.12 libtracecmd-dev zlib1g-dev time python3-docutils
-	chromium dpkg-dev debhelper dh-dkms dkms lintian fakeroot crossbuild-essential-arm64"
+	chromium dpkg-dev debhelper dh-dkms dkms lintian fakeroot crossbuild-essential-arm64
+	libdebuginfod-dev debuginfod"
 # The arm64 build dependencies of the Debian packages (make deb DEB_ARCH=arm64), installed
 # beside the amd64 ones through dpkg multiarch.
 ARM64_BUILD_PKGS="libtraceevent-dev:arm64 libtracefs-dev:arm64 libelf-dev:arm64 libdw-dev:arm64
-	libcapstone-dev:arm64 zlib1g-dev:arm64 pkgconf:arm64"
+	libcapstone-dev:arm64 zlib1g-dev:arm64 pkgconf:arm64 libdebuginfod-dev:arm64"
 
 log() { echo "deps: $*" >&2; }
 die() { echo "deps: error: $*" >&2; exit 1; }

@@ -12,7 +12,8 @@
 #   -k  kernel series from .cache/kernels (default 6.12): 5.10, 5.10-mcount, 6.1, 6.12,
 #       6.12-debug (the debug kernel), 7.2 (Makefile's KERNELS says what each is)
 #   -t  hard timeout: the guest is killed after it (default 300; with -s, none)
-#   -o  output directory: console.log, and files/ for what the guest left in /fw/out
+#   -o  output directory: console.log, files/ for what the guest left in /fw/out, and
+#       started, the time (epoch seconds) the guest was started after staging
 #   -i  extra file or directory for the initramfs, at DEST (default /fw/<basename>)
 #   -u  an unpacked arm64 userland merged over the guest's root (make bench: bpftrace,
 #       scripts/fetch-guest-tool.sh)
@@ -134,6 +135,8 @@ if [ -n "$shell" ]; then
 	exit $?
 fi
 set +e
+# When the guest started, after the staging: a timeout counts from here (the runner's tests).
+date +%s >"$out/started"
 timeout --foreground -k 5 "$timeout" "${qemu[@]}" -nographic ${FW_QEMU_ARGS:-} \
 	-append "console=ttyAMA0 panic=-1 oops=panic quiet $kernel_args ${FW_KERNEL_ARGS:-}" </dev/null 2>&1 |
 	# Unbuffered, so the log of a guest killed on timeout shows where it stood.

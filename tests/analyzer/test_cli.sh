@@ -81,7 +81,7 @@ check "missing_value_named" "$(run "$elf" "$core" --method)" \
 check "unknown_method_lists_methods" "$(run --method bogus "$elf" "$core")" \
 	"2: crashwalk: --method: unknown method 'bogus'; the methods are auto, cfi, ehabi, prologue, fp and scan"
 check "unknown_rtos_lists_kinds" "$(run -R vxworks "$elf" "$core")" \
-	"2: crashwalk: --rtos: unknown RTOS 'vxworks'; use auto, none, freertos or zephyr"
+	"2: crashwalk: --rtos: unknown RTOS 'vxworks'; use auto, none, freertos, zephyr, threadx or liteos"
 check "unknown_color_refused" "$(run --color=sometimes "$elf" "$core")" \
 	"2: crashwalk: --color: unknown value 'sometimes'; use auto, always or never"
 check "regs_unknown_symbol_refused" "$(run --regs nosuchsym:r0 "$elf" "$core")" \
@@ -177,7 +177,7 @@ check "follow_stream_without_a_dump_said_at_its_end" "$?: $(cat "$tmp/out" "$tmp
 check "json_failed_dump_exits_1" "$?" 1
 check "json_failed_dump_is_an_error_object_in_the_stream" \
 	"$(sed -n 2p "$tmp/out")" \
-	"{\"schema\": \"crashwalk\", \"version\": 6, \"dump\": {\"path\": \"$tmp/text\"}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
+	"{\"schema\": \"crashwalk\", \"version\": 6, \"dump\": {\"path\": \"$tmp/text\", \"build_id\": null}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
 check "json_stream_keeps_the_good_dumps" "$(grep -c '"frames": \[' "$tmp/out")" 2
 # The man page and the guide name the schema version the report writes.
 man=$(dirname "$0")/../../analyzer/crashwalk.1
@@ -226,7 +226,7 @@ check "wrong_firmware_ram_evidence" "$("$cw" -q --allow-mismatch "$b/demo.elf" \
 	"$b/rtos-m4f-freertos.core" | sed -n 's/^mismatch: //p' | tail -3 | cut -c1-44)" \
 	"frame #1: the stacked lr 0x00000373 does not
 .data: the word at 0x20000004 (unaligned_bas
-RAM: 0 of the 32 words that look like return"
+RAM: 0 of the 17 words that look like return"
 check "allow_mismatch_in_json" "$("$cw" -q -j --allow-mismatch "$b/demo.elf" \
 	"$b/rtos-m4f-freertos.core" | grep -c '"mismatch": \["frame #1: ')" 1
 $addseg "$core" "$tmp/text-ok.core" --text "$elf"
@@ -235,7 +235,12 @@ $addseg "$core" "$tmp/text-bad.core" --text "$elf" --flip 0x100
 check "dumped_code_differing_refused" "$(run "$elf" "$tmp/text-bad.core" | grep -c \
 	'): \.text: 1 of the [0-9]* bytes at 0x00000000-0x[0-9a-f]* differ from the firmware.s, the first at 0x00000100 ')" 1
 $addseg "$core" "$tmp/id.core" --build-id 0123456789abcdef
-check "build_id_the_firmware_lacks_refused" "$(run "$elf" "$tmp/id.core" | sed 's/.*): //')" \
+check "build_id_contradicting_the_firmware_s_refused" \
+	"$(run "$elf" "$tmp/id.core" | sed 's/.*): //')" \
+	"build-id: the dump names 0123456789abcdef, the firmware is $(arm-none-eabi-readelf -n "$elf" |
+		sed -n 's/.*Build ID: //p')"
+arm-none-eabi-objcopy --remove-section .note.gnu.build-id "$elf" "$tmp/noid.elf"
+check "build_id_the_firmware_lacks_refused" "$(run "$tmp/noid.elf" "$tmp/id.core" | sed 's/.*): //')" \
 	"build-id: the dump names build-id 0123456789abcdef, the firmware has none"
 
 # Source paths as GDB's set substitute-path (--path-map OLD=NEW, whole directories) and
@@ -287,5 +292,40 @@ check "rtos_stop_explained_once" \
 # A dump without registers notes the frame it starts from; -q keeps stderr for errors.
 check "quiet_keeps_notes_off_stderr" \
 	"$("$cw" -q --regs main:r0 "$elf" "$core" 2>&1 >/dev/null | wc -l)" 0
+
+# Without the ELF: the firmware found by the build-id the dump holds (the demo's fault
+# handler dumps its build-id note from flash), in a flat directory of ELFs; --batch; summary.
+check "symbols_dir_finds_the_firmware_by_build_id" \
+	"$("$cw" -q --symbols "$b" "$core" | tail -n +2)" "$("$cw" -q "$elf" "$core" | tail -n +2)"
+check "symbols_json_names_build_id_and_firmware" \
+	"$("$cw" -q -j --symbols "$b" "$core" | grep -o '"firmware": {"path": "[^"]*", "build_id": "[0-9a-f]*"}' |
+		sed 's|.*/||; s|", .*||')" "demo.elf"
+check "symbols_missing_dir_refused" "$(run --symbols "$tmp/nodir" "$core")" \
+	"2: crashwalk: --symbols '$tmp/nodir': No such file or directory"
+check "no_build_id_without_elf_is_a_usage_error" \
+	"$(run --symbols "$b" "$b/rtos-m4f-freertos.core" | sed 's/ (no .*//')" \
+	"2: crashwalk: $b/rtos-m4f-freertos.core: the dump holds no GNU build-id"
+check "unknown_build_id_names_the_places" \
+	"$(run --no-debuginfod --symbols "$b" "$tmp/id.core" | sed 's/.*build-id //')" \
+	"0123456789abcdef: no firmware found: $b (.build-id, 1 ELF with a build-id): not there; debuginfod: not asked (--no-debuginfod); give the firmware with --symbols DIR, DEBUGINFOD_URLS or as the first argument"
+printf '%s\n' "$core" "$tmp/text" "$b/demo.zephyr" "$tmp/id.core" >"$tmp/list"
+"$cw" --batch="$tmp/list" --no-debuginfod --symbols "$b" >"$tmp/batch" 2>"$tmp/err"
+check "batch_exit_status_1_after_failures" "$?" 1
+check "batch_one_json_line_per_dump" "$(grep -c '^{"schema": "crashwalk"' "$tmp/batch")" 4
+check "batch_counts_on_stderr" "$(tail -1 "$tmp/err")" \
+	"crashwalk: 4 dumps, 2 failed, 1 firmware images opened"
+check "batch_from_stdin_is_the_same" \
+	"$("$cw" -q --batch --no-debuginfod --symbols "$b" <"$tmp/list" 2>/dev/null)" "$(cat "$tmp/batch")"
+"$cw" summary "$tmp/batch" >"$tmp/sum"
+check "summary_counts" "$(head -1 "$tmp/sum")" "4 dumps: 2 analyzed in 1 crash group, 2 failed"
+check "summary_one_group_for_one_crash_in_two_formats" \
+	"$(grep -c '^#1  2 dumps  signature [0-9a-f]\{16\}  bus-precise$' "$tmp/sum")" 1
+check "summary_frames_from_the_faulting_one" \
+	"$(sed -n 's/^    frames: \([a-z_]*\) .*/\1/p' "$tmp/sum" | head -1)" "fault_bus"
+check "summary_json_is_the_text" \
+	"$("$cw" summary --json <"$tmp/batch" | python3 -c 'import json, sys; j = json.load(sys.stdin)
+print(j["dumps"], j["failed"], [g["count"] for g in j["groups"]], len(j["errors"]))')" "4 2 [2] 2"
+check "summary_refuses_other_lines" "$(echo '{"a": 1}' | "$cw" summary 2>&1 >/dev/null)" \
+	"crashwalk: -:1: summary: not a crashwalk --json report"
 
 ktap_done

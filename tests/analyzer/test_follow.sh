@@ -57,12 +57,12 @@ ktap_result $? "follow_report_equals_the_report_of_the_dump_file"
 grep -q "\"path\": \"$tmp/log:2\", \"format\"" "$tmp/out"
 ktap_result $? "follow_names_a_dump_by_its_first_line"
 l=$((n + 4))
-grep -q "\"path\": \"$tmp/log:$l\"}, \"error\": \"[^\"]*incomplete dump (a new #CD:BEGIN# at line $((l + 10))[^\"]*overruns" "$tmp/out"
+grep -q "\"path\": \"$tmp/log:$l\", \"build_id\": null}, \"error\": \"[^\"]*incomplete dump (a new #CD:BEGIN# at line $((l + 10))[^\"]*overruns" "$tmp/out"
 ktap_result $? "follow_dump_cut_by_the_next_names_both_lines_and_what_is_short"
 grep -q 'error": "[^"]*bad hex digit in #CD: line' "$tmp/out"
 ktap_result $? "follow_bad_hex_digit_is_an_error"
 l=$((2 * n + l + 10))
-grep -q "\"path\": \"$tmp/log:$l\"}, \"error\": \"[^\"]*unknown block id" "$tmp/out" &&
+grep -q "\"path\": \"$tmp/log:$l\", \"build_id\": null}, \"error\": \"[^\"]*unknown block id" "$tmp/out" &&
 	[ "$(grep -c '"error"' "$tmp/out")" -eq 5 ]
 ktap_result $? "follow_lost_line_is_an_error"
 grep -q 'error": "[^"]*incomplete dump (no #CD:BEGIN# before line' "$tmp/out"
@@ -125,7 +125,7 @@ fi
 } | "$cw" -v --json --follow "$b/demo.elf" - >"$tmp/out" 2>"$tmp/err"
 grep -qx '<stdin>: boot' "$tmp/err"
 ktap_result $? "follow_verbose_prints_log_lines"
-grep -q '"path": "<stdin>:2"}, "error": "[^"]*incomplete dump (line 5 is longer than 4096 bytes)' \
+grep -q '"path": "<stdin>:2", "build_id": null}, "error": "[^"]*incomplete dump (line 5 is longer than 4096 bytes)' \
 	"$tmp/out"
 ktap_result $? "follow_overlong_line_cuts_its_dump"
 

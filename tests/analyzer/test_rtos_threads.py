@@ -29,20 +29,36 @@ METHODS = ["auto", "auto-nodwarf", "scan"]
 # FreeRTOS's eTaskGetState() gives these too: "notified" waits for a notification in the
 # suspended list (blocked), "pending" was readied into xPendingReadyList by the crasher just
 # before the fault (still blocked in the overflow case), "doomed" deleted itself (dead).
+# ThreadX's "System Timer Thread" suspends itself when no timer is due; doomed terminated itself.
+# LiteOS-M's kernel has its own idle task (ready, in the lowest queue) and a software timer task
+# pended on its queue.
 STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": {"ready"},
           "waiter": {"blocked"}, "crasher": {"running"}, "notified": {"blocked"},
-          "doomed": {"dead"}}
+          "doomed": {"dead"}, "System Timer Thread": {"suspended"},
+          "IdleCore000": {"ready"}, "Swt_Task": {"blocked"}}
+# Where a kernel starts every thread: a thread that never ran is only this frame.
+SHELLS = ("z_thread_entry", "_tx_thread_shell_entry")
 # In the Zephyr "isr" case the tick's work faults over whichever thread the tick preempted (the
 # running one), and in the M4F "fpu" case the fpu thread faults, while the crasher sleeps.
 CASE_STATES = {("pending", "fault"): {"ready"}, ("pending", "overflow"): {"blocked"},
                ("pending", "nullcall"): {"blocked"},
                ("pending", "fpu"): {"blocked"}, ("crasher", "isr"): {"delayed"},
                ("crasher", "fpu"): {"delayed"}}
+# LiteOS-M (kernel_liteos.c) runs sensor and crasher at the level of the always-ready worker and
+# fpu: in the "fpu" case their delay may have ended while they wait their turn in the queue.
+LITEOS_CASE_STATES = {("sensor", "fpu"): {"delayed", "ready"},
+                      ("crasher", "fpu"): {"delayed", "ready"}}
 
 
 def base_name(f):
     # GCC clones (foo.constprop.0) keep the source name in DWARF, which GDB shows.
     return f.split(".")[0] if f else f
+
+
+def thread_start(thread):
+    """Where a chain ends: the thread's function; on LiteOS-M OsTaskEntry, which calls it."""
+    return ("OsTaskEntry",) if thread.get("kernel") == "liteos" else \
+        (thread["entry"],) + SHELLS
 
 
 def expected(thread, code=None):
@@ -58,8 +74,8 @@ def expected(thread, code=None):
         out.append({"function": None if data else f["function"], "pc": f["pc"],
                     "line": 0 if data else f["line"], "inlined": inlined})
         inlined = []
-        # The thread's function, or Zephyr's z_thread_entry for a thread that never ran.
-        if f["function"] in (thread["entry"], "z_thread_entry"):
+        # The thread's function, or the kernel's shell for a thread that never ran.
+        if f["function"] in thread_start(thread):
             break
     return out
 
@@ -116,6 +132,7 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
     code = code_ranges(elf)
     for t in oracle["threads"]:
         name = t["name"]
+        t["kernel"] = kernel
         exp = expected(t, code)
         want += len(exp)
         g = got.get(t["tcb"])
@@ -125,6 +142,7 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
         if g["name"] != name:
             problems.append("%s listed as %r" % (name, g["name"]))
         want_state = {"running"} if t["current"] else \
+            (kernel == "liteos" and LITEOS_CASE_STATES.get((name, case))) or \
             CASE_STATES.get((name, case), STATES.get(name))
         if want_state is None:
             problems.append("%s: no expected state" % name)
@@ -147,7 +165,7 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
         n = score(exp, g["frames"], dwarf)
         calib.judge(exp, g["frames"], same_frame)
         # A chain that reached where the kernel started the thread ends there, saying so.
-        if n == len(exp) and exp and exp[-1]["function"] in (t["entry"], "z_thread_entry") and \
+        if n == len(exp) and exp and exp[-1]["function"] in thread_start(t) and \
                 g["stop"]["reason"] != "task_entry":
             problems.append("%s: chain ends %s (%s) at its entry, not task_entry" %
                             (name, g["stop"]["reason"], g["stop"].get("detail")))

@@ -21,10 +21,10 @@ static const struct {
 	uint32_t pc;
 	const char *func;
 } gdb_frames[] = {
-	{ 0x040, "hardfault_entry" }, { 0, NULL }, { 0x628, "fault_bus" },
-	{ 0x75e, "do_fault" }, { 0x7fc, "big_locals" }, { 0x822, "recurse" },
-	{ 0x834, "recurse" }, { 0x950, "pendsv_handler" }, { 0, NULL },
-	{ 0x99a, "run_case" }, { 0xa5c, "main" }, { 0x1f0, "reset_handler" },
+	{ 0x040, "hardfault_entry" }, { 0, NULL }, { 0x64c, "fault_bus" },
+	{ 0x782, "do_fault" }, { 0x820, "big_locals" }, { 0x846, "recurse" },
+	{ 0x858, "recurse" }, { 0x974, "pendsv_handler" }, { 0, NULL },
+	{ 0x9be, "run_case" }, { 0xa80, "main" }, { 0x1f0, "reset_handler" },
 };
 
 /* Open the firmware and a dump of it; a failure fails the current case. */
@@ -246,8 +246,8 @@ static void bundled_register_block(void)
 
 #define SYN_SP		0x20003000u
 #define SYN_PSP		0x20001c00u
-#define FAULT_BUS_PC	0x628u		/* inside fault_bus */
-#define RET_DO_FAULT	0x75fu		/* after "bl fault_bus" in do_fault, Thumb bit set */
+#define FAULT_BUS_PC	0x64cu		/* inside fault_bus */
+#define RET_DO_FAULT	0x783u		/* after "bl fault_bus" in do_fault, Thumb bit set */
 
 /*
  * A CrashCatcher dump whose registers are those at hardfault_entry's first
@@ -494,7 +494,7 @@ static void memory_gaps(void)
 		KTAP_EXPECT(d.nr_gaps == 3 && !strcmp(d.gaps[0].section, ".data") &&
 			    d.gaps[0].initial && d.gaps[0].lo == 0x20000000 &&
 			    d.gaps[0].hi == 0x20000010 && !strcmp(d.gaps[2].section, ".bss") &&
-			    !d.gaps[2].initial && d.gaps[2].hi == 0x200000d0,
+			    !d.gaps[2].initial && d.gaps[2].hi == 0x200000dc,
 			    "%u gaps, first %s 0x%x-0x%x", d.nr_gaps,
 			    d.nr_gaps ? d.gaps[0].section : "-", d.nr_gaps ? d.gaps[0].lo : 0,
 			    d.nr_gaps ? d.gaps[0].hi : 0);
@@ -507,7 +507,7 @@ static void memory_gaps(void)
 		cw_image_gaps(img, &d);
 		KTAP_EXPECT(d.nr_gaps == 4 && d.gaps[2].lo == 0x20000018 &&
 			    d.gaps[2].hi == 0x20000020 && d.gaps[3].lo == 0x20000030 &&
-			    d.gaps[3].hi == 0x200000d0, "%u gaps, .bss split at 0x%x-0x%x",
+			    d.gaps[3].hi == 0x200000dc, "%u gaps, .bss split at 0x%x-0x%x",
 			    d.nr_gaps, d.nr_gaps > 2 ? d.gaps[2].hi : 0,
 			    d.nr_gaps > 3 ? d.gaps[3].lo : 0);
 		cw_dump_free(&d);

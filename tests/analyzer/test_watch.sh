@@ -46,7 +46,7 @@ grep -q '"path": "[^"]*/b.zephyr"' "$tmp/out"
 ktap_result $? "watch_written_dump_analyzed"
 grep -q 'c.bin: offset 0' "$tmp/err" && [ "$alive" -eq 0 ]
 ktap_result $? "watch_survives_bad_dump"
-grep -q '"path": "[^"]*/c.bin"}, "error": "[^"]*c.bin: offset 0' "$tmp/out"
+grep -q '"path": "[^"]*/c.bin", "build_id": null}, "error": "[^"]*c.bin: offset 0' "$tmp/out"
 ktap_result $? "watch_bad_dump_is_an_error_object_in_the_json_stream"
 [ "$(grep -o '"signature": "[0-9a-f]*"' "$tmp/out" | sort -u | wc -l)" -eq 1 ]
 ktap_result $? "watch_same_crash_same_signature"

@@ -68,6 +68,30 @@ def saved_context_zephyr(tcb):
     return regs
 
 
+def saved_context_threadx(tcb):
+    """port.S's ThreadX shape: EXC_RETURN, [s16-s31], r4-r11, the hardware frame."""
+    sp = u32("((TX_THREAD *)0x%x)->tx_thread_stack_ptr" % tcb)
+    exc = word(sp)
+    callee = sp + 4 + (0 if exc & 0x10 else 64)
+    regs = {}
+    for i in range(8):
+        regs["r%d" % (4 + i)] = word(callee + 4 * i)
+    hw_frame(regs, callee + 32, exc)
+    return regs
+
+
+def saved_context_liteos(tcb, port):
+    """LiteOS-M's PendSV: [s16-s31 with the FPU], r4-r11, PRIMASK, then the hardware frame."""
+    sp = u32("((LosTaskCB *)0x%x)->stackPointer" % tcb)
+    fp = port == "cm4f"
+    callee = sp + (64 if fp else 0)
+    regs = {}
+    for i in range(8):
+        regs["r%d" % (4 + i)] = word(callee + 4 * i)
+    hw_frame(regs, callee + 36, 0xFFFFFFED if fp else 0xFFFFFFFD)
+    return regs
+
+
 def live_context(exc_return=None):
     """
     The thread the fault (or the interrupt the fault hit, whose EXC_RETURN is given) interrupted
@@ -105,6 +129,10 @@ def with_registers(regs, fn):
 def rtos_oracle(path, kernel, port):
     if kernel == "freertos":
         current = u32("pxCurrentTCB")
+    elif kernel == "threadx":
+        current = u32("_tx_thread_current_ptr")
+    elif kernel == "liteos":
+        current = u32("g_losTask.runTask")
     else:
         current = u32("_kernel.cpus[0].current")
     exc_return = u32("crash_entry.exc_return")
@@ -129,8 +157,17 @@ def rtos_oracle(path, kernel, port):
             regs, how = live_context(), "exception-frame"
         elif tcb == current and tick_return is not None:
             regs, how = live_context(tick_return), "exception-frame"
+        elif tcb == current and kernel == "liteos":
+            # LiteOS-M saves the running task only after OsSchedTaskSwitch: a fault in a
+            # handler (its stack check) finds the task's frame at the PSP, nothing saved.
+            regs, how = live_context(0xFFFFFFED if port == "cm4f" else 0xFFFFFFFD), \
+                "exception-frame"
         elif kernel == "freertos":
             regs, how = saved_context_freertos(tcb, port), "saved-context"
+        elif kernel == "threadx":
+            regs, how = saved_context_threadx(tcb), "saved-context"
+        elif kernel == "liteos":
+            regs, how = saved_context_liteos(tcb, port), "saved-context"
         else:
             regs, how = saved_context_zephyr(tcb), "saved-context"
         frames, stop = with_registers(regs, backtrace)

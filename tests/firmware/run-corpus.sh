@@ -101,7 +101,7 @@ for core in $cores; do
 			# shellcheck disable=SC2046
 			(cd "$repo" && arm-none-eabi-gcc $(core_cflags "$core") $(flavour_cflags "$fl") -g \
 				-ffile-prefix-map="$repo"=. -fdebug-prefix-map="$repo"=. \
-				-ffreestanding -nostdlib -Wall -L"$src" \
+				-ffreestanding -nostdlib -Wall -L"$src" -Wl,--build-id=sha1 \
 				-T "$src/$(core_ldscript "$core")" \
 				"$src/start.S" "$src/crash.c" "$src/cases.c" -lgcc -o "$d/fw.elf")
 			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"

@@ -21,15 +21,24 @@ cores=${RTOS_CORES:-"m3 m4f m33"}
 # (no pxEndOfStack), on M4F; freertos-retaddr, FreeRTOS whose configTASK_RETURN_ADDRESS names an
 # application function instead of prvTaskExitError, on M3; freertos-integrity, FreeRTOS with
 # configUSE_LIST_DATA_INTEGRITY_CHECK_BYTES (check words around every list and list item), on M3.
-kernels=${RTOS_KERNELS:-"freertos zephyr freertos-noend freertos-retaddr freertos-integrity"}
+# threadx, the ThreadX-shaped kernel, on M3 and M4F (its v8-M port differs).
+kernels=${RTOS_KERNELS:-"freertos zephyr liteos freertos-noend freertos-retaddr freertos-integrity threadx"}
 variant_core() {
 	case $1 in
 	freertos-noend) echo m4f;;
 	freertos-retaddr|freertos-integrity) echo m3;;
+	threadx) [ "$2" != m33 ] && echo "$2" || echo none;;
 	*) echo "$2";;
 	esac
 }
-core_kernels() { for k in $kernels; do if [ "$(variant_core "$k" "$1")" = "$1" ]; then echo "$k"; fi; done; }
+# LiteOS-M's Cortex-M port is the cortex-m4 one (M3 and M4F here; its M33 port is another shape).
+core_kernels() {
+	for k in $kernels; do
+		if [ "$(variant_core "$k" "$1")" = "$1" ] && { [ "$k" != liteos ] || [ "$1" != m33 ]; }; then
+			echo "$k"
+		fi
+	done
+}
 kernel_source() { echo "${1%%-*}"; }
 core_machine() { case $1 in m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;; esac; }
 core_ldscript() { case $1 in m33) echo an505.ld;; *) echo mps2.ld;; esac; }
@@ -45,19 +54,24 @@ core_cflags() {
 kernel_cflags() {
 	case $1 in
 	zephyr) echo "-DKERNEL_ZEPHYR";;
+	threadx) echo "-DKERNEL_THREADX";;
+	liteos) echo "-DKERNEL_LITEOS";;
 	freertos-noend) echo "-DRTOS_NO_END_OF_STACK";;
 	freertos-retaddr) echo "-DRTOS_TASK_RETURN";;
 	freertos-integrity) echo "-DRTOS_LIST_INTEGRITY";;
 	esac
 }
 # Case numbers are enum rtos_case in rtos/app.c. "isr" (the tick's work faults on the interrupt
-# stack) on Zephyr only: its interrupt stack is a stack object no thread names. "panic" (the
+# stack) on Zephyr, whose interrupt stack is a stack object no thread names, on ThreadX, whose
+# interrupts run on the main stack where the scheduler's start left a stale frame, and on
+# LiteOS-M, whose main stack keeps main()'s frames under the interrupt's. "panic" (the
 # crasher calls k_panic(): the svc path, whose coredump records no stack pointer) on Zephyr only.
 # "fpu" (the fpu thread faults with its FP state live: a lazy extended frame) on M4F only.
 # "nullcall" (the crasher calls through a NULL function pointer: pc 0, the caller in lr).
 kernel_cases() {	# core kernel
 	echo "fault:1 overflow:2 nullcall:6"
 	if [ "$2" = zephyr ]; then echo "isr:3 panic:5"; fi
+	if [ "$2" = threadx ] || [ "$2" = liteos ]; then echo "isr:3"; fi
 	if [ "$1" = m4f ]; then echo "fpu:4"; fi
 }
 

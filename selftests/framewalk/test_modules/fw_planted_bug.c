@@ -15,6 +15,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#if IS_ENABLED(CONFIG_KFENCE)
+#include <linux/kfence.h>
+#endif
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -40,9 +43,35 @@ static DEFINE_SPINLOCK(fw_planted_lock);
 static DEFINE_MUTEX(fw_planted_a);
 static DEFINE_MUTEX(fw_planted_b);
 
+/*
+ * KFENCE samples one allocation every so often and then reports the bad read
+ * itself, so KASAN never sees it: keep any sampled object aside and allocate
+ * again, or the planted KASAN bug is missed now and then.
+ */
+static int *fw_planted_unsampled(void)
+{
+	int *held[4] = {}, *p = NULL;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(held); i++) {
+		p = kmalloc(sizeof(*p), GFP_KERNEL);
+#if IS_ENABLED(CONFIG_KFENCE)
+		if (p && is_kfence_address(p)) {
+			held[i] = p;
+			p = NULL;
+			continue;
+		}
+#endif
+		break;
+	}
+	for (i = 0; i < ARRAY_SIZE(held); i++)
+		kfree(held[i]);
+	return p;
+}
+
 static int fw_planted_kasan(void)
 {
-	int *p = kmalloc(sizeof(*p), GFP_KERNEL);
+	int *p = fw_planted_unsampled();
 
 	if (!p)
 		return -ENOMEM;

@@ -2,8 +2,9 @@
 /*
  * app.c - the threads of the multi-thread crash firmware: each with its own
  * call chain and its own way of being stopped (delayed, preempted, blocked,
- * preempted with live FPU state; on FreeRTOS also waiting for a notification,
- * pending ready and deleted), and one that crashes or overflows its stack.
+ * preempted with live FPU state; on FreeRTOS also waiting for a notification
+ * and pending ready; on FreeRTOS and ThreadX deleted or terminated), and one
+ * that crashes or overflows its stack.
  */
 #include <stdint.h>
 #include "rtos.h"
@@ -210,7 +211,7 @@ static void waiter_task(void *arg)
 	waiter_loop((uint32_t)arg);
 }
 
-#ifndef KERNEL_ZEPHYR
+#if RTOS_FREERTOS
 /*
  * ---- FreeRTOS states read from more than one list (eTaskGetState) ----
  * notified: in xSuspendedTaskList with no event, waiting for a notification
@@ -245,6 +246,10 @@ static void pending_task(void *arg)
 		pending_wait((uint32_t)arg);
 }
 
+#endif
+
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
+/* doomed: deleted (FreeRTOS) or terminated (ThreadX) itself; the kernel still lists it. */
 static NOINLINE void doomed_finish(uint32_t id)
 {
 	sink = id;
@@ -332,7 +337,7 @@ static void crasher_task(void *arg)
 #endif
 	if (crash_case == CASE_NULLCALL)
 		crasher_dispatch(0x5678);
-#ifndef KERNEL_ZEPHYR
+#if RTOS_FREERTOS
 	rtos_signal_suspended();
 #endif
 	crasher_apply(0x1234);
@@ -370,9 +375,11 @@ int main(void)
 	rtos_create("fpu", fpu_task, 0, 1, stack_for(&n), n);
 #endif
 	rtos_create("waiter", waiter_task, (void *)40, 3, stack_for(&n), n);
-#ifndef KERNEL_ZEPHYR
+#if RTOS_FREERTOS
 	rtos_create("notified", notified_task, (void *)50, 3, stack_for(&n), n);
 	rtos_create("pending", pending_task, (void *)60, 3, stack_for(&n), n);
+#endif
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
 	rtos_create("doomed", doomed_task, (void *)70, 3, stack_for(&n), n);
 #endif
 	rtos_create("crasher", crasher_task, 0, 2, stack_for(&n), n);

@@ -12,6 +12,9 @@
  *              (the TrustZone build of the port has xSecureContext below PSPLIM)
  * The hardware frame is the extended one (with s0-s15, FPSCR) when bit 4 is 0.
  *
+ * ThreadX-shaped kernel (kernel_threadx.c): from tx_thread_stack_ptr up,
+ * EXC_RETURN, [s16-s31 if its bit 4 is 0], r4-r11, then the hardware frame.
+ *
  * Zephyr-shaped kernel (kernel_zephyr.c): r4-r11 and the PSP go to
  * _current->callee_saved {v1-v8, psp}, the low byte of EXC_RETURN to
  * _current->arch.mode_exc_return, s16-s31 (when bit 4 is 0) to
@@ -23,7 +26,99 @@
 	.thumb
 
 	.text
-#ifndef KERNEL_ZEPHYR
+#ifdef KERNEL_THREADX
+/*
+ * The ThreadX Cortex-M ports' scheduler start and PendSV (tx_thread_schedule.S
+ * of cortex_m3/m4/m7, gnu), in their shape. _tx_thread_schedule is called
+ * once, in thread mode on the main stack as tx_kernel_enter left it: it pends
+ * PendSV and spins at __tx_wait_here; PendSV's exception frame over that loop
+ * is never popped and stays on the main stack.
+ */
+	.global	_tx_thread_schedule
+	.type	_tx_thread_schedule, %function
+	.thumb_func
+_tx_thread_schedule:
+	movs	r0, #0
+	ldr	r2, =_tx_thread_preempt_disable
+	str	r0, [r2]
+#ifdef __ARM_FP
+	mrs	r0, control
+	bic	r0, r0, #4
+	msr	control, r0
+#endif
+	cpsie	i
+	ldr	r0, =0x10000000
+	ldr	r1, =0xE000ED04
+	str	r0, [r1]
+	dsb
+	isb
+__tx_wait_here:
+	b	__tx_wait_here
+	.size	_tx_thread_schedule, . - _tx_thread_schedule
+
+/*
+ * PendSV: the outgoing thread's r4-r11, then s16-s31 when EXC_RETURN says
+ * the thread used the FPU, then EXC_RETURN itself, go below its hardware
+ * frame on its stack, and tx_thread_stack_ptr (TCB offset 8) points at the
+ * lowest. _tx_thread_current_ptr is NULL while nothing runs; with no thread
+ * ready the handler waits for one, interrupts enabled.
+ */
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+	ldr	r0, =_tx_thread_current_ptr
+	ldr	r2, =_tx_thread_execute_ptr
+	movs	r3, #0
+	ldr	r1, [r0]
+	cbz	r1, 1f
+	str	r3, [r0]
+	mrs	r12, psp
+	stmdb	r12!, {r4-r11}
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	it	eq
+	vstmdbeq r12!, {s16-s31}
+#endif
+	stmdb	r12!, {lr}
+	str	r12, [r1, #8]
+1:
+	cpsid	i
+	ldr	r1, [r2]
+	cbz	r1, 3f
+	str	r1, [r0]
+	cpsie	i
+2:
+	ldr	r7, [r1, #4]
+	adds	r7, r7, #1
+	str	r7, [r1, #4]
+	ldr	r12, [r1, #8]
+	ldmia	r12!, {lr}
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	it	eq
+	vldmiaeq r12!, {s16-s31}
+#endif
+	ldmia	r12!, {r4-r11}
+	msr	psp, r12
+	bx	lr
+3:
+	cpsid	i
+	ldr	r1, [r2]
+	str	r1, [r0]
+	cbnz	r1, 4f
+	cpsie	i
+	b	3b
+4:
+	ldr	r7, =0x08000000		/* a PendSV pended meanwhile is this one */
+	ldr	r3, =0xE000ED04
+	str	r7, [r3]
+	cpsie	i
+	b	2b
+	.size	pendsv_handler, . - pendsv_handler
+
+#else /* !KERNEL_THREADX */
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
 /*
  * The FreeRTOS ports start the first task as prvPortStartFirstTask() and
  * vPortSVCHandler() do: the main stack is set back to its top (the vector
@@ -69,7 +164,7 @@ svc_handler:
 	isb
 	bx	lr
 	.size	svc_handler, . - svc_handler
-#else
+#elif defined(KERNEL_ZEPHYR)
 /*
  * Zephyr's z_arm_svc(): an svc from k_panic() or k_oops() (_SVC_CALL_RUNTIME_EXCEPT)
  * goes on to the fatal error path, here the fault entry; no other svc is made.
@@ -107,7 +202,7 @@ port_start:
 	.size	port_start, . - port_start
 #endif
 
-#ifndef KERNEL_ZEPHYR
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS)
 
 	.global	pendsv_handler
 	.type	pendsv_handler, %function
@@ -163,7 +258,7 @@ pendsv_handler:
 	.cfi_endproc
 	.size	pendsv_handler, . - pendsv_handler
 
-#else /* KERNEL_ZEPHYR */
+#elif defined(KERNEL_ZEPHYR)
 
 	.global	pendsv_handler
 	.type	pendsv_handler, %function
@@ -206,4 +301,97 @@ pendsv_handler:
 	.size	pendsv_handler, . - pendsv_handler
 
 #endif
+#endif /* KERNEL_THREADX */
 	.ltorg
+
+#ifdef KERNEL_LITEOS
+/*
+ * LiteOS-M-shaped kernel (kernel_liteos.c), after the others so that no line
+ * of theirs moves: [s16-s31 with the FPU], r4-r11, PRIMASK, then the hardware
+ * frame, at the TCB's stackPointer (its first word).
+ */
+/*
+ * HalStartToRun (los_dispatch.S): Thread mode moves to the process stack and
+ * jumps into the first task's initial context without an exception: pc
+ * OsTaskEntry, lr ArchSysExit, r0 the task ID; the context's slots below the
+ * hardware frame are skipped. With the FPU, a vpush/vpop sets CONTROL.FPCA,
+ * so every later frame of a task is an extended one. The real kernel reads
+ * CPACR at run time; this build knows it from __ARM_FP.
+ */
+	.global	HalStartToRun
+	.type	HalStartToRun, %function
+	.thumb_func
+HalStartToRun:
+	movs	r0, #2
+	msr	control, r0
+	isb
+	ldr	r1, =g_losTask
+	ldr	r0, [r1, #4]
+	ldr	r12, [r0]
+#ifdef __ARM_FP
+	add	r12, r12, #100		/* s16-s31, r4-r11, PRIMASK */
+	ldmia	r12!, {r0-r7}
+	add	r12, r12, #72		/* s0-s15, FPSCR, reserved */
+	msr	psp, r12
+	vpush	{s0}
+	vpop	{s0}
+#else
+	add	r12, r12, #36		/* r4-r11, PRIMASK */
+	ldmia	r12!, {r0-r7}
+	msr	psp, r12
+#endif
+	mov	lr, r5
+	cpsie	i
+	bx	r6
+	.size	HalStartToRun, . - HalStartToRun
+
+/*
+ * HalPendSV: OsSchedTaskSwitch picks g_losTask.newTask before anything is
+ * saved; then r4-r11 and PRIMASK (in r12), and d8-d15 below them with the
+ * FPU, go under the hardware frame on the outgoing task's stack, its
+ * stackPointer takes the address, and the incoming task's are popped the
+ * same way. EXC_RETURN is not saved: lr goes back unchanged.
+ */
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+	.cfi_startproc
+	mrs	r12, primask
+	cpsid	i
+	push	{r12, lr}
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset lr, 4
+	bl	OsSchedTaskSwitch
+	pop	{r12, lr}
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore lr
+	cmp	r0, #0
+	mov	r0, lr
+	bne	1f
+	msr	primask, r12
+	bx	lr
+1:	mov	lr, r0
+	mrs	r0, psp
+	stmdb	r0!, {r4-r12}
+#ifdef __ARM_FP
+	vstmdb	r0!, {d8-d15}
+#endif
+	ldr	r5, =g_losTask
+	ldr	r6, [r5]
+	str	r0, [r6]
+	ldr	r0, [r5, #4]
+	str	r0, [r5]
+	ldr	r1, [r0]
+#ifdef __ARM_FP
+	vldmia	r1!, {d8-d15}
+#endif
+	ldmia	r1!, {r4-r12}
+	msr	psp, r1
+	msr	primask, r12
+	bx	lr
+	.cfi_endproc
+	.size	pendsv_handler, . - pendsv_handler
+
+	.ltorg
+#endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rtos.h - the test scheduler's API: the same for its FreeRTOS-shaped and its
- * Zephyr-shaped kernel, so the application threads are written once.
+ * rtos.h - the test scheduler's API: the same for its FreeRTOS-, Zephyr-, ThreadX-
+ * and LiteOS-M-shaped kernels, so the application threads are written once.
  */
 #ifndef RTOS_TEST_H
 #define RTOS_TEST_H
@@ -14,6 +14,13 @@
 #define RTOS_V8M 1
 #else
 #define RTOS_V8M 0
+#endif
+
+/* The FreeRTOS-shaped kernel: the states only FreeRTOS has are built. */
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && !defined(KERNEL_LITEOS)
+#define RTOS_FREERTOS 1
+#else
+#define RTOS_FREERTOS 0
 #endif
 
 #define RTOS_MAX_TASKS	10

@@ -37,10 +37,13 @@ def read_lines(path):
 
 
 def without_name(report):
-    """A report without its dump's STREAM:LINE name, keeping the LINE."""
+    """A report without its dump's STREAM:LINE name, keeping the LINE, and without where the
+    firmware lay (the guest's copy and the host's have different paths; its build-id stays)."""
     r = json.loads(json.dumps(report))
     path = r["dump"]["path"]
     r["dump"]["path"] = path.rsplit(":", 1)[-1]
+    if isinstance(r.get("firmware"), dict):
+        r["firmware"].pop("path", None)
     if "error" in r:
         r["error"] = r["error"].replace(path, "LINE")
     return r

@@ -16,6 +16,9 @@ struct crash_entry {
 extern uint32_t __data_load[], __data_start[], __data_end[], __bss_start[], __bss_end[];
 extern uint32_t __ram_lo[], __ram_hi[], __msp_stack_lo[];
 extern void hardfault_entry(void);
+/* The build-id note in flash (sections.ld); a firmware whose script has none leaves them 0. */
+extern const uint8_t __build_id_start[] __attribute__((weak));
+extern const uint8_t __build_id_end[] __attribute__((weak));
 int main(void);
 
 static int semihost(int op, void *arg)
@@ -134,7 +137,7 @@ struct region {
  * frames (which change while they are written), the System Control Block
  * fault registers and, with an FPU, FPCCR/FPCAR.
  */
-static struct region regions[4];
+static struct region regions[5];
 static unsigned int nr_regions;
 
 /* System registers only take word accesses: snapshot them before byte-wise CRC and writes. */
@@ -167,9 +170,13 @@ static void collect_regions(void)
 	nr_regions = 3;
 #ifdef __ARM_FP
 	snapshot(fp_copy, 0xE000EF30, 4);
-	regions[3] = (struct region){ 0xE000EF30, 0xE000EF40, fp_copy };
-	nr_regions = 4;
+	regions[nr_regions++] = (struct region){ 0xE000EF30, 0xE000EF40, fp_copy };
 #endif
+	/* The build-id note, so that the dump names the firmware it came from. */
+	if (&__build_id_end[0] != &__build_id_start[0])
+		regions[nr_regions++] = (struct region){ (uint32_t)__build_id_start,
+							 (uint32_t)__build_id_end,
+							 __build_id_start };
 }
 
 static void put32(uint8_t *p, uint32_t v)
