@@ -68,6 +68,19 @@ struct fw_agg_table {
 };
 
 /*
+ * A hit's user frames, as the event and the aggregate keep them; walked
+ * only where fw_user_walking is on, a patched-out branch with user=0.
+ * Outside a walk, none: nr 0 and stop user_off, what every event of a hit
+ * with user=0 copies. The bytes are in the event's order (fw_trace.h).
+ */
+struct fw_user_chain {
+	const fw_u64 *frames;
+	u8 stop;		/* enum fw_stop, a user stop */
+	u8 nr;
+	u8 lr;			/* frames[1] is the lr register, not a record's */
+};
+
+/*
  * What one context of one CPU owns: the chain being written (return
  * addresses and record addresses in the two arrays the event stores), the
  * stacks it may visit, its counters and its aggregation table. The holder of
@@ -80,6 +93,12 @@ struct fw_context {
 	fw_u64 ancestors[FW_DEPTH_MAX];
 	fw_u64 records[FW_DEPTH_MAX];
 	fw_u64 user[FW_USER_MAX];	/* the user frames, innermost (the user pc) first */
+	/*
+	 * The user walk of the hit being written, which the event reads here
+	 * rather than as one more argument on every hit's path; fw_emit_chain()
+	 * empties it after the event, so no event shows another hit's frames.
+	 */
+	struct fw_user_chain user_chain;
 	struct fw_stack_range stacks[2];
 	struct fw_stats stats;
 	struct fw_agg_table agg;	/* the chains it counted (aggregation mode) */
@@ -135,38 +154,35 @@ void fw_stats_exit(void);
 /* fw_user.c: the user-space frames behind a hit. */
 extern unsigned int fw_user;
 DECLARE_STATIC_KEY_FALSE(fw_user_walking);
-unsigned int fw_walk_user(fw_u64 *out, unsigned int max, bool *lr, enum fw_stop *stop);
+void fw_user_chain_walk(struct fw_context *slot);
 
-/*
- * A hit's user frames, as the event and the aggregate keep them; asked
- * only where fw_user_walking is on, a patched-out branch with user=0.
- */
-struct fw_user_chain {
-	const fw_u64 *frames;
-	unsigned int nr;
-	unsigned int stop;	/* enum fw_stop, a user stop */
-	bool lr;		/* frames[1] is the lr register, not a record's */
-};
-
-static __always_inline struct fw_user_chain fw_user_frames(struct fw_context *slot)
+/* No user frames: the state of a slot's user_chain outside a user walk. */
+static __always_inline void fw_user_chain_empty(struct fw_context *slot)
 {
-	struct fw_user_chain u = { .frames = slot->user, .stop = FW_STOP_USER_OFF };
-	/* The branch is on: user was set, and may have been set to 0 since. */
-	unsigned int max = READ_ONCE(fw_user);
-	enum fw_stop stop;
-
-	if (max) {
-		u.nr = fw_walk_user(slot->user, max, &u.lr, &stop);
-		u.stop = stop;
-	}
-	return u;
+	slot->user_chain.stop = FW_STOP_USER_OFF;
+	slot->user_chain.nr = 0;
+	slot->user_chain.lr = 0;
 }
 
-/* The user frames into the event; with user=0 the hit pays no call to copy nothing. */
-static __always_inline void fw_trace_user(void *dst, const struct fw_user_chain *user)
+/*
+ * The event's user fields and frames (fw_trace.h): with user=0, the three
+ * fields as one constant word, user_stop in its first byte. The array is
+ * sized and filled from the slot, which only this hit writes, so the
+ * branch switched between the sizing and here cannot leave it unfilled.
+ */
+static __always_inline void fw_trace_user(const struct fw_context *slot,
+					  unsigned char *stop, unsigned char *lr,
+					  unsigned short *nr, void *frames)
 {
-	if (user->nr)
-		memcpy(dst, user->frames, user->nr * sizeof(u64));
+	if (unlikely(slot->user_chain.nr))
+		memcpy(frames, slot->user, slot->user_chain.nr * sizeof(u64));
+	if (static_branch_unlikely(&fw_user_walking)) {
+		*stop = slot->user_chain.stop;
+		*lr = slot->user_chain.lr;
+		*nr = slot->user_chain.nr;
+	} else {
+		*(__le32 *)stop = cpu_to_le32(FW_STOP_USER_OFF);
+	}
 }
 
 extern bool fw_aggregate;
@@ -236,15 +252,19 @@ static __always_inline bool fw_agg_words_same(const unsigned long *stored,
 	return true;
 }
 
-/* Whether @c holds this chain: its key, then its ancestors and its user frames. */
+/*
+ * Whether @c holds this chain: its key, then its ancestors and its user
+ * frames. @nr is also in @shape: taken apart, the compare of the ancestors
+ * kept its paired loads (with nr unpacked from shape here, the counted hit
+ * of user=0 paid 8 instructions more at depth 16).
+ */
 static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
 					const struct fw_agg_chain *c,
 					unsigned long ip, unsigned long parent_ip,
-					const fw_u64 *ancestors, u32 shape,
+					const fw_u64 *ancestors, unsigned int nr, u32 shape,
 					const struct fw_user_chain *u)
 {
 	const unsigned long *stored = t->words + c->words;
-	unsigned int nr = fw_agg_shape_nr(shape);
 
 	if (!c->count || c->ip != ip || c->parent_ip != parent_ip || c->shape != shape)
 		return false;
@@ -266,7 +286,7 @@ static __always_inline void fw_agg_hit(struct fw_agg_table *t, unsigned long ip,
 	struct fw_agg_chain *c = &t->slots[t->last];
 	u32 shape = fw_agg_shape(nr, stop, u);
 
-	if (likely(fw_agg_same(t, c, ip, parent_ip, ancestors, shape, u))) {
+	if (likely(fw_agg_same(t, c, ip, parent_ip, ancestors, nr, shape, u))) {
 		WRITE_ONCE(c->count, c->count + 1);
 		stats->aggregated++;
 		return;

@@ -98,7 +98,7 @@ void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent
 		c = &t->slots[i];
 		if (!c->count)
 			break;
-		if (c->hash == hash && fw_agg_same(t, c, ip, parent_ip, ancestors, shape, u)) {
+		if (c->hash == hash && fw_agg_same(t, c, ip, parent_ip, ancestors, nr, shape, u)) {
 			t->last = i;
 			goto found;
 		}

@@ -46,9 +46,6 @@ static __always_inline bool fw_kretprobe_seen(unsigned long parent_ip,
 	return false;
 }
 
-/* The user frames of every hit while user=0: none, and a constant, not a stack copy. */
-static const struct fw_user_chain fw_no_user = { .stop = FW_STOP_USER_OFF };
-
 /*
  * Walk, then write the event and count the chain. @with_user is a constant:
  * fw_write_hit() inlines this twice, so that with user=0 the hit runs the
@@ -58,7 +55,6 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 					  struct fw_regs *regs, struct fw_context *slot,
 					  bool event, bool aggregate, const bool with_user)
 {
-	struct fw_user_chain u = { .frames = slot->user, .stop = FW_STOP_USER_OFF };
 	struct fw_walk_cfg cfg = fw_cfg(slot, fw_stacks(slot->stacks));
 	unsigned int nr = 0, depth = READ_ONCE(fw_depth), tramp = FW_TRAMP_NONE;
 	struct fw_hook_hit h;
@@ -98,18 +94,20 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	}
 	slot->stats.stops[stop]++;
 	if (with_user) {
-		u = fw_user_frames(slot);
-		slot->stats.stops[u.stop]++;
+		fw_user_chain_walk(slot);
+		slot->stats.stops[slot->user_chain.stop]++;
 	}
 	if (event) {
-		trace_chain(h.child, h.parent_ip, h.sp, slot->ancestors,
+		trace_chain(h.child, h.parent_ip, h.sp, slot,
 			    READ_ONCE(fw_records) ? slot->records : NULL, nr, stop, recovered,
-			    tramp, with_user ? &u : &fw_no_user);
+			    tramp);
 		slot->stats.events++;
 	}
 	if (aggregate)
 		fw_agg_hit(&slot->agg, h.child, h.parent_ip, slot->ancestors, nr, stop,
-			   with_user ? &u : NULL, &slot->stats);
+			   with_user ? &slot->user_chain : NULL, &slot->stats);
+	if (with_user)
+		fw_user_chain_empty(slot);
 }
 
 /*

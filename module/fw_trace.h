@@ -64,17 +64,19 @@ FW_TRAMP_LIST(FW_TRAMP_TRACE_ENUM)
  * lr register, the caller of a function that may build no frame record (a
  * leaf), then one return address per user frame record, outermost last.
  * user_stop says why they end (user_off with user=0, user_kernel at a hit
- * that has no user context, user_end...). The user fields came
- * with them, in what was padding before recovered: no other field moved,
- * and a reader of older recordings finds them missing and shows none.
+ * that has no user context, user_end...). The user fields came after all
+ * others, so that no other field moved, and a reader of older recordings
+ * finds them missing and shows none. The event reads them from the slot,
+ * not from more arguments, and with user=0 writes user_stop, user_lr and
+ * nr_user as one constant word: there a hit's event pays an empty array's
+ * __data_loc and that word.
  */
 TRACE_EVENT(chain,
 	    TP_PROTO(unsigned long ip, unsigned long parent_ip, unsigned long sp,
-		     const u64 *ancestors, const u64 *records, unsigned int nr,
-		     unsigned int stop, u64 recovered, unsigned int tramp,
-		     const struct fw_user_chain *user),
+		     const struct fw_context *slot, const u64 *records, unsigned int nr,
+		     unsigned int stop, u64 recovered, unsigned int tramp),
 
-	TP_ARGS(ip, parent_ip, sp, ancestors, records, nr, stop, recovered, tramp, user),
+	TP_ARGS(ip, parent_ip, sp, slot, records, nr, stop, recovered, tramp),
 
 	TP_STRUCT__entry(__field(unsigned long, ip)		/* start of the traced function */
 			 __field(unsigned long, parent_ip)	/* return address into the caller */
@@ -82,15 +84,15 @@ TRACE_EVENT(chain,
 			 __field(unsigned char, nr_ancestors)	/* found, at most depth */
 			 __field(unsigned char, stop)		/* enum fw_stop: why it ended */
 			 __field(unsigned char, tramp)		/* enum fw_tramp: which */
-			 __field(unsigned char, nr_user)	/* user frames, at most user */
-			 __field(unsigned char, user_stop)	/* enum fw_stop: why they ended */
-			 __field(unsigned char, user_lr)	/* 1: user[1] is the lr register */
 			 __field(u64, recovered)		/* bit j: ancestors[j] recovered */
 			 __dynamic_array(unsigned long, ancestors, nr)	/* their return addresses */
 			 /* where each was read; empty with records=0 (records is NULL) */
 			 __dynamic_array(unsigned long, records, records ? nr : 0)
 			 /* pc, lr where user_lr, return addresses; empty with user=0 */
-			 __dynamic_array(unsigned long, user, user->nr)
+			 __dynamic_array(unsigned long, user, slot->user_chain.nr)
+			 __field(unsigned char, user_stop)	/* enum fw_stop: why they ended */
+			 __field(unsigned char, user_lr)	/* 1: user[1] is the lr register */
+			 __field(unsigned short, nr_user)	/* user frames, at most user */
 	),
 
 	TP_fast_assign(__entry->ip = ip;
@@ -101,13 +103,15 @@ TRACE_EVENT(chain,
 		       __entry->tramp = tramp;
 		       __entry->recovered = recovered;
 		       /* The walk wrote them in this layout: one copy each (none of none). */
-		       memcpy(__get_dynamic_array(ancestors), ancestors, nr * sizeof(u64));
-		       memcpy(__get_dynamic_array(records), records ?: ancestors,
+		       memcpy(__get_dynamic_array(ancestors), slot->ancestors, nr * sizeof(u64));
+		       memcpy(__get_dynamic_array(records), records ?: slot->ancestors,
 			      __get_dynamic_array_len(records));
-		       __entry->nr_user = user->nr;
-		       __entry->user_stop = user->stop;
-		       __entry->user_lr = user->lr;
-		       fw_trace_user(__get_dynamic_array(user), user);
+		       /* fw_trace_user() writes the three as one word with user=0. */
+		       BUILD_BUG_ON(offsetof(typeof(*__entry), user_stop) % 4 ||
+				    offsetof(typeof(*__entry), nr_user) !=
+				    offsetof(typeof(*__entry), user_stop) + 2);
+		       fw_trace_user(slot, &__entry->user_stop, &__entry->user_lr,
+				     &__entry->nr_user, __get_dynamic_array(user));
 	),
 
 	TP_printk("%ps <- %pS nr_ancestors=%u stop=%s tramp=%s recovered=0x%llx parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s nr_user=%u user_stop=%s user_lr=%u user=%s",

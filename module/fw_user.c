@@ -19,8 +19,9 @@
 
 /*
  * User frames to append to each chain, 0 to 64: each is one frame record
- * read from the process's memory, so this costs per hit as depth does, and
- * 0 (the default) leaves the hit path as it was: a patched-out branch.
+ * read from the process's memory, so this costs per hit as depth does; with
+ * 0 (the default) the walk is a patched-out branch, and an event writes
+ * only its empty user fields.
  */
 unsigned int fw_user;
 DEFINE_STATIC_KEY_FALSE(fw_user_walking);
@@ -156,7 +157,7 @@ static unsigned int fw_user_records(unsigned long fp, u64 next, u64 ret, fw_u64 
  * itself: the event marks the frame (user_lr) for the reader to judge with
  * symbols. Returns the frames stored, *@stop why the walk ended.
  */
-unsigned int fw_walk_user(fw_u64 *out, unsigned int max, bool *lr, enum fw_stop *stop)
+static unsigned int fw_walk_user(fw_u64 *out, unsigned int max, bool *lr, enum fw_stop *stop)
 {
 	struct pt_regs *regs = fw_user_regs(stop);
 	unsigned long fp;
@@ -184,4 +185,23 @@ unsigned int fw_walk_user(fw_u64 *out, unsigned int max, bool *lr, enum fw_stop 
 out:
 	pagefault_enable();
 	return n;
+}
+
+/*
+ * The user frames of the hit in @slot, into its user_chain for the event
+ * and the aggregate. Out of line, so that its locals, whose addresses the
+ * walk takes, give the hit path no stack canary to pay where user=0.
+ */
+noinline void fw_user_chain_walk(struct fw_context *slot)
+{
+	struct fw_user_chain *u = &slot->user_chain;
+	/* The branch is on: user was set, and may have been set to 0 since. */
+	unsigned int max = READ_ONCE(fw_user);
+	enum fw_stop stop = FW_STOP_USER_OFF;
+	bool lr = false;
+
+	u->frames = slot->user;
+	u->nr = max ? fw_walk_user(slot->user, max, &lr, &stop) : 0;
+	u->stop = stop;
+	u->lr = lr;
 }
