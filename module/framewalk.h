@@ -196,6 +196,8 @@ static __always_inline bool fw_agg_on(void)
 
 const char *fw_trim(const char *val, size_t *len);
 int fw_refuse(void);
+bool fw_param_uint(const char *name, const char *val, unsigned int max,
+		   unsigned int *num, int *ret);
 
 DECLARE_STATIC_KEY_FALSE(fw_pid_filtering);
 bool fw_pid_skip_slow(void);

@@ -28,22 +28,11 @@ DEFINE_STATIC_KEY_FALSE(fw_user_walking);
 
 static int fw_user_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int user = 0;
-	char num[16];
-	size_t len;
-	int ret = -EINVAL;
+	unsigned int user;
+	int ret;
 
-	val = fw_trim(val, &len);
-	if (len < sizeof(num)) {
-		memcpy(num, val, len);
-		num[len] = '\0';
-		ret = kstrtouint(num, 0, &user);
-	}
 	mutex_lock(&fw_lock);
-	if (ret || user > FW_USER_MAX) {
-		pr_err("user: '%.*s' is not a number from 0 to %d\n", (int)len, val, FW_USER_MAX);
-		ret = fw_refuse();
-	} else {
+	if (fw_param_uint("user", val, FW_USER_MAX, &user, &ret)) {
 		/* The count first: a hit that sees the branch on reads the new count. */
 		WRITE_ONCE(fw_user, user);
 		if (user)
