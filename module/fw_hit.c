@@ -46,10 +46,14 @@ static __always_inline bool fw_kretprobe_seen(unsigned long parent_ip,
 	return false;
 }
 
-/* Walk, then write the event and count the chain. */
+/*
+ * Walk, then write the event and count the chain. @with_user is a constant:
+ * fw_write_hit() inlines this twice, so that with user=0 the hit runs the
+ * copy without the user walk and its words, not a test per step.
+ */
 static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
 					  struct fw_regs *regs, struct fw_context *slot,
-					  bool event, bool aggregate)
+					  bool event, bool aggregate, const bool with_user)
 {
 	struct fw_walk_cfg cfg = fw_cfg(slot, fw_stacks(slot->stacks));
 	unsigned int nr = 0, depth = READ_ONCE(fw_depth), tramp = FW_TRAMP_NONE;
@@ -89,15 +93,21 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 		}
 	}
 	slot->stats.stops[stop]++;
+	if (with_user) {
+		fw_user_chain_walk(slot);
+		slot->stats.stops[slot->user_chain.stop]++;
+	}
 	if (event) {
-		trace_chain(h.child, h.parent_ip, h.sp, slot->ancestors,
+		trace_chain(h.child, h.parent_ip, h.sp, slot,
 			    READ_ONCE(fw_records) ? slot->records : NULL, nr, stop, recovered,
 			    tramp);
 		slot->stats.events++;
 	}
 	if (aggregate)
 		fw_agg_hit(&slot->agg, h.child, h.parent_ip, slot->ancestors, nr, stop,
-			   &slot->stats);
+			   with_user ? &slot->user_chain : NULL, &slot->stats);
+	if (with_user)
+		fw_user_chain_empty(slot);
 }
 
 /*
@@ -117,8 +127,10 @@ static noinline void fw_write_hit(unsigned long ip, unsigned long parent_ip,
 		slot->stats.rcu_off++;
 	else if (fw_pid_skip())
 		slot->stats.filtered++;
+	else if (static_branch_unlikely(&fw_user_walking))
+		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, true);
 	else
-		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate);
+		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, false);
 	fw_recursion_unlock(ctx, &fw_pcpu->busy);
 }
 

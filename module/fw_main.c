@@ -51,6 +51,7 @@ static void fw_instance_release(void)
 static int __init fw_init(void)
 {
 	struct dentry *dir;
+	unsigned int cpu, ctx;
 	int ret;
 
 	if (fw_load_refused)
@@ -59,6 +60,9 @@ static int __init fw_init(void)
 	fw_pcpu = alloc_percpu(struct fw_cpu);
 	if (!fw_pcpu)
 		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		for (ctx = 0; ctx < FW_CONTEXTS; ctx++)
+			fw_user_chain_empty(per_cpu_ptr(&fw_pcpu->slots[ctx], cpu));
 	ret = fw_stats_init(fw_pcpu, &dir);
 	if (ret)
 		goto err_scratch;

@@ -119,7 +119,7 @@ selftests() {
 }
 
 guest_selftests() {
-	local k=$1 tests plant= limit=3000 cycles=${FW_STRESS_CYCLES:-10} rewrites=${FW_STRESS_REWRITES:-4}
+	local k=$1 tests plant= perf limit=3000 cycles=${FW_STRESS_CYCLES:-10} rewrites=${FW_STRESS_REWRITES:-4}
 	tests=$(selftests "$k")
 	# KASAN, lockdep and kmemleak make every call slower, the ftrace ones most: a
 	# smaller stress run there, and more time. The limits are for hangs: every
@@ -131,8 +131,10 @@ guest_selftests() {
 	5.10*) limit=3600 ;;
 	esac
 	[ -n "$(planted_bugs "$k")" ] && plant="sh fw_kernel_log.sh plant $(planted_bugs "$k");"
+	# test_user.sh's oracle is perf's own user callchain: Debian's arm64 linux-perf.
+	perf=$("$top/scripts/fetch-guest-tool.sh" linux-perf perf) || return 1
 	# The kernel log is saved whatever the tests did; the command's status stays theirs.
-	"$top/scripts/guest.sh" -q -k "$k" -t "$limit" -o "$logs/guest-$k" -- \
+	"$top/scripts/guest.sh" -q -k "$k" -t "$limit" -u "$perf" -o "$logs/guest-$k" -- \
 		"cd /fw/selftests/framewalk && sh fw_kernel_log.sh begin; \
 		FW_STRESS_CYCLES=$cycles FW_STRESS_REWRITES=$rewrites \
 		sh ktap_runner.sh $tests; rc=\$?; sh fw_kernel_log.sh leaks; $plant \

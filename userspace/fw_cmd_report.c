@@ -48,7 +48,7 @@ void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 	struct fw_chain c = {
 		.ip = e->ip, .parent = e->parent, .stop = e->stop, .tramp = e->tramp,
 		.recovered = e->recovered, .nr_ancestors = e->nr_ancestors,
-		.ancestor = fw_event_ancestor, .src = e,
+		.ancestor = fw_event_ancestor, .src = e, .user_stop = FW_STOP_USER_OFF,
 	};
 
 	if (e->counted)
