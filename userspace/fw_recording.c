@@ -5,6 +5,7 @@
  * addresses readable. The format is documented in Documentation/framewalk-cli.rst:
  * line-oriented text, one event, counted chain, task name or symbol per line.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -167,6 +168,40 @@ void fw_recording_write_comm(FILE *f, int pid, const char *comm)
 	fprintf(f, "C %d %s\n", pid, comm);
 }
 
+void fw_recording_write_user(FILE *f, const struct fw_event *e)
+{
+	unsigned int i;
+
+	if (e->user_stop == FW_STOP_USER_OFF)
+		return;
+	fprintf(f, "U %u %d %u", e->user_stop, e->user_lr, e->nr_user);
+	for (i = 0; i < e->nr_user; i++)
+		fprintf(f, " %llx", e->user[i]);
+	fputc('\n', f);
+}
+
+const char *fw_build_id_hex(const unsigned char *id, unsigned int len, char *buf)
+{
+	unsigned int i;
+
+	if (!len)
+		return strcpy(buf, "-");
+	for (i = 0; i < len && i < FW_BUILD_ID_MAX; i++)
+		sprintf(buf + 2 * i, "%02x", id[i]);
+	return buf;
+}
+
+void fw_recording_write_mapset(FILE *f, int pid, const struct fw_mapping *m, size_t n)
+{
+	char hex[2 * FW_BUILD_ID_MAX + 1];
+	size_t i;
+
+	fprintf(f, "P %d %zu\n", pid, n);
+	for (i = 0; i < n; i++)
+		fprintf(f, "M %llx %llx %llx %s %s\n", m[i].start, m[i].end, m[i].offset,
+			fw_build_id_hex(m[i].build_id, m[i].build_id_len, hex), m[i].path);
+}
+
 void fw_recording_write_syms(FILE *f, const struct fw_symtab *t)
 {
 	size_t i;
@@ -270,6 +305,84 @@ static const char *fw_recording_parse_chain(char *p, struct fw_event *e)
 	return fw_recording_parse_ancestors(p + used, e);
 }
 
+/* Parse "U STOP LR NR ADDR..." into e, whose E or A line it follows. */
+static const char *fw_recording_parse_user(char *p, struct fw_event *e)
+{
+	unsigned int i;
+	int used;
+
+	if (sscanf(p, "U %u %d %u%n", &e->user_stop, &e->user_lr, &e->nr_user, &used) != 3)
+		return "malformed user line, expected 'U STOP LR NR ADDR...'";
+	if (e->user_stop < FW_STOP_USER_FIRST || e->user_stop >= FW_STOP_NR)
+		return "not a user stop reason";
+	if (e->nr_user > FW_MAX_USER)
+		return "more than 64 user frames";
+	if (e->user_lr != 0 && (e->user_lr != 1 || e->nr_user < 2))
+		return "user_lr set without a second user frame";
+	p += used;
+	for (i = 0; i < e->nr_user; i++) {
+		if (sscanf(p, " %llx%n", &e->user[i], &used) != 1)
+			return "fewer user frames than the line says";
+		p += used;
+	}
+	while (*p == ' ' || *p == '\n')
+		p++;
+	return *p ? "trailing data after the user frames" : NULL;
+}
+
+/* A build-id's hex ("-": none) into m; NULL when fine. */
+static const char *fw_parse_build_id(const char *hex, struct fw_mapping *m)
+{
+	size_t len = strlen(hex), i;
+	unsigned int byte;
+
+	m->build_id_len = 0;
+	if (!strcmp(hex, "-"))
+		return NULL;
+	if (len % 2 || len / 2 > FW_BUILD_ID_MAX)
+		return "a build-id of an odd length or longer than 64 bytes";
+	for (i = 0; i < len / 2; i++) {
+		if (!isxdigit((unsigned char)hex[2 * i]) || !isxdigit((unsigned char)hex[2 * i + 1]) ||
+		    sscanf(hex + 2 * i, "%2x", &byte) != 1)
+			return "a build-id that is not hexadecimal";
+		m->build_id[i] = (unsigned char)byte;
+	}
+	m->build_id_len = (unsigned int)(len / 2);
+	return NULL;
+}
+
+/* Parse "M START END OFFSET BUILDID PATH" into m: PATH is the rest of the line, spaces too. */
+static const char *fw_recording_parse_mapping(char *p, struct fw_mapping *m)
+{
+	char hex[2 * FW_BUILD_ID_MAX + 2];
+	const char *why;
+	int used = 0;
+
+	if (sscanf(p, "M %llx %llx %llx %129s %n", &m->start, &m->end, &m->offset, hex,
+		   &used) != 4 || !used)
+		return "malformed mapping line, expected 'M START END OFFSET BUILDID PATH'";
+	if (m->end <= m->start)
+		return "a mapping that ends before it starts";
+	why = fw_parse_build_id(hex, m);
+	if (why)
+		return why;
+	p += used;
+	p[strcspn(p, "\n")] = '\0';
+	m->path = strdup(p);
+	return m->path ? NULL : "out of memory";
+}
+
+/* The mapping set of pid that the lines read so far make current; -1: none. */
+static long fw_recording_mapset_of(const struct fw_recording *r, int pid)
+{
+	size_t i = r->nmapsets;
+
+	while (i--)
+		if (r->mapsets[i].pid == pid)
+			return (long)i;
+	return -1;
+}
+
 int fw_recording_add(struct fw_recording *r, const struct fw_event *e)
 {
 	struct fw_event *v = fw_grow(r->ev, &r->cap, r->nev, sizeof(*v), 1024);
@@ -292,6 +405,33 @@ static int fw_recording_add_comm(struct fw_recording *r, int pid, const char *na
 	/* Kernel comms are at most 15 characters; a longer one is cut, not refused. */
 	snprintf(v[r->ncomm].name, sizeof(v[r->ncomm].name), "%.31s", name);
 	r->ncomm++;
+	return 0;
+}
+
+static int fw_recording_add_mapset(struct fw_recording *r, int pid)
+{
+	struct fw_mapset *v = fw_grow(r->mapsets, &r->mscap, r->nmapsets, sizeof(*v), 64);
+
+	if (!v)
+		return -ENOMEM;
+	r->mapsets = v;
+	v[r->nmapsets].pid = pid;
+	v[r->nmapsets].first = r->nmaps;
+	v[r->nmapsets].n = 0;
+	r->nmapsets++;
+	return 0;
+}
+
+/* m into the last mapping set; its path is the recording's from now on. */
+static int fw_recording_add_mapping(struct fw_recording *r, const struct fw_mapping *m)
+{
+	struct fw_mapping *v = fw_grow(r->maps, &r->mcap, r->nmaps, sizeof(*v), 256);
+
+	if (!v)
+		return -ENOMEM;
+	r->maps = v;
+	v[r->nmaps++] = *m;
+	r->mapsets[r->nmapsets - 1].n++;
 	return 0;
 }
 
@@ -348,8 +488,9 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 	char *line = NULL, *sym, comm[256];
 	struct fw_event e;
 	const char *why;
-	int version, pid, ended = 0, ret = -1;
-	size_t nend, cap = 0;
+	int version, pid, ended = 0, user_due = 0, ret = -1;
+	size_t nend, cap = 0, maps_due = 0;
+	struct fw_mapping m;
 	ssize_t len;
 	FILE *f;
 
@@ -395,18 +536,73 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 			fw_read_err(err, errlen, name, lineno, "data after the end line");
 			goto out;
 		}
+		if (maps_due && line[0] != 'M') {
+			fw_read_err(err, errlen, name, lineno, "%zu mapping lines missing after "
+				    "the P line", maps_due);
+			goto out;
+		}
+		if (version < 3 && strchr("UPM", line[0])) {
+			fw_read_err(err, errlen, name, lineno, "a '%c' line in a format %d recording "
+				    "(user frames came with format 3)", line[0], version);
+			goto out;
+		}
 		switch (line[0]) {
 		case 'E':
 		case 'A':
 			memset(&e, 0, sizeof(e));
+			e.user_stop = FW_STOP_USER_OFF;
 			why = line[0] == 'E' ? fw_recording_parse_event(line, version, &e) :
 					       fw_recording_parse_chain(line, &e);
 			if (why) {
 				fw_read_err(err, errlen, name, lineno, "%s", why);
 				goto out;
 			}
+			e.mapset = -1;
 			if (fw_recording_add(r, &e))
 				goto nomem;
+			user_due = 1;
+			continue;
+		case 'U':
+			if (!user_due) {
+				fw_read_err(err, errlen, name, lineno,
+					    "a user line that follows no E or A line");
+				goto out;
+			}
+			why = fw_recording_parse_user(line, &r->ev[r->nev - 1]);
+			if (why) {
+				fw_read_err(err, errlen, name, lineno, "%s", why);
+				goto out;
+			}
+			/* A counted chain has no pid: its frames go unsymbolized. */
+			if (!r->ev[r->nev - 1].counted)
+				r->ev[r->nev - 1].mapset = fw_recording_mapset_of(r, r->ev[r->nev - 1].pid);
+			break;
+		case 'P':
+			if (sscanf(line, "P %d %zu", &pid, &maps_due) != 2) {
+				fw_read_err(err, errlen, name, lineno,
+					    "malformed mappings line, expected 'P PID N'");
+				goto out;
+			}
+			if (fw_recording_add_mapset(r, pid))
+				goto nomem;
+			break;
+		case 'M':
+			if (!maps_due) {
+				fw_read_err(err, errlen, name, lineno,
+					    "a mapping line beyond what its P line counts");
+				goto out;
+			}
+			memset(&m, 0, sizeof(m));
+			why = fw_recording_parse_mapping(line, &m);
+			if (why) {
+				fw_read_err(err, errlen, name, lineno, "%s", why);
+				goto out;
+			}
+			if (fw_recording_add_mapping(r, &m)) {
+				free(m.path);
+				goto nomem;
+			}
+			maps_due--;
 			break;
 		case 'S':
 			sym = fw_recording_parse_sym(line, &addr);
@@ -451,9 +647,15 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 				goto out;
 			}
 		}
+		user_due = 0;
 	}
 	if (ferror(f)) {
 		fw_read_err(err, errlen, name, lineno, "%s", strerror(errno));
+		goto out;
+	}
+	if (maps_due && !r->cut_line) {
+		fw_read_err(err, errlen, name, lineno, "%zu mapping lines missing after the P line",
+			    maps_due);
 		goto out;
 	}
 	if (lineno == 0) {
@@ -487,6 +689,12 @@ const char *fw_recording_comm(const struct fw_recording *r, int pid)
 
 void fw_recording_free(struct fw_recording *r)
 {
+	size_t i;
+
+	for (i = 0; i < r->nmaps; i++)
+		free(r->maps[i].path);
+	free(r->maps);
+	free(r->mapsets);
 	free(r->ev);
 	free(r->comm);
 	fw_symtab_free(&r->syms);
