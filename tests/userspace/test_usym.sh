@@ -9,6 +9,7 @@
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/usym_oracle.sh"
 fw=${FW_CLI:-$here/../../build/host/framewalk-asan}
 tmp=$(mktemp -d)
 prog_pid=
@@ -82,28 +83,6 @@ end 1 0
 REC
 }
 
-# oracle FILE BASE ADDR RETURN: "func+0xoff (FILE) src.c:N" from binutils (nm for the
-# function, addr2line for the line, at ADDR - 1 for a return address), or "" if no symbol.
-oracle() {
-	local rel=$(($3 - $2)) at line sym= best=-1 v t name
-	while read -r v t name; do
-		[[ $t == [tT] ]] || continue
-		v=$((16#$v))
-		if [ "$v" -le "$rel" ] && [ "$v" -gt "$best" ]; then
-			best=$v
-			sym=$name
-		fi
-	done < <(nm "$1")
-	[ -z "$sym" ] || sym=$(printf '%s+0x%x' "$sym" $((rel - best)))
-	at=$((rel - $4))
-	line=$(addr2line -e "$1" "$(printf '%x' $at)" | sed 's/ (discriminator.*//')
-	line=${line##*/}
-	case $line in
-	*:\?|\?\?:*) line= ;;
-	esac
-	echo "$sym ($1)${line:+ $line}"
-}
-
 ktap_header
 cc -g -O1 -fno-omit-frame-pointer -fno-inline -rdynamic -o "$tmp/usym_prog" \
 	"$here/usym_prog.c" || { ktap_result 1 "the test program builds"; ktap_done; exit; }
@@ -119,10 +98,10 @@ kill "$prog_pid"
 wait "$prog_pid" 2>/dev/null
 prog_pid=
 libc_path=$(echo "$maps" | awk '$6 ~ /libc[.-]/ { print $6; exit }')
-expect="$(oracle "$tmp/usym_prog" "$base" "$pc" 0) [u]
-$(oracle "$tmp/usym_prog" "$base" "$ret_mid" 1) [u]
-$(oracle "$tmp/usym_prog" "$base" "$ret_main" 1) [u]
-$(oracle "$tmp/usym_prog" "$base" "$hidden" 1) [u]"
+expect="$(usym_oracle "$tmp/usym_prog" "$base" "$pc" 0) [u]
+$(usym_oracle "$tmp/usym_prog" "$base" "$ret_mid" 1) [u]
+$(usym_oracle "$tmp/usym_prog" "$base" "$ret_main" 1) [u]
+$(usym_oracle "$tmp/usym_prog" "$base" "$hidden" 1) [u]"
 ktap_note "oracle: $(echo "$expect" | tr '\n' '|')"
 got=$("$fw" report -F -q "$tmp/dbg.rec" 2>&1)
 check "report names each frame of a program with debug info as nm and addr2line do" \
@@ -171,7 +150,7 @@ ktap_note "the stripped copy's .dynsym: $dynsym"
 got=$("$fw" report -F -q "$tmp/stripped.rec" | sed -n 's/^ => \(.*\) \[u\]$/\1/p' | head -4)
 want=
 for a in "$pc" "$ret_mid" "$ret_main" "$hidden"; do
-	o=$(oracle "$tmp/usym_prog" "$sbase" "$a" 0)
+	o=$(usym_oracle "$tmp/usym_prog" "$sbase" "$a" 0)
 	f=$(fnname "$o")
 	off=${o#*+}
 	off=${off%% *}
