@@ -34,9 +34,9 @@ struct fw_build_id_seen {
 
 struct fw_maps {
 	struct fw_maps_proc *proc;
-	size_t nproc;
+	size_t nproc, proc_cap;
 	struct fw_build_id_seen *ids;
-	size_t nids;
+	size_t nids, ids_cap;
 	unsigned long long sets;	/* mapping sets written */
 	unsigned long long unread;	/* processes gone before their maps were read */
 };
@@ -113,7 +113,7 @@ static void fw_mapping_build_id(struct fw_maps *t, int pid, unsigned long long d
 		return;
 	fw_fd_build_id(fd, m);
 	close(fd);
-	v = realloc(t->ids, (t->nids + 1) * sizeof(*v));
+	v = fw_grow(t->ids, &t->ids_cap, t->nids, sizeof(*v), 64);
 	if (!v)
 		return;
 	t->ids = v;
@@ -132,7 +132,7 @@ static struct fw_maps_proc *fw_maps_proc(struct fw_maps *t, int pid)
 	for (i = 0; i < t->nproc; i++)
 		if (t->proc[i].pid == pid)
 			return &t->proc[i];
-	v = realloc(t->proc, (t->nproc + 1) * sizeof(*v));
+	v = fw_grow(t->proc, &t->proc_cap, t->nproc, sizeof(*v), 64);
 	if (!v)
 		return NULL;
 	t->proc = v;
@@ -190,13 +190,10 @@ static long fw_maps_read(struct fw_maps *t, int pid, struct fw_mapping **out)
 		name[strcspn(name, "\n")] = '\0';
 		if (!fw_maps_keep(perms, name))
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			v = realloc(m, cap * sizeof(*m));
-			if (!v)
-				break;
-			m = v;
-		}
+		v = fw_grow(m, &cap, n, sizeof(*m), 64);
+		if (!v)
+			break;
+		m = v;
 		one.path = strdup(name);
 		if (!one.path)
 			break;

@@ -16,11 +16,7 @@
 #include "../lib/fw_walk.h"
 #include "fw_recording.h"
 
-/*
- * The doubling array v with room for its element n: v itself, or v moved;
- * NULL when out of memory, v then left as it was.
- */
-static void *fw_grow(void *v, size_t *cap, size_t n, size_t elem, size_t first)
+void *fw_grow(void *v, size_t *cap, size_t n, size_t elem, size_t first)
 {
 	size_t want = *cap ? *cap * 2 : first;
 	void *p;
@@ -229,22 +225,38 @@ static int fw_read_err(char *err, size_t len, const char *path, unsigned long li
 	return -1;
 }
 
-/* The ancestors that end an "E" or "A" line; returns a message on error, NULL when fine. */
-static const char *fw_recording_parse_ancestors(char *p, struct fw_event *e)
+/*
+ * The n addresses that end a line into v; on error "fewer WHAT than the line
+ * says" or "trailing data after the WHAT" (of the static buffer), else NULL.
+ */
+static const char *fw_recording_parse_addrs(char *p, unsigned long long *v, unsigned int n,
+					    const char *what)
 {
+	static char why[64];
 	unsigned int i;
 	int used;
 
-	if (e->nr_ancestors > FW_MAX_ANCESTORS)
-		return "more than 64 ancestors";
-	for (i = 0; i < e->nr_ancestors; i++) {
-		if (sscanf(p, " %llx%n", &e->ancestors[i], &used) != 1)
-			return "fewer ancestors than the line says";
+	for (i = 0; i < n; i++) {
+		if (sscanf(p, " %llx%n", &v[i], &used) != 1) {
+			snprintf(why, sizeof(why), "fewer %s than the line says", what);
+			return why;
+		}
 		p += used;
 	}
 	while (*p == ' ' || *p == '\n')
 		p++;
-	return *p ? "trailing data after the ancestors" : NULL;
+	if (!*p)
+		return NULL;
+	snprintf(why, sizeof(why), "trailing data after the %s", what);
+	return why;
+}
+
+/* The ancestors that end an "E" or "A" line; returns a message on error, NULL when fine. */
+static const char *fw_recording_parse_ancestors(char *p, struct fw_event *e)
+{
+	if (e->nr_ancestors > FW_MAX_ANCESTORS)
+		return "more than 64 ancestors";
+	return fw_recording_parse_addrs(p, e->ancestors, e->nr_ancestors, "ancestors");
 }
 
 /*
@@ -308,7 +320,6 @@ static const char *fw_recording_parse_chain(char *p, struct fw_event *e)
 /* Parse "U STOP LR NR ADDR..." into e, whose E or A line it follows. */
 static const char *fw_recording_parse_user(char *p, struct fw_event *e)
 {
-	unsigned int i;
 	int used;
 
 	if (sscanf(p, "U %u %d %u%n", &e->user_stop, &e->user_lr, &e->nr_user, &used) != 3)
@@ -319,15 +330,7 @@ static const char *fw_recording_parse_user(char *p, struct fw_event *e)
 		return "more than 64 user frames";
 	if (e->user_lr != 0 && (e->user_lr != 1 || e->nr_user < 2))
 		return "user_lr set without a second user frame";
-	p += used;
-	for (i = 0; i < e->nr_user; i++) {
-		if (sscanf(p, " %llx%n", &e->user[i], &used) != 1)
-			return "fewer user frames than the line says";
-		p += used;
-	}
-	while (*p == ' ' || *p == '\n')
-		p++;
-	return *p ? "trailing data after the user frames" : NULL;
+	return fw_recording_parse_addrs(p + used, e->user, e->nr_user, "user frames");
 }
 
 /* A build-id's hex ("-": none) into m; NULL when fine. */
@@ -435,6 +438,47 @@ static int fw_recording_add_mapping(struct fw_recording *r, const struct fw_mapp
 	return 0;
 }
 
+/*
+ * A U, P or M line (format 3) into r: user_due says whether an E or A line
+ * came just before, maps_due how many M lines the last P line still counts.
+ * Returns a message on error, NULL when fine.
+ */
+static const char *fw_recording_read_user_line(struct fw_recording *r, char *line, int user_due,
+					       size_t *maps_due)
+{
+	struct fw_event *e = r->nev ? &r->ev[r->nev - 1] : NULL;
+	struct fw_mapping m = {};
+	const char *why;
+	int pid;
+
+	switch (line[0]) {
+	case 'U':
+		if (!user_due)
+			return "a user line that follows no E or A line";
+		why = fw_recording_parse_user(line, e);
+		/* A counted chain has no pid: its frames go unnamed. */
+		if (!why && !e->counted)
+			e->mapset = fw_recording_mapset_of(r, e->pid);
+		return why;
+	case 'P':
+		if (sscanf(line, "P %d %zu", &pid, maps_due) != 2)
+			return "malformed mappings line, expected 'P PID N'";
+		return fw_recording_add_mapset(r, pid) ? "out of memory" : NULL;
+	default:
+		if (!*maps_due)
+			return "a mapping line beyond what its P line counts";
+		why = fw_recording_parse_mapping(line, &m);
+		if (why)
+			return why;
+		if (fw_recording_add_mapping(r, &m)) {
+			free(m.path);
+			return "out of memory";
+		}
+		(*maps_due)--;
+		return NULL;
+	}
+}
+
 static void fw_copy_value(char *dst, size_t len, const char *line, const char *key)
 {
 	size_t k = strlen(key);
@@ -490,7 +534,6 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 	const char *why;
 	int version, pid, ended = 0, user_due = 0, ret = -1;
 	size_t nend, cap = 0, maps_due = 0;
-	struct fw_mapping m;
 	ssize_t len;
 	FILE *f;
 
@@ -563,46 +606,13 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 			user_due = 1;
 			continue;
 		case 'U':
-			if (!user_due) {
-				fw_read_err(err, errlen, name, lineno,
-					    "a user line that follows no E or A line");
-				goto out;
-			}
-			why = fw_recording_parse_user(line, &r->ev[r->nev - 1]);
-			if (why) {
-				fw_read_err(err, errlen, name, lineno, "%s", why);
-				goto out;
-			}
-			/* A counted chain has no pid: its frames go unsymbolized. */
-			if (!r->ev[r->nev - 1].counted)
-				r->ev[r->nev - 1].mapset = fw_recording_mapset_of(r, r->ev[r->nev - 1].pid);
-			break;
 		case 'P':
-			if (sscanf(line, "P %d %zu", &pid, &maps_due) != 2) {
-				fw_read_err(err, errlen, name, lineno,
-					    "malformed mappings line, expected 'P PID N'");
-				goto out;
-			}
-			if (fw_recording_add_mapset(r, pid))
-				goto nomem;
-			break;
 		case 'M':
-			if (!maps_due) {
-				fw_read_err(err, errlen, name, lineno,
-					    "a mapping line beyond what its P line counts");
-				goto out;
-			}
-			memset(&m, 0, sizeof(m));
-			why = fw_recording_parse_mapping(line, &m);
+			why = fw_recording_read_user_line(r, line, user_due, &maps_due);
 			if (why) {
 				fw_read_err(err, errlen, name, lineno, "%s", why);
 				goto out;
 			}
-			if (fw_recording_add_mapping(r, &m)) {
-				free(m.path);
-				goto nomem;
-			}
-			maps_due--;
 			break;
 		case 'S':
 			sym = fw_recording_parse_sym(line, &addr);

@@ -100,6 +100,13 @@ struct fw_recording {
 	unsigned long cut_line;		/* 0: complete; else where it was cut short */
 };
 
+/*
+ * The doubling array v (of *cap elements of elem bytes, first at the start)
+ * with room for its element n: v itself, or v moved; NULL when out of memory,
+ * v then left as it was.
+ */
+void *fw_grow(void *v, size_t *cap, size_t n, size_t elem, size_t first);
+
 int fw_symtab_add(struct fw_symtab *t, unsigned long long addr, const char *name);
 /* Text symbols of a kallsyms listing ("addr type name [module]"). */
 int fw_symtab_load_kallsyms(struct fw_symtab *t, FILE *f);

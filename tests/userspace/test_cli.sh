@@ -12,12 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # check DESCRIPTION GOT EXPECTED
 check() {
-	if [ "$2" != "$3" ]; then
-		echo "# expected: $(printf '%s' "$3" | head -5 | tr '\n' '|')"
-		echo "# got:      $(printf '%s' "$2" | head -5 | tr '\n' '|')"
-	fi
-	[ "$2" = "$3" ]
-	ktap_result $? "$1"
+	ktap_check "$@"
 }
 
 # Three calls: two identical chains child <- parentfn+0x10 <- grand+0x20 <- great+0x30,

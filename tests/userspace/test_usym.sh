@@ -26,15 +26,6 @@ unset DEBUGINFOD_URLS
 USER_END=11
 USER_FAULT=15
 
-check() {
-	if [ "$2" != "$3" ]; then
-		echo "# expected: $(printf '%s' "$3" | head -8 | tr '\n' '|')"
-		echo "# got:      $(printf '%s' "$2" | head -8 | tr '\n' '|')"
-	fi
-	[ "$2" = "$3" ]
-	ktap_result $? "$1"
-}
-
 build_id() {
 	readelf -n "$1" 2>/dev/null | awk '/Build ID:/ { print $3; exit }'
 }
@@ -104,7 +95,7 @@ $(usym_oracle "$tmp/usym_prog" "$base" "$ret_main" 1) [u]
 $(usym_oracle "$tmp/usym_prog" "$base" "$hidden" 1) [u]"
 ktap_note "oracle: $(echo "$expect" | tr '\n' '|')"
 got=$("$fw" report -F -q "$tmp/dbg.rec" 2>&1)
-check "report names each frame of a program with debug info as nm and addr2line do" \
+ktap_check "report names each frame of a program with debug info as nm and addr2line do" \
 	"$(echo "$got" | sed -n 's/^ => \(.*\[u\]\)$/\1/p' | head -4)" "$expect"
 echo "$expect" | grep -q 'usym_prog.c:[0-9]' ||
 	ktap_note "the oracle found no line: the check above cannot be about lines"
@@ -116,25 +107,25 @@ libc_names=$(nm -D "$libc_path" | grep -i "^0*$(printf '%x' $((libc - libc_base)
 	awk '{ print $3 }' | sed 's/@.*//' | sort -u | tr '\n' ' ')
 ktap_note "libc frame: $libc_frame; nm -D names there: $libc_names"
 fn=${libc_frame%%+0x0 (*}
-check "a C library frame is a function of its .dynsym, at +0x0, in its file" \
+ktap_check "a C library frame is a function of its .dynsym, at +0x0, in its file" \
 	"$(echo " $libc_names " | grep -c " $fn ") ${libc_frame#*+0x0 }" "1 ($libc_path)"
-check "report's one-line form carries the same frames after the kernel's" \
+ktap_check "report's one-line form carries the same frames after the kernel's" \
 	"$("$fw" report -q "$tmp/dbg.rec" | sed 's/.*parentfn+0x10 <- //; s/ <- /|/g; s/   \[.*//' |
 		tr '|' '\n' | head -4)" "$expect"
-check "report shows the user stop after the kernel's" \
+ktap_check "report shows the user stop after the kernel's" \
 	"$("$fw" report -q "$tmp/dbg.rec" | sed 's/.*   //')" "[chain_end user_end]"
 fnname() { echo "${1%%+0x*}"; }
-check "folded puts the user frames first, outermost first, marked _[u]" \
+ktap_check "folded puts the user frames first, outermost first, marked _[u]" \
 	"$("$fw" folded "$tmp/dbg.rec")" \
 	"${fn}_[u];usym_hidden_[u];main_[u];usym_mid_[u];usym_leaf_[u];parentfn;child 1"
-check "top counts the edges across user and kernel frames" \
+ktap_check "top counts the edges across user and kernel frames" \
 	"$("$fw" top "$tmp/dbg.rec" | grep -c -e 'usym_mid_\[u\] -> usym_leaf_\[u\]' \
 		-e 'usym_leaf_\[u\] -> parentfn')" 2
 # A walk cut short: its user stop roots the stack, as the module's folded file has it.
 sed "s/^U $USER_END /U $USER_FAULT /" "$tmp/dbg.rec" >"$tmp/fault.rec"
-check "folded roots a user walk cut short at its stop" \
+ktap_check "folded roots a user walk cut short at its stop" \
 	"$("$fw" folded "$tmp/fault.rec" | cut -d';' -f1-2)" "[user_fault];${fn}_[u]"
-check "flamegraph draws the user frames" \
+ktap_check "flamegraph draws the user frames" \
 	"$("$fw" flamegraph -o - "$tmp/dbg.rec" 2>/dev/null | grep -c '"usym_mid_\[u\]"')" 1
 
 # 2. The stripped copy: the .dynsym's functions (-rdynamic), [unknown] where it has none.
@@ -166,7 +157,7 @@ for a in "$pc" "$ret_mid" "$ret_main" "$hidden"; do
 				$((a - start + 16#$moff)))$'\n'
 	done <"$tmp/maps"
 done
-check "a stripped program: functions from .dynsym, no line, [unknown] with its mapping" \
+ktap_check "a stripped program: functions from .dynsym, no line, [unknown] with its mapping" \
 	"$got" "${want%$'\n'}"
 echo "$want" | grep -q '^\[unknown\]' || ktap_note "no [unknown] frame: usym_hidden was exported"
 
@@ -174,10 +165,10 @@ echo "$want" | grep -q '^\[unknown\]' || ktap_note "no [unknown] frame: usym_hid
 mkdir -p "$tmp/gone" "$tmp/served"
 sed "s# $tmp/usym_stripped\$# $tmp/gone/usym_prog#" "$tmp/stripped.rec" >"$tmp/gone.rec"
 got=$("$fw" report -F -q "$tmp/gone.rec" | sed -n 's/^ => \(.*\) \[u\]$/\1/p' | head -4)
-check "a file gone from its path, no debuginfod: [unknown] with the mapping's offset" \
+ktap_check "a file gone from its path, no debuginfod: [unknown] with the mapping's offset" \
 	"$(echo "$got" | grep -c "^\[unknown\] 0x[0-9a-f]* ($tmp/gone/usym_prog+0x[0-9a-f]*)$")" 4
 cc -g -O0 -DOTHER_BUILD -o "$tmp/gone/usym_prog" "$here/usym_prog.c"
-check "another build at the path (a different build-id) is not used" \
+ktap_check "another build at the path (a different build-id) is not used" \
 	"$("$fw" report -F -q "$tmp/gone.rec" | grep -c '^ => usym_')" 0
 rm "$tmp/gone/usym_prog"
 cp "$tmp/usym_prog" "$tmp/served/"
@@ -193,7 +184,7 @@ done
 got=$(DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$tmp/cache \
 	DEBUGINFOD_TIMEOUT=30 "$fw" report -F -q "$tmp/gone.rec" |
 	sed -n 's/^ => \(.*\) \[u\]$/\1/p' | head -4)
-check "debuginfod serves the file by build-id: the same frames and lines, the recorded path" \
+ktap_check "debuginfod serves the file by build-id: the same frames and lines, the recorded path" \
 	"$got" "$(echo "$expect" | sed "s# ($tmp/usym_prog)# ($tmp/gone/usym_prog)#; s/ \[u\]\$//")"
 kill "$dfd_pid"
 wait "$dfd_pid" 2>/dev/null
@@ -202,7 +193,7 @@ dfd_pid=
 # 4. The format: what is refused, and what older readers and recordings keep.
 # refused DESCRIPTION MESSAGE: bad.rec is refused with MESSAGE (its line number aside).
 refused() {
-	check "$1" "$("$fw" report "$tmp/bad.rec" 2>&1 | sed "s#$tmp/##; s/:[0-9]*: / /")" \
+	ktap_check "$1" "$("$fw" report "$tmp/bad.rec" 2>&1 | sed "s#$tmp/##; s/:[0-9]*: / /")" \
 		"framewalk report: bad.rec $2"
 }
 sed "/^E /i U $USER_END 0 1 1" "$tmp/dbg.rec" >"$tmp/bad.rec"
@@ -229,6 +220,6 @@ sed '1s/ 3$/ 2/' "$tmp/dbg.rec" >"$tmp/bad.rec"
 refused "user frames in a format 2 recording are refused" \
 	"a 'P' line in a format 2 recording (user frames came with format 3)"
 grep -v '^[PMU] ' "$tmp/dbg.rec" | sed '1s/ 3$/ 2/' >"$tmp/v2.rec"
-check "a format 2 recording still reads, without user frames" \
+ktap_check "a format 2 recording still reads, without user frames" \
 	"$("$fw" report -q "$tmp/v2.rec" | sed 's/.*: //')" "child <- parentfn+0x10   [chain_end]"
 ktap_done
