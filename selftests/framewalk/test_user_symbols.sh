@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: framewalk record with user=N keeps the mappings and build-ids of the process behind the user frames, and report names them: fw_user_fp_g's functions in their order with file:line, equal (function+offset) to perf's own user callchain at the same event where perf events exist; a process gone before its events were drained is counted, its frames left as addresses; the recording goes back to the host, whose test_e2e.sh checks the lines against addr2line
+# description: framewalk record with user=N keeps the mappings and build-ids of the process behind the user frames, and report names them: fw_user_fp_g's functions in their order with file:line, equal (function+offset) to perf's own user callchain at the same event where perf events exist; a process gone before its events were drained is counted, its frames left as addresses; profile keeps the user part of the module's counted chains; the recording goes back to the host, whose test_e2e.sh checks the lines against addr2line
 # requires: framewalk.ko, framewalk (CLI), fw_user_fp_g (build-guest-bin.sh), tracefs; perf for the oracle
 . "$(dirname "$0")/fw_lib.sh"
-fw_test_begin 4
+fw_test_begin 5
 FN=__arm64_sys_getpriority
 OUT=${FW_OUT:-/fw/out}
 PROG=$(command -v fw_user_fp_g)
@@ -75,5 +75,19 @@ else
 		"$(framewalk report -F -q /tmp/gone.rec | grep '\[u' | grep -vc '^ => \[unknown\] 0x')" = 0
 fi
 ktap_case_end "a process gone before the drain: counted, its frames addresses"
+# profile: the module's chains with their user part; a counted chain has no pid, so its
+# user frames stay addresses.
+framewalk profile -f $FN --folded -o /tmp/prof.rec -- fw_user_fp_g chain >/tmp/prof.txt \
+	2>/tmp/prof.err
+ktap_expect "profile exits 0" "$?" = 0
+sed 's/^/# /' /tmp/prof.txt /tmp/prof.err | cut -c1-200
+ktap_expect "folded: the user frames, marked _[u], before the kernel's" \
+	-n "$(grep "^\(0x[0-9a-f]*_\[u\];\)\{5,\}.*el0_svc.*;$FN 1\$" /tmp/prof.txt)"
+# user_end (11), no lr mark: the module's chains file does not say which frame is the lr.
+ktap_expect "the saved recording keeps them in a U line" \
+	-n "$(grep '^U 11 0 [0-9]* [0-9a-f]' /tmp/prof.rec)"
+ktap_expect "folded reads the saved recording back as profile printed it" \
+	"$(framewalk folded /tmp/prof.rec)" = "$(grep ';' /tmp/prof.txt)"
+ktap_case_end "profile keeps the user part of the module's chains"
 rmmod framewalk
 ktap_exit
