@@ -22,7 +22,9 @@ struct fw_maps_proc {
 	int pid;
 	unsigned long long *range;	/* start, end pairs */
 	size_t nrange;
+	int tried;			/* its maps were read, or found gone, at read_tick */
 	unsigned int read_tick;
+	int gone;			/* gone before they were ever read: counted once */
 };
 
 /* A file's build-id by its device and inode: each file is opened once per recording. */
@@ -222,14 +224,16 @@ int fw_maps_see(struct fw_maps *t, FILE *out, int pid, const unsigned long long 
 	for (i = 0; i < n; i++)
 		if (!fw_maps_covered(p, addr[i]))
 			break;
-	/* All known, or read already this tick: the maps of then cannot be read again. */
-	if (i == n || (p->nrange && p->read_tick == tick))
+	/* All known, or read already this tick: reading again would find the same. */
+	if (i == n || (p->tried && p->read_tick == tick))
 		return 0;
+	p->tried = 1;
 	p->read_tick = tick;
 	nm = fw_maps_read(t, pid, &m);
 	if (nm < 0) {
-		if (!p->nrange)
+		if (!p->nrange && !p->gone)
 			t->unread++;
+		p->gone = 1;
 		return 0;
 	}
 	range = malloc((nm ? nm : 1) * 2 * sizeof(*range));
@@ -245,7 +249,6 @@ int fw_maps_see(struct fw_maps *t, FILE *out, int pid, const unsigned long long 
 	}
 	free(p->range);
 	p->range = range;
-	/* An empty set (a zombie's) still counts as read: no re-reading it each event. */
 	p->nrange = (size_t)nm;
 	fw_recording_write_mapset(out, pid, m, (size_t)nm);
 	t->sets++;
