@@ -219,6 +219,10 @@ refused "a build-id of odd length is refused" \
 sed '1s/ 3$/ 2/' "$tmp/dbg.rec" >"$tmp/bad.rec"
 refused "user frames in a format 2 recording are refused" \
 	"a 'P' line in a format 2 recording (user frames came with format 3)"
+# A counted chain (profile) has no pid: its user frames stay addresses, whatever the mappings.
+sed "s/^E 0 1000000000 [0-9]* 1000 2010 0 0 0 0\$/A 3 1000 2010 0 0/" "$tmp/dbg.rec" >"$tmp/counted.rec"
+ktap_check "a counted chain's user frames are [unknown] addresses" \
+	"$("$fw" report -F -q "$tmp/counted.rec" | grep -c '^ => \[unknown\] 0x[0-9a-f]* \[u\]$')" 5
 grep -v '^[PMU] ' "$tmp/dbg.rec" | sed '1s/ 3$/ 2/' >"$tmp/v2.rec"
 ktap_check "a format 2 recording still reads, without user frames" \
 	"$("$fw" report -q "$tmp/v2.rec" | sed 's/.*: //')" "child <- parentfn+0x10   [chain_end]"
