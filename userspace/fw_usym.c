@@ -17,10 +17,24 @@
 
 #include "fw_maps.h"
 
+/* A frame named before: the same address of the same set is named alike. */
+struct fw_usym_seen {
+	unsigned long long addr;
+	long set;		/* -1: a free slot */
+	unsigned int how;	/* style * 2 + 1 for a return address (its line is the call's) */
+	char *name;
+};
+
 struct fw_usym {
 	const struct fw_recording *r;
 	Dwfl **dwfl;		/* per mapping set, made on first use; NULL: not yet */
 	char *made;		/* per mapping set: 1 once tried, whether it worked or not */
+	/*
+	 * Names by address: frames repeat from chain to chain, and libdwfl
+	 * searches a module's symbols one by one for each address.
+	 */
+	struct fw_usym_seen *seen;
+	size_t nseen, seen_cap;	/* seen_cap: a power of two, at most half used */
 };
 
 /*
@@ -85,6 +99,10 @@ void fw_usym_free(struct fw_usym *u)
 
 	if (!u)
 		return;
+	for (i = 0; i < u->seen_cap; i++)
+		if (u->seen[i].set >= 0)
+			free(u->seen[i].name);
+	free(u->seen);
 	for (i = 0; u->dwfl && i < u->r->nmapsets; i++)
 		if (u->dwfl[i])
 			dwfl_end(u->dwfl[i]);
@@ -150,6 +168,63 @@ static const struct fw_mapping *fw_usym_mapping(const struct fw_usym *u, long se
 	return NULL;
 }
 
+static size_t fw_usym_slot(const struct fw_usym *u, long set, unsigned long long addr,
+			   unsigned int how)
+{
+	size_t mask = u->seen_cap - 1;
+	size_t i = (size_t)((addr ^ (unsigned long long)set << 40 ^ how) *
+			    0x9e3779b97f4a7c15ull >> 20) & mask;
+
+	while (u->seen[i].set >= 0 && (u->seen[i].addr != addr || u->seen[i].set != set ||
+				       u->seen[i].how != how))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* The name given to this frame before, or NULL. */
+static const char *fw_usym_lookup(const struct fw_usym *u, long set, unsigned long long addr,
+				  unsigned int how)
+{
+	size_t i;
+
+	if (!u->seen_cap)
+		return NULL;
+	i = fw_usym_slot(u, set, addr, how);
+	return u->seen[i].set >= 0 ? u->seen[i].name : NULL;
+}
+
+/* Remember name; out of memory, it is only not remembered. */
+static void fw_usym_remember(struct fw_usym *u, long set, unsigned long long addr,
+			     unsigned int how, const char *name)
+{
+	struct fw_usym_seen *old = u->seen;
+	size_t old_cap = u->seen_cap, i;
+
+	if (2 * (u->nseen + 1) > u->seen_cap) {
+		u->seen_cap = old_cap ? 2 * old_cap : 1024;
+		u->seen = malloc(u->seen_cap * sizeof(*u->seen));
+		if (!u->seen) {
+			u->seen = old;
+			u->seen_cap = old_cap;
+			return;
+		}
+		for (i = 0; i < u->seen_cap; i++)
+			u->seen[i].set = -1;
+		for (i = 0; i < old_cap; i++)
+			if (old[i].set >= 0)
+				u->seen[fw_usym_slot(u, old[i].set, old[i].addr, old[i].how)] = old[i];
+		free(old);
+	}
+	i = fw_usym_slot(u, set, addr, how);
+	u->seen[i].name = strdup(name);
+	if (!u->seen[i].name)
+		return;
+	u->seen[i].addr = addr;
+	u->seen[i].set = set;
+	u->seen[i].how = how;
+	u->nseen++;
+}
+
 static const char *fw_basename(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -157,8 +232,32 @@ static const char *fw_basename(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+static const char *fw_usym_lookup_name(struct fw_usym *u, const struct fw_event *e,
+				       unsigned int i, enum fw_usym_style style, char *buf,
+				       size_t len);
+
 const char *fw_usym_name(struct fw_usym *u, const struct fw_event *e, unsigned int i,
 			 enum fw_usym_style style, char *buf, size_t len)
+{
+	unsigned int how = style * 2 + (i > 0);
+	const char *seen;
+
+	if (!u || e->mapset < 0)
+		return fw_usym_lookup_name(u, e, i, style, buf, len);
+	seen = fw_usym_lookup(u, e->mapset, e->user[i], how);
+	if (seen) {
+		snprintf(buf, len, "%s", seen);
+		return buf;
+	}
+	fw_usym_lookup_name(u, e, i, style, buf, len);
+	fw_usym_remember(u, e->mapset, e->user[i], how, buf);
+	return buf;
+}
+
+/* Frame i of e named through libdwfl (fw_usym_name without the memory of names). */
+static const char *fw_usym_lookup_name(struct fw_usym *u, const struct fw_event *e,
+				       unsigned int i, enum fw_usym_style style, char *buf,
+				       size_t len)
 {
 	unsigned long long addr = e->user[i];
 	const struct fw_mapping *map = NULL;
