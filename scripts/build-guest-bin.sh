@@ -25,6 +25,11 @@ for v in "fp:" "nofp:-fomit-frame-pointer"; do
 		$cc -O2 ${v#*:} $link -pthread -Wall -Wextra -Werror -o "$bin" "$src"
 	done
 done
+# The same with debug info, dynamic: test_user_symbols.sh names its frames with file:line.
+bin=$out/fw_user_fp_g
+if ! [ "$bin" -nt "$src" ]; then
+	$cc -O2 -g -pthread -Wall -Wextra -Werror -o "$bin" "$src"
+fi
 # The analyzer's own Makefile, in a build directory of its own: make decides what is stale.
 make -s -C "$top/analyzer" O="$top/build/arm64/analyzer" CC="$cc" AR="${cross}ar" \
 	"$top/build/arm64/analyzer/crashwalk"

@@ -34,6 +34,11 @@ struct fw_chain_out {
 	void (*vprint)(void *ctx, const char *fmt, va_list ap);
 	/* "func+0xoff" (with_offset) or "func", or "0xaddr" where no symbol covers addr. */
 	void (*sym)(void *ctx, unsigned long long addr, int with_offset);
+	/*
+	 * User frame i at addr, named; NULL: as "0xaddr". The plugin has none:
+	 * a trace.dat holds no mappings to name them with.
+	 */
+	void (*usym)(void *ctx, unsigned int i, unsigned long long addr);
 	void *ctx;
 	int oneline;	/* "child <- parent+off <- ... [stop]"; else a " => frame" line each */
 	int bold;	/* the child in bold (--color) */
@@ -43,8 +48,9 @@ struct fw_chain_out {
  * The chain, from the child's name to the last frame, without a line end:
  *   oneline:  child <- parent+0x10 <- grand+0x20 [recovered]   [stop tramp=NAME]
  *   else:     child nr_ancestors=N stop=STOP tramp=NAME\n => parent+0x10\n => grand+0x20
- * then, where user frames were walked, each as " <- 0xaddr [u]" (" [u lr]" for the lr)
- * or a "\n => 0xaddr [u]" line, and the user stop: "   [stop user_stop]", or
+ * then, where user frames were walked, each as " <- NAME [u]" (" [u lr]" for the lr)
+ * or a "\n => NAME [u]" line, NAME from usym or 0xaddr, and the user stop:
+ * "   [stop user_stop]", or
  * " user_stop=STOP" in the first line.
  * where N counts the ancestors found, as the event's nr_ancestors field does, and
  * tramp= shows only at a trampoline the walk could not see behind.

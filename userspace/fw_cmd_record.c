@@ -22,6 +22,7 @@
 
 #include "../lib/fw_walk.h"
 #include "fw_cli.h"
+#include "fw_maps.h"
 
 /* Every recorder's trace instance is named so; reset finds them by it. */
 #define FW_INSTANCE	"framewalk-"
@@ -34,6 +35,8 @@ struct fw_recorder {
 	int chain_id;
 	FILE *out;
 	struct fw_symtab syms;		/* stream: symbolize as events come */
+	struct fw_maps *maps;		/* record: the mappings behind user frames */
+	unsigned int tick;		/* drains so far: maps are re-read once per tick */
 	size_t events;
 	unsigned long long stops[FW_STOP_NR + 1];
 };
@@ -78,6 +81,29 @@ static const char *fw_stream_comm(struct fw_recorder *s, int pid)
 	return tep_data_comm_from_pid(s->tep, pid);
 }
 
+/* The user frames (user=N); a module older than them has none of the fields: user_off. */
+static void fw_user_fields(struct fw_recorder *s, struct tep_event *ev, struct tep_record *rec,
+			   struct fw_event *e)
+{
+	unsigned long long v = FW_STOP_USER_OFF;
+	int len = 0, word, i;
+	char *raw;
+
+	e->user_stop = FW_STOP_USER_OFF;
+	if (!tep_find_field(ev, "user_stop"))
+		return;
+	tep_get_field_val(NULL, ev, "user_stop", rec, &v, 0);
+	e->user_stop = (unsigned int)v;
+	e->user_lr = fw_field(ev, rec, "user_lr") != 0;
+	raw = tep_get_field_raw(NULL, ev, "user", rec, &len, 0);
+	word = tep_get_long_size(s->tep);
+	for (i = 0; raw && word > 0 && i < len / word && i < FW_MAX_USER; i++)
+		e->user[i] = tep_read_number(s->tep, raw + i * word, word);
+	e->nr_user = (unsigned int)i;
+	if (e->nr_user < 2)
+		e->user_lr = 0;
+}
+
 static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void *ctx)
 {
 	struct fw_recorder *s = ctx;
@@ -100,10 +126,16 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 	for (i = 0; raw && word > 0 && i < len / word && i < FW_MAX_ANCESTORS; i++)
 		e.ancestors[i] = tep_read_number(s->tep, raw + i * word, word);
 	e.nr_ancestors = (unsigned int)i;
-	if (s->o->stream)
-		fw_print_chain(s->out, &s->syms, &e, fw_stream_comm(s, e.pid), s->o->frames);
-	else
+	fw_user_fields(s, ev, rec, &e);
+	if (s->o->stream) {
+		fw_print_chain(s->out, &s->syms, NULL, &e, fw_stream_comm(s, e.pid),
+			       s->o->frames);
+	} else {
+		if (e.nr_user && e.pid > 0)
+			fw_maps_see(s->maps, s->out, e.pid, e.user, e.nr_user, s->tick);
 		fw_recording_write_event(s->out, &e);
+		fw_recording_write_user(s->out, &e);
+	}
 	s->events++;
 	s->stops[e.stop < FW_STOP_NR ? e.stop : FW_STOP_NR]++;
 	return 0;
@@ -169,6 +201,7 @@ static void fw_record_tick(void *ctx, unsigned int n)
 {
 	struct fw_recorder *s = ctx;
 
+	s->tick = n;
 	fw_drain(s);
 	if (!s->o->stream && n % 10 == 0)
 		fw_progress(s, 0);
@@ -238,6 +271,11 @@ int fw_record(const struct fw_session_opts *o)
 				strerror(errno));
 			goto out;
 		}
+		s.maps = fw_maps_new();
+		if (!s.maps) {
+			fprintf(stderr, "framewalk: out of memory\n");
+			goto out;
+		}
 		uname(&uts);
 		fw_read_param("filter", filter, sizeof(filter));
 		fw_read_param("notrace", notrace, sizeof(notrace));
@@ -247,6 +285,7 @@ int fw_record(const struct fw_session_opts *o)
 	}
 	status = fw_run_command(o->cmd, 0, fw_record_tick, &s);
 	tracefs_event_disable(s.inst, "framewalk", "chain");
+	s.tick++;
 	fw_drain(&s);
 	if (!o->stream) {
 		fw_write_comms(&s);
@@ -262,6 +301,11 @@ int fw_record(const struct fw_session_opts *o)
 		if (fw_verbosity >= 0)
 			fprintf(stderr, "framewalk: wrote %s\n",
 				strcmp(o->output, "-") ? o->output : "standard output");
+		if (fw_verbosity > 0 || (fw_verbosity >= 0 && fw_maps_unread(s.maps)))
+			fprintf(stderr, "framewalk: %llu mapping sets of the processes behind user "
+				"frames; %llu processes gone before their mappings were read "
+				"(their frames stay addresses)\n", fw_maps_sets(s.maps),
+				fw_maps_unread(s.maps));
 	}
 	fw_progress(&s, 1);
 	ret = o->cmd ? status : 0;
@@ -273,6 +317,7 @@ out:
 		tracefs_instance_free(s.inst);
 	}
 	fw_symtab_free(&s.syms);
+	fw_maps_free(s.maps);
 	tep_free(s.tep);
 	return ret;
 }
