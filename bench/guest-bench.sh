@@ -104,9 +104,10 @@ reset
 # their frames ("USERFRAMES user=N frames=F", from one event of each).
 for user in 0 2 64; do
 	insmod /fw/ko/framewalk.ko filter=fw_bench_tracee depth=16 user=$user
-	echo 1 >$T/events/framewalk/chain/enable
+	# Both events, as framewalk record enables them: user=0 writes chain, user=N chain_user.
+	echo 1 >$T/events/framewalk/enable
 	bench "framewalk_d16_events_on_user${user}"
-	echo 0 >$T/events/framewalk/chain/enable
+	echo 0 >$T/events/framewalk/enable
 	echo "USERFRAMES user=$user frames=$(grep -m1 -o 'nr_user=[0-9]*' $T/trace | cut -d= -f2)"
 	rmmod framewalk
 	reset

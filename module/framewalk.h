@@ -164,27 +164,6 @@ static __always_inline void fw_user_chain_empty(struct fw_context *slot)
 	slot->user_chain.lr = 0;
 }
 
-/*
- * The event's user fields and frames (fw_trace.h): with user=0, the three
- * fields as one constant word, user_stop in its first byte. The array is
- * sized and filled from the slot, which only this hit writes, so the
- * branch switched between the sizing and here cannot leave it unfilled.
- */
-static __always_inline void fw_trace_user(const struct fw_context *slot,
-					  unsigned char *stop, unsigned char *lr,
-					  unsigned short *nr, void *frames)
-{
-	if (unlikely(slot->user_chain.nr))
-		memcpy(frames, slot->user, slot->user_chain.nr * sizeof(u64));
-	if (static_branch_unlikely(&fw_user_walking)) {
-		*stop = slot->user_chain.stop;
-		*lr = slot->user_chain.lr;
-		*nr = slot->user_chain.nr;
-	} else {
-		*(__le32 *)stop = cpu_to_le32(FW_STOP_USER_OFF);
-	}
-}
-
 extern bool fw_aggregate;
 extern bool fw_agg_paused;
 

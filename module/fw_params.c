@@ -117,4 +117,4 @@ MODULE_PARM_DESC(records, "Write each ancestor's frame record address in the eve
  */
 char *fw_instance = "";
 module_param_named(instance, fw_instance, charp, 0444);
-MODULE_PARM_DESC(instance, "Trace instance to enable framewalk:chain in at load");
+MODULE_PARM_DESC(instance, "Trace instance to enable framewalk:chain and chain_user in at load");

@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # A Debian bookworm arm64 tool for the guest, with its libraries, unpacked, not installed.
 #
-# usage: fetch-guest-tool.sh PACKAGE PROGRAM [DIR]   (prints DIR)
+# usage: fetch-guest-tool.sh [-l] PACKAGE PROGRAM [DIR]   (prints DIR)
 #   bpftrace bpftrace     the tool make bench measures framewalk against, in the same boot
-#   linux-perf perf       the user-frame oracle: perf's own --call-graph fp callchain
+#   -l linux-perf perf    the user-frame oracle: perf's own --call-graph fp callchain
+# -l keeps only PROGRAM and the shared libraries it loads (DT_NEEDED, transitively): perf's
+# package closure is 125 MB of Python and Perl that perf record and perf script never open,
+# and every byte is unpacked into the guest's RAM at each boot (24 MB kept). bpftrace keeps
+# all: its clang reads headers at run time.
 # The dependency closure (bpftrace's LLVM, clang and bcc: about 200 MB; perf's Python and
 # Perl) is resolved through scripts/suite-apt.sh's private bookworm configuration with
 # arm64 as the architecture, so the host's dpkg and apt are never asked to add anything.
@@ -16,17 +20,49 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-pkg=${1:?usage: fetch-guest-tool.sh PACKAGE PROGRAM [DIR]}
-prog=${2:?usage: fetch-guest-tool.sh PACKAGE PROGRAM [DIR]}
+mode=all
+[ "${1:-}" = -l ] && { mode=libs; shift; }
+pkg=${1:?usage: fetch-guest-tool.sh [-l] PACKAGE PROGRAM [DIR]}
+prog=${2:?usage: fetch-guest-tool.sh [-l] PACKAGE PROGRAM [DIR]}
 dir=${3:-${FW_TOOL_CACHE:-/var/cache/framewalk/guest-tools}/arm64-$pkg}
 base=$top/.cache/arm64-root/stamp
 die() { echo "fetch-guest-tool: $pkg: $*" >&2; exit 1; }
+
+# keep_libs: $dir reduced to usr/bin/$prog and the libraries it needs that the guest's
+# userland lacks, each under its soname.
+keep_libs() {
+	local full=$dir.full todo=("usr/bin/$prog") f lib d found
+	declare -A seen=()
+	rm -rf "${full:?}"
+	mv "$dir" "$full"
+	mkdir -p "$dir/usr/bin"
+	while [ "${#todo[@]}" -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		cp -L "$full/$f" "$dir/$f"
+		for lib in $(readelf -d "$full/$f" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
+			[ -z "${seen[$lib]:-}" ] || continue
+			seen[$lib]=1
+			found=
+			for d in lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu; do
+				[ -e "$top/.cache/arm64-root/$d/$lib" ] && { found=base; break; }
+				[ -e "$full/$d/$lib" ] && { found=$d/$lib; break; }
+			done
+			[ -n "$found" ] || die "$f needs $lib, in neither its packages nor the guest"
+			[ "$found" = base ] && continue
+			mkdir -p "$dir/$(dirname "$found")"
+			todo+=("$found")
+		done
+	done
+	rm -rf "${full:?}"
+}
 
 [ -f "$base" ] || die "no guest userland in .cache/arm64-root (make deps)"
 mkdir -p "$(dirname "$dir")"
 exec 9>"$dir.lock"
 flock 9
-if [ -x "$dir/usr/bin/$prog" ] && cmp -s "$dir/base" "$base"; then
+if [ -x "$dir/usr/bin/$prog" ] && cmp -s "$dir/base" "$base" &&
+	[ "$(cat "$dir/mode" 2>/dev/null)" = "$mode" ]; then
 	echo "$dir"
 	exit 0
 fi
@@ -52,6 +88,8 @@ done
 # The guest needs the program and its libraries, not documentation.
 rm -rf "${dir:?}/debs" "${dir:?}/usr/share/doc" "${dir:?}/usr/share/man" \
 	"${dir:?}/usr/share/locale" "${dir:?}/usr/share/info"
-cp "$base" "$dir/base"
 [ -x "$dir/usr/bin/$prog" ] || die "no usr/bin/$prog in the unpacked packages"
+[ "$mode" = all ] || keep_libs
+cp "$base" "$dir/base"
+echo "$mode" >"$dir/mode"
 echo "$dir"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fw_cmd_record.c - framewalk record and stream, on the traced machine: set the
- * module's parameters, enable framewalk:chain in a private trace instance,
+ * module's parameters, enable framewalk:chain and chain_user in a private trace instance,
  * run the command, and drain the instance's buffers into a recording (or to
  * the terminal) until the command ends or the user interrupts; and framewalk
  * reset, which clears what a killed recorder left in tracefs.
@@ -32,7 +32,7 @@ struct fw_recorder {
 	const struct fw_session_opts *o;
 	struct tep_handle *tep;
 	struct tracefs_instance *inst;
-	int chain_id;
+	int chain_id, chain_user_id;	/* user=0 hits write chain, user=N ones chain_user */
 	FILE *out;
 	struct fw_symtab syms;		/* stream: symbolize as events come */
 	struct fw_maps *maps;		/* record: the mappings behind user frames */
@@ -111,7 +111,7 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 	int len = 0, word, i;
 	char *raw;
 
-	if (ev->id != s->chain_id)
+	if (ev->id != s->chain_id && ev->id != s->chain_user_id)
 		return 0;
 	e.cpu = (unsigned int)cpu;
 	e.ts = rec->ts;
@@ -244,6 +244,9 @@ int fw_record(const struct fw_session_opts *o)
 		goto out;
 	}
 	s.chain_id = ev->id;
+	/* A module older than user frames has no chain_user: chain alone then. */
+	ev = tep_find_event_by_name(s.tep, "framewalk", "chain_user");
+	s.chain_user_id = ev ? ev->id : -1;
 	snprintf(name, sizeof(name), FW_INSTANCE "%d", (int)getpid());
 	s.inst = tracefs_instance_create(name);
 	/*
@@ -253,12 +256,13 @@ int fw_record(const struct fw_session_opts *o)
 	 */
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	if (!s.inst || tracefs_instance_file_write(s.inst, "set_event_notrace_pid", pid) < 0 ||
-	    tracefs_event_enable(s.inst, "framewalk", "chain")) {
+	    tracefs_event_enable(s.inst, "framewalk", NULL)) {
 		fprintf(stderr, "framewalk: cannot set up trace instance %s\n", name);
 		goto out;
 	}
 	if (fw_verbosity > 0)
-		fprintf(stderr, "framewalk: framewalk:chain enabled in trace instance %s\n", name);
+		fprintf(stderr, "framewalk: framewalk's events enabled in trace instance %s\n",
+			name);
 	if (o->stream) {
 		s.out = stdout;
 		if (fw_load_syms(&s.syms))
@@ -284,7 +288,7 @@ int fw_record(const struct fw_session_opts *o)
 					  (unsigned int)atoi(depth));
 	}
 	status = fw_run_command(o->cmd, 0, fw_record_tick, &s);
-	tracefs_event_disable(s.inst, "framewalk", "chain");
+	tracefs_event_disable(s.inst, "framewalk", NULL);
 	s.tick++;
 	fw_drain(&s);
 	if (!o->stream) {
@@ -370,7 +374,7 @@ static int fw_reset_instances(void)
 		}
 		inst = tracefs_instance_alloc(NULL, de->d_name);
 		if (inst)
-			tracefs_event_disable(inst, "framewalk", "chain");
+			tracefs_event_disable(inst, "framewalk", NULL);
 		if (!inst || tracefs_instance_destroy(inst)) {
 			fprintf(stderr, "framewalk reset: cannot remove instance %s: %s\n",
 				de->d_name, strerror(errno));
@@ -385,21 +389,24 @@ static int fw_reset_instances(void)
 	return failed;
 }
 
-/* Disable framewalk:chain where it is enabled: the top buffer and any instance. */
+/*
+ * Disable framewalk's events (chain, chain_user) where any is enabled: the top
+ * buffer and any instance. The system's enable file reads 0 only when none is.
+ */
 static int fw_reset_event_in(const char *name, void *ctx)
 {
 	struct tracefs_instance *inst = name ? tracefs_instance_alloc(NULL, name) : NULL;
-	char *on = tracefs_instance_file_read(inst, "events/framewalk/chain/enable", NULL);
+	char *on = tracefs_instance_file_read(inst, "events/framewalk/enable", NULL);
 	int *failed = ctx;
 
 	if (on && on[0] != '0') {
 		fw_reset_found++;
-		if (tracefs_event_disable(inst, "framewalk", "chain")) {
-			fprintf(stderr, "framewalk reset: cannot disable framewalk:chain in %s\n",
+		if (tracefs_event_disable(inst, "framewalk", NULL)) {
+			fprintf(stderr, "framewalk reset: cannot disable framewalk events in %s\n",
 				name ? name : "the top trace buffer");
 			(*failed)++;
 		} else if (fw_verbosity >= 0) {
-			fprintf(stderr, "framewalk reset: disabled framewalk:chain in %s\n",
+			fprintf(stderr, "framewalk reset: disabled framewalk events in %s\n",
 				name ? name : "the top trace buffer");
 		}
 	}
@@ -435,7 +442,7 @@ int fw_reset(int unload)
 	}
 	if (!fw_reset_found && fw_verbosity > 0)
 		fprintf(stderr, "framewalk reset: nothing to do: no recorder's instance left, "
-			"framewalk:chain enabled nowhere%s\n",
+			"framewalk events enabled nowhere%s\n",
 			unload ? ", framewalk.ko not loaded" : "");
 	return failed ? 1 : 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * plugin_framewalk.c - libtraceevent plugin: print framewalk:chain events as
+ * plugin_framewalk.c - libtraceevent plugin: print framewalk:chain and chain_user events as
  * symbolized call chains in trace-cmd report.
  *
  * Default, one "=> func+off" line per frame, like the kernel_stack event:
@@ -134,7 +134,7 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 	c.tramp = (unsigned int)tramp;
 	c.recovered = recovered;
 	c.nr_ancestors = (unsigned int)(len / raw.word);
-	/* Absent from events of modules older than user=N: no user frame. */
+	/* Only chain_user has them (user=N): chain shows no user frame. */
 	tep_get_field_val(NULL, event, "user_stop", record, &user_stop, 0);
 	tep_get_field_val(NULL, event, "user_lr", record, &user_lr, 0);
 	if (tep_find_field(event, "user"))
@@ -152,11 +152,13 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	tep_plugin_add_options("framewalk", TEP_PLUGIN_OPTIONS);
 	tep_register_event_handler(tep, -1, "framewalk", "chain", fw_chain_handler, NULL);
+	tep_register_event_handler(tep, -1, "framewalk", "chain_user", fw_chain_handler, NULL);
 	return 0;
 }
 
 void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
 	tep_unregister_event_handler(tep, -1, "framewalk", "chain", fw_chain_handler, NULL);
+	tep_unregister_event_handler(tep, -1, "framewalk", "chain_user", fw_chain_handler, NULL);
 	tep_plugin_remove_options(TEP_PLUGIN_OPTIONS);
 }

@@ -1,41 +1,45 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: user=N appends the user frames behind each chain: equal frame for frame to perf's own --call-graph fp user callchain at the same framewalk:chain events, for programs with and without frame pointers, static and dynamic, through a leaf svc and glibc's wrapper, in a thread, after an exec and past the depth; a corrupted user x29 (kernel address, unaligned, a cycle, unmapped, not resident) ends them with its stop reason and no warning; user=0 walks none; aggregation folds them before the kernel's frames
+# description: user=N appends the user frames behind each chain: equal frame for frame to perf's own --call-graph fp user callchain at the same framewalk:chain_user events, for programs with and without frame pointers, static and dynamic, through a leaf svc and glibc's wrapper, in a thread, after an exec and past the depth; a corrupted user x29 (kernel address, unaligned, a cycle, unmapped, not resident) ends them with its stop reason and no warning; user=0 walks none and writes chain, user=N chain_user; aggregation folds them before the kernel's frames
 # requires: framewalk.ko, perf (linux-perf), fw_user_* (build-guest-bin.sh), tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
 fw_test_begin 9
 FN=__arm64_sys_getpriority
 MATCH=$(dirname "$0")/fw_user_match.awk
 
-if ! command -v perf >/dev/null; then
-	ktap_fail "no perf in the guest (scripts/fetch-guest-tool.sh linux-perf perf, guest.sh -u)"
-	ktap_exit
-fi
 # The kernels built here (5.10-mcount, 6.12-debug) have no perf events: there the
 # oracle's cases are skipped, saying so, and what tracefs shows is still checked.
 oracle=1
-[ -e /proc/sys/kernel/perf_event_paranoid ] || oracle=0
-[ $oracle = 1 ] || ktap_note "no perf events in this kernel (CONFIG_PERF_EVENTS): no perf oracle"
+if ! [ -e /proc/sys/kernel/perf_event_paranoid ]; then
+	oracle=0
+	ktap_note "no perf events in this kernel (CONFIG_PERF_EVENTS): no perf oracle"
+elif ! command -v perf >/dev/null; then
+	ktap_fail "no perf in the guest (scripts/fetch-guest-tool.sh -l linux-perf perf, guest.sh -u)"
+	ktap_exit
+fi
 insmod "$FW_KO_DIR/framewalk.ko" filter=$FN depth=8 || ktap_fail "insmod failed"
 
-# user=0, the default: the event says so and carries no user frame.
+# events_of PROG ARGS...: PROG run with both of framewalk's events enabled; the trace kept.
+events_of() {
+	fw_trace_reset
+	echo 1 >"$TRACEFS/events/framewalk/enable"
+	"$@" >/tmp/fw_user.out
+	echo 0 >"$TRACEFS/events/framewalk/enable"
+}
+
+# user=0, the default: a hit writes chain, which has no user field, even where
+# chain_user is enabled too.
 ktap_expect "user is 0 by default" "$(cat /sys/module/framewalk/parameters/user)" = 0
-fw_trace_reset
-echo 1 >"$TRACEFS/events/framewalk/chain/enable"
-fw_user_fp chain >/dev/null
-echo 0 >"$TRACEFS/events/framewalk/chain/enable"
-line=$(grep -m1 " chain: $FN " "$TRACEFS/trace")
-ktap_note "$(echo "$line" | sed 's/.*nr_user/nr_user/')"
-ktap_expect "user=0: nr_user=0 user_stop=user_off" -n "$(echo "$line" | grep 'nr_user=0 user_stop=user_off user_lr=0 user={}')"
+events_of fw_user_fp chain
+ktap_expect "user=0: the chain event" -n "$(grep -m1 " chain: $FN " "$TRACEFS/trace")"
+ktap_expect "user=0: no chain_user event" -z "$(grep -m1 " chain_user: " "$TRACEFS/trace")"
+ktap_expect "user=0: chain has no user field" -z "$(grep -m1 " chain: .*nr_user" "$TRACEFS/trace")"
 ktap_case_end "user=0 walks no user frame"
 
 # trace_line PROG ARGS...: the user fields of PROG's event, from tracefs.
 trace_line() {
-	fw_trace_reset
-	echo 1 >"$TRACEFS/events/framewalk/chain/enable"
-	"$@" >/tmp/fw_user.out
-	echo 0 >"$TRACEFS/events/framewalk/chain/enable"
-	grep -m1 " chain: $FN " "$TRACEFS/trace" | sed 's/.* nr_user=/nr_user=/'
+	events_of "$@"
+	grep -m1 " chain_user: $FN " "$TRACEFS/trace" | sed 's/.* nr_user=/nr_user=/'
 }
 
 # The end of a case whose checks are all perf's: skipped where perf cannot run.
@@ -52,7 +56,7 @@ oracle_case_end() {
 # the caller then leaves out what rests on perf.
 perf_vs() {
 	[ $oracle = 1 ] || return 1
-	perf record -q -e framewalk:chain --call-graph fp -o /tmp/fw_user.data -- "$@" \
+	perf record -q -e framewalk:chain_user --call-graph fp -o /tmp/fw_user.data -- "$@" \
 		>/tmp/fw_user.out 2>/tmp/fw_user.err
 	perf script -i /tmp/fw_user.data -F tid,ip,sym,dso,trace 2>/dev/null >/tmp/fw_user.script
 	cat /tmp/fw_user.out /tmp/fw_user.script | awk -f "$MATCH" >/tmp/fw_user.cmp
@@ -155,15 +159,25 @@ ktap_case_end "aggregation folds user and kernel frames into one stack"
 ktap_expect "stop.user_end counted" "$(fw_stat stop.user_end)" -gt 0
 ktap_expect "stop.user_fault counted" "$(fw_stat stop.user_fault)" -ge 2
 walks=$(fw_stat walks)
-echo 0 >/sys/module/framewalk/parameters/user
+# user_stops: the user stops counted since the last clear of the counters.
+user_stops() {
+	awk '$1 ~ /^stop\.user_/ && $1 != "stop.user_off" { s += $2 } END { print s + 0 }' \
+		"$FW_STATS"
+}
+# user above 0 and only chain enabled: chain is written, and no user frame is walked.
 echo >"$FW_STATS"
 fw_trace_reset
 echo 1 >"$TRACEFS/events/framewalk/chain/enable"
 fw_user_fp chain >/dev/null
 echo 0 >"$TRACEFS/events/framewalk/chain/enable"
-ktap_expect "user=0 at run time: user_off" -n "$(grep " chain: $FN .*nr_user=0 user_stop=user_off" "$TRACEFS/trace")"
-ktap_expect "user=0 at run time: no user stop counted" \
-	"$(awk '$1 ~ /^stop\.user_/ && $1 != "stop.user_off" { s += $2 } END { print s + 0 }' "$FW_STATS")" = 0
+ktap_expect "user=16, chain alone: chain written" -n "$(grep -m1 " chain: $FN " "$TRACEFS/trace")"
+ktap_expect "user=16, chain alone: no user walk" "$(user_stops)" = 0
+echo 0 >/sys/module/framewalk/parameters/user
+echo >"$FW_STATS"
+events_of fw_user_fp chain
+ktap_expect "user=0 at run time: chain" -n "$(grep " chain: $FN " "$TRACEFS/trace")"
+ktap_expect "user=0 at run time: no chain_user" -z "$(grep " chain_user: " "$TRACEFS/trace")"
+ktap_expect "user=0 at run time: no user stop counted" "$(user_stops)" = 0
 echo 65 >/sys/module/framewalk/parameters/user 2>/dev/null &&
 	ktap_fail "user=65 accepted"
 ktap_note "$walks walks before"

@@ -41,8 +41,10 @@ ktap_expect "the C library's frames name its file" \
 ktap_case_end "report names the user frames: function+off (file) file:line"
 
 # The oracle: perf's --call-graph fp user frames at the same event, named by perf itself.
-if [ -e /proc/sys/kernel/perf_event_paranoid ] && command -v perf >/dev/null; then
-	FW_U_HOLD_MS=300 perf record -q -e framewalk:chain --call-graph fp -o /tmp/usym.data -- \
+# Where the kernel has perf events, perf must be there (check.sh gives it): no silent skip.
+if [ -e /proc/sys/kernel/perf_event_paranoid ]; then
+	command -v perf >/dev/null || ktap_fail "no perf in the guest (scripts/fetch-guest-tool.sh -l)"
+	FW_U_HOLD_MS=300 perf record -q -e framewalk:chain_user --call-graph fp -o /tmp/usym.data -- \
 		fw_user_fp_g chain >/dev/null 2>&1
 	perf script -i /tmp/usym.data -F ip,sym,symoff,dso 2>/dev/null |
 		awk '/fw_user_fp_g\)$/ { print $2 }' >/tmp/usym.perf

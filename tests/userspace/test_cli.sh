@@ -362,7 +362,7 @@ fi
 if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ] &&
    [ ! -e /sys/kernel/tracing/events/framewalk ]; then
 	check "reset -v with nothing to do says so" "$("$fw" reset -v 2>&1)" \
-		"framewalk reset: nothing to do: no recorder's instance left, framewalk:chain enabled nowhere"
+		"framewalk reset: nothing to do: no recorder's instance left, framewalk events enabled nowhere"
 fi
 
 got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$fw" record -f vfs_read 2>&1)
