@@ -98,6 +98,21 @@ echo 0 >$T/events/framewalk/chain/enable
 rmmod framewalk
 reset
 
+# User frames: the calls run in the shell's write to fw_bench/run, a system
+# call of a user task, so user=N walks the shell's own frames. The cost per
+# user frame is the difference of two user settings over the difference of
+# their frames ("USERFRAMES user=N frames=F", from one event of each).
+for user in 0 2 64; do
+	insmod /fw/ko/framewalk.ko filter=fw_bench_tracee depth=16 user=$user
+	# Both events, as framewalk record enables them: user=0 writes chain, user=N chain_user.
+	echo 1 >$T/events/framewalk/enable
+	bench "framewalk_d16_events_on_user${user}"
+	echo 0 >$T/events/framewalk/enable
+	echo "USERFRAMES user=$user frames=$(grep -m1 -o 'nr_user=[0-9]*' $T/trace | cut -d= -f2)"
+	rmmod framewalk
+	reset
+done
+
 # Aggregation: the chain counted in the module, no event. Every walked call
 # must be counted (none dropped), however fast the calls come.
 for depth in 0 16 32; do

@@ -37,6 +37,17 @@ typedef __u8 fw_u8;
  *   READ_FAULT      the reader could not read the record
  *   TRAMPOLINE      a return trampoline replaced the return address
  *   NO_RECORD       record_at found no record for this frame pointer
+ * and then the ends of the user-space walk (framewalk.ko's user=N), which
+ * the event and the counters keep apart from the kernel walk's stop:
+ *   USER_OFF             no user walk asked for (user=0)
+ *   USER_KERNEL          no user context: a kernel thread, or an interrupt,
+ *                        softirq or NMI that did not interrupt user mode
+ *   USER_COMPAT          an AArch32 task: its frames are not walked
+ *   USER_END             x29 or a saved return address of 0: outermost frame
+ *   USER_DEPTH           user=N frames stored and the chain goes on
+ *   USER_BAD_FP          x29 not 8-aligned or not a user address
+ *   USER_NOT_INCREASING  record not above the previous one (a cycle)
+ *   USER_FAULT           the record could not be read without a page fault
  * The entries are not indented: the trace event's format text is this list
  * stringified, and whitespace before an entry would show there as a space.
  */
@@ -48,7 +59,15 @@ __VA_ARGS__(OFF_STACK, off_stack)\
 __VA_ARGS__(NOT_INCREASING, not_increasing)\
 __VA_ARGS__(READ_FAULT, read_fault)\
 __VA_ARGS__(TRAMPOLINE, trampoline)\
-__VA_ARGS__(NO_RECORD, no_record)
+__VA_ARGS__(NO_RECORD, no_record)\
+__VA_ARGS__(USER_OFF, user_off)\
+__VA_ARGS__(USER_KERNEL, user_kernel)\
+__VA_ARGS__(USER_COMPAT, user_compat)\
+__VA_ARGS__(USER_END, user_end)\
+__VA_ARGS__(USER_DEPTH, user_depth)\
+__VA_ARGS__(USER_BAD_FP, user_bad_fp)\
+__VA_ARGS__(USER_NOT_INCREASING, user_not_increasing)\
+__VA_ARGS__(USER_FAULT, user_fault)
 
 #define FW_STOP_ENUM(id, ...)	FW_STOP_##id,
 
@@ -56,6 +75,9 @@ enum fw_stop {
 	FW_STOP_LIST(FW_STOP_ENUM)
 	FW_STOP_NR
 };
+
+/* The first of the user walk's stops: the kernel walk ends with one below it. */
+#define FW_STOP_USER_FIRST	FW_STOP_USER_OFF
 
 /* A stack the walk may visit: [lo, hi). */
 struct fw_stack_range {

@@ -20,6 +20,9 @@
  */
 #define FW_TRACE_MAX	(FW_DEPTH_MAX + 32)
 
+/* Upper bound of the user parameter: the size of the per-CPU user frame buffers. */
+#define FW_USER_MAX	64
+
 /* Counters of one context on one CPU; the reader sums them, so totals may lag a hit in flight. */
 struct fw_stats {
 	u64 hits;		/* callback entered for a filtered function */
@@ -29,7 +32,11 @@ struct fw_stats {
 	u64 recursion;		/* skipped, already running; a slot's stays 0, see fw_cpu */
 	u64 rcu_off;		/* event or aggregate on but skipped: RCU was not watching */
 	u64 filtered;		/* not walked: pid or notrace_pid excludes the process */
-	u64 stops[FW_STOP_NR];	/* how each walked chain ended; their sum is walks */
+	/*
+	 * How each walked chain ended: the kernel stops' sum is walks; where
+	 * user=N is set, each walk also ends its user frames with a user stop.
+	 */
+	u64 stops[FW_STOP_NR];
 };
 
 /*
@@ -41,9 +48,8 @@ struct fw_agg_chain {
 	unsigned long ip;		/* the traced function */
 	unsigned long parent_ip;	/* return address into its caller */
 	u32 hash;
-	u32 words;			/* first ancestor in the table's words */
-	u8 nr;				/* ancestors */
-	u8 stop;			/* enum fw_stop */
+	u32 words;			/* its ancestors, then user frames, in the words */
+	u32 shape;			/* fw_agg_shape(): frame counts and stops */
 };
 
 /*
@@ -62,6 +68,19 @@ struct fw_agg_table {
 };
 
 /*
+ * A hit's user frames, as the event and the aggregate keep them; walked
+ * only where fw_user_walking is on, a patched-out branch with user=0.
+ * Outside a walk, none: nr 0 and stop user_off, what every event of a hit
+ * with user=0 copies. The bytes are in the event's order (fw_trace.h).
+ */
+struct fw_user_chain {
+	const fw_u64 *frames;
+	u8 stop;		/* enum fw_stop, a user stop */
+	u8 nr;
+	u8 lr;			/* frames[1] is the lr register, not a record's */
+};
+
+/*
  * What one context of one CPU owns: the chain being written (return
  * addresses and record addresses in the two arrays the event stores), the
  * stacks it may visit, its counters and its aggregation table. The holder of
@@ -73,6 +92,13 @@ struct fw_agg_table {
 struct fw_context {
 	fw_u64 ancestors[FW_DEPTH_MAX];
 	fw_u64 records[FW_DEPTH_MAX];
+	fw_u64 user[FW_USER_MAX];	/* the user frames, innermost (the user pc) first */
+	/*
+	 * The user walk of the hit being written, which the event reads here
+	 * rather than as one more argument on every hit's path; fw_emit_chain()
+	 * empties it after the event, so no event shows another hit's frames.
+	 */
+	struct fw_user_chain user_chain;
 	struct fw_stack_range stacks[2];
 	struct fw_stats stats;
 	struct fw_agg_table agg;	/* the chains it counted (aggregation mode) */
@@ -125,6 +151,19 @@ struct dentry;
 int fw_stats_init(struct fw_cpu __percpu *pcpu, struct dentry **dir);
 void fw_stats_exit(void);
 
+/* fw_user.c: the user-space frames behind a hit. */
+extern unsigned int fw_user;
+DECLARE_STATIC_KEY_FALSE(fw_user_walking);
+void fw_user_chain_walk(struct fw_context *slot);
+
+/* No user frames: the state of a slot's user_chain outside a user walk. */
+static __always_inline void fw_user_chain_empty(struct fw_context *slot)
+{
+	slot->user_chain.stop = FW_STOP_USER_OFF;
+	slot->user_chain.nr = 0;
+	slot->user_chain.lr = 0;
+}
+
 extern bool fw_aggregate;
 extern bool fw_agg_paused;
 
@@ -136,6 +175,8 @@ static __always_inline bool fw_agg_on(void)
 
 const char *fw_trim(const char *val, size_t *len);
 int fw_refuse(void);
+bool fw_param_uint(const char *name, const char *val, unsigned int max,
+		   unsigned int *num, int *ret);
 
 DECLARE_STATIC_KEY_FALSE(fw_pid_filtering);
 bool fw_pid_skip_slow(void);
@@ -149,36 +190,68 @@ static __always_inline bool fw_pid_skip(void)
 int fw_agg_init(struct fw_cpu __percpu *pcpu, struct dentry *dir);
 void fw_agg_exit(void);
 void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent_ip,
-		  const fw_u64 *ancestors, unsigned int nr, unsigned int stop,
+		  const fw_u64 *ancestors, u32 shape, const struct fw_user_chain *u,
 		  struct fw_stats *stats);
 
-/* Whether @c holds this chain: its key, then its ancestors. */
-static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
-					const struct fw_agg_chain *c,
-					unsigned long ip, unsigned long parent_ip,
-					const fw_u64 *ancestors, unsigned int nr,
-					unsigned int stop)
+/*
+ * A chain's frame counts and stops in one word, so that the common compare
+ * of a hit with the chain counted last tests them at once; @u is NULL on
+ * the path where user=0 has patched the user walk out.
+ */
+static __always_inline u32 fw_agg_shape(unsigned int nr, unsigned int stop,
+					const struct fw_user_chain *u)
 {
-	const unsigned long *stored = t->words + c->words;
+	if (!u)
+		return nr | stop << 8 | FW_STOP_USER_OFF << 24;
+	return nr | stop << 8 | u->nr << 16 | u->stop << 24;
+}
+
+#define fw_agg_shape_nr(shape)		((shape) & 0xff)
+#define fw_agg_shape_stop(shape)	((shape) >> 8 & 0xff)
+#define fw_agg_shape_nr_user(shape)	((shape) >> 16 & 0xff)
+#define fw_agg_shape_user_stop(shape)	((shape) >> 24)
+
+/* Whether the @nr words at @stored are those at @words. */
+static __always_inline bool fw_agg_words_same(const unsigned long *stored,
+					      const fw_u64 *words, unsigned int nr)
+{
 	const fw_u64 *end;
 
-	if (!c->count || c->ip != ip || c->parent_ip != parent_ip ||
-	    c->nr != nr || c->stop != stop)
-		return false;
 	/*
 	 * Four words per step, their differences or-ed into one test: paired
 	 * loads and one branch per four words, where a word at a time cost a
 	 * load, a compare and a branch each (7 instructions a word; two words
 	 * a step, 5.5).
 	 */
-	for (end = ancestors + (nr & ~3u); ancestors != end; stored += 4, ancestors += 4)
-		if ((stored[0] ^ ancestors[0]) | (stored[1] ^ ancestors[1]) |
-		    (stored[2] ^ ancestors[2]) | (stored[3] ^ ancestors[3]))
+	for (end = words + (nr & ~3u); words != end; stored += 4, words += 4)
+		if ((stored[0] ^ words[0]) | (stored[1] ^ words[1]) |
+		    (stored[2] ^ words[2]) | (stored[3] ^ words[3]))
 			return false;
-	for (end = ancestors + (nr & 3u); ancestors != end; stored++, ancestors++)
-		if (*stored != *ancestors)
+	for (end = words + (nr & 3u); words != end; stored++, words++)
+		if (*stored != *words)
 			return false;
 	return true;
+}
+
+/*
+ * Whether @c holds this chain: its key, then its ancestors and its user
+ * frames. @nr is also in @shape: taken apart, the compare of the ancestors
+ * kept its paired loads (with nr unpacked from shape here, the counted hit
+ * of user=0 paid 8 instructions more at depth 16).
+ */
+static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
+					const struct fw_agg_chain *c,
+					unsigned long ip, unsigned long parent_ip,
+					const fw_u64 *ancestors, unsigned int nr, u32 shape,
+					const struct fw_user_chain *u)
+{
+	const unsigned long *stored = t->words + c->words;
+
+	if (!c->count || c->ip != ip || c->parent_ip != parent_ip || c->shape != shape)
+		return false;
+	if (!fw_agg_words_same(stored, ancestors, nr))
+		return false;
+	return !u || fw_agg_words_same(stored + nr, u->frames, u->nr);
 }
 
 /*
@@ -189,16 +262,17 @@ static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
 static __always_inline void fw_agg_hit(struct fw_agg_table *t, unsigned long ip,
 				       unsigned long parent_ip, const fw_u64 *ancestors,
 				       unsigned int nr, unsigned int stop,
-				       struct fw_stats *stats)
+				       const struct fw_user_chain *u, struct fw_stats *stats)
 {
 	struct fw_agg_chain *c = &t->slots[t->last];
+	u32 shape = fw_agg_shape(nr, stop, u);
 
-	if (likely(fw_agg_same(t, c, ip, parent_ip, ancestors, nr, stop))) {
+	if (likely(fw_agg_same(t, c, ip, parent_ip, ancestors, nr, shape, u))) {
 		WRITE_ONCE(c->count, c->count + 1);
 		stats->aggregated++;
 		return;
 	}
-	fw_agg_count(t, ip, parent_ip, ancestors, nr, stop, stats);
+	fw_agg_count(t, ip, parent_ip, ancestors, shape, u, stats);
 }
 
 #endif /* FRAMEWALK_H */

@@ -61,16 +61,18 @@ static struct fw_cpu __percpu *fw_agg_pcpu;
  * half of the product mixes every bit of the return addresses into the index.
  */
 static __always_inline u32 fw_agg_hash(unsigned long ip, unsigned long parent_ip,
-				       const fw_u64 *ancestors, unsigned int nr,
-				       unsigned int stop)
+				       const fw_u64 *ancestors, u32 shape,
+				       const struct fw_user_chain *u)
 {
-	u64 h = (u64)(nr << 8 | stop) * 0x9e3779b97f4a7c15ULL;
+	u64 h = (u64)shape * 0x9e3779b97f4a7c15ULL;
 	unsigned int i;
 
 	h = (h ^ ip) * 0x9e3779b97f4a7c15ULL;
 	h = (h ^ parent_ip) * 0x9e3779b97f4a7c15ULL;
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < fw_agg_shape_nr(shape); i++)
 		h = (h ^ ancestors[i]) * 0x9e3779b97f4a7c15ULL;
+	for (i = 0; u && i < u->nr; i++)
+		h = (h ^ u->frames[i]) * 0x9e3779b97f4a7c15ULL;
 	return (u32)(h >> 32);
 }
 
@@ -83,37 +85,40 @@ static __always_inline u32 fw_agg_hash(unsigned long ip, unsigned long parent_ip
  * so a probe always ends at the chain or an empty slot.
  */
 void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent_ip,
-		  const fw_u64 *ancestors, unsigned int nr, unsigned int stop,
+		  const fw_u64 *ancestors, u32 shape, const struct fw_user_chain *u,
 		  struct fw_stats *stats)
 {
+	unsigned int i, k, nr = fw_agg_shape_nr(shape), nr_user = u ? u->nr : 0;
 	struct fw_agg_chain *c;
-	unsigned int i, k;
+	unsigned long *w;
 	u32 hash;
 
-	hash = fw_agg_hash(ip, parent_ip, ancestors, nr, stop);
+	hash = fw_agg_hash(ip, parent_ip, ancestors, shape, u);
 	for (i = hash & t->mask;; i = (i + 1) & t->mask) {
 		c = &t->slots[i];
 		if (!c->count)
 			break;
-		if (c->hash == hash && fw_agg_same(t, c, ip, parent_ip, ancestors, nr, stop)) {
+		if (c->hash == hash && fw_agg_same(t, c, ip, parent_ip, ancestors, nr, shape, u)) {
 			t->last = i;
 			goto found;
 		}
 	}
-	if (t->used == fw_agg_entries || t->nr_words - t->used_words < nr) {
+	if (t->used == fw_agg_entries || t->nr_words - t->used_words < nr + nr_user) {
 		stats->aggregate_dropped++;
 		return;
 	}
 	c->hash = hash;
 	c->ip = ip;
 	c->parent_ip = parent_ip;
-	c->nr = nr;
-	c->stop = stop;
+	c->shape = shape;
 	c->words = t->used_words;
+	w = t->words + t->used_words;
 	for (k = 0; k < nr; k++)
-		t->words[t->used_words + k] = ancestors[k];
+		*w++ = ancestors[k];
+	for (k = 0; k < nr_user; k++)
+		*w++ = u->frames[k];
 	t->used++;
-	t->used_words += nr;
+	t->used_words += nr + nr_user;
 	t->last = i;
 	/* Pairs with the acquire in fw_agg_snapshot(): the key is visible first. */
 	smp_store_release(&c->count, 1);
@@ -129,10 +134,10 @@ struct fw_agg_snap {
 	u64 count;
 	unsigned long ip;
 	unsigned long parent_ip;
-	const unsigned long *ancestors;	/* into fw_agg_view.words, outermost last */
+	/* Into fw_agg_view.words, outermost last, then the user frames, innermost first. */
+	const unsigned long *ancestors;
 	u32 hash;
-	u8 nr;
-	u8 stop;
+	u32 shape;
 };
 
 /* What an open folded or chains file prints: a copy, so clearing never races its reads. */
@@ -142,6 +147,12 @@ struct fw_agg_view {
 	size_t nr_chains;
 	bool symbolic;			/* folded: %ps names; chains: hex addresses */
 };
+
+/* The words a chain holds: its ancestors, then its user frames. */
+static unsigned int fw_agg_snap_words(const struct fw_agg_snap *s)
+{
+	return fw_agg_shape_nr(s->shape) + fw_agg_shape_nr_user(s->shape);
+}
 
 static int fw_agg_snap_cmp(const void *a, const void *b)
 {
@@ -154,11 +165,9 @@ static int fw_agg_snap_cmp(const void *a, const void *b)
 		return x->ip < y->ip ? -1 : 1;
 	if (x->parent_ip != y->parent_ip)
 		return x->parent_ip < y->parent_ip ? -1 : 1;
-	if (x->stop != y->stop)
-		return x->stop < y->stop ? -1 : 1;
-	if (x->nr != y->nr)
-		return x->nr < y->nr ? -1 : 1;
-	for (i = 0; i < x->nr; i++)
+	if (x->shape != y->shape)
+		return x->shape < y->shape ? -1 : 1;
+	for (i = 0; i < fw_agg_snap_words(x); i++)
 		if (x->ancestors[i] != y->ancestors[i])
 			return x->ancestors[i] < y->ancestors[i] ? -1 : 1;
 	return 0;
@@ -184,7 +193,7 @@ static int fw_agg_snapshot(struct fw_agg_view *v)
 	}
 	/* Room for chains published between the sizing pass and the copy. */
 	cap_chains += num_possible_cpus() * FW_CONTEXTS * 64;
-	cap_words += num_possible_cpus() * FW_CONTEXTS * 64 * FW_DEPTH_MAX;
+	cap_words += num_possible_cpus() * FW_CONTEXTS * 64 * (FW_DEPTH_MAX + FW_USER_MAX);
 	v->chains = kvcalloc(cap_chains, sizeof(*v->chains), GFP_KERNEL);
 	v->words = kvcalloc(cap_words, sizeof(*v->words), GFP_KERNEL);
 	if (!v->chains || !v->words)
@@ -201,21 +210,22 @@ static int fw_agg_snapshot(struct fw_agg_view *v)
 				struct fw_agg_snap *s = &v->chains[n];
 				/* Pairs with the release in fw_agg_count(). */
 				u64 count = smp_load_acquire(&c->count);
+				unsigned int words;
 
 				if (!count)
 					continue;
-				if (n == cap_chains || cap_words - w < c->nr)
+				s->shape = c->shape;
+				words = fw_agg_snap_words(s);
+				if (n == cap_chains || cap_words - w < words)
 					return -EAGAIN;
 				s->count = count;
 				s->hash = c->hash;
 				s->ip = c->ip;
 				s->parent_ip = c->parent_ip;
-				s->nr = c->nr;
-				s->stop = c->stop;
 				memcpy(&v->words[w], t->words + c->words,
-				       c->nr * sizeof(*v->words));
+				       words * sizeof(*v->words));
 				s->ancestors = &v->words[w];
-				w += c->nr;
+				w += words;
 				n++;
 			}
 		}
@@ -264,20 +274,40 @@ static void fw_agg_print_frame(struct seq_file *m, bool symbolic, unsigned long 
 }
 
 /*
- * Outermost frame first, the traced function last, then the count. In
- * folded, a walk cut short by anything but the chain's end or the depth
- * limit is rooted at its stop reason, so a flame graph shows where the
- * unwinding gave up; chains, read by programs, roots every chain at it.
+ * Where a chain's stop is written before its frames: always in chains, which
+ * programs read; in folded only where the walk was cut short, so that a
+ * flame graph shows where the unwinding gave up.
+ */
+static void fw_agg_print_stop(struct seq_file *m, bool symbolic, unsigned int stop)
+{
+	bool whole = stop == FW_STOP_CHAIN_END || stop == FW_STOP_DEPTH ||
+		     stop == FW_STOP_USER_END || stop == FW_STOP_USER_DEPTH;
+
+	if (!symbolic || !whole)
+		seq_printf(m, "[%s];", fw_stop_name(stop));
+}
+
+/*
+ * Outermost frame first, the traced function last, then the count: the
+ * user frames (marked _[u], as flame graph tools mark kernel frames _[k])
+ * from the outermost to the user pc, each part after its stop where
+ * fw_agg_print_stop() writes it, then the kernel's. A chain without user
+ * frames (user=0, a kernel thread) is the kernel's part alone.
  */
 static int fw_agg_seq_show(struct seq_file *m, void *p)
 {
 	const struct fw_agg_view *v = m->private;
 	const struct fw_agg_snap *s = p;
+	unsigned int nr = fw_agg_shape_nr(s->shape);
+	unsigned int nr_user = fw_agg_shape_nr_user(s->shape);
 	int i;
 
-	if (!v->symbolic || (s->stop != FW_STOP_CHAIN_END && s->stop != FW_STOP_DEPTH))
-		seq_printf(m, "[%s];", fw_stop_name(s->stop));
-	for (i = s->nr - 1; i >= 0; i--) {
+	if (nr_user)
+		fw_agg_print_stop(m, v->symbolic, fw_agg_shape_user_stop(s->shape));
+	for (i = nr_user - 1; i >= 0; i--)
+		seq_printf(m, "0x%lx_[u];", s->ancestors[nr + i]);
+	fw_agg_print_stop(m, v->symbolic, fw_agg_shape_stop(s->shape));
+	for (i = nr - 1; i >= 0; i--) {
 		fw_agg_print_frame(m, v->symbolic, s->ancestors[i]);
 		seq_putc(m, ';');
 	}

@@ -324,6 +324,20 @@ static __always_inline bool fw_return_hooks_pending(void)
 #define FW_KRETPROBE_GLOBAL
 #endif
 
+/*
+ * A user return address without its PAC bits, as perf strips the user
+ * callchain's: until 6.4, ptrauth_strip_insn_pac() clears the user mask
+ * (ptrauth_user_pac_mask(), the bits above the user virtual addresses);
+ * since, ptrauth_strip_user_insn_pac() is xpaclri, which clears the same
+ * bits for an EL0 address. Both are the address itself without pointer
+ * authentication.
+ */
+#ifdef FW_PTRAUTH_STRIP_USER
+#define fw_strip_user_pac(ptr)	ptrauth_strip_user_insn_pac(ptr)
+#else
+#define fw_strip_user_pac(ptr)	ptrauth_strip_insn_pac(ptr)
+#endif
+
 /* The selftests' timer: 6.13 set the callback with the timer, 7.x dropped hrtimer_init(). */
 static inline void fw_hrtimer_setup(struct hrtimer *timer,
 				    enum hrtimer_restart (*fn)(struct hrtimer *),

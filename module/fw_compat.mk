@@ -7,7 +7,8 @@
 # 5.11 the task's kretprobe instance list, 6.7 instances' event systems; 6.8 ended the
 # graph return stack's array layout; 6.13 brought hrtimer_setup() (and 7.x dropped
 # hrtimer_init()) and the exception boundary's metadata frame record; the kretprobe
-# trampoline became a BRK (6.12 has it, 6.1 not).
+# trampoline became a BRK (6.12 has it, 6.1 not); 6.4 split the PAC strip of user return
+# addresses from the kernel's (ptrauth_strip_user_insn_pac()).
 ccflags-y += $(shell grep -qs 'struct ftrace_ops \*op, struct ftrace_regs \*fregs' \
 	$(srctree)/include/linux/ftrace.h && echo -DFW_FTRACE_REGS)
 ccflags-y += $(shell test -f $(srctree)/include/linux/trace_recursion.h && \
@@ -28,3 +29,5 @@ ccflags-y += $(shell test -f $(srctree)/arch/arm64/include/asm/stacktrace/frame.
 	echo -DFW_FRAME_META)
 ccflags-y += $(shell grep -qs 'KRETPROBES_BRK_IMM' \
 	$(srctree)/arch/arm64/include/asm/brk-imm.h && echo -DFW_KRETPROBE_BRK)
+ccflags-y += $(shell grep -qs 'define ptrauth_strip_user_insn_pac' \
+	$(srctree)/arch/arm64/include/asm/compiler.h && echo -DFW_PTRAUTH_STRIP_USER)

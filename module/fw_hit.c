@@ -46,13 +46,22 @@ static __always_inline bool fw_kretprobe_seen(unsigned long parent_ip,
 	return false;
 }
 
-/* Walk, then write the event and count the chain. */
+/*
+ * Walk, then write the event and count the chain. @user_on is a constant:
+ * fw_write_hit() inlines this twice, so that with user=0 the hit runs the
+ * copy that knows nothing of user frames, not a test per step. With user
+ * above 0 a hit writes chain_user where that event is enabled, chain
+ * where only chain is, and walks the user frames only for chain_user or
+ * the counted chain.
+ */
 static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
 					  struct fw_regs *regs, struct fw_context *slot,
-					  bool event, bool aggregate)
+					  bool event, bool aggregate, const bool user_on)
 {
 	struct fw_walk_cfg cfg = fw_cfg(slot, fw_stacks(slot->stacks));
 	unsigned int nr = 0, depth = READ_ONCE(fw_depth), tramp = FW_TRAMP_NONE;
+	bool user_event = user_on && trace_chain_user_enabled();
+	bool user_walk = user_on && (user_event || aggregate);
 	struct fw_hook_hit h;
 	u64 recovered = 0;
 	enum fw_stop stop = FW_STOP_READ_FAULT;
@@ -72,7 +81,7 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 		 * it saved records=0.
 		 */
 		if (likely(!hooked)) {
-			if (event)
+			if (event || user_event)
 				nr = fw_walk_native(&cfg, &fw_walk_ops, NULL, h.fp, slot->ancestors,
 						    slot->records, NULL, depth, &stop);
 			else
@@ -89,7 +98,16 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 		}
 	}
 	slot->stats.stops[stop]++;
-	if (event) {
+	if (user_walk) {
+		fw_user_chain_walk(slot);
+		slot->stats.stops[slot->user_chain.stop]++;
+	}
+	if (user_event) {
+		trace_chain_user(h.child, h.parent_ip, h.sp, slot,
+				 READ_ONCE(fw_records) ? slot->records : NULL, nr, stop,
+				 recovered, tramp);
+		slot->stats.events++;
+	} else if (event) {
 		trace_chain(h.child, h.parent_ip, h.sp, slot->ancestors,
 			    READ_ONCE(fw_records) ? slot->records : NULL, nr, stop, recovered,
 			    tramp);
@@ -97,7 +115,9 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	}
 	if (aggregate)
 		fw_agg_hit(&slot->agg, h.child, h.parent_ip, slot->ancestors, nr, stop,
-			   &slot->stats);
+			   user_walk ? &slot->user_chain : NULL, &slot->stats);
+	if (user_walk)
+		fw_user_chain_empty(slot);
 }
 
 /*
@@ -117,9 +137,17 @@ static noinline void fw_write_hit(unsigned long ip, unsigned long parent_ip,
 		slot->stats.rcu_off++;
 	else if (fw_pid_skip())
 		slot->stats.filtered++;
+	else if (static_branch_unlikely(&fw_user_walking))
+		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, true);
 	else
-		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate);
+		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, false);
 	fw_recursion_unlock(ctx, &fw_pcpu->busy);
+}
+
+/* chain_user is on and user above 0: asked only where neither chain nor counting is. */
+static __always_inline bool fw_user_event_on(void)
+{
+	return static_branch_unlikely(&fw_user_walking) && trace_chain_user_enabled();
 }
 
 notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
@@ -145,7 +173,7 @@ notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 	slot->stats.hits++;
 	event = trace_chain_enabled();
 	aggregate = fw_agg_on();
-	if (event || aggregate) {
+	if (event || aggregate || fw_user_event_on()) {
 		fw_write_hit(ip, parent_ip, regs, slot, event, aggregate, ctx);
 		return;
 	}

@@ -29,9 +29,11 @@ static int fw_instance_setup(void)
 		pr_err("instance: cannot create trace instance '%s'\n", fw_instance);
 		return -EINVAL;
 	}
-	ret = trace_array_set_clr_event(fw_tr, "framewalk", "chain", true);
+	/* NULL: both events, chain and chain_user; user decides which a hit writes. */
+	ret = trace_array_set_clr_event(fw_tr, "framewalk", NULL, true);
 	if (ret) {
-		pr_err("instance: cannot enable framewalk:chain in '%s' (%d)\n", fw_instance, ret);
+		pr_err("instance: cannot enable framewalk's events in '%s' (%d)\n", fw_instance,
+		       ret);
 		trace_array_put(fw_tr);
 		fw_tr = NULL;
 	}
@@ -43,7 +45,7 @@ static void fw_instance_release(void)
 	if (!fw_tr)
 		return;
 	/* The instance and its data stay for the user to read. */
-	trace_array_set_clr_event(fw_tr, "framewalk", "chain", false);
+	trace_array_set_clr_event(fw_tr, "framewalk", NULL, false);
 	trace_array_put(fw_tr);
 	fw_tr = NULL;
 }
@@ -51,6 +53,7 @@ static void fw_instance_release(void)
 static int __init fw_init(void)
 {
 	struct dentry *dir;
+	unsigned int cpu, ctx;
 	int ret;
 
 	if (fw_load_refused)
@@ -59,6 +62,9 @@ static int __init fw_init(void)
 	fw_pcpu = alloc_percpu(struct fw_cpu);
 	if (!fw_pcpu)
 		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		for (ctx = 0; ctx < FW_CONTEXTS; ctx++)
+			fw_user_chain_empty(per_cpu_ptr(&fw_pcpu->slots[ctx], cpu));
 	ret = fw_stats_init(fw_pcpu, &dir);
 	if (ret)
 		goto err_scratch;

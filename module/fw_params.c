@@ -58,27 +58,41 @@ int fw_refuse(void)
 	return 0;
 }
 
-static int fw_depth_set(const char *val, const struct kernel_param *kp)
+/*
+ * A number parameter's value, 0 to @max, into *@num: false where it is
+ * not one, said in the log, with *@ret what fw_refuse() makes of it.
+ * Called with fw_lock held.
+ */
+bool fw_param_uint(const char *name, const char *val, unsigned int max,
+		   unsigned int *num, int *ret)
 {
-	unsigned int depth = 0;
-	char num[16];
+	char buf[16];
 	size_t len;
-	int ret = -EINVAL;
+	int err = -EINVAL;
 
 	val = fw_trim(val, &len);
-	if (len < sizeof(num)) {
-		memcpy(num, val, len);
-		num[len] = '\0';
-		ret = kstrtouint(num, 0, &depth);
+	if (len < sizeof(buf)) {
+		memcpy(buf, val, len);
+		buf[len] = '\0';
+		err = kstrtouint(buf, 0, num);
 	}
+	if (err || *num > max) {
+		pr_err("%s: '%.*s' is not a number from 0 to %u\n", name, (int)len, val, max);
+		*ret = fw_refuse();
+		return false;
+	}
+	*ret = 0;
+	return true;
+}
+
+static int fw_depth_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int depth;
+	int ret;
+
 	mutex_lock(&fw_lock);
-	if (ret || depth > FW_DEPTH_MAX) {
-		pr_err("depth: '%.*s' is not a number from 0 to %d\n", (int)len, val,
-		       FW_DEPTH_MAX);
-		ret = fw_refuse();
-	} else {
+	if (fw_param_uint("depth", val, FW_DEPTH_MAX, &depth, &ret))
 		WRITE_ONCE(fw_depth, depth);
-	}
 	mutex_unlock(&fw_lock);
 	return ret;
 }
@@ -103,4 +117,4 @@ MODULE_PARM_DESC(records, "Write each ancestor's frame record address in the eve
  */
 char *fw_instance = "";
 module_param_named(instance, fw_instance, charp, 0444);
-MODULE_PARM_DESC(instance, "Trace instance to enable framewalk:chain in at load");
+MODULE_PARM_DESC(instance, "Trace instance to enable framewalk:chain and chain_user in at load");

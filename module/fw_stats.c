@@ -21,8 +21,11 @@ static void fw_stats_print(struct seq_file *m, const char *prefix, const struct 
 	u64 walks = 0;
 	unsigned int i;
 
-	/* Each walk ends with one stop: their sum is the walks, a counter the hit path saves. */
-	for (i = 0; i < FW_STOP_NR; i++)
+	/*
+	 * Each walk ends with one kernel stop: their sum is the walks, a
+	 * counter the hit path saves. The user stops count the user walks.
+	 */
+	for (i = 0; i < FW_STOP_USER_FIRST; i++)
 		walks += s->stops[i];
 	seq_printf(m, "%shits %llu\n", prefix, s->hits);
 	seq_printf(m, "%swalks %llu\n", prefix, walks);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fw_trace.h - the framewalk:chain trace event; this header is the
- * reference for its format (Documentation/framewalk.rst repeats it).
+ * fw_trace.h - the framewalk:chain and framewalk:chain_user trace events; this
+ * header is the reference for their format (Documentation/framewalk.rst repeats it).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM framewalk
@@ -11,7 +11,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/tracepoint.h>
-#include "fw_walk.h"
+#include "framewalk.h"
 
 /* The event's arrays are unsigned long, filled from the walk's u64 arrays. */
 static_assert(sizeof(unsigned long) == sizeof(u64));
@@ -57,6 +57,7 @@ FW_TRAMP_LIST(FW_TRAMP_TRACE_ENUM)
  *
  * nr_ancestors was called depth in the modules before it: the plugin reads
  * either, so recordings of both print alike.
+ *
  */
 TRACE_EVENT(chain,
 	    TP_PROTO(unsigned long ip, unsigned long parent_ip, unsigned long sp,
@@ -100,6 +101,75 @@ TRACE_EVENT(chain,
 				sizeof(unsigned long)),
 		  __print_array(__get_dynamic_array(records),
 				__get_dynamic_array_len(records) / sizeof(unsigned long),
+				sizeof(unsigned long)))
+);
+
+/*
+ * The same chain and, behind it, the frames of the user-space code the
+ * kernel was entered from (user=N), innermost first: user[0] is the user pc
+ * (the instruction after the svc in a system call), then, where user_lr is
+ * 1, user[1] is the lr register, the caller of a function that may build no
+ * frame record (a leaf), then one return address per user frame record,
+ * outermost last. user_stop says why they end (user_kernel at a hit that
+ * has no user context, user_end...). A hit writes this event in place of
+ * chain only while user is above 0, so that with user=0 the event a hit
+ * writes is chain, and costs what it cost before user frames existed. Its
+ * fields up to records are chain's, written out again: a macro of trace
+ * fields is not a C expression, which kernel style asks a macro to be.
+ */
+TRACE_EVENT(chain_user,
+	    TP_PROTO(unsigned long ip, unsigned long parent_ip, unsigned long sp,
+		     const struct fw_context *slot, const u64 *records, unsigned int nr,
+		     unsigned int stop, u64 recovered, unsigned int tramp),
+
+	TP_ARGS(ip, parent_ip, sp, slot, records, nr, stop, recovered, tramp),
+
+	TP_STRUCT__entry(__field(unsigned long, ip)
+			 __field(unsigned long, parent_ip)
+			 __field(unsigned long, sp)
+			 __field(unsigned char, nr_ancestors)
+			 __field(unsigned char, stop)
+			 __field(unsigned char, tramp)
+			 __field(u64, recovered)
+			 __dynamic_array(unsigned long, ancestors, nr)
+			 __dynamic_array(unsigned long, records, records ? nr : 0)
+			 /* pc, lr where user_lr, return addresses */
+			 __dynamic_array(unsigned long, user, slot->user_chain.nr)
+			 __field(unsigned char, user_stop)	/* enum fw_stop: why they ended */
+			 __field(unsigned char, user_lr)	/* 1: user[1] is the lr register */
+			 __field(unsigned short, nr_user)	/* user frames, at most user */
+	),
+
+	TP_fast_assign(__entry->ip = ip;
+		       __entry->parent_ip = parent_ip;
+		       __entry->sp = sp;
+		       __entry->nr_ancestors = nr;
+		       __entry->stop = stop;
+		       __entry->tramp = tramp;
+		       __entry->recovered = recovered;
+		       memcpy(__get_dynamic_array(ancestors), slot->ancestors, nr * sizeof(u64));
+		       memcpy(__get_dynamic_array(records), records ?: slot->ancestors,
+			      __get_dynamic_array_len(records));
+		       __entry->user_stop = slot->user_chain.stop;
+		       __entry->user_lr = slot->user_chain.lr;
+		       __entry->nr_user = slot->user_chain.nr;
+		       memcpy(__get_dynamic_array(user), slot->user, __get_dynamic_array_len(user));
+	),
+
+	TP_printk("%ps <- %pS nr_ancestors=%u stop=%s tramp=%s recovered=0x%llx parent_ip=0x%lx sp=0x%lx ancestors=%s records=%s nr_user=%u user_stop=%s user_lr=%u user=%s",
+		  (void *)__entry->ip, (void *)__entry->parent_ip,
+		  __entry->nr_ancestors, fw_show_stop(__entry->stop), fw_show_tramp(__entry->tramp),
+		  __entry->recovered,
+		  __entry->parent_ip, __entry->sp,
+		  __print_array(__get_dynamic_array(ancestors),
+				__get_dynamic_array_len(ancestors) / sizeof(unsigned long),
+				sizeof(unsigned long)),
+		  __print_array(__get_dynamic_array(records),
+				__get_dynamic_array_len(records) / sizeof(unsigned long),
+				sizeof(unsigned long)),
+		  __entry->nr_user, fw_show_stop(__entry->user_stop), __entry->user_lr,
+		  __print_array(__get_dynamic_array(user),
+				__get_dynamic_array_len(user) / sizeof(unsigned long),
 				sizeof(unsigned long)))
 );
 

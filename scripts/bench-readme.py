@@ -44,7 +44,8 @@ def parse_raw(path):
     from the host (the kernel's config, the module's BTF, the boots' wall times)."""
     k = {"instructions": {}, "spread": {}, "ns": {}, "not_measured": {}, "counted": {},
          "stuck": {}, "stacks": {}, "kfunc_vmlinux": None, "aggregate": [], "config": {},
-         "module_btf": False, "wall_seconds": {}, "sustained": {}, "drop_free_per_s": 0}
+         "module_btf": False, "wall_seconds": {}, "sustained": {}, "drop_free_per_s": 0,
+         "user_frames": {}}
     order = []
     with open(path) as f:
         for line in f:
@@ -77,6 +78,10 @@ def parse_raw(path):
             elif tag == "AGGREGATE" and boot == "I":
                 k["aggregate"].append({a: int(b) for a, b in
                                        (kv.split("=") for kv in rest.split())})
+            elif tag == "USERFRAMES" and boot == "I":
+                # user=0 writes chain, which has no nr_user: no frames.
+                kv = dict(a.split("=") for a in rest.split())
+                k["user_frames"][kv["user"]] = int(kv["frames"] or 0)
             elif tag == "SUSTAIN":
                 k["sustained"] = {a: int(b) for a, b in (kv.split("=") for kv in rest.split())}
             elif tag == "DROPFREE":
@@ -225,7 +230,27 @@ LAYERS = [
     ("the event without `records[]` (`d16_events_on_no_records` − `d16_events_on`)",
      lambda k, i: "%+d" % (i["framewalk_d16_events_on_no_records"] -
                            i["framewalk_d16_events_on"])),
+    ("`user=0`, loaded and off (`d16_events_on_user0` − `d16_events_on`)",
+     lambda k, i: user_off(i)),
+    ("each user frame (`(d16_events_on_user64 − d16_events_on_user2)` / their frames' "
+     "difference)", lambda k, i: user_frame(k, i)),
 ]
+
+
+def user_off(i):
+    """What user=0 adds to the event's hit; n/a in a run from before user frames."""
+    if "framewalk_d16_events_on_user0" not in i:
+        return "n/a"
+    return "%+d" % (i["framewalk_d16_events_on_user0"] - i["framewalk_d16_events_on"])
+
+
+def user_frame(k, i):
+    """Instructions a user frame, from two user settings and the frames their events had."""
+    f = k.get("user_frames", {})
+    if "framewalk_d16_events_on_user64" not in i or f.get("64", 0) <= f.get("2", 0):
+        return "n/a"
+    return "%.1f" % ((i["framewalk_d16_events_on_user64"] - i["framewalk_d16_events_on_user2"]) /
+                     (f["64"] - f["2"]))
 
 
 def md_table(head, kernels, rows):

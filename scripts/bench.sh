@@ -19,7 +19,7 @@ mkdir -p "$out"
 start=$(date +%s)
 
 # bpftrace, where the kernel has BPF: its LLVM needs about 3 GB of guest memory.
-bpftrace=$("$top/scripts/fetch-bpftrace.sh")
+bpftrace=$("$top/scripts/fetch-guest-tool.sh" bpftrace bpftrace)
 
 for k in $kernels; do
 	config=$top/.cache/kernels/$k/config
@@ -34,7 +34,7 @@ for k in $kernels; do
 		"${CALLS:+CALLS=$CALLS }REPS=3 RATES=0 sh /fw/guest-bench.sh" ||
 		{ echo "bench: the guest run on $k failed (see $out/guest-icount-$k/console.log)" >&2; exit 1; }
 	{
-		grep -E '^(BENCH|NA|BPFCOUNT|BPFSTUCK|BPFSTACK|BPFKFUNC|AGGREGATE) ' \
+		grep -E '^(BENCH|NA|BPFCOUNT|BPFSTUCK|BPFSTACK|BPFKFUNC|AGGREGATE|USERFRAMES) ' \
 			"$out/guest-icount-$k/console.log" | sed 's/^/I /'
 		echo "C WALL icount $(($(date +%s) - t))"
 	} >"$out/raw-$k.txt"

@@ -119,7 +119,7 @@ selftests() {
 }
 
 guest_selftests() {
-	local k=$1 tests plant= limit=3000 cycles=${FW_STRESS_CYCLES:-10} rewrites=${FW_STRESS_REWRITES:-4}
+	local k=$1 tests plant= perf limit=3000 cycles=${FW_STRESS_CYCLES:-10} rewrites=${FW_STRESS_REWRITES:-4}
 	tests=$(selftests "$k")
 	# KASAN, lockdep and kmemleak make every call slower, the ftrace ones most: a
 	# smaller stress run there, and more time. The limits are for hangs: every
@@ -131,8 +131,14 @@ guest_selftests() {
 	5.10*) limit=3600 ;;
 	esac
 	[ -n "$(planted_bugs "$k")" ] && plant="sh fw_kernel_log.sh plant $(planted_bugs "$k");"
+	# test_user.sh's oracle is perf's own user callchain: Debian's arm64 linux-perf, program
+	# and libraries only, and only in a guest whose kernel has perf events (the kernels built
+	# here have none): every other guest boots without its 24 MB.
+	if grep -q '^CONFIG_PERF_EVENTS=y' "$top/.cache/kernels/$k/config"; then
+		perf=$("$top/scripts/fetch-guest-tool.sh" -l linux-perf perf) || return 1
+	fi
 	# The kernel log is saved whatever the tests did; the command's status stays theirs.
-	"$top/scripts/guest.sh" -q -k "$k" -t "$limit" -o "$logs/guest-$k" -- \
+	"$top/scripts/guest.sh" -q -k "$k" -t "$limit" ${perf:+-u "$perf"} -o "$logs/guest-$k" -- \
 		"cd /fw/selftests/framewalk && sh fw_kernel_log.sh begin; \
 		FW_STRESS_CYCLES=$cycles FW_STRESS_REWRITES=$rewrites \
 		sh ktap_runner.sh $tests; rc=\$?; sh fw_kernel_log.sh leaks; $plant \
@@ -159,6 +165,7 @@ only=("$@")
 if [ -z "$guest_only" ]; then
 	start host-lib "$logs/host-lib.log" "$top/tests/lib/test_fw_walk.sh"
 	start host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
+	start host-usym "$logs/host-usym.log" "$top/tests/userspace/test_usym.sh"
 	start host-plugin "$logs/host-plugin.log" "$top/tests/userspace/test_plugin.sh"
 	start install "$logs/install.log" "$top/tests/install/test_install.sh"
 	start flamegraph "$logs/flamegraph.log" "$top/tests/userspace/test_flamegraph.sh"

@@ -16,7 +16,7 @@
 #       started, the time (epoch seconds) the guest was started after staging
 #   -i  extra file or directory for the initramfs, at DEST (default /fw/<basename>)
 #   -u  an unpacked arm64 userland merged over the guest's root (make bench: bpftrace,
-#       scripts/fetch-bpftrace.sh)
+#       scripts/fetch-guest-tool.sh)
 #   -m  guest memory in MB (default 1024, 1536 on a debug kernel; bpftrace needs 3072)
 #   -I  count instructions: the guest clock advances 1 ns per executed
 #       instruction (qemu -icount shift=0), so ktime deltas are instruction

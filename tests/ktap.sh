@@ -57,6 +57,17 @@ ktap_case_end() {
 	ktap_case_ok=1
 }
 
+# ktap_check DESCRIPTION GOT EXPECTED: a case that passes when GOT is EXPECTED, showing
+# the first lines of both when it is not.
+ktap_check() {
+	if [ "$2" != "$3" ]; then
+		echo "# expected: $(printf '%s' "$3" | head -8 | tr '\n' '|')"
+		echo "# got:      $(printf '%s' "$2" | head -8 | tr '\n' '|')"
+	fi
+	[ "$2" = "$3" ]
+	ktap_result $? "$1"
+}
+
 # ktap_done: the plan (unless ktap_header gave it) and the totals; status 0 when all passed.
 ktap_done() {
 	[ -n "$ktap_planned" ] || echo "1..$ktap_n"

@@ -421,7 +421,7 @@ static const struct fw_subcmd fw_cmds[] = {
 	{ "reset", "[OPTIONS]",
 	  "Remove what framewalk left in tracefs (as root).",
 	  "Removes the trace instances of recorders that are gone and disables\n"
-	  "framewalk:chain wherever it is enabled.\n"
+	  "framewalk's events wherever they are enabled.\n"
 	  "  -u, --unload          unload framewalk.ko too\n",
 	  ":u" FW_COMMON_SHORT, fw_reset_long, fw_run_reset },
 	{ "flamegraph", "[OPTIONS] [FILE|FOLDED|-]",

@@ -37,6 +37,8 @@ void fw_chain_format(const struct fw_chain_out *out, const struct fw_chain *c)
 		fw_chain_print(out, " nr_ancestors=%u stop=%s", c->nr_ancestors,
 			       fw_stop_name(c->stop));
 		fw_chain_tramp(out, c->tramp);
+		if (c->user_stop != FW_STOP_USER_OFF)
+			fw_chain_print(out, " user_stop=%s", fw_stop_name(c->user_stop));
 	}
 	fw_chain_print(out, "%s", sep);
 	out->sym(out->ctx, c->parent, 1);
@@ -47,9 +49,22 @@ void fw_chain_format(const struct fw_chain_out *out, const struct fw_chain *c)
 		if (i < 64 && (c->recovered & (1ull << i)))
 			fw_chain_print(out, " [recovered]");
 	}
+	/* Not through sym: the kernel's table does not cover user addresses. */
+	for (i = 0; i < c->nr_user; i++) {
+		unsigned long long addr = c->ancestor(c->src, c->user_first + i);
+
+		fw_chain_print(out, "%s", sep);
+		if (out->usym)
+			out->usym(out->ctx, i, addr);
+		else
+			fw_chain_print(out, "0x%llx", addr);
+		fw_chain_print(out, " [u%s]", i == 1 && c->user_lr ? " lr" : "");
+	}
 	if (out->oneline) {
 		fw_chain_print(out, "   [%s", fw_stop_name(c->stop));
 		fw_chain_tramp(out, c->tramp);
+		if (c->user_stop != FW_STOP_USER_OFF)
+			fw_chain_print(out, " %s", fw_stop_name(c->user_stop));
 		fw_chain_print(out, "]");
 	}
 }

@@ -19,6 +19,14 @@ struct fw_chain {
 	/* Ancestor i's return address, innermost (the parent's caller) first. */
 	unsigned long long (*ancestor)(const void *src, unsigned int i);
 	const void *src;
+	/*
+	 * The user frames (user=N), innermost first, read through ancestor() at
+	 * user_first + i; user_stop is FW_STOP_USER_OFF where none were walked.
+	 */
+	unsigned int nr_user;
+	unsigned int user_first;
+	unsigned int user_stop;
+	int user_lr;		/* user frame 1 is the lr register */
 };
 
 /* Where the text goes (a trace_seq, a FILE) and how an address is named there. */
@@ -26,6 +34,11 @@ struct fw_chain_out {
 	void (*vprint)(void *ctx, const char *fmt, va_list ap);
 	/* "func+0xoff" (with_offset) or "func", or "0xaddr" where no symbol covers addr. */
 	void (*sym)(void *ctx, unsigned long long addr, int with_offset);
+	/*
+	 * User frame i at addr, named; NULL: as "0xaddr". The plugin has none:
+	 * a trace.dat holds no mappings to name them with.
+	 */
+	void (*usym)(void *ctx, unsigned int i, unsigned long long addr);
 	void *ctx;
 	int oneline;	/* "child <- parent+off <- ... [stop]"; else a " => frame" line each */
 	int bold;	/* the child in bold (--color) */
@@ -35,6 +48,10 @@ struct fw_chain_out {
  * The chain, from the child's name to the last frame, without a line end:
  *   oneline:  child <- parent+0x10 <- grand+0x20 [recovered]   [stop tramp=NAME]
  *   else:     child nr_ancestors=N stop=STOP tramp=NAME\n => parent+0x10\n => grand+0x20
+ * then, where user frames were walked, each as " <- NAME [u]" (" [u lr]" for the lr)
+ * or a "\n => NAME [u]" line, NAME from usym or 0xaddr, and the user stop:
+ * "   [stop user_stop]", or
+ * " user_stop=STOP" in the first line.
  * where N counts the ancestors found, as the event's nr_ancestors field does, and
  * tramp= shows only at a trampoline the walk could not see behind.
  */

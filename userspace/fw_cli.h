@@ -55,8 +55,10 @@ int fw_load_syms(struct fw_symtab *t);
 int fw_run_command(char **cmd, unsigned int seconds, void (*tick)(void *ctx, unsigned int n),
 		   void *ctx);
 
-void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
-		    const char *comm, int frames);
+struct fw_usym;
+/* usym NULL: user frames as addresses (stream, which keeps no mappings). */
+void fw_print_chain(FILE *out, struct fw_symtab *syms, struct fw_usym *usym,
+		    const struct fw_event *e, const char *comm, int frames);
 int fw_report(struct fw_recording *r, FILE *out, int frames);
 /* "; stops: a=N b=M" for the stop reasons counted (FW_STOP_NR + 1 counters); nothing if none. */
 void fw_print_stops(FILE *out, const unsigned long long *stops);

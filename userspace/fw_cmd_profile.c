@@ -61,13 +61,46 @@ static int fw_stop_by_name(const char *name, size_t len)
 }
 
 /*
+ * The user part of a chains line, "[user_stop];0xoutermost_[u];...;0xpc_[u];",
+ * into e; *tok is its first token, and is left at the kernel part's [stop].
+ */
+static const char *fw_parse_user(char **tok, char **save, struct fw_event *e)
+{
+	unsigned long long addr[FW_MAX_USER];
+	unsigned int n = 0, i;
+	char *end;
+	int stop;
+
+	stop = fw_stop_by_name(*tok + 1, strlen(*tok) - 2);
+	if (stop < FW_STOP_USER_FIRST)
+		return NULL;	/* a kernel stop: no user part */
+	while ((*tok = strtok_r(NULL, ";", save)) != NULL && (*tok)[0] != '[') {
+		if (n == FW_MAX_USER)
+			return "more than 64 user frames";
+		errno = 0;
+		addr[n++] = strtoull(*tok, &end, 16);
+		if (errno || strncmp(*tok, "0x", 2) || strcmp(end, "_[u]"))
+			return "user frame is not a hexadecimal address marked _[u]";
+	}
+	if (!*tok || (*tok)[strlen(*tok) - 1] != ']')
+		return "no [stop] of the kernel's frames after the user frames";
+	e->user_stop = (unsigned int)stop;
+	e->nr_user = n;
+	for (i = 0; i < n; i++)
+		e->user[i] = addr[n - 1 - i];
+	return NULL;
+}
+
+/*
  * One line of the chains file, "[stop];0xoutermost;...;0xparent;0xchild count",
- * into e. Returns a message on error, NULL when fine.
+ * after the user part where user frames were walked, into e. Returns a message
+ * on error, NULL when fine.
  */
 static const char *fw_parse_chain(char *line, struct fw_event *e)
 {
 	unsigned long long addr[FW_MAX_ANCESTORS + 2];
 	char *sp, *tok, *save = NULL, *end;
+	const char *why;
 	unsigned int n = 0, i;
 	int stop;
 
@@ -83,8 +116,13 @@ static const char *fw_parse_chain(char *line, struct fw_event *e)
 	tok = strtok_r(line, ";", &save);
 	if (!tok || tok[0] != '[' || tok[strlen(tok) - 1] != ']')
 		return "no [stop] root element";
+	e->user_stop = FW_STOP_USER_OFF;
+	e->mapset = -1;
+	why = fw_parse_user(&tok, &save, e);
+	if (why)
+		return why;
 	stop = fw_stop_by_name(tok + 1, strlen(tok) - 2);
-	if (stop < 0)
+	if (stop < 0 || stop >= FW_STOP_USER_FIRST)
 		return "unknown stop reason";
 	while ((tok = strtok_r(NULL, ";", &save)) != NULL) {
 		if (n == FW_MAX_ANCESTORS + 2)
@@ -111,7 +149,7 @@ static int fw_read_chains(struct fw_recording *r)
 {
 	FILE *f = fopen(FW_DEBUGFS "/chains", "r");
 	unsigned long lineno = 0;
-	char line[64 * 20 + 64];
+	char line[(FW_MAX_ANCESTORS + FW_MAX_USER) * 24 + 64];
 	struct fw_event e;
 	const char *why;
 
@@ -178,8 +216,10 @@ static int fw_profile_save(const struct fw_profile_opts *o, struct fw_recording 
 	}
 	uname(&uts);
 	fw_recording_write_header(f, uts.release, r->filter, r->notrace, r->depth);
-	for (i = 0; i < r->nev; i++)
+	for (i = 0; i < r->nev; i++) {
 		fw_recording_write_chain(f, &r->ev[i]);
+		fw_recording_write_user(f, &r->ev[i]);
+	}
 	fw_recording_write_syms(f, &r->syms);
 	fw_recording_write_end(f, r->nev, r->dropped);
 	if (fclose(f)) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fw_cmd_record.c - framewalk record and stream, on the traced machine: set the
- * module's parameters, enable framewalk:chain in a private trace instance,
+ * module's parameters, enable framewalk:chain and chain_user in a private trace instance,
  * run the command, and drain the instance's buffers into a recording (or to
  * the terminal) until the command ends or the user interrupts; and framewalk
  * reset, which clears what a killed recorder left in tracefs.
@@ -22,6 +22,7 @@
 
 #include "../lib/fw_walk.h"
 #include "fw_cli.h"
+#include "fw_maps.h"
 
 /* Every recorder's trace instance is named so; reset finds them by it. */
 #define FW_INSTANCE	"framewalk-"
@@ -31,9 +32,11 @@ struct fw_recorder {
 	const struct fw_session_opts *o;
 	struct tep_handle *tep;
 	struct tracefs_instance *inst;
-	int chain_id;
+	int chain_id, chain_user_id;	/* user=0 hits write chain, user=N ones chain_user */
 	FILE *out;
 	struct fw_symtab syms;		/* stream: symbolize as events come */
+	struct fw_maps *maps;		/* record: the mappings behind user frames */
+	unsigned int tick;		/* drains so far: maps are re-read once per tick */
 	size_t events;
 	unsigned long long stops[FW_STOP_NR + 1];
 };
@@ -78,6 +81,29 @@ static const char *fw_stream_comm(struct fw_recorder *s, int pid)
 	return tep_data_comm_from_pid(s->tep, pid);
 }
 
+/* The user frames (user=N); a module older than them has none of the fields: user_off. */
+static void fw_user_fields(struct fw_recorder *s, struct tep_event *ev, struct tep_record *rec,
+			   struct fw_event *e)
+{
+	unsigned long long v = FW_STOP_USER_OFF;
+	int len = 0, word, i;
+	char *raw;
+
+	e->user_stop = FW_STOP_USER_OFF;
+	if (!tep_find_field(ev, "user_stop"))
+		return;
+	tep_get_field_val(NULL, ev, "user_stop", rec, &v, 0);
+	e->user_stop = (unsigned int)v;
+	e->user_lr = fw_field(ev, rec, "user_lr") != 0;
+	raw = tep_get_field_raw(NULL, ev, "user", rec, &len, 0);
+	word = tep_get_long_size(s->tep);
+	for (i = 0; raw && word > 0 && i < len / word && i < FW_MAX_USER; i++)
+		e->user[i] = tep_read_number(s->tep, raw + i * word, word);
+	e->nr_user = (unsigned int)i;
+	if (e->nr_user < 2)
+		e->user_lr = 0;
+}
+
 static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, void *ctx)
 {
 	struct fw_recorder *s = ctx;
@@ -85,7 +111,7 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 	int len = 0, word, i;
 	char *raw;
 
-	if (ev->id != s->chain_id)
+	if (ev->id != s->chain_id && ev->id != s->chain_user_id)
 		return 0;
 	e.cpu = (unsigned int)cpu;
 	e.ts = rec->ts;
@@ -100,10 +126,16 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 	for (i = 0; raw && word > 0 && i < len / word && i < FW_MAX_ANCESTORS; i++)
 		e.ancestors[i] = tep_read_number(s->tep, raw + i * word, word);
 	e.nr_ancestors = (unsigned int)i;
-	if (s->o->stream)
-		fw_print_chain(s->out, &s->syms, &e, fw_stream_comm(s, e.pid), s->o->frames);
-	else
+	fw_user_fields(s, ev, rec, &e);
+	if (s->o->stream) {
+		fw_print_chain(s->out, &s->syms, NULL, &e, fw_stream_comm(s, e.pid),
+			       s->o->frames);
+	} else {
+		if (e.nr_user && e.pid > 0)
+			fw_maps_see(s->maps, s->out, e.pid, e.user, e.nr_user, s->tick);
 		fw_recording_write_event(s->out, &e);
+		fw_recording_write_user(s->out, &e);
+	}
 	s->events++;
 	s->stops[e.stop < FW_STOP_NR ? e.stop : FW_STOP_NR]++;
 	return 0;
@@ -169,6 +201,7 @@ static void fw_record_tick(void *ctx, unsigned int n)
 {
 	struct fw_recorder *s = ctx;
 
+	s->tick = n;
 	fw_drain(s);
 	if (!s->o->stream && n % 10 == 0)
 		fw_progress(s, 0);
@@ -211,6 +244,9 @@ int fw_record(const struct fw_session_opts *o)
 		goto out;
 	}
 	s.chain_id = ev->id;
+	/* A module older than user frames has no chain_user: chain alone then. */
+	ev = tep_find_event_by_name(s.tep, "framewalk", "chain_user");
+	s.chain_user_id = ev ? ev->id : -1;
 	snprintf(name, sizeof(name), FW_INSTANCE "%d", (int)getpid());
 	s.inst = tracefs_instance_create(name);
 	/*
@@ -220,12 +256,13 @@ int fw_record(const struct fw_session_opts *o)
 	 */
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	if (!s.inst || tracefs_instance_file_write(s.inst, "set_event_notrace_pid", pid) < 0 ||
-	    tracefs_event_enable(s.inst, "framewalk", "chain")) {
+	    tracefs_event_enable(s.inst, "framewalk", NULL)) {
 		fprintf(stderr, "framewalk: cannot set up trace instance %s\n", name);
 		goto out;
 	}
 	if (fw_verbosity > 0)
-		fprintf(stderr, "framewalk: framewalk:chain enabled in trace instance %s\n", name);
+		fprintf(stderr, "framewalk: framewalk's events enabled in trace instance %s\n",
+			name);
 	if (o->stream) {
 		s.out = stdout;
 		if (fw_load_syms(&s.syms))
@@ -238,6 +275,11 @@ int fw_record(const struct fw_session_opts *o)
 				strerror(errno));
 			goto out;
 		}
+		s.maps = fw_maps_new();
+		if (!s.maps) {
+			fprintf(stderr, "framewalk: out of memory\n");
+			goto out;
+		}
 		uname(&uts);
 		fw_read_param("filter", filter, sizeof(filter));
 		fw_read_param("notrace", notrace, sizeof(notrace));
@@ -246,7 +288,8 @@ int fw_record(const struct fw_session_opts *o)
 					  (unsigned int)atoi(depth));
 	}
 	status = fw_run_command(o->cmd, 0, fw_record_tick, &s);
-	tracefs_event_disable(s.inst, "framewalk", "chain");
+	tracefs_event_disable(s.inst, "framewalk", NULL);
+	s.tick++;
 	fw_drain(&s);
 	if (!o->stream) {
 		fw_write_comms(&s);
@@ -262,6 +305,11 @@ int fw_record(const struct fw_session_opts *o)
 		if (fw_verbosity >= 0)
 			fprintf(stderr, "framewalk: wrote %s\n",
 				strcmp(o->output, "-") ? o->output : "standard output");
+		if (fw_verbosity > 0 || (fw_verbosity >= 0 && fw_maps_unread(s.maps)))
+			fprintf(stderr, "framewalk: %llu mapping sets of the processes behind user "
+				"frames; %llu processes gone before their mappings were read "
+				"(their frames stay addresses)\n", fw_maps_sets(s.maps),
+				fw_maps_unread(s.maps));
 	}
 	fw_progress(&s, 1);
 	ret = o->cmd ? status : 0;
@@ -273,6 +321,7 @@ out:
 		tracefs_instance_free(s.inst);
 	}
 	fw_symtab_free(&s.syms);
+	fw_maps_free(s.maps);
 	tep_free(s.tep);
 	return ret;
 }
@@ -325,7 +374,7 @@ static int fw_reset_instances(void)
 		}
 		inst = tracefs_instance_alloc(NULL, de->d_name);
 		if (inst)
-			tracefs_event_disable(inst, "framewalk", "chain");
+			tracefs_event_disable(inst, "framewalk", NULL);
 		if (!inst || tracefs_instance_destroy(inst)) {
 			fprintf(stderr, "framewalk reset: cannot remove instance %s: %s\n",
 				de->d_name, strerror(errno));
@@ -340,21 +389,24 @@ static int fw_reset_instances(void)
 	return failed;
 }
 
-/* Disable framewalk:chain where it is enabled: the top buffer and any instance. */
+/*
+ * Disable framewalk's events (chain, chain_user) where any is enabled: the top
+ * buffer and any instance. The system's enable file reads 0 only when none is.
+ */
 static int fw_reset_event_in(const char *name, void *ctx)
 {
 	struct tracefs_instance *inst = name ? tracefs_instance_alloc(NULL, name) : NULL;
-	char *on = tracefs_instance_file_read(inst, "events/framewalk/chain/enable", NULL);
+	char *on = tracefs_instance_file_read(inst, "events/framewalk/enable", NULL);
 	int *failed = ctx;
 
 	if (on && on[0] != '0') {
 		fw_reset_found++;
-		if (tracefs_event_disable(inst, "framewalk", "chain")) {
-			fprintf(stderr, "framewalk reset: cannot disable framewalk:chain in %s\n",
+		if (tracefs_event_disable(inst, "framewalk", NULL)) {
+			fprintf(stderr, "framewalk reset: cannot disable framewalk events in %s\n",
 				name ? name : "the top trace buffer");
 			(*failed)++;
 		} else if (fw_verbosity >= 0) {
-			fprintf(stderr, "framewalk reset: disabled framewalk:chain in %s\n",
+			fprintf(stderr, "framewalk reset: disabled framewalk events in %s\n",
 				name ? name : "the top trace buffer");
 		}
 	}
@@ -390,7 +442,7 @@ int fw_reset(int unload)
 	}
 	if (!fw_reset_found && fw_verbosity > 0)
 		fprintf(stderr, "framewalk reset: nothing to do: no recorder's instance left, "
-			"framewalk:chain enabled nowhere%s\n",
+			"framewalk events enabled nowhere%s\n",
 			unload ? ", framewalk.ko not loaded" : "");
 	return failed ? 1 : 0;
 }

@@ -9,11 +9,17 @@
 #include "../lib/fw_walk.h"
 #include "fw_chain.h"
 #include "fw_cli.h"
+#include "fw_maps.h"
 
-/* Where fw_chain_format writes for the CLI, and the recording's symbols it names addresses with. */
+/*
+ * Where fw_chain_format writes for the CLI, the recording's symbols it names
+ * kernel addresses with, and the symbolizer of the event's user frames.
+ */
 struct fw_file_sink {
 	FILE *f;
 	struct fw_symtab *syms;
+	struct fw_usym *usym;
+	const struct fw_event *e;
 };
 
 static void fw_file_vprint(void *ctx, const char *fmt, va_list ap)
@@ -29,9 +35,21 @@ static void fw_file_sym(void *ctx, unsigned long long addr, int with_offset)
 	fputs(fw_symtab_format(sink->syms, addr, with_offset, buf, sizeof(buf)), sink->f);
 }
 
+static void fw_file_usym(void *ctx, unsigned int i, unsigned long long addr)
+{
+	struct fw_file_sink *sink = ctx;
+	char buf[FW_SYM_BUF];
+
+	(void)addr;
+	fputs(fw_usym_name(sink->usym, sink->e, i, FW_USYM_FULL, buf, sizeof(buf)), sink->f);
+}
+
+/* Ancestor i, or user frame i - nr_ancestors past them (fw_chain's user_first). */
 static unsigned long long fw_event_ancestor(const void *src, unsigned int i)
 {
-	return ((const struct fw_event *)src)->ancestors[i];
+	const struct fw_event *e = src;
+
+	return i < e->nr_ancestors ? e->ancestors[i] : e->user[i - e->nr_ancestors];
 }
 
 /*
@@ -39,16 +57,18 @@ static unsigned long long fw_event_ancestor(const void *src, unsigned int i)
  * its count): one line, or one "=> frame" line per frame, laid out by
  * fw_chain_format as the plugin lays it out.
  */
-void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
-		    const char *comm, int frames)
+void fw_print_chain(FILE *out, struct fw_symtab *syms, struct fw_usym *usym,
+		    const struct fw_event *e, const char *comm, int frames)
 {
-	struct fw_file_sink sink = { .f = out, .syms = syms };
-	struct fw_chain_out to = { .vprint = fw_file_vprint, .sym = fw_file_sym, .ctx = &sink,
+	struct fw_file_sink sink = { .f = out, .syms = syms, .usym = usym, .e = e };
+	struct fw_chain_out to = { .vprint = fw_file_vprint, .sym = fw_file_sym,
+				   .usym = fw_file_usym, .ctx = &sink,
 				   .oneline = !frames, .bold = fw_color };
 	struct fw_chain c = {
 		.ip = e->ip, .parent = e->parent, .stop = e->stop, .tramp = e->tramp,
 		.recovered = e->recovered, .nr_ancestors = e->nr_ancestors,
-		.ancestor = fw_event_ancestor, .src = e,
+		.ancestor = fw_event_ancestor, .src = e, .user_stop = e->user_stop,
+		.nr_user = e->nr_user, .user_first = e->nr_ancestors, .user_lr = e->user_lr,
 	};
 
 	if (e->counted)
@@ -63,17 +83,23 @@ void fw_print_chain(FILE *out, struct fw_symtab *syms, const struct fw_event *e,
 int fw_report(struct fw_recording *r, FILE *out, int frames)
 {
 	unsigned long long stops[FW_STOP_NR + 1] = {}, hits = 0;
+	struct fw_usym *usym = fw_usym_new(r);
 	size_t n;
 
+	if (!usym) {
+		fprintf(stderr, "framewalk: out of memory\n");
+		return 1;
+	}
 	if (fw_verbosity >= 0)
 		fprintf(out, "# framewalk recording: kernel %s, filter '%s', notrace '%s', depth %u\n",
 			r->kernel, r->filter, r->notrace, r->depth);
 	for (n = 0; n < r->nev; n++) {
-		fw_print_chain(out, &r->syms, &r->ev[n], fw_recording_comm(r, r->ev[n].pid),
+		fw_print_chain(out, &r->syms, usym, &r->ev[n], fw_recording_comm(r, r->ev[n].pid),
 			       frames);
 		stops[r->ev[n].stop < FW_STOP_NR ? r->ev[n].stop : FW_STOP_NR] += r->ev[n].count;
 		hits += r->ev[n].count;
 	}
+	fw_usym_free(usym);
 	if (fw_verbosity < 0)
 		return 0;
 	if (r->cut_line)
@@ -101,14 +127,51 @@ void fw_print_stops(FILE *out, const unsigned long long *stops)
 	}
 }
 
-/* The i-th frame from the child outward: child, parent, ancestors. */
-static unsigned long long fw_frame_at(const struct fw_event *e, unsigned int i)
+/* The frames of e: child, parent, ancestors, then its user frames. */
+static unsigned int fw_nr_frames(const struct fw_event *e)
 {
+	return e->nr_ancestors + 2 + e->nr_user;
+}
+
+/*
+ * The i-th frame from the child outward (child, parent, ancestors, user
+ * frames from the pc outward) as folded stacks and top name it: the kernel's
+ * by function, the user's by function or address, marked "_[u]".
+ */
+static const char *fw_frame_name(struct fw_recording *r, struct fw_usym *u,
+				 const struct fw_event *e, unsigned int i, char *buf, size_t len)
+{
+	size_t n;
+
 	if (i == 0)
-		return e->ip;
+		return fw_symtab_format(&r->syms, e->ip, 0, buf, len);
 	if (i == 1)
-		return e->parent;
-	return e->ancestors[i - 2];
+		return fw_symtab_format(&r->syms, e->parent, 0, buf, len);
+	if (i < e->nr_ancestors + 2)
+		return fw_symtab_format(&r->syms, e->ancestors[i - 2], 0, buf, len);
+	fw_usym_name(u, e, i - e->nr_ancestors - 2, FW_USYM_FUNC, buf, len - 4);
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "_[u]");
+	return buf;
+}
+
+/* A user walk cut short: neither its outermost frame nor the user=N limit. */
+static int fw_user_cut_short(unsigned int stop)
+{
+	return stop != FW_STOP_USER_END && stop != FW_STOP_USER_DEPTH;
+}
+
+/* s (of len bytes) with ";" (unless empty) and name appended; NULL when out of memory. */
+static char *fw_fold_append(char *s, size_t *len, const char *name)
+{
+	char *t = realloc(s, *len + strlen(name) + 2);
+
+	if (!t) {
+		free(s);
+		return NULL;
+	}
+	*len += sprintf(t + *len, "%s%s", *len ? ";" : "", name);
+	return t;
 }
 
 /* A key and the hits behind it. */
@@ -158,39 +221,42 @@ static void fw_free_keys(char **keys, size_t n)
  * "outermost;...;parent;child count" per distinct stack, for flamegraph.pl, inferno and
  * framewalk flamegraph. A walk cut short (fw_stop_cut_short: neither chain_end nor depth)
  * has its stop reason as the root, "[off_stack];...", as the module's own folded file has.
+ * User frames come first, marked "_[u]", after their own stop where it was cut short: the
+ * module's layout.
  */
 int fw_folded(struct fw_recording *r, FILE *out)
 {
 	char **keys = calloc(r->nev ? r->nev : 1, sizeof(*keys));
 	struct fw_count *counts = calloc(r->nev ? r->nev : 1, sizeof(*counts));
+	struct fw_usym *usym = fw_usym_new(r);
 	char buf[FW_SYM_BUF];
 	size_t n, d, len;
 	int i;
 
-	if (!keys || !counts)
+	if (!keys || !counts || !usym)
 		goto nomem;
 	for (n = 0; n < r->nev; n++) {
 		const struct fw_event *e = &r->ev[n];
 		char *s = NULL;
 
 		len = 0;
-		if (fw_stop_cut_short(e->stop)) {
-			s = malloc(strlen(fw_stop_name(e->stop)) + 3);
+		if (e->nr_user && fw_user_cut_short(e->user_stop)) {
+			snprintf(buf, sizeof(buf), "[%s]", fw_stop_name(e->user_stop));
+			s = fw_fold_append(s, &len, buf);
 			if (!s)
 				goto nomem;
-			len = sprintf(s, "[%s]", fw_stop_name(e->stop));
 		}
-		for (i = (int)e->nr_ancestors + 1; i >= 0; i--) {
-			const char *name = fw_symtab_format(&r->syms, fw_frame_at(e, i), 0,
-							    buf, sizeof(buf));
-			char *t = realloc(s, len + strlen(name) + 2);
-
-			if (!t) {
-				free(s);
-				goto nomem;
+		for (i = (int)fw_nr_frames(e) - 1; i >= 0; i--) {
+			if (i == (int)e->nr_ancestors + 1 && fw_stop_cut_short(e->stop)) {
+				snprintf(buf, sizeof(buf), "[%s]", fw_stop_name(e->stop));
+				s = fw_fold_append(s, &len, buf);
+				if (!s)
+					goto nomem;
 			}
-			s = t;
-			len += sprintf(s + len, "%s%s", len ? ";" : "", name);
+			s = fw_fold_append(s, &len, fw_frame_name(r, usym, e, (unsigned int)i,
+								  buf, sizeof(buf)));
+			if (!s)
+				goto nomem;
 		}
 		keys[n] = s;
 		counts[n].key = s;
@@ -201,12 +267,14 @@ int fw_folded(struct fw_recording *r, FILE *out)
 		fprintf(out, "%s %llu\n", counts[n].key, counts[n].count);
 	fw_free_keys(keys, r->nev);
 	free(counts);
+	fw_usym_free(usym);
 	return 0;
 nomem:
 	fprintf(stderr, "framewalk: out of memory\n");
 	if (keys)
 		fw_free_keys(keys, r->nev);
 	free(counts);
+	fw_usym_free(usym);
 	return 1;
 }
 
@@ -214,6 +282,7 @@ nomem:
 int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
 {
 	char callee[FW_SYM_BUF], caller[FW_SYM_BUF];
+	struct fw_usym *usym = NULL;
 	struct fw_count *counts;
 	size_t nkeys = 0, cap = 0, n, d;
 	unsigned long long edges = 0, hits = 0;
@@ -221,18 +290,19 @@ int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
 	unsigned int i;
 
 	for (n = 0; n < r->nev; n++)
-		cap += r->ev[n].nr_ancestors + 1;
+		cap += fw_nr_frames(&r->ev[n]) - 1;
 	keys = calloc(cap ? cap : 1, sizeof(*keys));
 	counts = calloc(cap ? cap : 1, sizeof(*counts));
-	if (!keys || !counts)
+	usym = fw_usym_new(r);
+	if (!keys || !counts || !usym)
 		goto nomem;
 	for (n = 0; n < r->nev; n++) {
 		const struct fw_event *e = &r->ev[n];
 
 		hits += e->count;
-		for (i = 0; i <= e->nr_ancestors; i++) {
-			fw_symtab_format(&r->syms, fw_frame_at(e, i), 0, callee, sizeof(callee));
-			fw_symtab_format(&r->syms, fw_frame_at(e, i + 1), 0, caller, sizeof(caller));
+		for (i = 0; i + 1 < fw_nr_frames(e); i++) {
+			fw_frame_name(r, usym, e, i, callee, sizeof(callee));
+			fw_frame_name(r, usym, e, i + 1, caller, sizeof(caller));
 			keys[nkeys] = malloc(strlen(caller) + strlen(callee) + 5);
 			if (!keys[nkeys])
 				goto nomem;
@@ -253,10 +323,12 @@ int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
 			100.0 * counts[n].count / (double)edges, counts[n].key);
 	fw_free_keys(keys, nkeys);
 	free(counts);
+	fw_usym_free(usym);
 	return 0;
 nomem:
 	fprintf(stderr, "framewalk: out of memory\n");
 	fw_free_keys(keys, nkeys);
 	free(counts);
+	fw_usym_free(usym);
 	return 1;
 }

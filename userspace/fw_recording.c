@@ -5,6 +5,7 @@
  * addresses readable. The format is documented in Documentation/framewalk-cli.rst:
  * line-oriented text, one event, counted chain, task name or symbol per line.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,11 +16,7 @@
 #include "../lib/fw_walk.h"
 #include "fw_recording.h"
 
-/*
- * The doubling array v with room for its element n: v itself, or v moved;
- * NULL when out of memory, v then left as it was.
- */
-static void *fw_grow(void *v, size_t *cap, size_t n, size_t elem, size_t first)
+void *fw_grow(void *v, size_t *cap, size_t n, size_t elem, size_t first)
 {
 	size_t want = *cap ? *cap * 2 : first;
 	void *p;
@@ -167,6 +164,40 @@ void fw_recording_write_comm(FILE *f, int pid, const char *comm)
 	fprintf(f, "C %d %s\n", pid, comm);
 }
 
+void fw_recording_write_user(FILE *f, const struct fw_event *e)
+{
+	unsigned int i;
+
+	if (e->user_stop == FW_STOP_USER_OFF)
+		return;
+	fprintf(f, "U %u %d %u", e->user_stop, e->user_lr, e->nr_user);
+	for (i = 0; i < e->nr_user; i++)
+		fprintf(f, " %llx", e->user[i]);
+	fputc('\n', f);
+}
+
+const char *fw_build_id_hex(const unsigned char *id, unsigned int len, char *buf)
+{
+	unsigned int i;
+
+	if (!len)
+		return strcpy(buf, "-");
+	for (i = 0; i < len && i < FW_BUILD_ID_MAX; i++)
+		sprintf(buf + 2 * i, "%02x", id[i]);
+	return buf;
+}
+
+void fw_recording_write_mapset(FILE *f, int pid, const struct fw_mapping *m, size_t n)
+{
+	char hex[2 * FW_BUILD_ID_MAX + 1];
+	size_t i;
+
+	fprintf(f, "P %d %zu\n", pid, n);
+	for (i = 0; i < n; i++)
+		fprintf(f, "M %llx %llx %llx %s %s\n", m[i].start, m[i].end, m[i].offset,
+			fw_build_id_hex(m[i].build_id, m[i].build_id_len, hex), m[i].path);
+}
+
 void fw_recording_write_syms(FILE *f, const struct fw_symtab *t)
 {
 	size_t i;
@@ -194,22 +225,38 @@ static int fw_read_err(char *err, size_t len, const char *path, unsigned long li
 	return -1;
 }
 
-/* The ancestors that end an "E" or "A" line; returns a message on error, NULL when fine. */
-static const char *fw_recording_parse_ancestors(char *p, struct fw_event *e)
+/*
+ * The n addresses that end a line into v; on error "fewer WHAT than the line
+ * says" or "trailing data after the WHAT" (of the static buffer), else NULL.
+ */
+static const char *fw_recording_parse_addrs(char *p, unsigned long long *v, unsigned int n,
+					    const char *what)
 {
+	static char why[64];
 	unsigned int i;
 	int used;
 
-	if (e->nr_ancestors > FW_MAX_ANCESTORS)
-		return "more than 64 ancestors";
-	for (i = 0; i < e->nr_ancestors; i++) {
-		if (sscanf(p, " %llx%n", &e->ancestors[i], &used) != 1)
-			return "fewer ancestors than the line says";
+	for (i = 0; i < n; i++) {
+		if (sscanf(p, " %llx%n", &v[i], &used) != 1) {
+			snprintf(why, sizeof(why), "fewer %s than the line says", what);
+			return why;
+		}
 		p += used;
 	}
 	while (*p == ' ' || *p == '\n')
 		p++;
-	return *p ? "trailing data after the ancestors" : NULL;
+	if (!*p)
+		return NULL;
+	snprintf(why, sizeof(why), "trailing data after the %s", what);
+	return why;
+}
+
+/* The ancestors that end an "E" or "A" line; returns a message on error, NULL when fine. */
+static const char *fw_recording_parse_ancestors(char *p, struct fw_event *e)
+{
+	if (e->nr_ancestors > FW_MAX_ANCESTORS)
+		return "more than 64 ancestors";
+	return fw_recording_parse_addrs(p, e->ancestors, e->nr_ancestors, "ancestors");
 }
 
 /*
@@ -270,6 +317,75 @@ static const char *fw_recording_parse_chain(char *p, struct fw_event *e)
 	return fw_recording_parse_ancestors(p + used, e);
 }
 
+/* Parse "U STOP LR NR ADDR..." into e, whose E or A line it follows. */
+static const char *fw_recording_parse_user(char *p, struct fw_event *e)
+{
+	int used;
+
+	if (sscanf(p, "U %u %d %u%n", &e->user_stop, &e->user_lr, &e->nr_user, &used) != 3)
+		return "malformed user line, expected 'U STOP LR NR ADDR...'";
+	if (e->user_stop < FW_STOP_USER_FIRST || e->user_stop >= FW_STOP_NR)
+		return "not a user stop reason";
+	if (e->nr_user > FW_MAX_USER)
+		return "more than 64 user frames";
+	if (e->user_lr != 0 && (e->user_lr != 1 || e->nr_user < 2))
+		return "user_lr set without a second user frame";
+	return fw_recording_parse_addrs(p + used, e->user, e->nr_user, "user frames");
+}
+
+/* A build-id's hex ("-": none) into m; NULL when fine. */
+static const char *fw_parse_build_id(const char *hex, struct fw_mapping *m)
+{
+	size_t len = strlen(hex), i;
+	unsigned int byte;
+
+	m->build_id_len = 0;
+	if (!strcmp(hex, "-"))
+		return NULL;
+	if (len % 2 || len / 2 > FW_BUILD_ID_MAX)
+		return "a build-id of an odd length or longer than 64 bytes";
+	for (i = 0; i < len / 2; i++) {
+		if (!isxdigit((unsigned char)hex[2 * i]) || !isxdigit((unsigned char)hex[2 * i + 1]) ||
+		    sscanf(hex + 2 * i, "%2x", &byte) != 1)
+			return "a build-id that is not hexadecimal";
+		m->build_id[i] = (unsigned char)byte;
+	}
+	m->build_id_len = (unsigned int)(len / 2);
+	return NULL;
+}
+
+/* Parse "M START END OFFSET BUILDID PATH" into m: PATH is the rest of the line, spaces too. */
+static const char *fw_recording_parse_mapping(char *p, struct fw_mapping *m)
+{
+	char hex[2 * FW_BUILD_ID_MAX + 2];
+	const char *why;
+	int used = 0;
+
+	if (sscanf(p, "M %llx %llx %llx %129s %n", &m->start, &m->end, &m->offset, hex,
+		   &used) != 4 || !used)
+		return "malformed mapping line, expected 'M START END OFFSET BUILDID PATH'";
+	if (m->end <= m->start)
+		return "a mapping that ends before it starts";
+	why = fw_parse_build_id(hex, m);
+	if (why)
+		return why;
+	p += used;
+	p[strcspn(p, "\n")] = '\0';
+	m->path = strdup(p);
+	return m->path ? NULL : "out of memory";
+}
+
+/* The mapping set of pid that the lines read so far make current; -1: none. */
+static long fw_recording_mapset_of(const struct fw_recording *r, int pid)
+{
+	size_t i = r->nmapsets;
+
+	while (i--)
+		if (r->mapsets[i].pid == pid)
+			return (long)i;
+	return -1;
+}
+
 int fw_recording_add(struct fw_recording *r, const struct fw_event *e)
 {
 	struct fw_event *v = fw_grow(r->ev, &r->cap, r->nev, sizeof(*v), 1024);
@@ -293,6 +409,74 @@ static int fw_recording_add_comm(struct fw_recording *r, int pid, const char *na
 	snprintf(v[r->ncomm].name, sizeof(v[r->ncomm].name), "%.31s", name);
 	r->ncomm++;
 	return 0;
+}
+
+static int fw_recording_add_mapset(struct fw_recording *r, int pid)
+{
+	struct fw_mapset *v = fw_grow(r->mapsets, &r->mscap, r->nmapsets, sizeof(*v), 64);
+
+	if (!v)
+		return -ENOMEM;
+	r->mapsets = v;
+	v[r->nmapsets].pid = pid;
+	v[r->nmapsets].first = r->nmaps;
+	v[r->nmapsets].n = 0;
+	r->nmapsets++;
+	return 0;
+}
+
+/* m into the last mapping set; its path is the recording's from now on. */
+static int fw_recording_add_mapping(struct fw_recording *r, const struct fw_mapping *m)
+{
+	struct fw_mapping *v = fw_grow(r->maps, &r->mcap, r->nmaps, sizeof(*v), 256);
+
+	if (!v)
+		return -ENOMEM;
+	r->maps = v;
+	v[r->nmaps++] = *m;
+	r->mapsets[r->nmapsets - 1].n++;
+	return 0;
+}
+
+/*
+ * A U, P or M line (format 3) into r: user_due says whether an E or A line
+ * came just before, maps_due how many M lines the last P line still counts.
+ * Returns a message on error, NULL when fine.
+ */
+static const char *fw_recording_read_user_line(struct fw_recording *r, char *line, int user_due,
+					       size_t *maps_due)
+{
+	struct fw_event *e = r->nev ? &r->ev[r->nev - 1] : NULL;
+	struct fw_mapping m = {};
+	const char *why;
+	int pid;
+
+	switch (line[0]) {
+	case 'U':
+		if (!user_due)
+			return "a user line that follows no E or A line";
+		why = fw_recording_parse_user(line, e);
+		/* A counted chain has no pid: its frames go unnamed. */
+		if (!why && !e->counted)
+			e->mapset = fw_recording_mapset_of(r, e->pid);
+		return why;
+	case 'P':
+		if (sscanf(line, "P %d %zu", &pid, maps_due) != 2)
+			return "malformed mappings line, expected 'P PID N'";
+		return fw_recording_add_mapset(r, pid) ? "out of memory" : NULL;
+	default:
+		if (!*maps_due)
+			return "a mapping line beyond what its P line counts";
+		why = fw_recording_parse_mapping(line, &m);
+		if (why)
+			return why;
+		if (fw_recording_add_mapping(r, &m)) {
+			free(m.path);
+			return "out of memory";
+		}
+		(*maps_due)--;
+		return NULL;
+	}
 }
 
 static void fw_copy_value(char *dst, size_t len, const char *line, const char *key)
@@ -348,8 +532,8 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 	char *line = NULL, *sym, comm[256];
 	struct fw_event e;
 	const char *why;
-	int version, pid, ended = 0, ret = -1;
-	size_t nend, cap = 0;
+	int version, pid, ended = 0, user_due = 0, ret = -1;
+	size_t nend, cap = 0, maps_due = 0;
 	ssize_t len;
 	FILE *f;
 
@@ -395,18 +579,40 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 			fw_read_err(err, errlen, name, lineno, "data after the end line");
 			goto out;
 		}
+		if (maps_due && line[0] != 'M') {
+			fw_read_err(err, errlen, name, lineno, "%zu mapping lines missing after "
+				    "the P line", maps_due);
+			goto out;
+		}
+		if (version < 3 && strchr("UPM", line[0])) {
+			fw_read_err(err, errlen, name, lineno, "a '%c' line in a format %d recording "
+				    "(user frames came with format 3)", line[0], version);
+			goto out;
+		}
 		switch (line[0]) {
 		case 'E':
 		case 'A':
 			memset(&e, 0, sizeof(e));
+			e.user_stop = FW_STOP_USER_OFF;
 			why = line[0] == 'E' ? fw_recording_parse_event(line, version, &e) :
 					       fw_recording_parse_chain(line, &e);
 			if (why) {
 				fw_read_err(err, errlen, name, lineno, "%s", why);
 				goto out;
 			}
+			e.mapset = -1;
 			if (fw_recording_add(r, &e))
 				goto nomem;
+			user_due = 1;
+			continue;
+		case 'U':
+		case 'P':
+		case 'M':
+			why = fw_recording_read_user_line(r, line, user_due, &maps_due);
+			if (why) {
+				fw_read_err(err, errlen, name, lineno, "%s", why);
+				goto out;
+			}
 			break;
 		case 'S':
 			sym = fw_recording_parse_sym(line, &addr);
@@ -451,9 +657,15 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 				goto out;
 			}
 		}
+		user_due = 0;
 	}
 	if (ferror(f)) {
 		fw_read_err(err, errlen, name, lineno, "%s", strerror(errno));
+		goto out;
+	}
+	if (maps_due && !r->cut_line) {
+		fw_read_err(err, errlen, name, lineno, "%zu mapping lines missing after the P line",
+			    maps_due);
 		goto out;
 	}
 	if (lineno == 0) {
@@ -487,6 +699,12 @@ const char *fw_recording_comm(const struct fw_recording *r, int pid)
 
 void fw_recording_free(struct fw_recording *r)
 {
+	size_t i;
+
+	for (i = 0; i < r->nmaps; i++)
+		free(r->maps[i].path);
+	free(r->maps);
+	free(r->mapsets);
 	free(r->ev);
 	free(r->comm);
 	fw_symtab_free(&r->syms);

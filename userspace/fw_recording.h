@@ -9,8 +9,13 @@
 #include <stdio.h>
 
 #define FW_RECORDING_MAGIC	"framewalk-record"
-#define FW_RECORDING_VERSION	2
+/* 3: user frames (U lines) and the mappings they are symbolized with (P, M lines). */
+#define FW_RECORDING_VERSION	3
 #define FW_MAX_ANCESTORS	64
+/* The module's user=N limit (FW_USER_MAX): a user array holds at most this many. */
+#define FW_MAX_USER		64
+/* The longest GNU build-id kept: SHA-1's 20 bytes, with room for a longer hash. */
+#define FW_BUILD_ID_MAX		64
 /* The longest line a recording holds: an event with 64 ancestors is ~1.2 KiB. */
 #define FW_RECORDING_LINE_MAX	4096
 /* Room for any symbol a recording holds, with "+0x" and an offset: none is cut. */
@@ -34,6 +39,30 @@ struct fw_event {
 	unsigned long long ancestors[FW_MAX_ANCESTORS];
 	unsigned long long count;	/* hits: 1 for an event, the count for a chain */
 	int counted;			/* a counted chain: no cpu, time or pid */
+	/* The user frames (user=N), innermost (the user pc) first, as the event has them. */
+	unsigned int user_stop;		/* enum fw_stop; FW_STOP_USER_OFF: none walked */
+	int user_lr;			/* user[1] is the lr register */
+	unsigned int nr_user;
+	unsigned long long user[FW_MAX_USER];
+	/* Reading: the pid's mappings when the event was recorded (r->mapsets); -1: none. */
+	long mapset;
+};
+
+/* One mapping of a process, as /proc/PID/maps lists it, with its file's build-id. */
+struct fw_mapping {
+	unsigned long long start, end, offset;
+	unsigned char build_id[FW_BUILD_ID_MAX];
+	unsigned int build_id_len;	/* 0: none read (not an ELF, unreadable, anonymous) */
+	char *path;			/* "[vdso]", "" for anonymous memory */
+};
+
+/*
+ * A process's mappings as record saw them at one time: maps[first, first + n)
+ * of the recording. A later set of the same pid replaces it for the events after.
+ */
+struct fw_mapset {
+	int pid;
+	size_t first, n;
 };
 
 struct fw_sym {
@@ -63,9 +92,20 @@ struct fw_recording {
 	struct fw_comm *comm;
 	size_t ncomm, ccap;
 	struct fw_symtab syms;
+	struct fw_mapping *maps;
+	size_t nmaps, mcap;
+	struct fw_mapset *mapsets;
+	size_t nmapsets, mscap;
 	unsigned long long dropped;	/* from the end line */
 	unsigned long cut_line;		/* 0: complete; else where it was cut short */
 };
+
+/*
+ * The doubling array v (of *cap elements of elem bytes, first at the start)
+ * with room for its element n: v itself, or v moved; NULL when out of memory,
+ * v then left as it was.
+ */
+void *fw_grow(void *v, size_t *cap, size_t n, size_t elem, size_t first);
 
 int fw_symtab_add(struct fw_symtab *t, unsigned long long addr, const char *name);
 /* Text symbols of a kallsyms listing ("addr type name [module]"). */
@@ -81,6 +121,12 @@ void fw_recording_write_header(FILE *f, const char *kernel, const char *filter,
 void fw_recording_write_event(FILE *f, const struct fw_event *e);
 void fw_recording_write_chain(FILE *f, const struct fw_event *e);
 void fw_recording_write_comm(FILE *f, int pid, const char *comm);
+/* "U STOP LR NR ADDR...": the user frames of the E or A line just written; none with user=0. */
+void fw_recording_write_user(FILE *f, const struct fw_event *e);
+/* "P PID N", then N "M START END OFFSET BUILDID PATH" lines: pid's mappings from now on. */
+void fw_recording_write_mapset(FILE *f, int pid, const struct fw_mapping *m, size_t n);
+/* A build-id as lowercase hex into buf (2 * FW_BUILD_ID_MAX + 1 bytes), "-" for none. */
+const char *fw_build_id_hex(const unsigned char *id, unsigned int len, char *buf);
 void fw_recording_write_syms(FILE *f, const struct fw_symtab *t);
 void fw_recording_write_end(FILE *f, size_t events, unsigned long long dropped);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * plugin_framewalk.c - libtraceevent plugin: print framewalk:chain events as
+ * plugin_framewalk.c - libtraceevent plugin: print framewalk:chain and chain_user events as
  * symbolized call chains in trace-cmd report.
  *
  * Default, one "=> func+off" line per frame, like the kernel_stack event:
@@ -70,10 +70,15 @@ static void fw_seq_sym(void *ctx, unsigned long long addr, int with_offset)
 		trace_seq_printf(seq->s, " <0x%llx>", addr);
 }
 
-/* The event's ancestors array, in the traced kernel's word size and byte order. */
+/*
+ * The event's ancestors array, then its user array, in the traced kernel's
+ * word size and byte order: word i past the ancestors is user frame i - nr.
+ */
 struct fw_raw_ancestors {
 	struct tep_handle *tep;
 	const char *data;
+	const char *user;
+	unsigned int nr;
 	int word;
 };
 
@@ -81,6 +86,8 @@ static unsigned long long fw_raw_ancestor(const void *src, unsigned int i)
 {
 	const struct fw_raw_ancestors *a = src;
 
+	if (i >= a->nr)
+		return tep_read_number(a->tep, a->user + (i - a->nr) * a->word, a->word);
 	return tep_read_number(a->tep, a->data + i * a->word, a->word);
 }
 
@@ -89,6 +96,7 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 {
 	struct tep_handle *tep = event->tep;
 	unsigned long long ip, parent, stop, found, tramp = FW_TRAMP_NONE, recovered = 0;
+	unsigned long long user_stop = FW_STOP_USER_OFF, user_lr = 0;
 	const char *nr_field = tep_find_field(event, "nr_ancestors") ? "nr_ancestors" : "depth";
 	struct fw_raw_ancestors raw = { .tep = tep };
 	struct fw_seq seq = { .s = s, .tep = tep };
@@ -97,7 +105,7 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 		.oneline = fw_opt_oneline->set,
 	};
 	struct fw_chain c = { .ancestor = fw_raw_ancestor, .src = &raw };
-	int len;
+	int len, user_len = 0;
 
 	(void)context;
 	/*
@@ -126,6 +134,16 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 	c.tramp = (unsigned int)tramp;
 	c.recovered = recovered;
 	c.nr_ancestors = (unsigned int)(len / raw.word);
+	/* Only chain_user has them (user=N): chain shows no user frame. */
+	tep_get_field_val(NULL, event, "user_stop", record, &user_stop, 0);
+	tep_get_field_val(NULL, event, "user_lr", record, &user_lr, 0);
+	if (tep_find_field(event, "user"))
+		raw.user = tep_get_field_raw(NULL, event, "user", record, &user_len, 0);
+	raw.nr = c.nr_ancestors;
+	c.user_first = c.nr_ancestors;
+	c.nr_user = raw.user ? (unsigned int)(user_len / raw.word) : 0;
+	c.user_stop = (unsigned int)user_stop;
+	c.user_lr = user_lr != 0;
 	fw_chain_format(&out, &c);
 	return 0;
 }
@@ -134,11 +152,13 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	tep_plugin_add_options("framewalk", TEP_PLUGIN_OPTIONS);
 	tep_register_event_handler(tep, -1, "framewalk", "chain", fw_chain_handler, NULL);
+	tep_register_event_handler(tep, -1, "framewalk", "chain_user", fw_chain_handler, NULL);
 	return 0;
 }
 
 void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
 	tep_unregister_event_handler(tep, -1, "framewalk", "chain", fw_chain_handler, NULL);
+	tep_unregister_event_handler(tep, -1, "framewalk", "chain_user", fw_chain_handler, NULL);
 	tep_plugin_remove_options(TEP_PLUGIN_OPTIONS);
 }

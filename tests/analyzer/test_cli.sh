@@ -18,12 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # check NAME GOT EXPECTED
 check() {
-	if [ "$2" != "$3" ]; then
-		ktap_note "expected: $(printf '%s' "$3" | head -3 | tr '\n' '|')"
-		ktap_note "got:      $(printf '%s' "$2" | head -3 | tr '\n' '|')"
-	fi
-	[ "$2" = "$3" ]
-	ktap_result $? "$1"
+	ktap_check "$@"
 }
 # run ARGS...: "STATUS: first stderr line"
 run() {

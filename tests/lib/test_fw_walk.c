@@ -370,7 +370,7 @@ static void native_equals_generic(void)
 	/* The comparison means something only if the walks went places and ended every way. */
 	KTAP_EXPECT(frames > 10000, "frames=%u", frames);
 	KTAP_EXPECT(boundaries_crossed > 300, "boundaries_crossed=%u", boundaries_crossed);
-	for (i = 0; i < FW_STOP_NR; i++)
+	for (i = 0; i < FW_STOP_USER_FIRST; i++)
 		if (i != FW_STOP_NO_RECORD)
 			KTAP_EXPECT(stops[i] > 0, "no walk ended with %s", fw_stop_name(i));
 }

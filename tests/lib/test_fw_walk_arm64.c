@@ -238,7 +238,7 @@ static void arm64_walk_equals_generic(void)
 	KTAP_EXPECT(faults > 100, "faults=%u in %u rounds with a faulting page", faults,
 		    fault_rounds);
 	KTAP_EXPECT(boundaries_crossed > 300, "boundaries_crossed=%u", boundaries_crossed);
-	for (i = 0; i < FW_STOP_NR; i++)
+	for (i = 0; i < FW_STOP_USER_FIRST; i++)
 		if (i != FW_STOP_NO_RECORD)
 			KTAP_EXPECT(stops[i] > 0, "no walk ended with %s", fw_stop_name(i));
 	printf("# 20000 walks: %u frames, %u through the fast path alone, %u faults fixed up, "

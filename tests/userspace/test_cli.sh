@@ -12,12 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # check DESCRIPTION GOT EXPECTED
 check() {
-	if [ "$2" != "$3" ]; then
-		echo "# expected: $(printf '%s' "$3" | head -5 | tr '\n' '|')"
-		echo "# got:      $(printf '%s' "$2" | head -5 | tr '\n' '|')"
-	fi
-	[ "$2" = "$3" ]
-	ktap_result $? "$1"
+	ktap_check "$@"
 }
 
 # Three calls: two identical chains child <- parentfn+0x10 <- grand+0x20 <- great+0x30,
@@ -198,7 +193,7 @@ bad() {
 	rc=$?
 	check "$what" "$rc: $got" "1: framewalk report: $tmp/bad.rec$want"
 }
-expect=" expected a 'framewalk-record 2' line"
+expect=" expected a 'framewalk-record 3' line"
 echo "not a recording" >"$tmp/bad.rec"
 bad "a file that is not a recording" ":1: not a framewalk recording;$expect"
 printf '\027\010\104tracing6\000\001\010\000\000\000' >"$tmp/bad.rec"
@@ -209,7 +204,7 @@ bad "an ELF file is named as one" ":1: not a framewalk recording: it is an ELF f
 printf 'framewalk-record 1\nE \000\001\n' >"$tmp/bad.rec"
 bad "binary data after the magic" ":2: binary data in a text recording"
 printf 'framewalk-record 9\n' >"$tmp/bad.rec"
-bad "an unknown format version" ":1: format version 9, expected 1 to 2"
+bad "an unknown format version" ":1: format version 9, expected 1 to 3"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 3 a b\n' >"$tmp/bad.rec"
 bad "an event with fewer ancestors than it says" ":2: fewer ancestors than the line says"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 65\n' >"$tmp/bad.rec"
@@ -367,7 +362,7 @@ fi
 if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ] &&
    [ ! -e /sys/kernel/tracing/events/framewalk ]; then
 	check "reset -v with nothing to do says so" "$("$fw" reset -v 2>&1)" \
-		"framewalk reset: nothing to do: no recorder's instance left, framewalk:chain enabled nowhere"
+		"framewalk reset: nothing to do: no recorder's instance left, framewalk events enabled nowhere"
 fi
 
 got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$fw" record -f vfs_read 2>&1)

@@ -45,4 +45,26 @@ echo "$report" | grep -q "$kret_chain"
 ktap_result $? "trace-cmd report with the plugin: the recovered frame is marked"
 "$top/build/host/framewalk" report "$files/fw-kret.rec" 2>&1 | grep -q "$kret_chain"
 ktap_result $? "framewalk report on the host: the recovered frame is marked"
+# The guest's report of fw_user_fp_g's user frames (test_user_symbols.sh) against binutils'
+# nm and addr2line on the same file, from the recording's addresses and mappings.
+. "$top/tests/userspace/usym_oracle.sh"
+prog=/usr/bin/fw_user_fp_g
+base=$(awk -v p=$prog '$1 == "M" && $6 == p && $4 == "0" { print $2; exit }' "$files/usym.rec")
+want=
+i=0
+for a in $(awk '$1 == "U" { for (i = 5; i <= NF; i++) print $i; exit }' "$files/usym.rec"); do
+	if [ -n "$base" ] && [ $((16#$a)) -ge $((16#$base)) ] &&
+		USYM_CROSS=aarch64-linux-gnu- usym_oracle "$top/build/arm64/bin/fw_user_fp_g" \
+			$((16#$base)) $((16#$a)) $((i > 0)) $prog >/tmp/usym_e2e.$$ &&
+		grep -q '^fw_u_\|^main+' /tmp/usym_e2e.$$; then
+		want+=$(cat /tmp/usym_e2e.$$)$'\n'
+	fi
+	i=$((i + 1))
+done
+rm -f /tmp/usym_e2e.$$
+got=$(sed -n "s/^ => \(\(fw_u_\|main+\).* ($(echo $prog | sed 's#/#\\/#g'))[^[]*\) \[u[ a-z]*\]\$/\1/p" \
+	"$files/usym.txt")
+echo "$got" | sed 's/^/# guest: /'
+[ -n "$got" ] && [ "$got" = "${want%$'\n'}" ]
+ktap_result $? "the guest's report of user frames: function+off and file:line as binutils say"
 ktap_done
