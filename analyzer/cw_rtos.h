@@ -45,6 +45,12 @@ struct cw_thread {
 	const char *layout;	/* how its registers were found: "ARM_CM4F", "callee_saved", ... */
 	int have_psplim;
 	uint32_t psplim, exc_return;
+	/*
+	 * The hardware frame of the context the kernel saved at the thread's
+	 * last switch, 0 if none: the running thread's is stale (a frame search
+	 * must not take it for the live one while another fits).
+	 */
+	uint32_t saved_frame;
 	int have_regs;
 	struct cw_regs regs;	/* its registers when switched out, or at the fault */
 	char problem[160];	/* why it has no backtrace, or what looked wrong */
@@ -71,5 +77,7 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 		    enum cw_unwinder how, struct cw_rtos *out);
 void cw_rtos_free(struct cw_rtos *r);
 void cw_rtos_bounds(const struct cw_image *img, enum cw_rtos_kind kind, struct cw_bounds *b);
+const char *cw_rtos_isr_stack(const struct cw_image *img, enum cw_rtos_kind kind, uint32_t *lo,
+			      uint32_t *hi);
 
 #endif /* CW_RTOS_H */

@@ -47,6 +47,11 @@ struct cw_rtos_ops {
 	 * name when it fails. Returns the function that builds it, NULL if none.
 	 */
 	const char *(*find_task_exit)(const struct cw_image *img, uint32_t *addr);
+	/*
+	 * The interrupt stack the kernel allocates itself ([lo, hi) symbols), or
+	 * NULL: with the running thread's, where a fault's frame can be.
+	 */
+	const char *isr_stack_lo, *isr_stack_hi;
 	/* After the unwind: a state only the thread's frames tell apart, or NULL. */
 	void (*settle)(struct cw_rtos_walk *w, struct cw_thread *th);
 };

@@ -24,11 +24,17 @@ enum cw_search_bound {
 struct cw_stack_range {
 	uint32_t lo, hi;	/* [lo, hi) */
 	int process;		/* a thread's (process) stack, else the main stack */
+	/*
+	 * A thread's the kernel says is not running: its words are that
+	 * thread's saved context and older frames, never the live frame.
+	 */
+	int not_running;
 	enum cw_search_bound bound;
 	char what[64];		/* the symbols or the thread that name it */
 };
 
-#define CW_MAX_STACK_RANGES	24
+#define CW_MAX_STACK_RANGES	96	/* a thread's each, the main stacks */
+#define CW_MAX_STALE_FRAMES	4
 
 /* Where the stacks are, for a search: cw_stack_hints() fills it. */
 struct cw_search_hints {
@@ -41,6 +47,12 @@ struct cw_search_hints {
 	 * the scheduler's start left there).
 	 */
 	int threads_run;
+	/*
+	 * The frames the kernel saved at the running thread's last switch:
+	 * stale while it runs, taken only when no other frame fits.
+	 */
+	uint32_t stale[CW_MAX_STALE_FRAMES];
+	unsigned int nr_stale;
 };
 
 /* The outcome of a frame search, for the report. */
@@ -55,6 +67,8 @@ struct cw_search {
 	int have_other;		/* another candidate also yields a complete chain: */
 	uint32_t other;		/* the next one below the frame taken */
 	int truncated;		/* more candidates than trial unwinds allowed */
+	int stale;		/* the frame taken is the running thread's stale saved
+				 * context: no other candidate yields a complete chain */
 	int confidence;
 	enum cw_search_bound bound;
 	uint32_t lo, hi;	/* the stack searched, [lo, hi) */

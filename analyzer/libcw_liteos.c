@@ -347,6 +347,14 @@ static int los_find(struct cw_rtos_walk *w)
 		at[i] = t[i].context ? t[i].sp : 0;
 	/* Whether the FPU was on (the kernel reads CPACR at every switch) is not in a dump. */
 	cw_rtos_contexts_by_majority(w, at, los_try_context, 1, "stackPointer");
+	/* Where the running task's stale context lies, for a frame search to pass over. */
+	for (i = 0; i < w->out->nr; i++) {
+		struct cw_thread tmp = w->out->threads[i];
+
+		if (tmp.current && t[i].sp &&
+		    (!los_try_context(w, &tmp, t[i].sp, 1) || !los_try_context(w, &tmp, t[i].sp, 0)))
+			w->out->threads[i].saved_frame = tmp.saved_frame;
+	}
 	los_check_lists(w, &l, array, stride, max + 1, ready, ready + cur_ready, delayed,
 			delayed + cur_delayed);
 	return 0;

@@ -169,8 +169,8 @@ static void search_json(FILE *out, const struct cw_search *s)
 		fprintf(out, "%u", s->other);
 	else
 		fputs("null", out);
-	fprintf(out, ", \"truncated\": %s, \"confidence\": %d}", s->truncated ? "true" : "false",
-		s->confidence);
+	fprintf(out, ", \"truncated\": %s, \"stale\": %s, \"confidence\": %d}",
+		s->truncated ? "true" : "false", s->stale ? "true" : "false", s->confidence);
 }
 
 static void search_text(FILE *out, const struct cw_search *s)
@@ -188,10 +188,14 @@ static void search_text(FILE *out, const struct cw_search *s)
 		s->candidates, s->tried, s->complete, s->confidence);
 	if (s->have_other)
 		fprintf(out, "search: the candidate at 0x%08x also yields a complete chain; the "
-			"highest is taken as live (give the value with --sp if it is known)\n",
+			"dump cannot tell which is live (give the value with --sp if it is known)\n",
 			s->other);
 	if (s->truncated)
 		fprintf(out, "search: more candidates than trial unwinds; the rest were not tried\n");
+	if (s->stale)
+		fprintf(out, "search: the only complete candidate is the frame the kernel saved at "
+			"the running thread's last switch: live only if the fault hit at that very sp "
+			"(give the value with --sp if it is known)\n");
 }
 
 /* The "threads" member of the report object (schema in Documentation/crashwalk.rst). */

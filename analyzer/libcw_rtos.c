@@ -112,6 +112,18 @@ void cw_rtos_bounds(const struct cw_image *img, enum cw_rtos_kind kind, struct c
 	kernel_ends(img, pick_kernel(img, kind), b);
 }
 
+/* The kernel's own interrupt stack: the name of its low end's symbol, NULL if none. */
+const char *cw_rtos_isr_stack(const struct cw_image *img, enum cw_rtos_kind kind, uint32_t *lo,
+			      uint32_t *hi)
+{
+	const struct cw_rtos_ops *ops = pick_kernel(img, kind);
+
+	if (!ops || !ops->isr_stack_lo || cw_image_lookup(img, ops->isr_stack_lo, lo) ||
+	    cw_image_lookup(img, ops->isr_stack_hi, hi) || *hi <= *lo)
+		return NULL;
+	return ops->isr_stack_lo;
+}
+
 /*
  * The top of a stack whose size the kernel does not record: the nearest
  * other thread's stack or TCB above its start, so no unwinder reads into them.

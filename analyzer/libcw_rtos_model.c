@@ -187,6 +187,7 @@ int cw_rtos_pop_frame(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t bas
 	}
 	cw_exc_frame_pop(&f, &th->regs);
 	cw_reg_set(&th->regs, CW_PSP, base);	/* where the switch left the PSP */
+	th->saved_frame = base;
 	th->exc_return = exc_return;
 	th->have_regs = 1;
 	return 0;

@@ -18,12 +18,16 @@
 
 #define SEARCH_MAX_TRIALS	48	/* trial unwinds per search: hostile RAM ends here */
 #define SEARCH_MAX_CANDIDATES	16384	/* frames kept for trial, highest first */
+#define SEARCH_RESCUE_TRIALS	16	/* after a rival: lower candidates tried for one
+					 * whose chain runs through both */
 #define SEARCH_SEGMENTS		8	/* backtraces a trial chain may run through */
 #define SEARCH_TOP_SLACK	64	/* a complete chain ends this close to its stack's top */
 #define CONF_SEARCH_SURE	80	/* one complete candidate in a bounded stack */
 #define CONF_SEARCH_KNOWN	90	/* its words are the registers the dump recorded */
 #define CONF_SEARCH_UNBOUNDED	60	/* one complete candidate, stack bounds unknown */
 #define CONF_SEARCH_AMBIGUOUS	30	/* another candidate also yields a complete chain */
+#define CONF_SEARCH_STALE	60	/* the only complete one is the running thread's
+					 * context from its last switch */
 
 /* Exception numbers no stacked IPSR holds: Reset, and the reserved 8-10 and 13. */
 #define IPSR_IMPOSSIBLE	((1u << 1) | (1u << 8) | (1u << 9) | (1u << 10) | (1u << 13))
@@ -255,6 +259,7 @@ struct candidate {
 	uint32_t base;		/* where the frame's words start (v8-M: the additional state) */
 	uint32_t region, end;	/* the dumped region it is in */
 	unsigned int variant;	/* which frame type (ers[]) its words were read as */
+	int stale;		/* the running thread's context from its last switch */
 };
 
 struct search {
@@ -274,6 +279,8 @@ struct search {
 		int scanned;	/* found by the stack scan: it read no saved register */
 	} sps[SEARCH_SEGMENTS * CW_MAX_FRAMES];	/* the chain just tried */
 	unsigned int nr_sps;
+	struct cw_exc_frame rivals[4];	/* complete candidates below the frame taken */
+	unsigned int nr_rivals;
 };
 
 /*
@@ -350,6 +357,26 @@ static int stale_start_frame(const struct search *s, const struct cw_stack_range
 	       !(xpsr & CW_XPSR_IPSR);
 }
 
+/*
+ * Is the frame at base the one the kernel saved when the running thread was
+ * last switched out, looked at for the fault's own frame? The thread ran on
+ * since: a fault in it stacked its frame elsewhere, but for the odd one at
+ * the very same sp. An interrupt, unlike the fault, often stacks its frame
+ * right where the last preemption did (a thread spinning in one loop), so
+ * the frame an interrupt left is not judged so.
+ */
+static int is_stale(const struct search *s, uint32_t base)
+{
+	unsigned int i;
+
+	if (!s->req->fault_frame)
+		return 0;
+	for (i = 0; s->t->hints && i < s->t->hints->nr_stale; i++)
+		if (s->t->hints->stale[i] == base)
+			return 1;
+	return 0;
+}
+
 static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 {
 	const struct cw_stack_range *r = range_of(s->t->hints, a);
@@ -365,7 +392,8 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 	    s->req->process >= 0 ? (r && r->process != s->req->process) || (!r && s->bounded) :
 	    !r && s->bounded)
 		return;
-	if (below_given_sp(s, a, start, end) || stale_start_frame(s, r, a))
+	if (below_given_sp(s, a, start, end) || stale_start_frame(s, r, a) ||
+	    (r && r->not_running))
 		return;
 	for (v = first; v < n; v++) {
 		if (cw_exc_frame_read(s->t->mem, a, &s->ers[v], &f) != CW_EXC_OK ||
@@ -390,7 +418,8 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 			return;
 		}
 		s->c[s->nr++] = (struct candidate){ .base = a, .region = start, .end = end,
-						    .variant = v };
+						    .variant = v,
+						    .stale = is_stale(s, f.base) };
 	}
 }
 
@@ -474,6 +503,39 @@ static int accounts_for(const struct search *s, const struct cw_exc_frame *f)
 	return 0;
 }
 
+/*
+ * The frame taken interrupted Thread mode on a process stack, and a lower
+ * rival interrupted a handler on a main stack, whose chain (bt) leaves by an
+ * exception return to the process stack it has no pointer for: the same
+ * crash seen at two levels, a fault in a handler over that thread (its
+ * frame on the process stack the handler's entry stacked). Where the
+ * main stack lies above the threads' the rule takes the handler's frame
+ * first; where it lies below, so does this, and either way the other is
+ * named as a rival. Only when the dump does not say which stack the fault
+ * was on.
+ */
+static int handler_over_thread(const struct search *s, const struct cw_exc_frame *taken,
+			       const struct cw_exc_frame *f, const struct cw_backtrace *bt)
+{
+	const struct cw_stack_range *rt = range_of(s->t->hints, taken->base);
+	const struct cw_stack_range *rf = range_of(s->t->hints, f->base);
+
+	return s->req->process < 0 && s->req->fault_frame && rt && rt->process &&
+	       (!rf || !rf->process) && !(taken->words[CW_EXC_XPSR_WORD] & CW_XPSR_IPSR) &&
+	       (f->words[CW_EXC_XPSR_WORD] & CW_XPSR_IPSR) && bt->stop == CW_STOP_NO_PSP;
+}
+
+/* Does the chain just tried account for every rival seen below the frame taken? */
+static int accounts_for_rivals(const struct search *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nr_rivals; i++)
+		if (!accounts_for(s, &s->rivals[i]))
+			return 0;
+	return 1;
+}
+
 /* Do f's stacked r0-r3 and r12 hold what the handler's entry registers do? */
 static int matches_entry(const struct cw_regs *entry, const struct cw_exc_frame *f)
 {
@@ -504,7 +566,7 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 		    struct cw_exc_frame *out, struct cw_search *res, struct cw_backtrace *scratch)
 {
 	struct search *s = calloc(1, sizeof(*s));
-	unsigned int i, worth, best_worth = 0, found = 0, kinds = 0;
+	unsigned int i, pass, worth, best_worth = 0, found = 0, kinds = 0, rescue_end = 0;
 	const struct cw_stack_range *r;
 	struct cw_exc_frame f;
 	uint32_t a;
@@ -524,7 +586,8 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 		s->nr_er = 2;
 	}
 	for (i = 0; t->hints && i < t->hints->nr; i++)
-		kinds |= 1u << !!t->hints->ranges[i].process;
+		if (!t->hints->ranges[i].not_running)
+			kinds |= 1u << !!t->hints->ranges[i].process;
 	s->bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) : kinds == 3;
 	s->have_lazy = !cw_exc_lazy_frame(t->mem, &s->lazy_base);
 	s->c = calloc(s->cap, sizeof(*s->c));
@@ -542,57 +605,82 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 			collect(s, a, reg->addr, end);
 	}
 	qsort(s->c, s->nr, sizeof(*s->c), by_address_down);
-	for (i = 0; i < s->nr; i++) {
-		const struct candidate *c = &s->c[i];
+	/* The running thread's stale context only when no other candidate fits. */
+	for (pass = 0; pass < 2 && !found; pass++) {
+		for (i = 0; i < s->nr; i++) {
+			const struct candidate *c = &s->c[i];
 
-		if (res->tried == SEARCH_MAX_TRIALS) {
-			res->truncated = 1;
-			break;
-		}
-		res->tried++;
-		worth = try_chain(s, c, &f, scratch);
-		if (!worth)
-			continue;
-		/* The same words read as the other frame type: the surer chain is the frame. */
-		if (found && c->base == res->at) {
-			if (worth > best_worth) {
-				*out = f;
-				best_worth = worth;
-			}
-			continue;
-		}
-		res->complete++;
-		if (found && !accounts_for(s, out)) {
-			/*
-			 * A rival. Where the frame taken lacks the handler's
-			 * entry registers, a lower one that holds them is live.
-			 */
-			int swap = req->entry && !matches_entry(req->entry, out) &&
-				   matches_entry(req->entry, &f);
-
-			if (!res->have_other) {
-				res->have_other = 1;
-				res->other = c->base;
-			}
-			if (!swap && (!req->entry || matches_entry(req->entry, out)))
-				break;
-			if (!swap)
+			if (c->stale != (int)pass)
 				continue;
-			res->other = res->at;
+			if (res->tried == SEARCH_MAX_TRIALS ||
+			    (s->nr_rivals && res->tried == rescue_end)) {
+				res->truncated |= !s->nr_rivals;
+				break;
+			}
+			res->tried++;
+			worth = try_chain(s, c, &f, scratch);
+			if (!worth)
+				continue;
+			/* The same words read as the other frame type: the surer chain is the frame. */
+			if (found && c->base == res->at) {
+				if (worth > best_worth) {
+					*out = f;
+					best_worth = worth;
+				}
+				continue;
+			}
+			res->complete++;
+			if (found && (!accounts_for(s, out) || !accounts_for_rivals(s))) {
+				/*
+				 * A rival. Where the frame taken lacks the handler's
+				 * entry registers, a lower one that holds them is live.
+				 */
+				int swap = (req->entry && !matches_entry(req->entry, out) &&
+					    matches_entry(req->entry, &f)) ||
+					   handler_over_thread(s, out, &f, scratch);
+
+				if (!res->have_other) {
+					res->have_other = 1;
+					res->other = c->base;
+				}
+				if (!swap && (!req->entry || matches_entry(req->entry, out))) {
+					/*
+					 * The two may be words of a live frame's data
+					 * that look like frames: a lower candidate whose
+					 * chain runs through both is then the live one.
+					 */
+					if (s->nr_rivals == ARRAY_SIZE(s->rivals))
+						break;
+					if (!s->nr_rivals)
+						rescue_end = res->tried + SEARCH_RESCUE_TRIALS;
+					s->rivals[s->nr_rivals++] = f;
+					continue;
+				}
+				if (!swap)
+					continue;
+				res->other = res->at;
+				s->nr_rivals = 0;
+			}
+			/*
+			 * The first complete candidate, a lower one that accounts for
+			 * it (and for every rival seen), or one that holds the
+			 * handler's entry registers.
+			 */
+			if (s->nr_rivals) {	/* it accounts for them all */
+				s->nr_rivals = 0;
+				res->have_other = 0;
+			}
+			found = 1;
+			res->stale = (int)pass;
+			*out = f;
+			best_worth = worth;
+			res->at = c->base;
+			r = range_of(t->hints, c->base);
+			res->lo = r ? r->lo : c->region;
+			res->hi = r ? r->hi : c->end;
+			res->bound = r ? r->bound : CW_BOUND_DUMP;
+			narrow_to_given(req, res);
 		}
-		/*
-		 * The first complete candidate, a lower one that accounts for it,
-		 * or one that holds the handler's entry registers.
-		 */
-		found = 1;
-		*out = f;
-		best_worth = worth;
-		res->at = c->base;
-		r = range_of(t->hints, c->base);
-		res->lo = r ? r->lo : c->region;
-		res->hi = r ? r->hi : c->end;
-		res->bound = r ? r->bound : CW_BOUND_DUMP;
-		narrow_to_given(req, res);
 	}
 	free(s->c);
 	free(s);
@@ -601,6 +689,8 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 	res->found = 1;
 	if (res->have_other || res->truncated)
 		res->confidence = CONF_SEARCH_AMBIGUOUS;
+	else if (res->stale)
+		res->confidence = CONF_SEARCH_STALE;
 	else if (req->known)
 		res->confidence = CONF_SEARCH_KNOWN;
 	else

@@ -81,6 +81,20 @@ static void thread_range(struct cw_search_hints *h, const struct cw_rtos *rtos,
 			 th->name);
 }
 
+/* A thread not running: its stack, as the kernel gives it, holds no live frame. */
+static void other_thread(struct cw_search_hints *h, const struct cw_thread *th)
+{
+	struct cw_stack_range *r;
+
+	if (!th->have_stack || !th->stack_size)
+		return;
+	r = add_range(h, th->stack_lo, th->stack_hi, 1, CW_BOUND_RTOS);
+	if (!r)
+		return;
+	r->not_running = 1;
+	snprintf(r->what, sizeof(r->what), "thread %.40s, not running", th->name);
+}
+
 /*
  * The running thread's stack, read through the RTOS model with no crash
  * backtrace yet: only the kernel's objects say where it is (FreeRTOS's
@@ -109,8 +123,19 @@ static void running_thread(const struct cw_target *t, const struct cw_dump *d,
 			if (rtos.threads[i].current) {
 				h->rtos = 1;
 				thread_range(h, &rtos, &rtos.threads[i]);
+				if (rtos.threads[i].saved_frame && h->nr_stale < CW_MAX_STALE_FRAMES)
+					h->stale[h->nr_stale++] = rtos.threads[i].saved_frame;
 			}
 		h->threads_run = h->rtos && !rtos.not_started;
+		/*
+		 * The kernel names the running thread: every other thread's stack
+		 * holds only what it saved when switched out, and older frames.
+		 * After the running one's, whose reach below an overflowed stack
+		 * goes first.
+		 */
+		for (i = 0; h->threads_run && i < rtos.nr; i++)
+			if (!rtos.threads[i].current)
+				other_thread(h, &rtos.threads[i]);
 		/*
 		 * No thread is known to run (the kernel's pointer to it is not in
 		 * the dump): the frame is on one of the threads' stacks, all of
@@ -188,8 +213,14 @@ int cw_stack_hints(const struct cw_target *t, const struct cw_dump *dump, enum c
 	memset(h, 0, sizeof(*h));
 	if (!named)
 		return 0;
-	if (kind != CW_RTOS_NONE)
+	if (kind != CW_RTOS_NONE) {
+		const char *isr = cw_rtos_isr_stack(t->img, kind, &lo, &hi);
+
 		running_thread(t, dump, kind, how, h, named);
+		r = isr ? add_range(h, lo, hi, 0, CW_BOUND_SYMBOLS) : NULL;
+		if (r)
+			snprintf(r->what, sizeof(r->what), "%s (the kernel's interrupt stack)", isr);
+	}
 	have_process = h->nr;
 	stack_objects(t, named, h);
 	free(named);

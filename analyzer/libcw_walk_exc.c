@@ -130,6 +130,7 @@ static int searched_frame(struct cw_walk *w, enum cw_reg r, const struct cw_exc_
 		.entry = at_handler_vector(w) ? &w->regs : NULL,
 	};
 	struct cw_backtrace *scratch;
+	struct cw_search earlier;
 	int err;
 
 	if (w->t->hints && w->t->hints->rtos && r == CW_PSP && in_context_switch(w))
@@ -145,13 +146,21 @@ static int searched_frame(struct cw_walk *w, enum cw_reg r, const struct cw_exc_
 	scratch = calloc(1, sizeof(*scratch));
 	if (!scratch)
 		return cw_walk_stop(w, CW_STOP_NO_PSP, "out of memory for the frame search");
+	earlier = w->bt->search;
 	err = cw_search_frame(w->t, &req, f, &w->bt->search, scratch);
 	free(scratch);
 	if (err)
 		return cw_walk_stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: %s not in the dump, and none of "
 				    "%u candidate frames in RAM yields a complete chain", er->value,
 				    cw_reg_name(r), w->bt->search.candidates);
-	w->conf_cap = w->bt->search.confidence;
+	/*
+	 * The frames above rest on an earlier search too: none is surer than
+	 * it, and the report keeps the less certain of the two.
+	 */
+	if (w->conf_cap && w->conf_cap < w->bt->search.confidence)
+		w->bt->search = earlier;
+	else
+		w->conf_cap = w->bt->search.confidence;
 	return 0;
 }
 

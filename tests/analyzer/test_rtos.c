@@ -372,15 +372,20 @@ static void running_thread_bounded(void)
 }
 
 /* Stack ranges for the frame search from the kernel's objects. */
-static unsigned int rtos_ranges(struct session *s, uint32_t *crasher_lo)
+static unsigned int rtos_ranges(struct session *s, uint32_t *crasher_lo, unsigned int *others)
 {
 	struct cw_search_hints h;
 	unsigned int i, n = 0;
 
+	*others = 0;
 	cw_stack_hints(&s->t, &s->d, CW_RTOS_ZEPHYR, CW_UNWIND_AUTO, &h);
 	for (i = 0; i < h.nr; i++) {
 		if (h.ranges[i].bound != CW_BOUND_RTOS)
 			continue;
+		if (h.ranges[i].not_running) {
+			(*others)++;
+			continue;
+		}
 		n++;
 		if (strstr(h.ranges[i].what, "crasher"))
 			*crasher_lo = h.ranges[i].lo;
@@ -390,26 +395,88 @@ static unsigned int rtos_ranges(struct session *s, uint32_t *crasher_lo)
 
 /*
  * The search's range from Zephyr's thread->stack_info: the running thread's
- * stack; when the dump does not say which thread runs, every thread's.
+ * stack, every other thread's ruled out; when the dump does not say which
+ * thread runs, every thread's searched.
  */
 static void zephyr_search_ranges(void)
 {
 	struct session s;
 	uint32_t kernel, lo = 0, cur;
-	unsigned int n;
+	unsigned int n, others;
 
 	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
 		KTAP_EXPECT(0, "bundled Zephyr dump loads");
 		return;
 	}
-	n = rtos_ranges(&s, &lo);
+	n = rtos_ranges(&s, &lo, &others);
 	KTAP_EXPECT(n == 1 && lo, "running thread: %u ranges, crasher's from 0x%08x", n, lo);
+	KTAP_EXPECT(others >= 3, "running thread: %u other threads' stacks ruled out", others);
 	KTAP_EXPECT(!cw_image_lookup(s.img, "_kernel", &kernel), "_kernel symbol");
 	KTAP_EXPECT(!cw_image_struct_member(s.img, "_cpu", "current", &cur, NULL), "_cpu.current");
 	poke32(&s, kernel + cur, 0);
 	lo = 0;
-	n = rtos_ranges(&s, &lo);
-	KTAP_EXPECT(n >= 4 && lo, "no running thread: %u ranges, the crasher's among them", n);
+	n = rtos_ranges(&s, &lo, &others);
+	KTAP_EXPECT(n >= 4 && lo && !others, "no running thread: %u ranges, the crasher's among "
+		    "them, %u ruled out", n, others);
+	close_session(&s);
+}
+
+/* A memory-only search of the session's dump, with the stacks the kernel names. */
+static int search_memory_only(struct session *s, struct cw_search_hints *h, uint32_t *at,
+			      struct cw_search *res)
+{
+	struct cw_regs regs = { .valid = 0 };
+
+	cw_stack_hints(&s->t, &s->d, CW_RTOS_FREERTOS, CW_UNWIND_AUTO, h);
+	s->t.hints = h;
+	*at = 0;
+	return cw_find_exception_frame(&s->t, CW_CTX_MEMORY_ONLY, 0, &regs, at, res);
+}
+
+/*
+ * The running task's context from its last switch (pxTopOfStack) is stale
+ * while it runs: the search for the fault's frame takes it only when no other
+ * frame fits, and then says so below full confidence. In the bundled dump the
+ * crasher faulted at the very sp of its last switch: the live frame is that
+ * context's. Moved lower (as if the switch had been deeper), pxTopOfStack no
+ * longer names the live frame, which is then taken as sure.
+ */
+static void freertos_stale_context(void)
+{
+	struct cw_search_hints h;
+	struct cw_search res;
+	struct session s;
+	uint32_t cur, tcb, psp, at, top, a;
+	int err;
+
+	if (open_session(&s, FRT_ELF, FRT_CORE)) {
+		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+		return;
+	}
+	if (cw_image_lookup(s.img, "pxCurrentTCB", &cur) || !cw_reg_ok(&s.d.regs, CW_PSP)) {
+		KTAP_EXPECT(0, "pxCurrentTCB and the dump's PSP");
+		close_session(&s);
+		return;
+	}
+	tcb = peek32(&s, cur);
+	psp = s.d.regs.r[CW_PSP];
+	err = search_memory_only(&s, &h, &at, &res);
+	KTAP_EXPECT(h.nr_stale == 1 && h.stale[0] == psp, "the last switch's frame 0x%08x is "
+		    "the live one's", h.nr_stale ? h.stale[0] : 0);
+	KTAP_EXPECT(!err && at == psp && res.stale && res.confidence == 60,
+		    "the live frame found at 0x%08x, marked stale (%d), %d%%", at, res.stale,
+		    res.confidence);
+	/* The switch's context (callee-saved words and frame) copied 0x40 bytes lower. */
+	top = peek32(&s, tcb + TCB_TOP);
+	for (a = top; a < psp + 0x20; a += 4)
+		poke32(&s, a - 0x40, peek32(&s, a));
+	poke32(&s, tcb + TCB_TOP, top - 0x40);
+	err = search_memory_only(&s, &h, &at, &res);
+	KTAP_EXPECT(h.nr_stale == 1 && h.stale[0] == psp - 0x40, "the last switch's frame moved "
+		    "to 0x%08x", h.nr_stale ? h.stale[0] : 0);
+	KTAP_EXPECT(!err && at == psp && !res.stale && res.confidence >= 80,
+		    "the live frame found at 0x%08x, not stale (%d), %d%%", at, res.stale,
+		    res.confidence);
 	close_session(&s);
 }
 
@@ -644,6 +711,7 @@ int main(void)
 	KTAP_RUN(zephyr_unpainted);
 	KTAP_RUN(running_thread_bounded);
 	KTAP_RUN(zephyr_search_ranges);
+	KTAP_RUN(freertos_stale_context);
 	KTAP_RUN(zephyr_stack_objects);
 	KTAP_RUN(parse_names);
 	KTAP_RUN(one_frame_schema);
