@@ -75,6 +75,8 @@ int cw_image_has_dwarf(const struct cw_image *img);
 int cw_image_struct_member(const struct cw_image *img, const char *type, const char *path,
 			   uint32_t *off, uint32_t *size);
 int cw_image_struct_size(const struct cw_image *img, const char *type, uint32_t *size);
+int cw_image_enumerators(const struct cw_image *img, const char *type, const char *const *names,
+			 unsigned int n, int64_t *values);
 
 /* A variable that is an array of a given struct; rows: a 2-D array's first dimension, else 1. */
 struct cw_typed_object {

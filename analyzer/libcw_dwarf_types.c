@@ -40,8 +40,12 @@ static int die_is_named(Dwarf_Die *die, const char *name)
 	return n && !strcmp(n, name);
 }
 
-/* A struct (or the struct behind a typedef) defined, not only declared, at a CU's top level. */
-static int find_struct(Dwarf *dw, const char *name, Dwarf_Die *out)
+/*
+ * A struct or enum (tag; or the one behind a typedef) defined, not only
+ * declared, at a CU's top level: a struct with its size, an enum with its
+ * enumerators.
+ */
+static int find_type(Dwarf *dw, const char *name, int tag, Dwarf_Die *out)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
@@ -53,20 +57,25 @@ static int find_struct(Dwarf *dw, const char *name, Dwarf_Die *out)
 
 		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
 			do {
-				int tag = dwarf_tag(&child);
+				int t = dwarf_tag(&child);
 
-				if ((tag == DW_TAG_structure_type || tag == DW_TAG_typedef) &&
+				if ((t == tag || t == DW_TAG_typedef) &&
 				    die_is_named(&child, name) &&
 				    !dwarf_hasattr(&child, DW_AT_declaration) &&
-				    dwarf_peel_type(&child, out) == 0 &&
-				    dwarf_tag(out) == DW_TAG_structure_type &&
-				    dwarf_hasattr(out, DW_AT_byte_size))
+				    dwarf_peel_type(&child, out) == 0 && dwarf_tag(out) == tag &&
+				    (tag == DW_TAG_enumeration_type ? dwarf_haschildren(out) > 0 :
+				     dwarf_hasattr(out, DW_AT_byte_size)))
 					return 0;
 			} while (dwarf_siblingof(&child, &child) == 0);
 		}
 		off = next;
 	}
 	return -1;
+}
+
+static int find_struct(Dwarf *dw, const char *name, Dwarf_Die *out)
+{
+	return find_type(dw, name, DW_TAG_structure_type, out);
 }
 
 static int member_type(Dwarf_Die *member, Dwarf_Die *type)
@@ -156,6 +165,38 @@ int cw_image_struct_size(const struct cw_image *img, const char *type, uint32_t 
 		return -1;
 	*size = (uint32_t)sz;
 	return 0;
+}
+
+/*
+ * The values of the named enumerators of enum type (a kernel's state
+ * numbers, which its configuration options shift): values[i] for names[i],
+ * left as it was for a name the enum lacks. Returns how many were found, -1
+ * when the firmware's DWARF has no such enum.
+ */
+int cw_image_enumerators(const struct cw_image *img, const char *type, const char *const *names,
+			 unsigned int n, int64_t *values)
+{
+	Dwarf_Die e, child;
+	Dwarf_Attribute a;
+	Dwarf_Sword v;
+	unsigned int i;
+	int found = 0;
+
+	if (find_type(image_dwarf(img), type, DW_TAG_enumeration_type, &e))
+		return -1;
+	if (dwarf_child(&e, &child))
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_enumerator ||
+		    dwarf_formsdata(dwarf_attr(&child, DW_AT_const_value, &a), &v))
+			continue;
+		for (i = 0; i < n; i++)
+			if (die_is_named(&child, names[i])) {
+				values[i] = v;
+				found++;
+			}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return found;
 }
 
 /*

@@ -5,6 +5,7 @@
  * port's exception_common saves at the TCB's xcp.regs.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cw_exc.h"
@@ -14,12 +15,58 @@
 #define NUTTX_NAME_MAX		32		/* CONFIG_TASK_NAME_SIZE 31, with its NUL */
 #define MAX_PIDHASH		1024		/* more slots than a Cortex-M system grows to */
 
-/* enum tstate_e without CONFIG_SMP (which adds TSTATE_TASK_ASSIGNED after READYTORUN). */
+/*
+ * The states of enum tstate_e, crashwalk's order; their numbers come from
+ * the firmware's DWARF, as CONFIG_SMP (ASSIGNED), CONFIG_SCHED_EVENTS
+ * (WAIT_EVENT), the message queues, CONFIG_LEGACY_PAGING (WAIT_PAGEFILL)
+ * and CONFIG_SIG_SIGSTOP_ACTION (STOPPED) add and shift them.
+ */
 enum {
-	TSTATE_TASK_INVALID, TSTATE_TASK_PENDING, TSTATE_TASK_READYTORUN, TSTATE_TASK_RUNNING,
-	TSTATE_TASK_INACTIVE, TSTATE_WAIT_SEM, TSTATE_WAIT_SIG, TSTATE_WAIT_MQNOTEMPTY,
-	TSTATE_WAIT_MQNOTFULL, NUM_TASK_STATES
+	NX_INVALID, NX_PENDING, NX_READYTORUN, NX_ASSIGNED, NX_RUNNING, NX_INACTIVE, NX_WAIT_SEM,
+	NX_WAIT_SIG, NX_WAIT_EVENT, NX_WAIT_MQNOTEMPTY, NX_WAIT_MQNOTFULL, NX_WAIT_PAGEFILL,
+	NX_STOPPED, NX_NSTATES
 };
+
+/*
+ * The kernel's names of its states, mapped, with their numbers in a
+ * stripped firmware: NuttX's defaults (no SMP, no events, queues on, no
+ * paging) and STOPPED next, where CONFIG_SIG_SIGSTOP_ACTION puts it; -1 absent.
+ */
+static const struct {
+	const char *enumerator, *name;
+	enum cw_thread_state state;
+	int def;
+} nx_states[NX_NSTATES] = {
+	[NX_INVALID] = { "TSTATE_TASK_INVALID", "INVALID", CW_TS_UNKNOWN, 0 },
+	[NX_PENDING] = { "TSTATE_TASK_PENDING", "PENDING", CW_TS_READY, 1 },	/* preemption locked */
+	[NX_READYTORUN] = { "TSTATE_TASK_READYTORUN", "READYTORUN", CW_TS_READY, 2 },
+	[NX_ASSIGNED] = { "TSTATE_TASK_ASSIGNED", "ASSIGNED", CW_TS_READY, -1 },
+	[NX_RUNNING] = { "TSTATE_TASK_RUNNING", "RUNNING", CW_TS_READY, 3 },	/* the model decides */
+	[NX_INACTIVE] = { "TSTATE_TASK_INACTIVE", "INACTIVE", CW_TS_SUSPENDED, 4 },	/* not activated */
+	[NX_WAIT_SEM] = { "TSTATE_WAIT_SEM", "WAIT_SEM", CW_TS_BLOCKED, 5 },
+	[NX_WAIT_SIG] = { "TSTATE_WAIT_SIG", "WAIT_SIG", CW_TS_BLOCKED, 6 },
+	[NX_WAIT_EVENT] = { "TSTATE_WAIT_EVENT", "WAIT_EVENT", CW_TS_BLOCKED, -1 },
+	[NX_WAIT_MQNOTEMPTY] = { "TSTATE_WAIT_MQNOTEMPTY", "WAIT_MQNOTEMPTY", CW_TS_BLOCKED, 7 },
+	[NX_WAIT_MQNOTFULL] = { "TSTATE_WAIT_MQNOTFULL", "WAIT_MQNOTFULL", CW_TS_BLOCKED, 8 },
+	[NX_WAIT_PAGEFILL] = { "TSTATE_WAIT_PAGEFILL", "WAIT_PAGEFILL", CW_TS_BLOCKED, -1 },
+	[NX_STOPPED] = { "TSTATE_TASK_STOPPED", "STOPPED", CW_TS_SUSPENDED, 9 },	/* SIGSTOP */
+};
+
+/* The state numbers: the firmware's enum tstate_e by name, else the defaults. */
+static void nx_state_numbers(const struct cw_image *img, int64_t *num)
+{
+	const char *names[NX_NSTATES];
+	unsigned int i;
+
+	for (i = 0; i < NX_NSTATES; i++) {
+		names[i] = nx_states[i].enumerator;
+		num[i] = cw_image_has_dwarf(img) ? -1 : nx_states[i].def;
+	}
+	if (cw_image_has_dwarf(img) &&
+	    cw_image_enumerators(img, "tstate_e", names, NX_NSTATES, num) <= 0)
+		for (i = 0; i < NX_NSTATES; i++)
+			num[i] = nx_states[i].def;
+}
 
 /*
  * What exception_common (arch/arm/src/armv7-m/arm_exception.S) stores at
@@ -36,8 +83,9 @@ enum {
 
 struct nx_layout {
 	uint32_t pid, prio, state, wd_func, stack_size, stack_alloc, stack_base, waitobj, regs;
-	uint32_t name, flink, sem_waitlist;
-	int have_name;
+	uint32_t name, flink, sem_waitlist, saved_regs;
+	int have_name, have_saved_regs;
+	int64_t st_num[NX_NSTATES];	/* each state's number in this firmware */
 };
 
 /*
@@ -62,6 +110,9 @@ static int nx_layout(const struct cw_image *img, struct nx_layout *l)
 		{ "tcb_s", "stack_base_ptr", &l->stack_base, 80, NULL, 0, 0, NULL },
 		{ "tcb_s", "waitobj", &l->waitobj, 84, NULL, 0, 0, NULL },
 		{ "tcb_s", "xcp.regs", &l->regs, 112, NULL, 0, 0, NULL },
+		/* CONFIG_ENABLE_ALL_SIGNALS: the context signal delivery interrupted */
+		{ "tcb_s", "xcp.saved_regs", &l->saved_regs, 108, NULL, 0, 1,
+		  &l->have_saved_regs },
 		{ "tcb_s", "name", &l->name, 116, NULL, 0, 1, &l->have_name },
 		{ "sem_s", "waitlist", &l->sem_waitlist, 8, NULL, 0, 0, NULL },
 	};
@@ -69,7 +120,8 @@ static int nx_layout(const struct cw_image *img, struct nx_layout *l)
 
 	/* Without DWARF the default, CONFIG_TASK_NAME_SIZE 31, has the name. */
 	if (!cw_image_has_dwarf(img))
-		l->have_name = 1;
+		l->have_name = l->have_saved_regs = 1;
+	nx_state_numbers(img, l->st_num);
 	return dwarf;
 }
 
@@ -98,57 +150,56 @@ static int nx_try_context(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t
 	return 0;
 }
 
-/* The kernel's names of its states (enum tstate_e), mapped. */
-static const struct {
-	const char *name;
-	enum cw_thread_state state;
-} nx_states[NUM_TASK_STATES] = {
-	[TSTATE_TASK_INVALID] = { "INVALID", CW_TS_UNKNOWN },
-	[TSTATE_TASK_PENDING] = { "PENDING", CW_TS_READY },	/* waits for preemption */
-	[TSTATE_TASK_READYTORUN] = { "READYTORUN", CW_TS_READY },
-	[TSTATE_TASK_RUNNING] = { "RUNNING", CW_TS_READY },	/* the model decides running */
-	[TSTATE_TASK_INACTIVE] = { "INACTIVE", CW_TS_SUSPENDED },	/* created, not activated */
-	[TSTATE_WAIT_SEM] = { "WAIT_SEM", CW_TS_BLOCKED },
-	[TSTATE_WAIT_SIG] = { "WAIT_SIG", CW_TS_BLOCKED },
-	[TSTATE_WAIT_MQNOTEMPTY] = { "WAIT_MQNOTEMPTY", CW_TS_BLOCKED },
-	[TSTATE_WAIT_MQNOTFULL] = { "WAIT_MQNOTFULL", CW_TS_BLOCKED },
-};
+/* The state a task's task_state byte names, NX_NSTATES for none. */
+static unsigned int nx_state_of(const struct nx_layout *l, uint32_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < NX_NSTATES && l->st_num[i] != (int64_t)v; i++)
+		;
+	return i;
+}
 
 /*
  * A task waiting for a signal with its watchdog armed sleeps (nxsig_usleep,
  * nxsig_timedwait); a semaphore or queue wait names its object (waitobj).
  */
 static void nx_state(struct cw_rtos_walk *w, struct cw_thread *th, const struct nx_layout *l,
-		     uint32_t st)
+		     uint32_t v)
 {
-	const char *obj_name;
+	unsigned int st = nx_state_of(l, v);
+	const char *obj_name, *what;
 	uint32_t obj = 0, wd = 0;
 
-	if (st >= NUM_TASK_STATES) {
-		snprintf(th->kernel_state, sizeof(th->kernel_state), "%u", st);
+	if (st == NX_NSTATES) {
+		snprintf(th->kernel_state, sizeof(th->kernel_state), "%u", v);
 		return;
 	}
 	th->state = nx_states[st].state;
 	snprintf(th->kernel_state, sizeof(th->kernel_state), "%s", nx_states[st].name);
-	if (st == TSTATE_WAIT_SIG && !cw_rtos_rd32(w, th->tcb + l->wd_func, &wd) && wd) {
+	if (st == NX_WAIT_SIG && !cw_rtos_rd32(w, th->tcb + l->wd_func, &wd) && wd) {
 		th->state = CW_TS_DELAYED;
 		return;
 	}
-	if (st == TSTATE_WAIT_SIG) {
+	if (st == NX_WAIT_SIG) {
 		snprintf(th->waits_on, sizeof(th->waits_on), "a signal");
+		return;
+	}
+	if (st == NX_STOPPED) {
+		snprintf(th->waits_on, sizeof(th->waits_on), "SIGCONT");
 		return;
 	}
 	if (th->state != CW_TS_BLOCKED)
 		return;
+	what = st == NX_WAIT_SEM ? "semaphore" : st == NX_WAIT_EVENT ? "event" :
+	       st == NX_WAIT_PAGEFILL ? "page fill" : "message queue";
 	if (cw_rtos_rd32(w, th->tcb + l->waitobj, &obj) || !obj) {
-		snprintf(th->waits_on, sizeof(th->waits_on), "%s (none recorded)",
-			 st == TSTATE_WAIT_SEM ? "semaphore" : "message queue");
+		snprintf(th->waits_on, sizeof(th->waits_on), "%s (none recorded)", what);
 		return;
 	}
 	obj_name = cw_image_object_name(w->t->img, obj);
-	snprintf(th->waits_on, sizeof(th->waits_on), "%s %s%s%sat 0x%08x",
-		 st == TSTATE_WAIT_SEM ? "semaphore" : "message queue", obj_name ? "\"" : "",
-		 obj_name ? obj_name : "", obj_name ? "\" " : "", obj);
+	snprintf(th->waits_on, sizeof(th->waits_on), "%s %s%s%sat 0x%08x", what,
+		 obj_name ? "\"" : "", obj_name ? obj_name : "", obj_name ? "\" " : "", obj);
 }
 
 /* A TCB pointer that can be one: aligned, its words in the dump. */
@@ -213,7 +264,8 @@ static int nx_walk_list(struct cw_rtos_walk *w, const struct nx_layout *l, uint3
 			return -1;
 		}
 		seen[n++] = node;
-		if (nx_rd8(w, node + l->state, &st) || st < want_lo || st > want_hi)
+		if (nx_rd8(w, node + l->state, &st) || nx_state_of(l, st) < want_lo ||
+		    nx_state_of(l, st) > want_hi)
 			cw_rtos_warn(w, "%s holds task 0x%08x in state %u", name, node, st);
 		if (cw_rtos_rd32(w, node + l->flink, &node)) {
 			cw_rtos_warn(w, "%s: task 0x%08x not in the dump", name, seen[n - 1]);
@@ -226,17 +278,18 @@ static int nx_walk_list(struct cw_rtos_walk *w, const struct nx_layout *l, uint3
 /*
  * The lists must hold exactly the tasks whose states say so: g_readytorun
  * the running and ready ones, g_pendingtasks the pending, g_waitingforsignal
- * those waiting for a signal, g_inactivetasks the inactive; a semaphore
- * waiter is on its semaphore's waitlist.
+ * those waiting for a signal, g_inactivetasks the inactive, g_stoppedtasks
+ * the stopped; a semaphore waiter is on its semaphore's waitlist.
  */
 static void nx_check_lists(struct cw_rtos_walk *w, const struct nx_layout *l,
 			   const unsigned int *count)
 {
 	static const struct { const char *sym; uint32_t lo, hi; } lists[] = {
-		{ "g_readytorun", TSTATE_TASK_READYTORUN, TSTATE_TASK_RUNNING },
-		{ "g_pendingtasks", TSTATE_TASK_PENDING, TSTATE_TASK_PENDING },
-		{ "g_waitingforsignal", TSTATE_WAIT_SIG, TSTATE_WAIT_SIG },
-		{ "g_inactivetasks", TSTATE_TASK_INACTIVE, TSTATE_TASK_INACTIVE },
+		{ "g_readytorun", NX_READYTORUN, NX_RUNNING },
+		{ "g_pendingtasks", NX_PENDING, NX_PENDING },
+		{ "g_waitingforsignal", NX_WAIT_SIG, NX_WAIT_SIG },
+		{ "g_inactivetasks", NX_INACTIVE, NX_INACTIVE },
+		{ "g_stoppedtasks", NX_STOPPED, NX_STOPPED },
 	};
 	uint32_t addr, want, obj, st;
 	unsigned int i, k;
@@ -257,7 +310,7 @@ static void nx_check_lists(struct cw_rtos_walk *w, const struct nx_layout *l,
 		uint32_t node;
 		unsigned int hops;
 
-		if (nx_rd8(w, th->tcb + l->state, &st) || st != TSTATE_WAIT_SEM ||
+		if (nx_rd8(w, th->tcb + l->state, &st) || nx_state_of(l, st) != NX_WAIT_SEM ||
 		    cw_rtos_rd32(w, th->tcb + l->waitobj, &obj) || !obj)
 			continue;
 		if (cw_rtos_rd32(w, obj + l->sem_waitlist, &node))
@@ -296,6 +349,7 @@ static void nx_measure(struct cw_rtos_walk *w, struct nx_layout *l, const uint32
 			if (!memcmp(buf + k, idle_name, sizeof(idle_name))) {
 				l->name = k;
 				l->regs = k - 4;
+				l->saved_regs = k - 8;
 				named = 1;
 				break;
 			}
@@ -335,6 +389,23 @@ static void nx_measure(struct cw_rtos_walk *w, struct nx_layout *l, const uint32
 	l->waitobj = k + 12;
 }
 
+/* nx_measure over the tasks of g_pidhash. */
+static void nx_measure_tasks(struct cw_rtos_walk *w, struct nx_layout *l, uint32_t hash,
+			     uint32_t nhash)
+{
+	uint32_t tcbs[2 * CW_MAX_THREADS], slots[CW_MAX_THREADS], tcb, i;
+	unsigned int n;
+
+	/* The TCBs first, their slots after them. */
+	for (i = 0, n = 0; i < nhash && n < CW_MAX_THREADS; i++)
+		if (!cw_rtos_rd32(w, hash + 4 * i, &tcb) && tcb) {
+			tcbs[n] = tcb;
+			slots[n++] = i;
+		}
+	memcpy(tcbs + n, slots, n * sizeof(*slots));
+	nx_measure(w, l, tcbs, n, nhash);
+}
+
 /*
  * g_pidhash (g_npidhash slots, a power of two) holds every task by pid;
  * the idle task is pid 0. The running task heads g_readytorun;
@@ -345,8 +416,8 @@ static int nx_find(struct cw_rtos_walk *w)
 {
 	const struct cw_image *img = w->t->img;
 	uint32_t hash_sym, nhash_sym, ready, hash, nhash, cur = 0, run_sym, tcb, pid, st, i;
-	uint32_t regs[CW_MAX_THREADS], tcbs[2 * CW_MAX_THREADS], slots[CW_MAX_THREADS];
-	unsigned int count[NUM_TASK_STATES] = { 0 }, n;
+	uint32_t regs[CW_MAX_THREADS];
+	unsigned int count[NX_NSTATES + 1] = { 0 };
 	struct cw_thread *th;
 	struct nx_layout l;
 
@@ -370,16 +441,8 @@ static int nx_find(struct cw_rtos_walk *w)
 	}
 	/* Before nx_start, no task exists and g_readytorun is empty. */
 	w->out->not_started = !cur;
-	if (!w->out->layout_dwarf) {
-		/* The TCBs first, their slots after them. */
-		for (i = 0, n = 0; i < nhash && n < CW_MAX_THREADS; i++)
-			if (!cw_rtos_rd32(w, hash + 4 * i, &tcb) && tcb) {
-				tcbs[n] = tcb;
-				slots[n++] = i;
-			}
-		memcpy(tcbs + n, slots, n * sizeof(*slots));
-		nx_measure(w, &l, tcbs, n, nhash);
-	}
+	if (!w->out->layout_dwarf)
+		nx_measure_tasks(w, &l, hash, nhash);
 	for (i = 0; i < nhash; i++) {
 		if (cw_rtos_rd32(w, hash + 4 * i, &tcb)) {
 			cw_rtos_warn(w, "g_pidhash slot %u at 0x%08x not in the dump", i, hash + 4 * i);
@@ -395,8 +458,7 @@ static int nx_find(struct cw_rtos_walk *w)
 		th = cw_rtos_add_thread(w, tcb, "g_pidhash");
 		if (!th)
 			break;
-		if (st < NUM_TASK_STATES)
-			count[st]++;
+		count[nx_state_of(&l, st)]++;
 		th->current = tcb == cur;
 		nx_task(w, &l, th, pid, st);
 		/*
@@ -420,6 +482,61 @@ static int nx_find(struct cw_rtos_walk *w)
 }
 
 /*
+ * A task in signal delivery runs arm_sigdeliver, entered through the context
+ * up_schedule_sigaction built from the interrupted one's copy (pc changed,
+ * the interrupted lr kept, so no unwinder finds its caller); at its end
+ * arm_fullcontextrestore resumes the interrupted context, which it kept at
+ * xcp.saved_regs. That context, read the way xcp.regs is, is the caller.
+ */
+static void nx_sigdeliver(struct cw_rtos_walk *w, struct cw_thread *th)
+{
+	struct cw_thread *tmp;
+	struct nx_layout l;
+	uint32_t saved, hash, nhash;
+	unsigned int i, k, nwarn = w->out->nr_warnings;
+
+	for (k = 0; k < th->bt.nr; k++)
+		if (th->bt.frames[k].func && !strcmp(th->bt.frames[k].func->name, "arm_sigdeliver"))
+			break;
+	if (k == th->bt.nr || !th->have_stack)
+		return;
+	if (!nx_layout(w->t->img, &l) && !cw_image_lookup(w->t->img, "g_pidhash", &hash) &&
+	    !cw_rtos_rd32(w, hash, &hash) && !cw_image_lookup(w->t->img, "g_npidhash", &nhash) &&
+	    !cw_rtos_rd32(w, nhash, &nhash) && nhash && nhash <= MAX_PIDHASH &&
+	    !(nhash & (nhash - 1)))
+		nx_measure_tasks(w, &l, hash, nhash);
+	/* nx_find has said what measuring the layout again would. */
+	w->out->nr_warnings = nwarn;
+	if (!l.have_saved_regs || cw_rtos_rd32(w, th->tcb + l.saved_regs, &saved) || !saved ||
+	    (saved & 3) || saved < th->bt.frames[k].sp || saved >= th->stack_hi)
+		return;
+	tmp = malloc(sizeof(*tmp));
+	if (!tmp)
+		return;
+	*tmp = *th;
+	tmp->current = 0;
+	tmp->have_regs = 0;
+	if (nx_try_context(w, tmp, saved, th->layout && strstr(th->layout, "fpu")) &&
+	    nx_try_context(w, tmp, saved, !(th->layout && strstr(th->layout, "fpu")))) {
+		cw_thread_problem(th, "in signal delivery: no context fits at xcp.saved_regs 0x%08x",
+				  saved);
+		th->bt.nr = k + 1;
+		th->bt.stop = CW_STOP_NO_RETURN;
+		snprintf(th->bt.stop_detail, sizeof(th->bt.stop_detail),
+			 "arm_sigdeliver: the interrupted context is unreadable");
+		free(tmp);
+		return;
+	}
+	cw_rtos_finish_thread(w, tmp);
+	th->bt.nr = k + 1;
+	for (i = 0; i < tmp->bt.nr && th->bt.nr < CW_MAX_FRAMES; i++)
+		th->bt.frames[th->bt.nr++] = tmp->bt.frames[i];
+	th->bt.stop = tmp->bt.stop;
+	memcpy(th->bt.stop_detail, tmp->bt.stop_detail, sizeof(th->bt.stop_detail));
+	free(tmp);
+}
+
+/*
  * The idle task is the boot thread: nx_start runs its loop, called from the
  * reset code, which no task start function ends; the chain ends there.
  */
@@ -427,7 +544,7 @@ static void nx_settle(struct cw_rtos_walk *w, struct cw_thread *th)
 {
 	unsigned int i;
 
-	(void)w;
+	nx_sigdeliver(w, th);
 	for (i = 0; i < th->bt.nr; i++)
 		if (th->bt.frames[i].func && !strcmp(th->bt.frames[i].func->name, "nx_start")) {
 			th->bt.nr = i + 1;

@@ -34,11 +34,13 @@ METHODS = ["auto", "auto-nodwarf", "scan"]
 # before the fault (still blocked in the overflow case), "doomed" deleted itself (dead).
 # ThreadX's "System Timer Thread" suspends itself when no timer is due; doomed terminated itself.
 # LiteOS-M's kernel has its own idle task (ready, in the lowest queue) and a software timer task
-# pended on its queue. NuttX's idle task (the boot thread, in nx_start) is ready below them all.
+# pended on its queue. NuttX's idle task (the boot thread, in nx_start) is ready below them all;
+# its kernel stops a sleeping task with SIGSTOP inside signal delivery (suspended).
 STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": {"ready"},
           "waiter": {"blocked"}, "crasher": {"running"}, "notified": {"blocked"},
           "doomed": {"dead"}, "System Timer Thread": {"suspended"},
-          "IdleCore000": {"ready"}, "Swt_Task": {"blocked"}, "Idle_Task": {"ready"}}
+          "IdleCore000": {"ready"}, "Swt_Task": {"blocked"}, "Idle_Task": {"ready"},
+          "stopped": {"suspended"}}
 # Where a kernel starts every thread: a thread that never ran is only this frame.
 SHELLS = ("z_thread_entry", "_tx_thread_shell_entry", "nxtask_start")
 # In the Zephyr "isr" case the tick's work faults over whichever thread the tick preempted (the

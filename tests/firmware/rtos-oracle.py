@@ -92,10 +92,10 @@ def saved_context_liteos(tcb, port):
     return regs
 
 
-def saved_context_nuttx(tcb, port):
-    """NuttX's exception_common: xcp.regs -> sp, BASEPRI, r4-r11, CONTROL, EXC_RETURN,
-    [s16-s31 space with the FPU], then the hardware frame."""
-    at = u32("((struct tcb_s *)0x%x)->xcp.regs" % tcb)
+def saved_context_nuttx(tcb, port, member="regs"):
+    """NuttX's exception_common: xcp.regs (or xcp.saved_regs) -> sp, BASEPRI, r4-r11, CONTROL,
+    EXC_RETURN, [s16-s31 space with the FPU], then the hardware frame."""
+    at = u32("((struct tcb_s *)0x%x)->xcp.%s" % (tcb, member))
     regs = {}
     for i in range(8):
         regs["r%d" % (4 + i)] = word(at + 4 * (2 + i))
@@ -196,6 +196,12 @@ def rtos_oracle(path, kernel, port):
         else:
             regs, how = saved_context_zephyr(tcb), "saved-context"
         frames, stop = with_registers(regs, backtrace)
+        sig = [k for k, f in enumerate(frames) if f["function"] == "arm_sigdeliver"]
+        if kernel == "nuttx" and sig and u32("((struct tcb_s *)0x%x)->xcp.saved_regs" % tcb):
+            # Signal delivery: arm_sigdeliver was entered through a copy of the context it
+            # interrupted, lr kept; it returns to that context, kept at xcp.saved_regs.
+            more, stop = with_registers(saved_context_nuttx(tcb, port, "saved_regs"), backtrace)
+            frames = frames[:sig[0] + 1] + more
         threads.append({"name": name, "tcb": tcb, "entry": entry, "current": tcb == current,
                         "stack_lo": u32(e + ".stack_lo"), "stack_hi": u32(e + ".stack_hi"),
                         "from": how, "sp": regs["sp"], "frames": frames, "stop": stop})

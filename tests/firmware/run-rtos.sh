@@ -57,7 +57,7 @@ kernel_cflags() {
 	zephyr) echo "-DKERNEL_ZEPHYR";;
 	threadx) echo "-DKERNEL_THREADX";;
 	liteos) echo "-DKERNEL_LITEOS";;
-	# NuttX's tick goes through exception_common (port.S), not board.c's C handler: the
+	# NuttX's tick goes through exception_direct (kernel_nuttx.c), not board.c's handler: the
 	# vector table's reference is wrapped, so board.c and the other builds stay as they are.
 	nuttx) echo "-DKERNEL_NUTTX -Wl,--wrap=systick_handler";;
 	freertos-noend) echo "-DRTOS_NO_END_OF_STACK";;
@@ -69,7 +69,7 @@ kernel_cflags() {
 # stack) on Zephyr, whose interrupt stack is a stack object no thread names, on ThreadX, whose
 # interrupts run on the main stack where the scheduler's start left a stale frame, and on
 # LiteOS-M, whose main stack keeps main()'s frames under the interrupt's, and on NuttX, whose
-# exception_common saves the interrupted thread's whole context and names it in its TCB. "panic" (the
+# exception_direct saves nothing: only the hardware frame holds the thread's context. "panic" (the
 # crasher calls k_panic(): the svc path, whose coredump records no stack pointer) on Zephyr only.
 # "fpu" (the fpu thread faults with its FP state live: a lazy extended frame) on M4F only.
 # "nullcall" (the crasher calls through a NULL function pointer: pc 0, the caller in lr).

@@ -3,18 +3,25 @@
  * kernel_nuttx.c - the test scheduler with its state in the shapes and under
  * the names Apache NuttX uses on ARMv7-M (struct tcb_s in its field order for
  * a flat build with pthreads, CONFIG_RR_INTERVAL, CONFIG_TASK_NAME_SIZE 31 and
- * signals,
+ * signals with their default actions (CONFIG_SIG_SIGSTOP_ACTION),
  * the dq_queue_t task lists, g_pidhash, g_running_tasks, enum tstate_e,
  * struct xcptcontext). Written from reading NuttX's include/nuttx/sched.h,
  * sched/ and arch/arm/src/armv7-m; no NuttX code.
  *
- * What the real kernel leaves that an analyzer meets: every exception (the
- * tick, the svc a thread switches with) saves the whole context below the
- * hardware frame on the interrupted stack and points the running TCB's
- * xcp.regs at it (exception_common in port.S, arm_doirq here); the incoming
- * thread's xcp.regs is cleared, so the running one's is NULL or, inside an
- * interrupt, the interrupted context. A new thread's context sits at its
- * stack's top and starts nxtask_start with lr 0. The idle task is the boot
+ * What the real kernel leaves that an analyzer meets: SVCall and PendSV (the
+ * svc a thread switches with, the switch an interrupt asks for) save the
+ * whole context below the hardware frame on the interrupted stack and point
+ * the running TCB's xcp.regs at it (exception_common in port.S, arm_doirq
+ * here); the incoming thread's xcp.regs is cleared, so the running one's is
+ * NULL or, inside PendSV, the interrupted context. Every other interrupt
+ * (the tick) enters exception_direct, which saves nothing: only the
+ * hardware frame on the thread's stack holds the interrupted context. A new
+ * thread's context sits at its stack's top and starts nxtask_start with lr
+ * 0; nxtask_start calls the entry through nxtask_startup. A task sent
+ * SIGSTOP while it slept runs the signal's default action in arm_sigdeliver,
+ * entered through a copy of its saved context below it (pc changed, the
+ * interrupted lr kept), the interrupted context kept at xcp.saved_regs, and
+ * stops there (TSTATE_TASK_STOPPED, g_stoppedtasks). The idle task is the boot
  * thread: no built context, nx_start's loop on its own stack, the tail of
  * g_readytorun. Stacks are coloured with 0xdeadbeef word by word above a
  * zeroed TLS block at their low end (CONFIG_STACK_COLORATION).
@@ -24,14 +31,14 @@
 
 #define STACK_COLOR		0xdeadbeefu
 #define CONFIG_TASK_NAME_SIZE	31
-#define CONFIG_RR_INTERVAL	4	/* ticks of a SCHED_RR slice */
+#define CONFIG_RR_INTERVAL	2	/* ticks of a SCHED_RR slice: fpu runs before the crash */
 #define NPIDHASH		16	/* g_npidhash: a power of two */
 #define IDLE_STACK_WORDS	256
 #define TLS_INFO_SIZE		16	/* tls_info_size(): up_stack_frame at the stack's bottom */
 
 /* NVIC exception numbers arm_doirq is given. */
 #define NVIC_IRQ_SVCALL		11
-#define NVIC_IRQ_SYSTICK	15
+#define NVIC_IRQ_PENDSV		14
 #define SYS_restore_context	1
 #define SYS_switch_context	2
 
@@ -49,6 +56,7 @@
 #define HW_XCPT_REGS	8
 #define EXC_RETURN_THREAD	0xFFFFFFFDu
 #endif
+#define REG_R0		SW_XCPT_REGS
 #define REG_PC		(SW_XCPT_REGS + 6)
 #define REG_XPSR	(SW_XCPT_REGS + 7)
 #define XCPTCONTEXT_REGS	(SW_XCPT_REGS + HW_XCPT_REGS)
@@ -64,7 +72,7 @@ typedef struct dq_queue_s {
 	dq_entry_t *head, *tail;
 } dq_queue_t;
 
-/* enum tstate_e without CONFIG_SMP, CONFIG_SCHED_EVENTS, paging or SIGSTOP. */
+/* enum tstate_e without CONFIG_SMP, CONFIG_SCHED_EVENTS or paging, with SIGSTOP's state. */
 enum tstate_e {
 	TSTATE_TASK_INVALID = 0,
 	TSTATE_TASK_PENDING,
@@ -75,6 +83,7 @@ enum tstate_e {
 	TSTATE_WAIT_SIG,
 	TSTATE_WAIT_MQNOTEMPTY,
 	TSTATE_WAIT_MQNOTFULL,
+	TSTATE_TASK_STOPPED,
 	NUM_TASK_STATES,
 };
 typedef uint8_t tstate_t;
@@ -105,6 +114,7 @@ typedef struct {
 } siginfo_t;
 
 struct xcptcontext {
+	uint32_t *saved_regs;	/* in signal delivery: the context it interrupted */
 	uint32_t *regs;		/* the saved context; NULL while the thread runs */
 };
 
@@ -117,6 +127,16 @@ typedef struct sq_entry_s {
 typedef struct sq_queue_s {
 	sq_entry_t *head, *tail;
 } sq_queue_t;
+
+struct tcb_s;
+typedef void (*sig_deliver_t)(struct tcb_s *tcb);
+
+/* A signal action waiting for delivery (sigq_t): the default action of SIGSTOP here. */
+typedef struct sigq_s {
+	struct sigq_s *flink;
+	void (*handler)(int signo);
+	int signo;
+} sigq_t;
 
 /*
  * Pthreads are on by default (CONFIG_DISABLE_PTHREAD is for small builds):
@@ -145,6 +165,9 @@ struct tcb_s {
 	void *stack_alloc_ptr;
 	void *stack_base_ptr;
 	void *waitobj;
+	sig_deliver_t sigdeliver;	/* set while a signal action waits for delivery */
+	sq_queue_t sigpendactionq;
+	sq_queue_t sigpostedq;
 	uint32_t sigprocmask, sigwaitmask;
 	siginfo_t *sigunbinfo;
 	int64_t ticks;
@@ -162,6 +185,7 @@ dq_queue_t g_readytorun;
 dq_queue_t g_pendingtasks;
 dq_queue_t g_waitingforsignal;
 dq_queue_t g_inactivetasks;
+dq_queue_t g_stoppedtasks;
 struct tcb_s *g_running_tasks[1];
 struct tcb_s g_idletcb[1];
 struct tcb_s *g_pidhash_slots[NPIDHASH];
@@ -277,17 +301,16 @@ static void switch_context(void)
 }
 
 /*
- * arm_doirq: the interrupted (or calling) task's context is at regs; the
- * task at g_readytorun's head afterwards gets its saved context back.
+ * arm_doirq, for SVCall and PendSV: the interrupted (or calling) task's
+ * context is at regs; the task at g_readytorun's head afterwards gets its
+ * saved context back.
  */
 uint32_t *arm_doirq(int irq, uint32_t *regs)
 {
 	struct tcb_s *tcb = g_running_tasks[0];
 
-	if (!(irq == NVIC_IRQ_SVCALL && regs[SW_XCPT_REGS] == SYS_restore_context))
+	if (!(irq == NVIC_IRQ_SVCALL && regs[REG_R0] == SYS_restore_context))
 		tcb->xcp.regs = regs;
-	if (irq == NVIC_IRQ_SYSTICK)
-		rtos_tick();
 	tcb = this_task();
 	g_running_tasks[0] = tcb;
 	regs = tcb->xcp.regs;
@@ -295,13 +318,33 @@ uint32_t *arm_doirq(int irq, uint32_t *regs)
 	return regs;
 }
 
-/* Every task's first function (tcb->start): the entry, then exit. */
+/*
+ * exception_direct, every interrupt but SVCall and PendSV: the handler runs
+ * on the hardware frame alone and asks PendSV for the switch it made due.
+ */
+void exception_direct(void)
+{
+	rtos_tick();	/* irq_dispatch: the only interrupt attached is the timer's */
+	if (g_running_tasks[0] != this_task())
+		rtos_pend_switch();	/* up_trigger_irq(NVIC_IRQ_PENDSV) */
+}
+
+/* The tick's vector: board.c's handler stays unused, run-rtos.sh links with --wrap. */
+void __wrap_systick_handler(void) __attribute__((alias("exception_direct")));
+
+/* nxtask_startup, libc's in a flat build: the entry, then exit. */
+NOINLINE __attribute__((noreturn)) void nxtask_startup(rtos_entry entry, void *arg)
+{
+	entry(arg);
+	rtos_task_exit();
+}
+
+/* Every task's first function (tcb->start). */
 NOINLINE void nxtask_start(void)
 {
 	struct task_tcb_s *t = (struct task_tcb_s *)this_task();
 
-	t->cmn.entry(t->arg);
-	rtos_task_exit();
+	nxtask_startup(t->cmn.entry, t->arg);
 }
 
 /* up_initial_state: a whole saved context at the stack's top, as if switched out. */
@@ -391,9 +434,123 @@ static void nxsig_timeout(uint32_t arg)
 	add_readytorun(t);
 }
 
+/* ---- signal delivery ---- */
+
+#define SIGSTOP			19
+#define SIGSTOP_TICK		1	/* at the first tick: stopped long before any crash */
+
+static sigq_t g_sigstop_action;
+static struct tcb_s *g_stop_target;
+static volatile uint32_t g_nstopped;
+static uint32_t g_stopped_stack[256] __attribute__((aligned(8)));
+
+/* nxsched_suspend, for the running task: off g_readytorun, into g_stoppedtasks. */
+NOINLINE void nxsched_suspend(struct tcb_s *t)
+{
+	uint32_t flags = enter_critical_section();
+
+	(void)t;
+	block_self(TSTATE_TASK_STOPPED, &g_stoppedtasks, 0);
+	leave_critical_section(flags);
+}
+
+/* nxsig_stop_task, SIGSTOP's default action: the task stops itself. */
+NOINLINE void nxsig_stop_task(int signo)
+{
+	(void)signo;
+	nxsched_suspend(this_task());
+	g_nstopped--;	/* SIGCONT resumed it */
+}
+
+/* nxsig_deliver: the handler of each pending action, in the task that receives it. */
+NOINLINE void nxsig_deliver(struct tcb_s *t)
+{
+	sigq_t *q;
+
+	while ((q = (sigq_t *)t->sigpendactionq.head)) {
+		t->sigpendactionq.head = (sq_entry_t *)q->flink;
+		if (!q->flink)
+			t->sigpendactionq.tail = 0;
+		q->handler(q->signo);
+	}
+}
+
+/* arm_fullcontextrestore: sys_call1(SYS_restore_context); arm_doirq leaves xcp.regs as set. */
+static void fullcontextrestore(void)
+{
+	register uint32_t r0 __asm__("r0") = SYS_restore_context;
+
+	__asm__ volatile("svc 0" : : "r"(r0) : "memory");
+}
+
 /*
- * nxsched_process_timer, in the tick's arm_doirq: the application's work,
- * expired sleeps, then the running SCHED_RR task's slice.
+ * arm_sigdeliver, entered by an exception return into the context
+ * up_schedule_sigaction built: the actions delivered with interrupts on,
+ * then the interrupted context (xcp.saved_regs) resumed.
+ */
+NOINLINE void arm_sigdeliver(void)
+{
+	struct tcb_s *t = this_task();
+
+	leave_critical_section(0);
+	t->sigdeliver(t);
+	enter_critical_section();
+	t->sigdeliver = 0;
+	t->xcp.regs = t->xcp.saved_regs;
+	fullcontextrestore();
+}
+
+/*
+ * up_schedule_sigaction, for a task that is not running: its saved context
+ * kept at xcp.saved_regs, a copy built just below it that enters
+ * arm_sigdeliver in a critical section, every other register as it was
+ * (lr too), on the stack the copy's own frame leaves.
+ */
+static void up_schedule_sigaction(struct tcb_s *t)
+{
+	uint32_t *regs = t->xcp.regs - XCPTCONTEXT_REGS, i;
+
+	t->xcp.saved_regs = t->xcp.regs;
+	for (i = 0; i < XCPTCONTEXT_REGS; i++)
+		regs[i] = t->xcp.saved_regs[i];
+	regs[REG_R13] = (uint32_t)t->xcp.saved_regs;
+	regs[REG_PC] = (uint32_t)arm_sigdeliver & ~1u;
+	regs[REG_BASEPRI] = CRITICAL_BASEPRI;
+	regs[REG_XPSR] = 0x01000000u;
+	t->xcp.regs = regs;
+}
+
+/*
+ * nxsig_tcbdispatch of SIGSTOP to a task that is not running (the
+ * application's kill(pid, SIGSTOP), sent from the tick here): its default
+ * action queued and scheduled, its signal wait ended, the task readied.
+ */
+static void nxsig_dispatch_stop(struct tcb_s *t)
+{
+	g_sigstop_action = (sigq_t){ .handler = nxsig_stop_task, .signo = SIGSTOP };
+	t->sigpendactionq.head = t->sigpendactionq.tail = (sq_entry_t *)&g_sigstop_action;
+	if (!t->sigdeliver) {
+		t->sigdeliver = nxsig_deliver;
+		up_schedule_sigaction(t);
+	}
+	if (t->task_state == TSTATE_WAIT_SIG) {
+		t->waitdog.func = 0;
+		dq_rem((dq_entry_t *)t, &g_waitingforsignal);
+		add_readytorun(t);
+	}
+	g_nstopped++;
+}
+
+/* The task SIGSTOP finds asleep. */
+static void stopped_main(void *arg)
+{
+	for (;;)
+		rtos_delay((uint32_t)arg);
+}
+
+/*
+ * nxsched_process_timer, in the tick's exception_direct: the application's
+ * work, the SIGSTOP, expired sleeps, then the running SCHED_RR task's slice.
  */
 void rtos_tick(void)
 {
@@ -401,6 +558,8 @@ void rtos_tick(void)
 
 	rtos_ticks = (uint32_t)++g_system_ticks;
 	rtos_tick_hook();
+	if (g_system_ticks == SIGSTOP_TICK && g_stop_target)
+		nxsig_dispatch_stop(g_stop_target);
 	for (t = (struct tcb_s *)g_waitingforsignal.head; t; t = next) {
 		next = t->flink;
 		if (t->waitdog.func && t->waitdog.expired <= g_system_ticks)
@@ -501,6 +660,9 @@ void rtos_start(void)
 {
 	struct tcb_s *idle = &g_idletcb[0];
 
+	rtos_create("stopped", stopped_main, (void *)1000, 3, g_stopped_stack,
+		    sizeof(g_stopped_stack) / 4);
+	g_stop_target = &tasks[nr_tasks - 1].cmn;
 	irq_off();
 	idle->pid = 0;
 	idle->task_state = TSTATE_TASK_RUNNING;

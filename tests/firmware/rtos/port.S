@@ -404,8 +404,8 @@ pendsv_handler:
 #endif
 /*
  * NuttX-shaped kernel (kernel_nuttx.c), after the others so that no line of
- * theirs moves. exception_common (arch/arm/src/armv7-m/arm_exception.S):
- * every exception the kernel takes saves, below the hardware frame on the
+ * theirs moves. exception_common (arch/arm/src/armv7-m/arm_exception.S), the
+ * vector of SVCall and PendSV, saves, below the hardware frame on the
  * stack it interrupted, from the lowest address: the sp before the
  * exception, BASEPRI, r4-r11, CONTROL, EXC_RETURN, then s16-s31 with
  * CONFIG_ARCH_FPU (the space kept even for a basic frame), and passes the
@@ -470,9 +470,7 @@ exception_common:
 	.thumb_set svc_handler, exception_common
 	.global	pendsv_handler
 	.thumb_set pendsv_handler, exception_common
-	/* board.c's C handler stays unused: run-rtos.sh links with --wrap=systick_handler. */
-	.global	__wrap_systick_handler
-	.thumb_set __wrap_systick_handler, exception_common
+	/* The tick's vector is exception_direct, in kernel_nuttx.c. */
 
 /*
  * The boot thread becomes the idle task (arm_initialize_stack): Thread
