@@ -16,11 +16,21 @@ PEER=${PEER:-1}
 
 insmod /fw/ko/fw_bench.ko || exit 1
 
+# run_calls CALLS: the calls, made by this shell's write, or with USER_DEPTH set by
+# fw_user_fp's from that many user frames deep (the user frames' cost).
+run_calls() {
+	if [ -n "${USER_DEPTH:-}" ]; then
+		fw_user_fp write "$USER_DEPTH" $B/run "$1" >/dev/null
+	else
+		echo "$1" >$B/run
+	fi
+}
+
 # median_run CALLS: "median min max" of REPS runs, per call.
 median_run() {
 	calls=$1
 	for r in $(seq "$REPS"); do
-		echo "$calls" >$B/run
+		run_calls "$calls"
 		cut -d' ' -f3 $B/run
 	done | sort -n | awk -v m=$(((REPS + 1) / 2)) 'NR == 1 { lo = $1 } NR == m { med = $1 }
 		{ hi = $1 } END { print med, lo, hi }'
@@ -98,10 +108,12 @@ echo 0 >$T/events/framewalk/chain/enable
 rmmod framewalk
 reset
 
-# User frames: the calls run in the shell's write to fw_bench/run, a system
-# call of a user task, so user=N walks the shell's own frames. The cost per
-# user frame is the difference of two user settings over the difference of
-# their frames ("USERFRAMES user=N frames=F", from one event of each).
+# User frames: the calls run in fw_user_fp's write to fw_bench/run from 40
+# recursive frames, a system call of a user task, so user=N walks those. The
+# cost per user frame is the difference of two user settings over the
+# difference of their frames ("USERFRAMES user=N frames=F", from one event of
+# each); user0 against d16_events_on is what user frames cost while off.
+USER_DEPTH=40
 for user in 0 2 64; do
 	insmod /fw/ko/framewalk.ko filter=fw_bench_tracee depth=16 user=$user
 	# Both events, as framewalk record enables them: user=0 writes chain, user=N chain_user.
@@ -112,6 +124,7 @@ for user in 0 2 64; do
 	rmmod framewalk
 	reset
 done
+USER_DEPTH=
 
 # Aggregation: the chain counted in the module, no event. Every walked call
 # must be counted (none dropped), however fast the calls come.

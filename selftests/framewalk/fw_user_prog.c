@@ -5,7 +5,7 @@
  * which nothing else in the guest calls) from a known user chain, and prints
  * what the test compares framewalk's user frames with.
  *
- * usage: fw_user_prog chain|libc|deep N|thread|exec|bad KIND
+ * usage: fw_user_prog chain|libc|deep N|thread|exec|bad KIND|write N FILE TEXT
  *   chain   main -> fw_u_outer -> fw_u_mid -> fw_u_inner -> fw_u_leaf, whose
  *           svc is in a leaf that builds no frame record; prints "lr 0x..."
  *           after it (the return into fw_u_inner the walk shows as user_lr)
@@ -15,9 +15,11 @@
  *   exec    execs itself with "chain"
  *   bad K   x29 corrupted at the svc: kernel, unaligned, cycle, unmapped or
  *           absent (a page mapped but never touched: reading it would fault)
+ *   write N FILE TEXT  TEXT written to FILE from N recursive frames (make bench)
  * Built with and without frame pointers, static and dynamic (build-guest-bin.sh).
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -82,6 +84,28 @@ static noinline long fw_u_deep(int n)
 
 	fw_u_sink += r;
 	return r + 1;
+}
+
+/*
+ * make bench's user frames: TEXT written to FILE (fw_bench's run file, whose
+ * write makes the traced calls) from N frames deep, so that the cost of a
+ * user frame is measured over many, not the shell's few.
+ */
+static noinline long fw_u_deep_write(int n, const char *path, const char *text)
+{
+	long r;
+	int fd;
+
+	if (n) {
+		r = fw_u_deep_write(n - 1, path, text);
+	} else {
+		fd = open(path, O_WRONLY);
+		r = fd < 0 ? -1 : write(fd, text, strlen(text));
+		if (fd >= 0)
+			close(fd);
+	}
+	fw_u_sink += r;
+	return r;
 }
 
 static void *fw_u_thread(void *arg)
@@ -197,7 +221,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "bad") && argc == 3)
 		return fw_u_bad(argv[2]) || fw_u_done(0);
+	if (!strcmp(argv[1], "write") && argc == 5)
+		return fw_u_deep_write(atoi(argv[2]), argv[3], argv[4]) < 0;
 usage:
-	fprintf(stderr, "usage: fw_user_prog chain|libc|deep N|thread|exec|bad KIND\n");
+	fprintf(stderr, "usage: fw_user_prog chain|libc|deep N|thread|exec|bad KIND|"
+		"write N FILE TEXT\n");
 	return 2;
 }
