@@ -325,6 +325,38 @@ fail:
 	return 1;
 }
 
+/*
+ * qsort() for arrays that usually arrive in order: a unit's sequences come
+ * in address order, and GCC writes a unit's functions last first (so
+ * strictly descending). Either is seen in one pass and kept or reversed, the
+ * same result as glibc's qsort() (a merge sort, stable): sorting a unit's
+ * 2 500 functions was 3% of a cold run's instructions.
+ */
+static void sort_usually_ordered(void *base, size_t n, size_t size,
+				 int (*cmp)(const void *, const void *))
+{
+	char *p = base, t[32];
+	size_t i, up = 0, down = 0;
+
+	for (i = 1; i < n; i++) {
+		int c = cmp(p + (i - 1) * size, p + i * size);
+
+		up += c <= 0;
+		down += c > 0;
+	}
+	if (n < 2 || up == n - 1)
+		return;
+	if (down < n - 1 || size > sizeof(t)) {
+		qsort(base, n, size, cmp);
+		return;
+	}
+	for (i = 0; i < n / 2; i++) {
+		memcpy(t, p + i * size, size);
+		memcpy(p + i * size, p + (n - 1 - i) * size, size);
+		memcpy(p + (n - 1 - i) * size, t, size);
+	}
+}
+
 /* By address, and in the program's order at one address (marks follow the program). */
 static int lineseq_cmp(const void *a, const void *b)
 {
@@ -591,8 +623,7 @@ static int read_linetab(struct cw_linetab *lt, Dwarf_Die *cu)
 	lt->end = end;
 	if (hdr_end < end && (!line_run(lt, hdr_end, NULL, 0, scan_row, &sc) || sc.failed))
 		goto out;
-	if (lt->nr_seqs)
-		qsort(lt->seqs, lt->nr_seqs, sizeof(*lt->seqs), lineseq_cmp);
+	sort_usually_ordered(lt->seqs, lt->nr_seqs, sizeof(*lt->seqs), lineseq_cmp);
 	for (i = 0; i < lt->nr_seqs; i++)
 		lt->seqs[i].reach = i && lt->seqs[i - 1].reach > lt->seqs[i].hi ?
 				    lt->seqs[i - 1].reach : lt->seqs[i].hi;
@@ -899,8 +930,7 @@ static const struct cw_cuindex *cu_index(struct cw_image *img, Dwarf_Die *cu)
 	if (ix && !ix->funcs_read) {
 		ix->funcs_read = 1;
 		index_functions(ix, cu, 0);
-		if (ix->nr)
-			qsort(ix->funcs, ix->nr, sizeof(*ix->funcs), funcrange_cmp);
+		sort_usually_ordered(ix->funcs, ix->nr, sizeof(*ix->funcs), funcrange_cmp);
 	}
 	return ix;
 }
