@@ -128,22 +128,23 @@ static inline __attribute__((always_inline)) int
 sort_by_key(void *base, size_t n, size_t size, uint32_t (*key)(const void *))
 {
 	uint32_t (*count)[1u << RADIX_BITS] = NULL;
-	size_t run[MERGE_RUNS + 2], nr_runs = 0, i, w;
+	size_t run[MERGE_RUNS + 1], nr_runs = 1, i, w;
 	uint8_t *a = base, *b, *t;
 	unsigned int d;
 
 	if (n > UINT32_MAX)
 		return -1;
+	/* run[r] is where run r starts: at each key below the one before it. */
+	run[0] = 0;
 	for (i = 1; i < n; i++)
 		if (key(a + i * size) < key(a + (i - 1) * size) && nr_runs++ < MERGE_RUNS)
-			run[nr_runs] = i;
-	if (!nr_runs)
+			run[nr_runs - 1] = i;
+	if (nr_runs == 1)
 		return 0;
 	/* Pages of tmp a merge never reaches are never touched: malloc, not calloc. */
 	b = malloc(n * size);
 	if (nr_runs <= MERGE_RUNS && b) {
-		run[0] = 0;
-		run[++nr_runs] = n;
+		run[nr_runs] = n;
 		/* Neighbours merged pairwise; run[] keeps the bounds of what is left. */
 		for (; nr_runs > 1; nr_runs = (nr_runs + 1) / 2) {
 			for (i = 0, w = 0; i + 1 < nr_runs; i += 2, w++) {
@@ -226,14 +227,11 @@ static int is_mapping_symbol(const char *name)
 	       (name[2] == 0 || name[2] == '.');
 }
 
+/* A symbol other than a mapping symbol: the vector table, or a function. */
 static void image_note_symbol(struct cw_image *img, const Elf32_Sym *s, const char *name)
 {
 	unsigned int i;
 
-	if (is_mapping_symbol(name)) {
-		img->maps[img->nr_maps++] = (struct cw_mapsym){ s->st_value, name[1] };
-		return;
-	}
 	/* Every name of a vector table starts with one of these: most symbols skip the list. */
 	for (i = 0; (name[0] == 'v' || name[0] == '_' || name[0] == 'g') && vector_names[i]; i++)
 		if (!strcmp(name, vector_names[i])) {
@@ -342,9 +340,12 @@ static int image_symbols(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 
 		if (syms[i].st_name >= strs->d_size || !*name)
 			continue;
+		if (is_mapping_symbol(name)) {
+			img->maps[img->nr_maps++] = (struct cw_mapsym){ syms[i].st_value, name[1] };
+			continue;
+		}
 		image_note_symbol(img, &syms[i], name);
-		if (!is_mapping_symbol(name))
-			note_named(img, &syms[i], name);
+		note_named(img, &syms[i], name);
 	}
 	if (sort_by_key(img->syms, img->nr_syms, sizeof(*img->syms), sym_key) ||
 	    sort_by_key(img->maps, img->nr_maps, sizeof(*img->maps), map_key))
