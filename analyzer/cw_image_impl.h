@@ -26,13 +26,6 @@ struct cw_funcrange {
 	Dwarf_Off die;
 };
 
-/* A defined symbol by name, for lookups of kernel objects and register blocks. */
-struct cw_named {
-	const char *name;	/* NULL: free slot */
-	uint32_t addr, size;
-	uint32_t hash;		/* name_hash(name): most probes end without a string compare */
-};
-
 /*
  * A row of a line program the reader can resume after: its registers, and
  * the opcodes that follow it. Its address is above the row's before it, so
@@ -118,8 +111,10 @@ struct cw_image {
 	uint32_t vectors;
 	int have_vectors;
 	uint32_t exidx, exidx_size;	/* .ARM.exidx, when the firmware has unwind tables */
-	struct cw_named *named;		/* open-addressed hash of defined symbols by name */
-	size_t nr_named;		/* slots, a power of two */
+	const Elf32_Sym *elfsyms;	/* the symbol table, as libelf maps it */
+	const char *strtab;		/* and its names */
+	uint32_t *named;		/* open-addressed hash of defined symbols by name: */
+	size_t nr_named;		/* elfsyms indices (0 a free slot), a power of two of them */
 	struct cw_cuindex *cus;		/* units an inline lookup has needed so far */
 	size_t nr_cus;
 	Dwarf *cfi_dwarf;		/* our own handle on .debug_frame, opened on first use */

@@ -43,44 +43,139 @@ static uint32_t map_key(const void *p)
 #define RADIX_BITS	11
 #define RADIX_DIGITS	((32 + RADIX_BITS - 1) / RADIX_BITS)
 #define RADIX_MASK	((1u << RADIX_BITS) - 1)
+#define MERGE_RUNS	64	/* more runs in order than this: radix sort instead */
 
 /*
- * A stable sort of n elements of size bytes by a 32-bit key: LSD radix, 11
- * bits a digit, every digit's histogram from one pass over the keys, and the
- * digits where every key agrees (the high ones, in a small flash) skipped.
- * qsort() on the 50 000 symbols and their 100 000 mapping symbols of a large
- * firmware was 45% of a cold run's instructions.
+ * The first index in [from, to) whose key is at least v (above v when past
+ * is set): a doubling step, then halving, so a long stretch costs a log.
  */
-static int sort_by_key(void *base, size_t n, size_t size, uint32_t (*key)(const void *))
+static inline __attribute__((always_inline)) size_t
+gallop(const uint8_t *base, size_t from, size_t to, uint32_t v, int past, size_t size,
+       uint32_t (*key)(const void *))
 {
-	struct keyed { uint32_t key, idx; } *a, *b, *t;
-	uint32_t (*count)[1u << RADIX_BITS] = calloc(RADIX_DIGITS, sizeof(*count));
-	unsigned int d;
-	uint8_t *copy;
-	size_t i;
+	size_t lo = from, step = 1, hi;
 
-	a = malloc(2 * n * sizeof(*a) + 1);
-	copy = malloc(n * size + 1);
-	if (!count || !a || !copy || n > UINT32_MAX) {
+	while (lo + step < to && (past ? key(base + (lo + step) * size) <= v :
+					 key(base + (lo + step) * size) < v))
+		step *= 2;
+	hi = lo + step < to ? lo + step : to;
+	/* Every index below lo + step / 2 (below lo, at the first step) is known short of v. */
+	lo = step > 1 ? lo + step / 2 : lo;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (past ? key(base + mid * size) <= v : key(base + mid * size) < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Stable merge of the two runs in order [lo, mid) and [mid, hi), through tmp.
+ * What already sits where it belongs stays: the left's head up to the right's
+ * first key, the right's tail from the left's last. The rest moves in blocks
+ * found by galloping. Runs that do not overlap (one object file's symbols
+ * after another's) cost a compare.
+ */
+static inline __attribute__((always_inline)) void
+merge_runs(uint8_t *base, size_t lo, size_t mid, size_t hi, uint8_t *tmp, size_t size,
+	   uint32_t (*key)(const void *))
+{
+	uint32_t first = key(base + mid * size), last = key(base + (mid - 1) * size);
+	size_t i = 0, j = mid, k, nl, e;
+
+	if (last <= first)
+		return;
+	lo = gallop(base, lo, mid, first, 1, size, key);
+	/* From the right's end: its elements at or above last stay put. */
+	while (hi > mid && key(base + (hi - 1) * size) >= last)
+		hi--;
+	nl = mid - lo;
+	memcpy(tmp, base + lo * size, nl * size);
+	for (k = lo; i < nl && j < hi;) {
+		/* The right's elements below the left's next go first, as one block. */
+		e = gallop(base, j, hi, key(tmp + i * size), 0, size, key);
+		memmove(base + k * size, base + j * size, (e - j) * size);
+		k += e - j;
+		j = e;
+		if (j == hi)
+			break;
+		/* Then the left's up to the right's next: equal keys keep the left first. */
+		e = gallop(tmp, i, nl, key(base + j * size), 1, size, key);
+		memcpy(base + k * size, tmp + i * size, (e - i) * size);
+		k += e - i;
+		i = e;
+	}
+	memcpy(base + k * size, tmp + i * size, (nl - i) * size);
+}
+
+/*
+ * A stable sort of n elements of size bytes by a 32-bit key. Inlined into
+ * each caller, so size and key are constants and an element moves as a
+ * word or two.
+ *
+ * Mapping symbols come in address order per object file, which the linker
+ * lays out in turn: a few runs, merged. Otherwise LSD radix, 11 bits a
+ * digit, every digit's histogram from one pass over the keys, the digits
+ * where every key agrees (the high ones, in a small flash) skipped: global
+ * symbols come in the linker's hash order. qsort() on the 50 000 symbols and
+ * their 100 000 mapping symbols of a large firmware was 45% of a cold run's
+ * instructions, a radix sort through an index and a copy still 28%.
+ */
+static inline __attribute__((always_inline)) int
+sort_by_key(void *base, size_t n, size_t size, uint32_t (*key)(const void *))
+{
+	uint32_t (*count)[1u << RADIX_BITS] = NULL;
+	size_t run[MERGE_RUNS + 1], nr_runs = 1, i, w;
+	uint8_t *a = base, *b, *t;
+	unsigned int d;
+
+	if (n > UINT32_MAX)
+		return -1;
+	/* run[r] is where run r starts: at each key below the one before it. */
+	run[0] = 0;
+	for (i = 1; i < n; i++)
+		if (key(a + i * size) < key(a + (i - 1) * size) && nr_runs++ < MERGE_RUNS)
+			run[nr_runs - 1] = i;
+	if (nr_runs == 1)
+		return 0;
+	/* Pages of tmp a merge never reaches are never touched: malloc, not calloc. */
+	b = malloc(n * size);
+	if (nr_runs <= MERGE_RUNS && b) {
+		run[nr_runs] = n;
+		/* Neighbours merged pairwise; run[] keeps the bounds of what is left. */
+		for (; nr_runs > 1; nr_runs = (nr_runs + 1) / 2) {
+			for (i = 0, w = 0; i + 1 < nr_runs; i += 2, w++) {
+				merge_runs(a, run[i], run[i + 1], run[i + 2], b, size, key);
+				run[w] = run[i];
+			}
+			if (i < nr_runs)
+				run[w] = run[i];
+			run[(nr_runs + 1) / 2] = n;
+		}
+		free(b);
+		return 0;
+	}
+	count = calloc(RADIX_DIGITS, sizeof(*count));
+	if (!count || !b) {
 		free(count);
-		free(a);
-		free(copy);
+		free(b);
 		return -1;
 	}
-	b = a + n;
 	for (i = 0; i < n; i++) {
-		uint32_t k = key((uint8_t *)base + i * size);
+		uint32_t k = key(a + i * size);
 
-		a[i] = (struct keyed){ k, (uint32_t)i };
 		count[0][k & RADIX_MASK]++;
 		count[1][(k >> RADIX_BITS) & RADIX_MASK]++;
 		count[2][k >> (2 * RADIX_BITS)]++;
 	}
-	for (d = 0; d < RADIX_DIGITS && n; d++) {
+	for (d = 0; d < RADIX_DIGITS; d++) {
 		unsigned int shift = d * RADIX_BITS;
 		uint32_t sum = 0, *c = count[d];
 
-		if (c[(a[0].key >> shift) & RADIX_MASK] == n)
+		if (c[(key(a) >> shift) & RADIX_MASK] == n)
 			continue;
 		for (i = 0; i <= RADIX_MASK; i++) {
 			uint32_t v = c[i];
@@ -89,17 +184,17 @@ static int sort_by_key(void *base, size_t n, size_t size, uint32_t (*key)(const 
 			sum += v;
 		}
 		for (i = 0; i < n; i++)
-			b[c[(a[i].key >> shift) & RADIX_MASK]++] = a[i];
+			memcpy(b + (size_t)c[(key(a + i * size) >> shift) & RADIX_MASK]++ * size,
+			       a + i * size, size);
 		t = a;
 		a = b;
 		b = t;
 	}
-	memcpy(copy, base, n * size);
-	for (i = 0; i < n; i++)
-		memcpy((uint8_t *)base + i * size, copy + (size_t)a[i].idx * size, size);
+	/* An odd number of passes leaves the sorted elements in the scratch copy. */
+	if (a != base)
+		memcpy(base, a, n * size);
 	free(count);
-	free(a < b ? a : b);
-	free(copy);
+	free(a != base ? a : b);
 	return 0;
 }
 
@@ -132,16 +227,13 @@ static int is_mapping_symbol(const char *name)
 	       (name[2] == 0 || name[2] == '.');
 }
 
+/* A symbol other than a mapping symbol: the vector table, or a function. */
 static void image_note_symbol(struct cw_image *img, const Elf32_Sym *s, const char *name)
 {
 	unsigned int i;
 
-	if (is_mapping_symbol(name)) {
-		img->maps[img->nr_maps++] = (struct cw_mapsym){ s->st_value, name[1] };
-		return;
-	}
 	/* Every name of a vector table starts with one of these: most symbols skip the list. */
-	for (i = 0; strchr("v_g", name[0]) && vector_names[i]; i++)
+	for (i = 0; (name[0] == 'v' || name[0] == '_' || name[0] == 'g') && vector_names[i]; i++)
 		if (!strcmp(name, vector_names[i])) {
 			img->vectors = s->st_value;
 			img->have_vectors = 1;
@@ -166,10 +258,23 @@ static uint32_t name_hash(const char *s)
 	return (uint32_t)((h * 0x9e3779b97f4a7c15ull) >> 32);
 }
 
+/* The symbol in a slot of the name hash. */
+static const Elf32_Sym *named_sym(const struct cw_image *img, size_t slot)
+{
+	return &img->elfsyms[img->named[slot]];
+}
+
+static const char *named_name(const struct cw_image *img, size_t slot)
+{
+	return img->strtab + named_sym(img, slot)->st_name;
+}
+
 /*
  * The first definition of each name wins, as a walk of the symbol table in
  * order would find it. RTOS detection looks several names up per dump: a
  * table scan each time cost 80% of a batch run on a 50 000-function firmware.
+ * A slot holds the symbol's index, not a copy: a cold run touches every page
+ * of the table, and 24-byte slots were 768 of its 2 700 page faults.
  */
 static void note_named(struct cw_image *img, const Elf32_Sym *s, const char *name)
 {
@@ -179,10 +284,10 @@ static void note_named(struct cw_image *img, const Elf32_Sym *s, const char *nam
 		return;
 	uint32_t h = name_hash(name);
 
-	for (i = h & (img->nr_named - 1); img->named[i].name; i = (i + 1) & (img->nr_named - 1))
-		if (img->named[i].hash == h && !strcmp(img->named[i].name, name))
+	for (i = h & (img->nr_named - 1); img->named[i]; i = (i + 1) & (img->nr_named - 1))
+		if (!strcmp(named_name(img, i), name))
 			return;
-	img->named[i] = (struct cw_named){ name, s->st_value, s->st_size, h };
+	img->named[i] = (uint32_t)(s - img->elfsyms);
 }
 
 /*
@@ -208,8 +313,10 @@ static int image_symbols(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 	syms = data->d_buf;
 	str = strs->d_buf;
 	/* A string table that does not end its last name would let a name run off its end. */
-	if (str[strs->d_size - 1])
+	if (str[strs->d_size - 1] || n > UINT32_MAX)
 		return -1;
+	img->elfsyms = syms;
+	img->strtab = str;
 	for (i = 0; i < n; i++) {
 		const char *name = str + syms[i].st_name;
 
@@ -233,9 +340,12 @@ static int image_symbols(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 
 		if (syms[i].st_name >= strs->d_size || !*name)
 			continue;
+		if (is_mapping_symbol(name)) {
+			img->maps[img->nr_maps++] = (struct cw_mapsym){ syms[i].st_value, name[1] };
+			continue;
+		}
 		image_note_symbol(img, &syms[i], name);
-		if (!is_mapping_symbol(name))
-			note_named(img, &syms[i], name);
+		note_named(img, &syms[i], name);
 	}
 	if (sort_by_key(img->syms, img->nr_syms, sizeof(*img->syms), sym_key) ||
 	    sort_by_key(img->maps, img->nr_maps, sizeof(*img->maps), map_key))
@@ -674,11 +784,11 @@ int cw_image_object(const struct cw_image *img, const char *name, uint32_t *addr
 	if (!img->nr_named)
 		return -1;
 	h = name_hash(name);
-	for (i = h & (img->nr_named - 1); img->named[i].name; i = (i + 1) & (img->nr_named - 1))
-		if (img->named[i].hash == h && !strcmp(img->named[i].name, name)) {
-			*addr = img->named[i].addr;
+	for (i = h & (img->nr_named - 1); img->named[i]; i = (i + 1) & (img->nr_named - 1))
+		if (!strcmp(named_name(img, i), name)) {
+			*addr = named_sym(img, i)->st_value;
 			if (size)
-				*size = img->named[i].size;
+				*size = named_sym(img, i)->st_size;
 			return 0;
 		}
 	return -1;
@@ -690,8 +800,9 @@ int cw_image_object_at(const struct cw_image *img, uint32_t addr, uint32_t *size
 	size_t i;
 
 	for (i = 0; i < img->nr_named; i++)
-		if (img->named[i].name && img->named[i].addr == addr && img->named[i].size) {
-			*size = img->named[i].size;
+		if (img->named[i] && named_sym(img, i)->st_value == addr &&
+		    named_sym(img, i)->st_size) {
+			*size = named_sym(img, i)->st_size;
 			return 0;
 		}
 	return -1;
@@ -739,9 +850,9 @@ const char *cw_image_object_name(const struct cw_image *img, uint32_t addr)
 	size_t i;
 
 	for (i = 0; i < img->nr_named; i++)
-		if (img->named[i].name && addr - img->named[i].addr < img->named[i].size &&
-		    !cw_image_is_code(img, img->named[i].addr))
-			return img->named[i].name;
+		if (img->named[i] && addr - named_sym(img, i)->st_value < named_sym(img, i)->st_size &&
+		    !cw_image_is_code(img, named_sym(img, i)->st_value))
+			return named_name(img, i);
 	return NULL;
 }
 

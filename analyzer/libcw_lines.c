@@ -325,6 +325,38 @@ fail:
 	return 1;
 }
 
+/*
+ * qsort() for arrays that usually arrive in order: a unit's sequences come
+ * in address order, and GCC writes a unit's functions last first (so
+ * strictly descending). Either is seen in one pass and kept or reversed, the
+ * same result as glibc's qsort() (a merge sort, stable): sorting a unit's
+ * 2 500 functions was 3% of a cold run's instructions.
+ */
+static void sort_usually_ordered(void *base, size_t n, size_t size,
+				 int (*cmp)(const void *, const void *))
+{
+	char *p = base, t[32];
+	size_t i, up = 0, down = 0;
+
+	for (i = 1; i < n; i++) {
+		int c = cmp(p + (i - 1) * size, p + i * size);
+
+		up += c <= 0;
+		down += c > 0;
+	}
+	if (n < 2 || up == n - 1)
+		return;
+	if (down < n - 1 || size > sizeof(t)) {
+		qsort(base, n, size, cmp);
+		return;
+	}
+	for (i = 0; i < n / 2; i++) {
+		memcpy(t, p + i * size, size);
+		memcpy(p + i * size, p + (n - 1 - i) * size, size);
+		memcpy(p + (n - 1 - i) * size, t, size);
+	}
+}
+
 /* By address, and in the program's order at one address (marks follow the program). */
 static int lineseq_cmp(const void *a, const void *b)
 {
@@ -591,8 +623,7 @@ static int read_linetab(struct cw_linetab *lt, Dwarf_Die *cu)
 	lt->end = end;
 	if (hdr_end < end && (!line_run(lt, hdr_end, NULL, 0, scan_row, &sc) || sc.failed))
 		goto out;
-	if (lt->nr_seqs)
-		qsort(lt->seqs, lt->nr_seqs, sizeof(*lt->seqs), lineseq_cmp);
+	sort_usually_ordered(lt->seqs, lt->nr_seqs, sizeof(*lt->seqs), lineseq_cmp);
 	for (i = 0; i < lt->nr_seqs; i++)
 		lt->seqs[i].reach = i && lt->seqs[i - 1].reach > lt->seqs[i].hi ?
 				    lt->seqs[i - 1].reach : lt->seqs[i].hi;
@@ -770,14 +801,74 @@ static int note_range(struct cw_cuindex *ix, Dwarf_Die *fn, Dwarf_Addr lo, Dwarf
 	return 0;
 }
 
+/* The attributes that place a function's code, as its own entry holds them. */
+struct code_attrs {
+	Dwarf_Attribute low, high;
+	bool has_low, has_high, has_ranges;
+};
+
+static int code_attr(Dwarf_Attribute *attr, void *arg)
+{
+	struct code_attrs *c = arg;
+
+	switch (dwarf_whatattr(attr)) {
+	case DW_AT_low_pc:
+		c->low = *attr;
+		c->has_low = true;
+		break;
+	case DW_AT_high_pc:
+		c->high = *attr;
+		c->has_high = true;
+		break;
+	case DW_AT_ranges:
+		c->has_ranges = true;
+		break;
+	}
+	return DWARF_CB_OK;
+}
+
+static bool is_constant_form(unsigned int form)
+{
+	return form == DW_FORM_data1 || form == DW_FORM_data2 || form == DW_FORM_data4 ||
+	       form == DW_FORM_data8 || form == DW_FORM_udata;
+}
+
+/*
+ * low_pc and high_pc as dwarf_lowpc() and dwarf_highpc() read them, from one
+ * pass over the entry's attributes: each of those looks its attribute up from
+ * the start, and dwarf_highpc() asks for low_pc again; a third of a cold run's
+ * instructions went to indexing one unit of 2 500 functions. Forms other than
+ * these, and attributes only an abstract origin holds, go to libdw.
+ */
+static int code_bounds(Dwarf_Die *fn, const struct code_attrs *c, Dwarf_Addr *lo,
+		       Dwarf_Addr *hi)
+{
+	Dwarf_Word len;
+
+	if (!c->has_low || !c->has_high || c->low.form != DW_FORM_addr ||
+	    (c->high.form != DW_FORM_addr && !is_constant_form(c->high.form)))
+		return dwarf_lowpc(fn, lo) || dwarf_highpc(fn, hi) ? -1 : 0;
+	if (dwarf_formaddr((Dwarf_Attribute *)&c->low, lo))
+		return -1;
+	if (c->high.form == DW_FORM_addr)
+		return dwarf_formaddr((Dwarf_Attribute *)&c->high, hi);
+	if (dwarf_formudata((Dwarf_Attribute *)&c->high, &len))
+		return -1;
+	*hi = *lo + len;
+	return 0;
+}
+
 /* A function's code: low_pc and high_pc, or its range list (a function split hot and cold). */
 static int note_function(struct cw_cuindex *ix, Dwarf_Die *fn)
 {
+	struct code_attrs c = { 0 };
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
 
-	if (!dwarf_hasattr(fn, DW_AT_ranges))
-		return dwarf_lowpc(fn, &lo) || dwarf_highpc(fn, &hi) ? 0 : note_range(ix, fn, lo, hi);
+	if (dwarf_getattrs(fn, code_attr, &c, 0) != 1)
+		c = (struct code_attrs){ .has_ranges = dwarf_hasattr(fn, DW_AT_ranges) };
+	if (!c.has_ranges)
+		return code_bounds(fn, &c, &lo, &hi) ? 0 : note_range(ix, fn, lo, hi);
 	while ((off = dwarf_ranges(fn, off, &base, &lo, &hi)) > 0)
 		if (note_range(ix, fn, lo, hi))
 			return -1;
@@ -839,8 +930,7 @@ static const struct cw_cuindex *cu_index(struct cw_image *img, Dwarf_Die *cu)
 	if (ix && !ix->funcs_read) {
 		ix->funcs_read = 1;
 		index_functions(ix, cu, 0);
-		if (ix->nr)
-			qsort(ix->funcs, ix->nr, sizeof(*ix->funcs), funcrange_cmp);
+		sort_usually_ordered(ix->funcs, ix->nr, sizeof(*ix->funcs), funcrange_cmp);
 	}
 	return ix;
 }
