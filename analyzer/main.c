@@ -275,9 +275,9 @@ static int follow_one(void *p, struct cw_stream_dump *sd)
 }
 
 /*
- * Is the file at path the firmware ELF that may come before the dumps? Only a
- * regular file can be: a pipe or a tty is not opened here, as a byte read from
- * it would be lost to the dump reader. A followed stream is text, so there the
+ * Is the file at path the firmware ELF that may come before the dumps? Not a
+ * pipe or a tty: those are not opened here, as a byte read from one would be
+ * lost to the dump reader. A followed stream is text, so there the
  * firmware is an ELF that is not a core; a log whose first dump starts past the
  * bytes read here is not taken for the firmware.
  */
@@ -290,13 +290,14 @@ static int is_firmware(const char *path, int follow)
 
 	if (!strcmp(path, "-"))
 		return 0;
+	/* One that cannot be read is taken for the firmware, as cw_image_open says why. */
 	if (stat(path, &st))
-		return !follow;		/* named as the firmware, cw_image_open says why */
-	if (!S_ISREG(st.st_mode))
+		return 1;
+	if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISSOCK(st.st_mode))
 		return 0;
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return !follow;
+		return 1;
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	if (follow)
