@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # symbol_store.sh - sourced by test_watch.sh and test_follow.sh: corpus firmware of several
 # builds and the --symbols stores and debuginfod server crashwalk finds them in by build-id.
-# Needs $top (the tree) and $tmp; the caller's EXIT trap calls debuginfod_stop.
+# Needs $top (the tree), $tmp and $cw; the caller's EXIT trap calls debuginfod_stop.
 
 debuginfod_pid=
 debuginfod_url=
@@ -13,6 +13,21 @@ corpus_fw() {
 		"$top/tests/firmware/run-corpus.sh" >"$tmp/corpus.list" 2>"$tmp/corpus.err" || return 1
 	awk -v k="$1 $2" '$1 " " $2 == k { sub("/[^/]*$", "", $4); print $4; exit }' \
 		"$tmp/corpus.list" | grep .
+}
+
+# corpus_builds SUITE DUMP: fw_a and fw_b, two corpus builds for a store, fw_u one it lacks,
+# and the reports of fw_a's and fw_b's DUMP (core.elf, core.zephyr) with the ELF given, without
+# paths, in $tmp/a.json and $tmp/b.json; the KTAP result SUITE_symbols_corpus_built.
+corpus_builds() {
+	if fw_a=$(corpus_fw m4f O2-nofp-uw) && fw_b=$(corpus_fw m33 Os-fp) &&
+		fw_u=$(corpus_fw m0 O0-fp); then
+		ktap_result 0 "$1_symbols_corpus_built"
+	else
+		ktap_result 1 "$1_symbols_corpus_built"
+		sed 's/^/# /' "$tmp/corpus.err"
+	fi
+	"$cw" --json "$fw_a/fw.elf" "$fw_a/bus/$2" | no_paths >"$tmp/a.json"
+	"$cw" --json "$fw_b/fw.elf" "$fw_b/isr/$2" | no_paths >"$tmp/b.json"
 }
 
 # build_id ELF: the firmware's GNU build-id, in hex.
