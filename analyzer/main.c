@@ -274,21 +274,35 @@ static int follow_one(void *p, struct cw_stream_dump *sd)
 	return 0;
 }
 
-/* Is the file at path a crash dump (not the firmware ELF that may come first)? */
-static int is_dump(const char *path)
+/*
+ * Is the file at path the firmware ELF that may come before the dumps? Not a
+ * pipe or a tty: those are not opened here, as a byte read from one would be
+ * lost to the dump reader. A followed stream is text, so there the
+ * firmware is an ELF that is not a core; a log whose first dump starts past the
+ * bytes read here is not taken for the firmware.
+ */
+static int is_firmware(const char *path, int follow)
 {
 	uint8_t buf[4096];
+	struct stat st;
 	ssize_t n;
 	int fd;
 
 	if (!strcmp(path, "-"))
+		return 0;
+	/* One that cannot be read is taken for the firmware, as cw_image_open says why. */
+	if (stat(path, &st))
 		return 1;
+	if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISSOCK(st.st_mode))
+		return 0;
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return 0;
+		return 1;
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
-	return n > 0 && cw_dump_sniff(buf, (size_t)n);
+	if (follow)
+		return n >= 18 && !memcmp(buf, "\177ELF", 4) && (buf[16] | buf[17] << 8) != 4;
+	return n <= 0 || !cw_dump_sniff(buf, (size_t)n);
 }
 
 struct summary_ctx {
@@ -520,7 +534,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* The firmware comes first when given; without it, each dump's is found by build-id. */
-	first = optind < argc && !is_dump(argv[optind]) ? optind + 1 : optind;
+	first = optind < argc && is_firmware(argv[optind], follow) ? optind + 1 : optind;
 	if (argc == first && !watch && !list) {
 		fprintf(stderr, "crashwalk: %s\nTry 'crashwalk --help'.\n",
 			follow ? "no stream to follow (a tty, a pipe, a file or '-')" :

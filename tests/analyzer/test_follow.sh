@@ -5,25 +5,29 @@
 # same report as the dump read from a file; a dump cut by the next one, by the end of the
 # stream, by a bad hex digit or a lost line, or missing its start, is an error naming the
 # line and what is missing, and the stream goes on; a tty is read raw; -v prints the log
-# lines; an over-long line cuts its dump; CrashCatcher's hex dump, whole and cut.
+# lines; an over-long line cuts its dump; CrashCatcher's hex dump, whole and cut. Without the
+# firmware ELF, each dump's firmware is found by its build-id, in --symbols or through a
+# debuginfod server (dumps of two builds: the reports of their ELFs given by hand), with no
+# byte of a FIFO lost to finding out that no ELF came first; one whose build-id no place has
+# is one error line and the stream goes on.
 # Usage: test_follow.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
 b=$2
 tmp=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'kill "$pid" 2>/dev/null; debuginfod_stop; rm -rf "$tmp"' EXIT
 pid=
-. "$(cd "$(dirname "$0")/.." && pwd)/ktap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/ktap.sh"
+. "$top/tests/analyzer/symbol_store.sh"
 
-# dump_lines: demo.zephyr in Zephyr's log transport, behind a logger prefix, CRLF ends.
+# dump_lines [DUMP]: a Zephyr coredump (demo.zephyr) in Zephyr's log transport, behind a
+# logger prefix, CRLF ends.
 dump_lines() {
 	printf '[00:00:02.000,000] <err> coredump: #CD:BEGIN#\r\n'
-	xxd -p -c 32 "$b/demo.zephyr" | sed 's/^/[00:00:02.000,000] <err> coredump: #CD:/;s/$/\r/'
+	xxd -p -c 32 "${1:-$b/demo.zephyr}" |
+		sed 's/^/[00:00:02.000,000] <err> coredump: #CD:/;s/$/\r/'
 	printf '[00:00:02.000,000] <err> coredump: #CD:END#\r\n'
-}
-# no_path: a JSON report without its dump's name, to compare reports of one dump.
-no_path() {
-	sed 's/"path": "[^"]*"//'
 }
 
 ktap_header
@@ -45,14 +49,14 @@ n=$(wc -l <"$tmp/one")
 	dump_lines
 	sed 40q "$tmp/one"			# the stream ends
 } >"$tmp/log"
-"$cw" --json "$b/demo.elf" "$b/demo.zephyr" | no_path >"$tmp/file.json"
+"$cw" --json "$b/demo.elf" "$b/demo.zephyr" | no_paths >"$tmp/file.json"
 "$cw" --json --follow "$b/demo.elf" "$tmp/log" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 
 good=$(grep -c '"format": "zephyr"' "$tmp/out")
 [ "$good" -eq 4 ]
 ktap_result $? "follow_reports_each_complete_dump"
-[ "$(no_path <"$tmp/out" | grep '"format"' | sort -u)" = "$(cat "$tmp/file.json")" ]
+[ "$(no_paths <"$tmp/out" | grep '"format"' | sort -u)" = "$(cat "$tmp/file.json")" ]
 ktap_result $? "follow_report_equals_the_report_of_the_dump_file"
 grep -q "\"path\": \"$tmp/log:2\", \"format\"" "$tmp/out"
 ktap_result $? "follow_names_a_dump_by_its_first_line"
@@ -175,4 +179,65 @@ ktap_result $? "follow_missing_stream_named"
 "$cw" --follow -w "$tmp" "$b/demo.elf" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- '--follow and --watch' "$tmp/err"
 ktap_result $? "follow_and_watch_refused_together"
+
+# No ELF: a log of dumps of two corpus builds and, between them, one of a build the places lack.
+corpus_builds follow core.zephyr
+mkdir "$tmp/flat"
+cp "$fw_a/fw.elf" "$tmp/flat/a.elf"
+cp "$fw_b/fw.elf" "$tmp/flat/b.elf"
+{
+	echo "boot"
+	dump_lines "$fw_a/bus/core.zephyr"
+	echo "restart"
+	dump_lines "$fw_u/undef/core.zephyr"
+	echo "restart"
+	dump_lines "$fw_b/isr/core.zephyr"
+} >"$tmp/fleet.log"
+id=$(build_id "$fw_u/fw.elf")
+# fleet_reports NAME STATUS PLACE: the three reports and the one error of $tmp/out and
+# $tmp/err, read from stream NAME with crashwalk's exit status STATUS, the unknown build-id
+# searched for in PLACE.
+fleet_reports() {
+	[ "$(sed -n 1p "$tmp/out" | no_paths)" = "$(cat "$tmp/a.json")" ] &&
+		[ "$(sed -n 3p "$tmp/out" | no_paths)" = "$(cat "$tmp/b.json")" ] &&
+		grep -q '"format"' "$tmp/a.json" && ! cmp -s "$tmp/a.json" "$tmp/b.json" &&
+		sed -n 2p "$tmp/out" | grep -q "\"path\": \"$1:[0-9]*\", \"build_id\": \"$id\"}, \"error\"" &&
+		[ "$(wc -l <"$tmp/out")" -eq 3 ] && [ "$2" -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+		grep -q "^crashwalk: $1:[0-9]*: build-id $id: no firmware found: $3" "$tmp/err"
+}
+cat "$tmp/fleet.log" | env -u DEBUGINFOD_URLS "$cw" -q --json --follow --symbols "$tmp/flat" - \
+	>"$tmp/out" 2>"$tmp/err"
+fleet_reports "<stdin>" $? "$tmp/flat (.*not there; debuginfod: not asked"
+ktap_result $? "follow_pipe_symbols_each_dump_gets_its_own_build_s_chain_and_goes_on"
+
+# A FIFO named on the command line: nothing read from it before the stream is followed.
+mkfifo "$tmp/fleet.fifo"
+cat "$tmp/fleet.log" >"$tmp/fleet.fifo" &
+writer=$!
+# A reader that took the start and closed the FIFO would wait for a writer that has gone.
+env -u DEBUGINFOD_URLS timeout 60 "$cw" -q --json --follow --symbols "$tmp/flat" \
+	"$tmp/fleet.fifo" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+kill "$writer" 2>/dev/null
+fleet_reports "$tmp/fleet.fifo" $rc "$tmp/flat"
+ktap_result $? "follow_fifo_without_elf_loses_no_line"
+# A log whose first dump comes after more than the bytes read to tell a firmware ELF.
+{ seq 1 500 | sed 's/^/boot line /'; cat "$tmp/fleet.log"; } >"$tmp/long.log"
+env -u DEBUGINFOD_URLS "$cw" -q --json --follow --symbols "$tmp/flat" "$tmp/long.log" \
+	>"$tmp/out" 2>"$tmp/err"
+fleet_reports "$tmp/long.log" $? "$tmp/flat"
+ktap_result $? "follow_long_log_without_elf_is_a_stream"
+
+# The same pipe with no --symbols, the firmware served by Debian's debuginfod on loopback.
+if debuginfod_start "$tmp/flat"; then
+	ktap_result 0 "follow_debuginfod_serves_the_corpus_firmware"
+else
+	ktap_result 1 "follow_debuginfod_serves_the_corpus_firmware"
+	sed 's/^/# /' "$tmp/debuginfod.log"
+fi
+cat "$tmp/fleet.log" | DEBUGINFOD_URLS=$debuginfod_url DEBUGINFOD_CACHE_PATH=$tmp/client-cache \
+	DEBUGINFOD_TIMEOUT=30 "$cw" -q --json --follow - >"$tmp/out" 2>"$tmp/err"
+fleet_reports "<stdin>" $? "debuginfod $debuginfod_url: "
+ktap_result $? "follow_debuginfod_each_dump_gets_its_own_build_s_chain_and_goes_on"
+debuginfod_stop
 ktap_done
