@@ -5,8 +5,9 @@
 """
 The crashes: every process-stack case of the QEMU crash corpus ("psp") and of the multi-thread
 firmware ("fault", the running task's chain; "nullcall", a call through a NULL pointer, whose
-stacked pc is 0; and on M4F "fpu", whose fault frame is a lazy extended frame that FPCAR
-locates); a task's chain that reaches its entry must end task_entry.
+stacked pc is 0; "stale", a fault above the context the kernel saved at the task's last switch;
+and on M4F "fpu", whose fault frame is a lazy extended frame that FPCAR locates); a task's chain
+that reaches its entry must end task_entry.
 GDB's backtrace, taken with the true registers, is
 the oracle. Each crash's own ELF core (handler entry, MSP and PSP in its CRASHWALK note) is
 rewritten these ways:
@@ -25,6 +26,9 @@ rewritten these ways:
   zephyr-isr   the crash's Zephyr coredump with the registers of a handler over the thread (the
                fault handler at its entry), as Zephyr writes a dump taken in an interrupt that
                preempted a thread: no PSP; the chain from its exception frame on is compared.
+The "stale" crashes of the kernels that keep the running thread's saved stack pointer
+(ThreadX, LiteOS-M) must be exact in every form without the PSP, with no rival named: that
+context, whole below the fault's frame with a chain through it, is the kernel's, not the fault's.
 Then the Zephyr firmware's "isr" crashes (the tick's work faults on the interrupt stack, a stack
 object no thread's stack_info names, over a thread) as memory-only dumps: the chain must equal
 GDB's from the fault's frame through the tick's exception return to the thread's entry, and the
@@ -283,6 +287,13 @@ FORMATS = [("gcore", gcore, []), ("crashcatcher", crashcatcher, []),
            ("zephyr-isr", zephyr_isr, ["--allow-mismatch"])]
 
 
+# Kernels that leave the running thread's saved stack pointer at its last switch's context
+# (ThreadX tx_thread_stack_ptr, LiteOS-M stackPointer), which tells the search that context
+# is stale. NuttX clears the running task's xcp.regs on the way in: nothing names it there.
+STALE_KERNELS = ("threadx", "liteos")
+NO_PSP = ("gcore", "crashcatcher", "memory-only", "ram-only")
+
+
 def isr_expected(oracle):
     """GDB's chain of an "isr" crash: the handler's frames, then the preempted thread's."""
     handler = [{"function": f["function"], "pc": f["pc"], "line": f["line"], "inlined": []}
@@ -316,7 +327,7 @@ def cases(corpus_script, isr):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
                         isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
-        if name not in ("fault", "fpu", "nullcall"):
+        if name not in ("fault", "fpu", "nullcall", "stale"):
             continue
         o = json.load(open(os.path.join(d, "oracle.json")))
         cur = [t for t in o["threads"] if t.get("current")][0]
@@ -376,6 +387,38 @@ def isr_stack_object(tool, isr, tmp):
         if low:
             bad.append("%s: the fault's frame was found at confidence %d, not in a named stack" %
                        (label, low[0]["confidence"]))
+    return bad
+
+
+def stale_context(tool, crashes, tmp):
+    """
+    Problems of the "stale" crashes (see STALE_KERNELS) in each dump form without the PSP:
+    the chain must equal GDB's, and the search must neither take the context the kernel saved
+    at the crasher's last switch (whole below the fault's frame, its chain running up through
+    it) nor name it as a rival: the kernel says it is stale, so the live frame is the only one.
+    """
+    bad = []
+    for label, elf, core, expect, rtos in crashes:
+        if not label.endswith("-stale") or label.split("-")[1] not in STALE_KERNELS:
+            continue
+        for fmt, rewrite, extra in FORMATS:
+            if fmt not in NO_PSP:
+                continue
+            r, j = run(tool, elf, rewrite(core, os.path.join(tmp, "%s.%s" % (label, fmt))))
+            if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
+                bad.append("%s %s: no fault frame (%s)" % (label, fmt, r.stderr.strip()[:120]))
+                continue
+            got = j["frames"][j["fault_frame"]:]
+            n = rc.score(expect, got, False)
+            s = j.get("search") or {}
+            if n < len(expect):
+                at = got[n] if n < len(got) else None
+                bad.append("%s %s: %d/%d frames equal GDB's; then %s" %
+                           (label, fmt, n, len(expect),
+                            "%s@0x%x" % (at["function"], at["pc"]) if at else "nothing"))
+            elif s.get("other") is not None or s.get("confidence", 0) < SURE:
+                bad.append("%s %s: the stale context at 0x%x named a rival (confidence %s)" %
+                           (label, fmt, s.get("other") or 0, s.get("confidence")))
     return bad
 
 
@@ -441,6 +484,11 @@ def main():
     for b in lazy_bad:
         print("#   " + b)
     ktap.result(lazy_total and not lazy_bad, "search fpu-lazy-frame")
+    bad = stale_context(a.crashwalk, crashes, tmp.name)
+    print("# stale-context: %d problems in the no-PSP forms of the \"stale\" crashes" % len(bad))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(not bad, "search stale-context")
     bad = isr_stack_object(a.crashwalk, isr, tmp.name)
     print("# isr-stack-object: %d/%d memory-only interrupt-stack crashes right" %
           (len(isr) - len({b.split(":")[0] for b in bad}), len(isr)))
