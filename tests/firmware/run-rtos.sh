@@ -130,8 +130,9 @@ for core in $cores; do
 				"$src/kernel_$(kernel_source "$k").c" \
 				"$here/src/crash.c" -lgcc -o "$d/fw.elf")
 			# A Zephyr ELF names its main stack only by its stack object
-			# (z_interrupt_stacks): the linker script's names for crash.c go.
-			if [ "$(kernel_source "$k")" = zephyr ]; then
+			# (z_interrupt_stacks), a NuttX one by g_intstackalloc: the linker
+			# script's names for crash.c go.
+			if [ "$(kernel_source "$k")" = zephyr ] || [ "$(kernel_source "$k")" = nuttx ]; then
 				arm-none-eabi-objcopy --strip-symbol=__msp_stack_lo \
 					--strip-symbol=__msp_stack_hi "$d/fw.elf"
 			fi
