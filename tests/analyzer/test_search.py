@@ -386,6 +386,23 @@ def isr_stack_object(tool, isr, tmp):
     return bad
 
 
+def no_psp_runs(tool, label, elf, core, expect, tmp):
+    """(format, search summary, problem or None) of one crash in each form without the PSP."""
+    for fmt, rewrite, extra in FORMATS:
+        if fmt not in NO_PSP:
+            continue
+        r, j = run(tool, elf, rewrite(core, os.path.join(tmp, "%s.%s" % (label, fmt))))
+        if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
+            yield fmt, {}, "no fault frame (%s)" % r.stderr.strip()[:120]
+            continue
+        got = j["frames"][j["fault_frame"]:]
+        n = rc.score(expect, got, False)
+        at = got[n] if n < len(got) else None
+        yield fmt, j.get("search") or {}, None if n == len(expect) else \
+            "%d/%d frames equal GDB's; then %s" % \
+            (n, len(expect), "%s@0x%x" % (at["function"], at["pc"]) if at else "nothing")
+
+
 def stale_context(tool, crashes, tmp):
     """
     Problems of the "stale" crashes (see STALE_KERNELS) in each dump form without the PSP:
@@ -397,21 +414,9 @@ def stale_context(tool, crashes, tmp):
     for label, elf, core, expect, rtos in crashes:
         if not label.endswith("-stale") or label.split("-")[1] not in STALE_KERNELS:
             continue
-        for fmt, rewrite, extra in FORMATS:
-            if fmt not in NO_PSP:
-                continue
-            r, j = run(tool, elf, rewrite(core, os.path.join(tmp, "%s.%s" % (label, fmt))))
-            if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
-                bad.append("%s %s: no fault frame (%s)" % (label, fmt, r.stderr.strip()[:120]))
-                continue
-            got = j["frames"][j["fault_frame"]:]
-            n = rc.score(expect, got, False)
-            s = j.get("search") or {}
-            if n < len(expect):
-                at = got[n] if n < len(got) else None
-                bad.append("%s %s: %d/%d frames equal GDB's; then %s" %
-                           (label, fmt, n, len(expect),
-                            "%s@0x%x" % (at["function"], at["pc"]) if at else "nothing"))
+        for fmt, s, problem in no_psp_runs(tool, label, elf, core, expect, tmp):
+            if problem:
+                bad.append("%s %s: %s" % (label, fmt, problem))
             elif s.get("other") is not None or s.get("confidence", 0) < SURE:
                 bad.append("%s %s: the stale context at 0x%x named a rival (confidence %s)" %
                            (label, fmt, s.get("other") or 0, s.get("confidence")))
@@ -420,23 +425,10 @@ def stale_context(tool, crashes, tmp):
 
 def isr_no_psp(tool, isr, tmp):
     """Problems of each "isr" crash in the forms without the PSP (see the module's docstring)."""
-    bad = []
-    for label, elf, core, (handler, thread) in isr:
-        for fmt, rewrite, extra in FORMATS:
-            if fmt not in NO_PSP:
-                continue
-            r, j = run(tool, elf, rewrite(core, os.path.join(tmp, "%s.%s" % (label, fmt))))
-            if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
-                bad.append("%s %s: no fault frame (%s)" % (label, fmt, r.stderr.strip()[:120]))
-                continue
-            got = j["frames"][j["fault_frame"]:]
-            n = rc.score(handler + thread, got, False)
-            if n < len(handler) + len(thread):
-                at = got[n] if n < len(got) else None
-                bad.append("%s %s: %d/%d frames equal GDB's; then %s" %
-                           (label, fmt, n, len(handler) + len(thread),
-                            "%s@0x%x" % (at["function"], at["pc"]) if at else "nothing"))
-    return bad
+    return ["%s %s: %s" % (label, fmt, problem)
+            for label, elf, core, (handler, thread) in isr
+            for fmt, s, problem in no_psp_runs(tool, label, elf, core, handler + thread, tmp)
+            if problem]
 
 
 def main():
