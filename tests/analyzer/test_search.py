@@ -5,8 +5,9 @@
 """
 The crashes: every process-stack case of the QEMU crash corpus ("psp") and of the multi-thread
 firmware ("fault", the running task's chain; "nullcall", a call through a NULL pointer, whose
-stacked pc is 0; and on M4F "fpu", whose fault frame is a lazy extended frame that FPCAR
-locates); a task's chain that reaches its entry must end task_entry.
+stacked pc is 0; "stale", a fault above the context the kernel saved at the task's last switch;
+and on M4F "fpu", whose fault frame is a lazy extended frame that FPCAR locates); a task's chain
+that reaches its entry must end task_entry.
 GDB's backtrace, taken with the true registers, is
 the oracle. Each crash's own ELF core (handler entry, MSP and PSP in its CRASHWALK note) is
 rewritten these ways:
@@ -25,15 +26,17 @@ rewritten these ways:
   zephyr-isr   the crash's Zephyr coredump with the registers of a handler over the thread (the
                fault handler at its entry), as Zephyr writes a dump taken in an interrupt that
                preempted a thread: no PSP; the chain from its exception frame on is compared.
+The "stale" crashes of the kernels that keep the running thread's saved stack pointer
+(ThreadX, LiteOS-M) must be exact in every form without the PSP, with no rival named: that
+context, whole below the fault's frame with a chain through it, is the kernel's, not the fault's.
 Then the Zephyr firmware's "isr" crashes (the tick's work faults on the interrupt stack, a stack
 object no thread's stack_info names, over a thread) as memory-only dumps: the chain must equal
 GDB's from the fault's frame through the tick's exception return to the thread's entry, and the
 fault's frame, found by search, must have been found in a stack the firmware names (confidence
-80: z_interrupt_stacks), not in unbounded RAM (60). NuttX's interrupts leave through
-exception_common, whose CFI restores the interrupted sp from its register block on the thread's
-stack: the unwinder does not follow that switch yet, so no chain from the fault's frame is
-complete and a memory-only dump cannot tell where the fault was. There crashwalk must say so
-and show no chain; a chain it does show is judged as the others'.
+80: z_interrupt_stacks), not in unbounded RAM (60). Every kernel's "isr" crashes, in every form
+without the PSP (gcore, crashcatcher, memory-only, ram-only), must give GDB's chain: NuttX's
+interrupt stack (g_intstackalloc) lies below the threads' stacks, so the fault's frame there is
+found below the interrupted thread's, which must not win for being higher.
 On gcore and no-stack, also: the fault kind is "unknown" (no SCB), the instruction shown is the
 interrupted frame's and none when no frame was found (never the handler's own), and the running
 thread is not flagged sp-outside-stack from the handler's MSP.
@@ -283,6 +286,13 @@ FORMATS = [("gcore", gcore, []), ("crashcatcher", crashcatcher, []),
            ("zephyr-isr", zephyr_isr, ["--allow-mismatch"])]
 
 
+# Kernels that leave the running thread's saved stack pointer at its last switch's context
+# (ThreadX tx_thread_stack_ptr, LiteOS-M stackPointer), which tells the search that context
+# is stale. NuttX clears the running task's xcp.regs on the way in: nothing names it there.
+STALE_KERNELS = ("threadx", "liteos")
+NO_PSP = ("gcore", "crashcatcher", "memory-only", "ram-only")
+
+
 def isr_expected(oracle):
     """GDB's chain of an "isr" crash: the handler's frames, then the preempted thread's."""
     handler = [{"function": f["function"], "pc": f["pc"], "line": f["line"], "inlined": []}
@@ -316,7 +326,7 @@ def cases(corpus_script, isr):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
                         isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
-        if name not in ("fault", "fpu", "nullcall"):
+        if name not in ("fault", "fpu", "nullcall", "stale"):
             continue
         o = json.load(open(os.path.join(d, "oracle.json")))
         cur = [t for t in o["threads"] if t.get("current")][0]
@@ -359,9 +369,6 @@ def isr_stack_object(tool, isr, tmp):
     bad = []
     for label, elf, core, (handler, thread) in isr:
         r, j = run(tool, elf, cc.memory_only(core, os.path.join(tmp, label + ".memory-only")))
-        if "-nuttx-" in label and (j is None or "error" in j) and \
-                "no exception frame in memory with a complete chain" in r.stderr:
-            continue
         if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
             bad.append("%s: no fault frame (%s)" % (label, r.stderr.strip()[:160]))
             continue
@@ -377,6 +384,51 @@ def isr_stack_object(tool, isr, tmp):
             bad.append("%s: the fault's frame was found at confidence %d, not in a named stack" %
                        (label, low[0]["confidence"]))
     return bad
+
+
+def no_psp_runs(tool, label, elf, core, expect, tmp):
+    """(format, search summary, problem or None) of one crash in each form without the PSP."""
+    for fmt, rewrite, extra in FORMATS:
+        if fmt not in NO_PSP:
+            continue
+        r, j = run(tool, elf, rewrite(core, os.path.join(tmp, "%s.%s" % (label, fmt))))
+        if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
+            yield fmt, {}, "no fault frame (%s)" % r.stderr.strip()[:120]
+            continue
+        got = j["frames"][j["fault_frame"]:]
+        n = rc.score(expect, got, False)
+        at = got[n] if n < len(got) else None
+        yield fmt, j.get("search") or {}, None if n == len(expect) else \
+            "%d/%d frames equal GDB's; then %s" % \
+            (n, len(expect), "%s@0x%x" % (at["function"], at["pc"]) if at else "nothing")
+
+
+def stale_context(tool, crashes, tmp):
+    """
+    Problems of the "stale" crashes (see STALE_KERNELS) in each dump form without the PSP:
+    the chain must equal GDB's, and the search must neither take the context the kernel saved
+    at the crasher's last switch (whole below the fault's frame, its chain running up through
+    it) nor name it as a rival: the kernel says it is stale, so the live frame is the only one.
+    """
+    bad = []
+    for label, elf, core, expect, rtos in crashes:
+        if not label.endswith("-stale") or label.split("-")[1] not in STALE_KERNELS:
+            continue
+        for fmt, s, problem in no_psp_runs(tool, label, elf, core, expect, tmp):
+            if problem:
+                bad.append("%s %s: %s" % (label, fmt, problem))
+            elif s.get("other") is not None or s.get("confidence", 0) < SURE:
+                bad.append("%s %s: the stale context at 0x%x named a rival (confidence %s)" %
+                           (label, fmt, s.get("other") or 0, s.get("confidence")))
+    return bad
+
+
+def isr_no_psp(tool, isr, tmp):
+    """Problems of each "isr" crash in the forms without the PSP (see the module's docstring)."""
+    return ["%s %s: %s" % (label, fmt, problem)
+            for label, elf, core, (handler, thread) in isr
+            for fmt, s, problem in no_psp_runs(tool, label, elf, core, handler + thread, tmp)
+            if problem]
 
 
 def main():
@@ -441,6 +493,16 @@ def main():
     for b in lazy_bad:
         print("#   " + b)
     ktap.result(lazy_total and not lazy_bad, "search fpu-lazy-frame")
+    bad = stale_context(a.crashwalk, crashes, tmp.name)
+    print("# stale-context: %d problems in the no-PSP forms of the \"stale\" crashes" % len(bad))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(not bad, "search stale-context")
+    bad = isr_no_psp(a.crashwalk, isr, tmp.name)
+    print("# isr-no-psp: %d problems in the no-PSP forms of the \"isr\" crashes" % len(bad))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(isr and not bad, "search isr-no-psp")
     bad = isr_stack_object(a.crashwalk, isr, tmp.name)
     print("# isr-stack-object: %d/%d memory-only interrupt-stack crashes right" %
           (len(isr) - len({b.split(":")[0] for b in bad}), len(isr)))

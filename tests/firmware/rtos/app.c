@@ -19,6 +19,7 @@ enum rtos_case {
 	CASE_FPU,		/* the fpu thread stores to an unmapped address, its FP state live */
 	CASE_PANIC,		/* Zephyr: the crasher calls k_panic() (an svc, no fault) */
 	CASE_NULLCALL,		/* the crasher calls through a NULL function pointer */
+	CASE_STALE,		/* the crasher faults above the context of its last switch */
 };
 
 /* Set by the GDB oracle after load; reset leaves .noinit alone. 0 (plain runs) means a fault. */
@@ -324,11 +325,32 @@ static NOINLINE void crasher_panic(uint32_t v)
 }
 #endif
 
+#if defined(KERNEL_THREADX) || defined(KERNEL_LITEOS)
+/*
+ * The "stale" case waits here, deeper than its fault will be: the context the
+ * kernel saved at its last switch (the TCB's saved sp, which the real kernels
+ * leave in place while the thread runs) stays whole below the fault's frame,
+ * and its chain runs up through that frame, as on the real LiteOS-M bench.
+ */
+static NOINLINE void crasher_wait(uint32_t ticks)
+{
+	volatile uint32_t pad[24];
+
+	pad[ticks % 24] = ticks;
+	rtos_delay(ticks);
+	sink = pad[(ticks + 1) % 24];
+}
+#define RTOS_WAIT(t)	(crash_case == CASE_STALE ? crasher_wait(t) : rtos_delay(t))
+#else
+/* The other kernels' builds stay as they were: their crashes are laid out as before. */
+#define RTOS_WAIT(t)	rtos_delay(t)
+#endif
+
 static void crasher_task(void *arg)
 {
 	(void)arg;
 	while (rtos_ticks < CRASH_AFTER_TICKS || crash_case == CASE_ISR || crash_case == CASE_FPU)
-		rtos_delay(2);
+		RTOS_WAIT(2);
 	if (crash_case == CASE_OVERFLOW)
 		sink = crasher_recurse(0);
 #ifdef KERNEL_ZEPHYR

@@ -473,9 +473,26 @@ exception_common:
 	/* The tick's vector is exception_direct, in kernel_nuttx.c. */
 
 /*
+ * The interrupt stack (CONFIG_ARCH_INTERRUPTSTACK): g_intstackalloc to
+ * g_intstacktop in .bss, which the real kernel's task stacks, allocated from
+ * the heap after .bss, all lie above. Here too: port.S's .bss is linked
+ * before the application's stacks and the idle task's. A fault in a handler
+ * thus stacks its frame below the interrupted thread's.
+ */
+	.bss
+	.balign	8
+	.global	g_intstackalloc
+	.global	g_intstacktop
+g_intstackalloc:
+	.skip	2048
+g_intstacktop:
+	.size	g_intstackalloc, . - g_intstackalloc
+	.text
+
+/*
  * The boot thread becomes the idle task (arm_initialize_stack): Thread
- * mode moves to the PSP on the idle stack, the MSP back to its top for the
- * handlers, and nx_start runs there, never to return.
+ * mode moves to the PSP on the idle stack, the MSP to the interrupt stack
+ * for the handlers, and nx_start runs there, never to return.
  */
 	.global	nuttx_start_idle
 	.type	nuttx_start_idle, %function
@@ -485,7 +502,7 @@ nuttx_start_idle:
 	movs	r1, #2
 	msr	control, r1
 	isb
-	ldr	r1, =__msp_stack_hi
+	ldr	r1, =g_intstacktop
 	msr	msp, r1
 	movs	r1, #0
 	mov	lr, r1
