@@ -128,7 +128,7 @@ guest_selftests() {
 	# On 5.10 a chain that met a kretprobe is walked twice, which makes test_recovery slower
 	# under load: more time.
 	case $k in
-	*-debug) limit=3600 cycles=${FW_STRESS_CYCLES:-6} rewrites=${FW_STRESS_REWRITES:-3} ;;
+	*-debug) limit=4800 cycles=${FW_STRESS_CYCLES:-6} rewrites=${FW_STRESS_REWRITES:-3} ;;
 	5.10*) limit=3600 ;;
 	esac
 	[ -n "$(planted_bugs "$k")" ] && plant="sh fw_kernel_log.sh plant $(planted_bugs "$k");"
