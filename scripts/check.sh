@@ -120,7 +120,7 @@ selftests() {
 }
 
 guest_selftests() {
-	local k=$1 tests plant= perf limit=3000 cycles=${FW_STRESS_CYCLES:-10} rewrites=${FW_STRESS_REWRITES:-4}
+	local k=$1 tests plant= perf limit=4200 cycles=${FW_STRESS_CYCLES:-10} rewrites=${FW_STRESS_REWRITES:-4}
 	tests=$(selftests "$k")
 	# KASAN, lockdep and kmemleak make every call slower, the ftrace ones most: a
 	# smaller stress run there, and more time. The limits are for hangs: every
