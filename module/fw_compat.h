@@ -95,6 +95,15 @@ static __always_inline unsigned long fw_regs_sp(struct fw_regs *regs)
 #define FW_EFAULT_OPERAND \
 	[efault] "i" (-EFAULT)
 
+/* The same for a load of a user address (ldtr), with a user access's fixup type. */
+#ifdef FW_ASM_EXTABLE_H
+#define FW_ASM_ULOAD_FIXUP(insn, cont, err, zero)				\
+	_ASM_EXTABLE_UACCESS_ERR_ZERO(insn##b, cont##b, err, zero)
+#else
+#define FW_ASM_ULOAD_FIXUP(insn, cont, err, zero)				\
+	FW_ASM_LOAD_FIXUP(insn, cont, err, zero)
+#endif
+
 /* The loads that use them, free of kernel headers so tests/lib runs them too. */
 #include "fw_arm64_insn.h"
 
