@@ -340,11 +340,43 @@ static __always_inline bool fw_return_hooks_pending(void)
  * since, ptrauth_strip_user_insn_pac() is xpaclri, which clears the same
  * bits for an EL0 address. Both are the address itself without pointer
  * authentication.
+ *
+ * Before 6.4 the strip is ptrauth_clear_pac()'s, with the mask taken once
+ * per walk (fw_user_pac_mask()): the kernel's macro reads vabits_actual
+ * again at each frame, since the frames stored in between may alias it,
+ * and that was 3 of 5.10's 41 instructions a user frame.
  */
 #ifdef FW_PTRAUTH_STRIP_USER
-#define fw_strip_user_pac(ptr)	ptrauth_strip_user_insn_pac(ptr)
+static __always_inline u64 fw_user_pac_mask(void)
+{
+	return 0;
+}
+
+static __always_inline u64 fw_strip_user_pac(u64 ptr, u64 mask)
+{
+	return ptrauth_strip_user_insn_pac(ptr);
+}
+#elif defined(CONFIG_ARM64_PTR_AUTH)
+static __always_inline u64 fw_user_pac_mask(void)
+{
+	return ptrauth_user_pac_mask();
+}
+
+/* ptrauth_clear_pac(): bit 55 picks the kernel's mask, the user's and bits 63-55. */
+static __always_inline u64 fw_strip_user_pac(u64 ptr, u64 mask)
+{
+	return ptr & BIT_ULL(55) ? ptr | mask | GENMASK_ULL(63, 55) : ptr & ~mask;
+}
 #else
-#define fw_strip_user_pac(ptr)	ptrauth_strip_insn_pac(ptr)
+static __always_inline u64 fw_user_pac_mask(void)
+{
+	return 0;
+}
+
+static __always_inline u64 fw_strip_user_pac(u64 ptr, u64 mask)
+{
+	return ptr;
+}
 #endif
 
 /* The selftests' timer: 6.13 set the callback with the timer, 7.x dropped hrtimer_init(). */

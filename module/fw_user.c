@@ -95,7 +95,8 @@ static struct pt_regs *fw_user_regs(enum fw_stop *stop)
  * calls check and mask each word again, which made a user frame cost 46
  * to 79 instructions. The fixup names err and the words by number.
  */
-static __always_inline enum fw_stop fw_user_record(unsigned long fp, u64 *next, u64 *ret)
+static __always_inline enum fw_stop fw_user_record(unsigned long fp, u64 pac, u64 *next,
+						   u64 *ret)
 {
 	register int err asm("w9") = 0;
 	register u64 a asm("x10");
@@ -115,13 +116,14 @@ static __always_inline enum fw_stop fw_user_record(unsigned long fp, u64 *next, 
 	if (err)
 		return FW_STOP_USER_FAULT;
 	*next = a;
-	*ret = fw_strip_user_pac(b);
+	*ret = fw_strip_user_pac(b, pac);
 	return FW_STOP_NR;
 }
 
 /* The records from @fp on, the first's return address already read as @ret. */
-static unsigned int fw_user_records(unsigned long fp, u64 next, u64 ret, fw_u64 *out,
-				    unsigned int n, unsigned int max, enum fw_stop *stop)
+static unsigned int fw_user_records(unsigned long fp, u64 pac, u64 next, u64 ret,
+				    fw_u64 *out, unsigned int n, unsigned int max,
+				    enum fw_stop *stop)
 {
 	unsigned long prev;
 
@@ -146,7 +148,7 @@ static unsigned int fw_user_records(unsigned long fp, u64 next, u64 ret, fw_u64 
 			*stop = FW_STOP_USER_NOT_INCREASING;
 			break;
 		}
-		*stop = fw_user_record(fp, &next, &ret);
+		*stop = fw_user_record(fp, pac, &next, &ret);
 		if (*stop != FW_STOP_NR)
 			break;
 	}
@@ -168,7 +170,7 @@ static unsigned int fw_walk_user(fw_u64 *out, unsigned int max, bool *lr, enum f
 {
 	struct pt_regs *regs = fw_user_regs(stop);
 	unsigned long fp;
-	u64 next = 0, ret = 0, link;
+	u64 pac = fw_user_pac_mask(), next = 0, ret = 0, link;
 	unsigned int n = 0;
 
 	*lr = false;
@@ -176,11 +178,11 @@ static unsigned int fw_walk_user(fw_u64 *out, unsigned int max, bool *lr, enum f
 		return 0;
 	out[n++] = regs->pc;
 	fp = regs->regs[29];
-	link = fw_strip_user_pac(regs->regs[30]);
+	link = fw_strip_user_pac(regs->regs[30], pac);
 	pagefault_disable();
 	/* Where user memory is mapped only inside uaccess (software PAN): one window. */
 	uaccess_ttbr0_enable();
-	*stop = fp ? fw_user_record(fp, &next, &ret) : FW_STOP_USER_END;
+	*stop = fp ? fw_user_record(fp, pac, &next, &ret) : FW_STOP_USER_END;
 	if (link && link != ret && access_ok((void __user *)link, 4)) {
 		if (n == max) {
 			*stop = FW_STOP_USER_DEPTH;
@@ -190,7 +192,7 @@ static unsigned int fw_walk_user(fw_u64 *out, unsigned int max, bool *lr, enum f
 		*lr = true;
 	}
 	if (*stop == FW_STOP_NR)
-		n = fw_user_records(fp, next, ret, out, n, max, stop);
+		n = fw_user_records(fp, pac, next, ret, out, n, max, stop);
 out:
 	uaccess_ttbr0_disable();
 	pagefault_enable();
