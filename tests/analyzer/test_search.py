@@ -147,10 +147,8 @@ def crashcatcher(core, out):
     b = open(core, "rb").read()
     regs = prstatus_regs(b)
     regions = memory(core)
-    msp, psp = crashwalk_note(b)
-    exc_return = regs[14]
-    base = psp if exc_return & 4 else msp
-    frame = [read32(regions, base + 4 * i) for i in range(8)]
+    msp = crashwalk_note(b)[0]
+    frame = [read32(regions, fault_frame_base(b) + 4 * i) for i in range(8)]
     r = regs[:]
     for k, n in enumerate([0, 1, 2, 3, 12, 14, 15, 16]):
         r[n] = frame[k]
@@ -166,9 +164,9 @@ def crashcatcher(core, out):
 def hostile(core, out):
     """Every RAM word pair a copy of the crash's own thread frame: thousands of candidates."""
     b = bytearray(open(core, "rb").read())
-    psp = crashwalk_note(b)[1]
+    base = fault_frame_base(b)
     regions = memory(core)
-    frame = struct.pack("<8I", *[read32(regions, psp + 4 * i) for i in range(8)])
+    frame = struct.pack("<8I", *[read32(regions, base + 4 * i) for i in range(8)])
     for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
         if typ == PT_LOAD and vaddr < 0xE0000000 and filesz > 4096:
             for a in range(off, off + filesz - 32, 32):
@@ -183,27 +181,27 @@ def dead_stack(core, out):
     exceptions leave there: their chains run through dead words and must not be taken.
     """
     b = bytearray(open(core, "rb").read())
-    psp = crashwalk_note(b)[1]
+    base = fault_frame_base(b)
     regions = memory(core)
-    frame = struct.pack("<8I", *[read32(regions, psp + 4 * i) for i in range(8)])
+    frame = struct.pack("<8I", *[read32(regions, base + 4 * i) for i in range(8)])
     for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
-        if typ == PT_LOAD and vaddr <= psp - 0xC0 and psp < vaddr + filesz:
+        if typ == PT_LOAD and vaddr <= base - 0xC0 and base < vaddr + filesz:
             for k in range(2, 7):
-                at = psp - 0x20 * k - vaddr + off
+                at = base - 0x20 * k - vaddr + off
                 b[at:at + 32] = frame
     open(out, "wb").write(b)
     return gcore(out, out)
 
 
 def no_stack(core, out):
-    """gcore with the live process stack wiped: no frame to find, so nothing to decode."""
+    """gcore with the live thread stack wiped: no frame to find, so nothing to decode."""
     b = bytearray(open(core, "rb").read())
-    psp = crashwalk_note(b)[1]
+    base = fault_frame_base(b)
     for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
-        if typ == PT_LOAD and vaddr <= psp < vaddr + filesz:
-            lo = max(vaddr, psp - 0x100)
-            b[lo - vaddr + off:min(psp + 0x400, vaddr + filesz) - vaddr + off] = \
-                bytes(min(psp + 0x400, vaddr + filesz) - lo)
+        if typ == PT_LOAD and vaddr <= base < vaddr + filesz:
+            lo = max(vaddr, base - 0x100)
+            b[lo - vaddr + off:min(base + 0x400, vaddr + filesz) - vaddr + off] = \
+                bytes(min(base + 0x400, vaddr + filesz) - lo)
     open(out, "wb").write(b)
     return gcore(out, out)
 
@@ -260,6 +258,20 @@ def zephyr_isr(core, out):
         z = z[:off]
     open(out, "wb").write(z)
     return out
+
+
+def fault_frame_on_psp(core):
+    """Is the fault's frame on the PSP, as its EXC_RETURN says (else on the MSP)?"""
+    return bool(prstatus_regs(open(core, "rb").read())[14] & 4)
+
+
+def fault_frame_base(b):
+    """
+    The fault's frame, where its EXC_RETURN says: at the PSP, or at the MSP (a thread of a
+    kernel that runs its threads there, NuttX without an interrupt stack).
+    """
+    msp, psp = crashwalk_note(b)
+    return psp if prstatus_regs(b)[14] & 4 else msp
 
 
 def crashwalk_note(b):
@@ -462,11 +474,17 @@ def main():
                 # Nothing to find on a wiped stack: a right answer is an honest stop.
                 ok = not problems if fmt == "no-stack" else ok and not problems
             s = (j or {}).get("search") or {}
-            if fmt == "unbounded" and ok and (s.get("other") is None or
-                                              s.get("confidence", 100) >= SURE):
+            # A thread on the MSP (NuttX without an interrupt stack): gcore's sp is the
+            # frame's, and no search may run, let alone take another task's context.
+            on_psp = fault_frame_on_psp(core)
+            if fmt == "unbounded" and ok and on_psp and (s.get("other") is None or
+                                                         s.get("confidence", 100) >= SURE):
                 ok = False
                 bad.append("%s: the other tasks' saved contexts compete, yet the search named "
                            "no rival (confidence %s)" % (label, s.get("confidence")))
+            if fmt == "unbounded" and ok and not on_psp and s.get("found"):
+                ok = False
+                bad.append("%s: a frame searched for, though the dump's sp holds it" % label)
             total += 1
             equal += ok
             if label.endswith("-fpu") and fmt in ("crashcatcher", "memory-only"):
