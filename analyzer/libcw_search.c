@@ -589,7 +589,13 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 	for (i = 0; t->hints && i < t->hints->nr; i++)
 		if (!t->hints->ranges[i].not_running)
 			kinds |= 1u << !!t->hints->ranges[i].process;
-	s->bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) : kinds == 3;
+	/*
+	 * A search on either kind is bounded when both are known; where the
+	 * kernel runs its threads on the main stack and names the running
+	 * one, every live frame is on that thread's stack, handlers' too.
+	 */
+	s->bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) :
+		     kinds == 3 || (t->hints && t->hints->threads_on_msp && t->hints->rtos);
 	s->have_lazy = !cw_exc_lazy_frame(t->mem, &s->lazy_base);
 	s->c = calloc(s->cap, sizeof(*s->c));
 	if (!s->c) {
