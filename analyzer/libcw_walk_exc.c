@@ -32,8 +32,9 @@ static int frame_lost(const struct cw_walk *w, const uint32_t *f)
 /*
  * Words where an exception frame should be that are all zero: nothing was
  * stacked there (a stack wiped, or never written), and the chain ends, as
- * at a return address of 0. A real frame holds a return address or a pc,
- * and a fault at pc 0 keeps its caller in lr.
+ * at a return address of 0 (unless the fault status says the stacking
+ * failed: frame_lost). A real frame holds a return address or a pc, and a
+ * fault at pc 0 keeps its caller in lr.
  */
 static int frame_blank(const struct cw_exc_frame *f)
 {
@@ -264,12 +265,12 @@ int cw_walk_exception(struct cw_walk *w, uint32_t exc_return, uint32_t sp_at_ent
 	if (!cw_walk_below_top(w, f.base + f.size))
 		return cw_walk_stop(w, CW_STOP_STACK_END, "exception frame at 0x%08x above the thread's "
 				    "stack (top 0x%08x)", f.base, w->t->bounds->stack_hi);
-	if (frame_blank(&f))
-		return cw_walk_stop(w, CW_STOP_OUTERMOST, "exception frame at 0x%08x holds only zeros: "
-				    "nothing was stacked there", f.base);
 	w->exceptions++;
 	if (frame_lost(w, f.words))
 		return cw_walk_lost_frame(w, exc_return, f.base, CW_FRAME_EXCEPTION);
+	if (frame_blank(&f))
+		return cw_walk_stop(w, CW_STOP_OUTERMOST, "exception frame at 0x%08x holds only zeros: "
+				    "nothing was stacked there", f.base);
 	cw_exc_frame_pop(&f, &w->regs);
 	w->lr_live = 1;
 	if (w->bt->nr >= CW_MAX_FRAMES)
