@@ -328,12 +328,15 @@ static uint32_t thread_top(const struct cw_thread *th)
 
 /*
  * The running thread's frames are the crash backtrace's: from the exception
- * that interrupted Thread mode on the process stack if there is one (the
- * fault, or the context switch that was running), else from the fault frame.
- * When the crash backtrace does not get back to Thread mode but the context
- * switch had saved the thread (a fault in the switch itself, such as a stack
+ * that interrupted Thread mode on the process stack (the main stack, where
+ * the kernel runs its threads there) if there is one (the fault, or the
+ * context switch that was running), else from the fault frame. When the
+ * crash backtrace does not get back to Thread mode but the context switch
+ * had saved the thread (a fault in the switch itself, such as a stack
  * overflow hook), the saved context is the thread's state: it is used when
- * its frame is where the dump's PSP points, or when the dump has no PSP.
+ * its frame is where the dump's PSP points, or when the dump has no PSP, or
+ * the thread's frame is on the main stack, where no register says where the
+ * switch left it.
  */
 static void current_frames(struct cw_rtos_walk *w, struct cw_thread *th)
 {
@@ -348,7 +351,8 @@ static void current_frames(struct cw_rtos_walk *w, struct cw_thread *th)
 			found = 1;
 		}
 	if (!found && th->have_regs && from < bt->nr && crash_in_handler(w, &bt->frames[from]) &&
-	    (!cw_reg_ok(dr, CW_PSP) || dr->r[CW_PSP] == th->regs.r[CW_PSP])) {
+	    (!cw_reg_ok(dr, CW_PSP) || !cw_reg_ok(&th->regs, CW_PSP) ||
+	     dr->r[CW_PSP] == th->regs.r[CW_PSP])) {
 		if (!cw_reg_ok(dr, CW_PSP))
 			cw_thread_problem(th, "frames from its saved context: the dump has no PSP to "
 				       "check it is current");
