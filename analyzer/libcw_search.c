@@ -268,6 +268,7 @@ struct search {
 	struct cw_exc_return ers[2];
 	unsigned int nr_er;
 	int bounded;		/* the hints name a stack of the kind searched: keep to it */
+	int newest;		/* the frame sought is the newest exception's */
 	int have_lazy;		/* FPCAR locates the newest extended frame: */
 	uint32_t lazy_base;	/* its stacked r0 */
 	struct candidate *c;
@@ -402,14 +403,16 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 			continue;
 		/*
 		 * FPCAR locates the newest extended frame: a frame there is
-		 * extended. The fault is the newest exception, so an extended
-		 * frame of its own is that one, and one elsewhere is not the
-		 * fault's.
+		 * extended. While its FP state is still owed (LSPACT), no newer
+		 * one can have been stacked (that takes an FP instruction,
+		 * which pays the debt), so the newest exception's frame, when
+		 * extended, is that one: the fault's, or the interrupt's under
+		 * a handler that faulted. Any other extended frame is older,
+		 * such as the context a thread's last switch saved.
 		 */
 		if (s->have_lazy && f.base == s->lazy_base && !s->ers[v].fp_frame)
 			continue;
-		if (s->req->fault_frame && s->have_lazy && s->ers[v].fp_frame &&
-		    f.base != s->lazy_base)
+		if (s->newest && s->have_lazy && s->ers[v].fp_frame && f.base != s->lazy_base)
 			continue;
 		if (!candidate_ok(s->t, s->req, f.base, f.words))
 			continue;
@@ -596,6 +599,7 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 	 */
 	s->bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) :
 		     kinds == 3 || (t->hints && t->hints->threads_on_msp && t->hints->rtos);
+	s->newest = req->fault_frame || req->known || req->innermost;
 	s->have_lazy = !cw_exc_lazy_frame(t->mem, &s->lazy_base);
 	s->c = calloc(s->cap, sizeof(*s->c));
 	if (!s->c) {
