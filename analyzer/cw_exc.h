@@ -43,6 +43,7 @@ struct cw_exc_return {
 
 int cw_is_exc_return(uint32_t v);
 int cw_exc_return_decode(uint32_t value, struct cw_exc_return *out);
+int cw_exc_return_to_thread(uint32_t v, int psp);
 int cw_exc_return_to_thread_psp(uint32_t v);
 int cw_exc_return_fp_frame(uint32_t v);
 uint32_t cw_exc_frame_size(const struct cw_exc_return *er, uint32_t xpsr, int lazy_fp_ts);

@@ -64,6 +64,11 @@ struct cw_rtos {
 	int layout_dwarf;	/* struct layouts came from DWARF (else the documented defaults) */
 	int not_started;	/* the kernel says its scheduler has not started yet */
 	int unpainted;		/* no stack holds the kernel's fill: stack use unknown */
+	/*
+	 * Its threads run on the main stack, as its handlers do (NuttX without
+	 * an interrupt stack): a switched-out thread's EXC_RETURN names the MSP.
+	 */
+	int threads_on_msp;
 	struct cw_thread *threads;
 	unsigned int nr;
 	char warnings[8][160];	/* inconsistencies in the kernel's lists, one per line */

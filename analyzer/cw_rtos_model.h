@@ -78,6 +78,7 @@ void cw_rtos_warn(struct cw_rtos_walk *w, const char *fmt, ...)
 void cw_thread_problem(struct cw_thread *th, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int cw_rtos_rd32(const struct cw_rtos_walk *w, uint32_t addr, uint32_t *v);
+int cw_rtos_thread_return(const struct cw_rtos_walk *w, uint32_t exc_return);
 void cw_rtos_read_name(const struct cw_rtos_walk *w, uint32_t addr, uint32_t len, char *out,
 		       size_t outlen);
 struct cw_thread *cw_rtos_add_thread(struct cw_rtos_walk *w, uint32_t tcb, const char *where);

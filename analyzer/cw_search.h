@@ -48,6 +48,12 @@ struct cw_search_hints {
 	 */
 	int threads_run;
 	/*
+	 * Its threads run on the main stack (struct cw_rtos threads_on_msp):
+	 * their stacks are main-stack ranges, and a thread-mode frame there
+	 * is a thread's.
+	 */
+	int threads_on_msp;
+	/*
 	 * The frames the kernel saved at the running thread's last switch:
 	 * stale while it runs, taken only when no other frame fits.
 	 */

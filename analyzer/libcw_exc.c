@@ -82,12 +82,22 @@ int cw_exc_return_decode(uint32_t v, struct cw_exc_return *er)
 	return 0;
 }
 
-/* A valid EXC_RETURN to Thread mode on the process stack: how a thread was switched out. */
-int cw_exc_return_to_thread_psp(uint32_t v)
+/*
+ * A valid EXC_RETURN to Thread mode on the process stack (psp), or on the
+ * main one: how a thread was switched out, on the stack its kernel runs
+ * threads on.
+ */
+int cw_exc_return_to_thread(uint32_t v, int psp)
 {
 	struct cw_exc_return er;
 
-	return !cw_exc_return_decode(v, &er) && !er.fnc_return && er.thread && er.psp;
+	return !cw_exc_return_decode(v, &er) && !er.fnc_return && er.thread && er.psp == !!psp;
+}
+
+/* Thread mode on the process stack: where most kernels run their threads. */
+int cw_exc_return_to_thread_psp(uint32_t v)
+{
+	return cw_exc_return_to_thread(v, 1);
 }
 
 /* A valid EXC_RETURN whose frame carries the FP extension. */

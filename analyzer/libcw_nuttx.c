@@ -141,8 +141,7 @@ static int nx_try_context(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t
 	uint32_t exc;
 
 	th->problem[0] = 0;
-	if (cw_rtos_rd32(w, regs + 4 * REG_EXC_RETURN, &exc) ||
-	    !cw_exc_return_to_thread_psp(exc) ||
+	if (cw_rtos_rd32(w, regs + 4 * REG_EXC_RETURN, &exc) || !cw_rtos_thread_return(w, exc) ||
 	    cw_rtos_read_context(w, th, regs + 4 * REG_R4,
 				 regs + 4 * (SW_INT_REGS + (fp ? SW_FPU_REGS : 0)), exc))
 		return -1;
@@ -416,7 +415,7 @@ static int nx_find(struct cw_rtos_walk *w)
 {
 	const struct cw_image *img = w->t->img;
 	uint32_t hash_sym, nhash_sym, ready, hash, nhash, cur = 0, run_sym, tcb, pid, st, i;
-	uint32_t regs[CW_MAX_THREADS];
+	uint32_t regs[CW_MAX_THREADS], isr;
 	unsigned int count[NX_NSTATES + 1] = { 0 };
 	struct cw_thread *th;
 	struct nx_layout l;
@@ -426,6 +425,14 @@ static int nx_find(struct cw_rtos_walk *w)
 	    cw_image_lookup(img, "g_readytorun", &ready))
 		return -1;
 	w->out->layout_dwarf = nx_layout(img, &l);
+	/*
+	 * The build decides the stack threads run on, and the ELF shows it:
+	 * CONFIG_ARCH_INTERRUPTSTACK > 7 allocates g_intstackalloc
+	 * (arm_exception.S) and gives every task EXC_RETURN_PROCESS_STACK
+	 * (exc_return.h); without it, NuttX's default, tasks and handlers share
+	 * the MSP and every context returns to Thread mode on the MSP.
+	 */
+	w->out->threads_on_msp = !!cw_image_lookup(img, cw_nuttx_ops.isr_stack_lo, &isr);
 	if (cw_rtos_rd32(w, ready, &cur))
 		cw_rtos_warn(w, "g_readytorun at 0x%08x not in the dump", ready);
 	if (!cw_image_lookup(img, "g_running_tasks", &run_sym) && !cw_rtos_rd32(w, run_sym, &i) &&

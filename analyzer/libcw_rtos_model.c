@@ -113,6 +113,12 @@ int cw_rtos_rd32(const struct cw_rtos_walk *w, uint32_t addr, uint32_t *v)
 	return cw_mem_read32(w->t->mem, addr, v);
 }
 
+/* An EXC_RETURN to Thread mode on the stack the kernel runs its threads on. */
+int cw_rtos_thread_return(const struct cw_rtos_walk *w, uint32_t exc_return)
+{
+	return cw_exc_return_to_thread(exc_return, !w->out->threads_on_msp);
+}
+
 /* A thread's name as bytes in the dump: printable, terminated, never longer than the field. */
 void cw_rtos_read_name(const struct cw_rtos_walk *w, uint32_t addr, uint32_t len, char *out,
 		       size_t outlen)
@@ -186,7 +192,8 @@ int cw_rtos_pop_frame(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t bas
 		return -1;
 	}
 	cw_exc_frame_pop(&f, &th->regs);
-	cw_reg_set(&th->regs, CW_PSP, base);	/* where the switch left the PSP */
+	/* Where the switch left the stack pointer the thread runs on. */
+	cw_reg_set(&th->regs, er.psp ? CW_PSP : CW_MSP, base);
 	th->saved_frame = base;
 	th->exc_return = exc_return;
 	th->have_regs = 1;
@@ -306,7 +313,7 @@ static int crash_in_handler(const struct cw_rtos_walk *w, const struct cw_frame 
 	const struct cw_regs *dr = &w->dump->regs;
 
 	if ((f->flags & CW_FRAME_EXCEPTION) && f->exc_return)
-		return !cw_exc_return_to_thread_psp(f->exc_return);
+		return !cw_rtos_thread_return(w, f->exc_return);
 	return w->dump->context != CW_CTX_HANDLER_ENTRY && cw_reg_ok(dr, CW_XPSR) &&
 	       (dr->r[CW_XPSR] & CW_XPSR_IPSR);
 }
@@ -321,12 +328,15 @@ static uint32_t thread_top(const struct cw_thread *th)
 
 /*
  * The running thread's frames are the crash backtrace's: from the exception
- * that interrupted Thread mode on the process stack if there is one (the
- * fault, or the context switch that was running), else from the fault frame.
- * When the crash backtrace does not get back to Thread mode but the context
- * switch had saved the thread (a fault in the switch itself, such as a stack
+ * that interrupted Thread mode on the process stack (the main stack, where
+ * the kernel runs its threads there) if there is one (the fault, or the
+ * context switch that was running), else from the fault frame. When the
+ * crash backtrace does not get back to Thread mode but the context switch
+ * had saved the thread (a fault in the switch itself, such as a stack
  * overflow hook), the saved context is the thread's state: it is used when
- * its frame is where the dump's PSP points, or when the dump has no PSP.
+ * its frame is where the dump's PSP points, or when the dump has no PSP, or
+ * the thread's frame is on the main stack, where no register says where the
+ * switch left it.
  */
 static void current_frames(struct cw_rtos_walk *w, struct cw_thread *th)
 {
@@ -336,12 +346,13 @@ static void current_frames(struct cw_rtos_walk *w, struct cw_thread *th)
 
 	for (i = 0; i < bt->nr; i++)
 		if ((bt->frames[i].flags & CW_FRAME_EXCEPTION) &&
-		    cw_exc_return_to_thread_psp(bt->frames[i].exc_return)) {
+		    cw_rtos_thread_return(w, bt->frames[i].exc_return)) {
 			from = i;
 			found = 1;
 		}
 	if (!found && th->have_regs && from < bt->nr && crash_in_handler(w, &bt->frames[from]) &&
-	    (!cw_reg_ok(dr, CW_PSP) || dr->r[CW_PSP] == th->regs.r[CW_PSP])) {
+	    (!cw_reg_ok(dr, CW_PSP) || !cw_reg_ok(&th->regs, CW_PSP) ||
+	     dr->r[CW_PSP] == th->regs.r[CW_PSP])) {
 		if (!cw_reg_ok(dr, CW_PSP))
 			cw_thread_problem(th, "frames from its saved context: the dump has no PSP to "
 				       "check it is current");

@@ -346,13 +346,14 @@ static void narrow_to_given(const struct cw_search_req *req, struct cw_search *r
  * IPSR 0) is the one the scheduler's start left there (FreeRTOS's svc 0 in
  * prvPortStartFirstTask, ThreadX's PendSV wait), or older, never popped and
  * never the live one. Only where the walk has no EXC_RETURN that says
- * otherwise.
+ * otherwise, and not for a kernel whose threads run on the main stack.
  */
 static int stale_start_frame(const struct search *s, const struct cw_stack_range *r, uint32_t a)
 {
 	uint32_t xpsr;
 
-	if (s->req->er || !s->t->hints || !s->t->hints->threads_run || !r || r->process)
+	if (s->req->er || !s->t->hints || !s->t->hints->threads_run ||
+	    s->t->hints->threads_on_msp || !r || r->process)
 		return 0;
 	return !cw_mem_read32(s->t->mem, a + 4 * CW_EXC_XPSR_WORD, &xpsr) &&
 	       !(xpsr & CW_XPSR_IPSR);
@@ -591,7 +592,13 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 	for (i = 0; t->hints && i < t->hints->nr; i++)
 		if (!t->hints->ranges[i].not_running)
 			kinds |= 1u << !!t->hints->ranges[i].process;
-	s->bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) : kinds == 3;
+	/*
+	 * A search on either kind is bounded when both are known; where the
+	 * kernel runs its threads on the main stack and names the running
+	 * one, every live frame is on that thread's stack, handlers' too.
+	 */
+	s->bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) :
+		     kinds == 3 || (t->hints && t->hints->threads_on_msp && t->hints->rtos);
 	s->newest = req->fault_frame || req->known || req->innermost;
 	s->have_lazy = !cw_exc_lazy_frame(t->mem, &s->lazy_base);
 	s->c = calloc(s->cap, sizeof(*s->c));

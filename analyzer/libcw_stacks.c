@@ -75,7 +75,8 @@ static void thread_range(struct cw_search_hints *h, const struct cw_rtos *rtos,
 
 	if (!th->have_stack || !hi)
 		return;
-	r = add_range(h, th->stack_lo > reach ? th->stack_lo - reach : 0, hi, 1, CW_BOUND_RTOS);
+	r = add_range(h, th->stack_lo > reach ? th->stack_lo - reach : 0, hi, !rtos->threads_on_msp,
+		      CW_BOUND_RTOS);
 	if (r)
 		snprintf(r->what, sizeof(r->what), "%s thread %s", cw_rtos_name(rtos->kind),
 			 th->name);
@@ -88,7 +89,7 @@ static void other_thread(struct cw_search_hints *h, const struct cw_thread *th)
 
 	if (!th->have_stack || !th->stack_size)
 		return;
-	r = add_range(h, th->stack_lo, th->stack_hi, 1, CW_BOUND_RTOS);
+	r = add_range(h, th->stack_lo, th->stack_hi, !h->threads_on_msp, CW_BOUND_RTOS);
 	if (!r)
 		return;
 	r->not_running = 1;
@@ -114,6 +115,7 @@ static void running_thread(const struct cw_target *t, const struct cw_dump *d,
 	if (!none)
 		return;
 	if (!cw_rtos_threads(t, d, none, &f, kind, how, &rtos)) {
+		h->threads_on_msp = rtos.threads_on_msp;
 		for (i = 0; i < rtos.nr && named->nr < CW_MAX_THREADS; i++)
 			if (rtos.threads[i].have_stack && rtos.threads[i].stack_size) {
 				named->lo[named->nr] = rtos.threads[i].stack_lo;

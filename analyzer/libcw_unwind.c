@@ -373,12 +373,14 @@ int cw_find_exception_frame(const struct cw_target *t, enum cw_reg_context conte
 	/*
 	 * Where the scheduler runs, a frame that interrupted thread mode is on a
 	 * thread's stack: a copy of its words elsewhere (a kernel's saved copy of
-	 * the ESF, its coredump's own register block) is no frame.
+	 * the ESF, its coredump's own register block) is no frame. The process
+	 * stacks, or the main one where the kernel runs its threads there.
 	 */
 	int thread = known && t->hints && t->hints->threads_run && cw_reg_ok(regs, CW_XPSR) &&
 		     !(regs->r[CW_XPSR] & CW_XPSR_IPSR);
 	struct cw_search_req req = {
-		.reg = CW_SP, .process = thread ? 1 : -1, .fault_frame = !known,
+		.reg = CW_SP, .process = thread ? !t->hints->threads_on_msp : -1,
+		.fault_frame = !known,
 		.known = known ? regs : NULL, .trial = search_trial, .ctx = &ctx,
 		.given = known ? NULL : regs, .only_at = only_at,
 	};

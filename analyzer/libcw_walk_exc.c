@@ -30,6 +30,22 @@ static int frame_lost(const struct cw_walk *w, const uint32_t *f)
 }
 
 /*
+ * Words where an exception frame should be that are all zero: nothing was
+ * stacked there (a stack wiped, or never written), and the chain ends, as
+ * at a return address of 0 (unless the fault status says the stacking
+ * failed: frame_lost). A real frame holds a return address or a pc, and a
+ * fault at pc 0 keeps its caller in lr.
+ */
+static int frame_blank(const struct cw_exc_frame *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < CW_EXC_BASIC_WORDS && !f->words[i]; i++)
+		;
+	return i == CW_EXC_BASIC_WORDS;
+}
+
+/*
  * A stack overflow destroys the state it happened in: the pc, lr and r0-r3
  * of the interrupted code never reached memory. The stack above is intact,
  * so the nearest return address that follows a BL names the function that
@@ -252,6 +268,9 @@ int cw_walk_exception(struct cw_walk *w, uint32_t exc_return, uint32_t sp_at_ent
 	w->exceptions++;
 	if (frame_lost(w, f.words))
 		return cw_walk_lost_frame(w, exc_return, f.base, CW_FRAME_EXCEPTION);
+	if (frame_blank(&f))
+		return cw_walk_stop(w, CW_STOP_OUTERMOST, "exception frame at 0x%08x holds only zeros: "
+				    "nothing was stacked there", f.base);
 	cw_exc_frame_pop(&f, &w->regs);
 	w->lr_live = 1;
 	if (w->bt->nr >= CW_MAX_FRAMES)

@@ -37,6 +37,10 @@ fault's frame, found by search, must have been found in a stack the firmware nam
 without the PSP (gcore, crashcatcher, memory-only, ram-only), must give GDB's chain: NuttX's
 interrupt stack (g_intstackalloc) lies below the threads' stacks, so the fault's frame there is
 found below the interrupted thread's, which must not win for being higher.
+The crashes whose thread runs on the MSP (the NuttX-shaped kernel without an interrupt stack)
+also run memory-only with a copy of the live frame and the stack above it planted at the top of
+RAM, as an exited task leaves its last context in freed heap: the frame taken must be GDB's (its
+sp), not the copy above it, outside the running thread's stack.
 On gcore and no-stack, also: the fault kind is "unknown" (no SCB), the instruction shown is the
 interrupted frame's and none when no frame was found (never the handler's own), and the running
 thread is not flagged sp-outside-stack from the handler's MSP.
@@ -147,10 +151,8 @@ def crashcatcher(core, out):
     b = open(core, "rb").read()
     regs = prstatus_regs(b)
     regions = memory(core)
-    msp, psp = crashwalk_note(b)
-    exc_return = regs[14]
-    base = psp if exc_return & 4 else msp
-    frame = [read32(regions, base + 4 * i) for i in range(8)]
+    msp = crashwalk_note(b)[0]
+    frame = [read32(regions, fault_frame_base(b) + 4 * i) for i in range(8)]
     r = regs[:]
     for k, n in enumerate([0, 1, 2, 3, 12, 14, 15, 16]):
         r[n] = frame[k]
@@ -166,9 +168,9 @@ def crashcatcher(core, out):
 def hostile(core, out):
     """Every RAM word pair a copy of the crash's own thread frame: thousands of candidates."""
     b = bytearray(open(core, "rb").read())
-    psp = crashwalk_note(b)[1]
+    base = fault_frame_base(b)
     regions = memory(core)
-    frame = struct.pack("<8I", *[read32(regions, psp + 4 * i) for i in range(8)])
+    frame = struct.pack("<8I", *[read32(regions, base + 4 * i) for i in range(8)])
     for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
         if typ == PT_LOAD and vaddr < 0xE0000000 and filesz > 4096:
             for a in range(off, off + filesz - 32, 32):
@@ -183,27 +185,27 @@ def dead_stack(core, out):
     exceptions leave there: their chains run through dead words and must not be taken.
     """
     b = bytearray(open(core, "rb").read())
-    psp = crashwalk_note(b)[1]
+    base = fault_frame_base(b)
     regions = memory(core)
-    frame = struct.pack("<8I", *[read32(regions, psp + 4 * i) for i in range(8)])
+    frame = struct.pack("<8I", *[read32(regions, base + 4 * i) for i in range(8)])
     for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
-        if typ == PT_LOAD and vaddr <= psp - 0xC0 and psp < vaddr + filesz:
+        if typ == PT_LOAD and vaddr <= base - 0xC0 and base < vaddr + filesz:
             for k in range(2, 7):
-                at = psp - 0x20 * k - vaddr + off
+                at = base - 0x20 * k - vaddr + off
                 b[at:at + 32] = frame
     open(out, "wb").write(b)
     return gcore(out, out)
 
 
 def no_stack(core, out):
-    """gcore with the live process stack wiped: no frame to find, so nothing to decode."""
+    """gcore with the live thread stack wiped: no frame to find, so nothing to decode."""
     b = bytearray(open(core, "rb").read())
-    psp = crashwalk_note(b)[1]
+    base = fault_frame_base(b)
     for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
-        if typ == PT_LOAD and vaddr <= psp < vaddr + filesz:
-            lo = max(vaddr, psp - 0x100)
-            b[lo - vaddr + off:min(psp + 0x400, vaddr + filesz) - vaddr + off] = \
-                bytes(min(psp + 0x400, vaddr + filesz) - lo)
+        if typ == PT_LOAD and vaddr <= base < vaddr + filesz:
+            lo = max(vaddr, base - 0x100)
+            b[lo - vaddr + off:min(base + 0x400, vaddr + filesz) - vaddr + off] = \
+                bytes(min(base + 0x400, vaddr + filesz) - lo)
     open(out, "wb").write(b)
     return gcore(out, out)
 
@@ -260,6 +262,20 @@ def zephyr_isr(core, out):
         z = z[:off]
     open(out, "wb").write(z)
     return out
+
+
+def fault_frame_on_psp(core):
+    """Is the fault's frame on the PSP, as its EXC_RETURN says (else on the MSP)?"""
+    return bool(prstatus_regs(open(core, "rb").read())[14] & 4)
+
+
+def fault_frame_base(b):
+    """
+    The fault's frame, where its EXC_RETURN says: at the PSP, or at the MSP (a thread of a
+    kernel that runs its threads there, NuttX without an interrupt stack).
+    """
+    msp, psp = crashwalk_note(b)
+    return psp if prstatus_regs(b)[14] & 4 else msp
 
 
 def crashwalk_note(b):
@@ -423,6 +439,51 @@ def stale_context(tool, crashes, tmp):
     return bad
 
 
+def exited_copy(core, out):
+    """
+    Memory-only, with a copy of the live thread's frame and the 0x200 bytes of stack above it
+    planted at the top of RAM, outside every stack the kernel names: what an exited task leaves
+    in freed heap (its last context, its chain whole), as the real NuttX without an interrupt
+    stack showed. Higher than the live frame, it wins an unbounded search.
+    """
+    b = bytearray(open(cc.memory_only(core, out), "rb").read())
+    base = fault_frame_base(bytes(open(core, "rb").read()))
+    words = b"".join(struct.pack("<I", read32(memory(core), base + 4 * i) or 0)
+                     for i in range(0x80))
+    loads = [p for p in phdrs(b) if p[1] == PT_LOAD and p[3] < 0xE0000000]
+    top = max(vaddr + filesz for _, _, _, vaddr, _, filesz, _ in loads)
+    at = (top - len(words) - 0x40) & ~7
+    for ph, typ, off, vaddr, paddr, filesz, memsz in loads:
+        if vaddr <= at and at + len(words) <= vaddr + filesz:
+            b[at - vaddr + off:at - vaddr + off + len(words)] = words
+    open(out, "wb").write(b)
+    return out
+
+
+def msp_exited_copy(tool, crashes, tmp):
+    """
+    Problems of the crashes whose thread runs on the MSP (NuttX without an interrupt stack) as
+    exited_copy dumps: the chain must equal GDB's, from the live frame (its sp GDB's): the copy,
+    whose frames read the same, lies outside the running thread's stack, where the search must
+    not look.
+    """
+    bad = []
+    for label, elf, core, expect, rtos in crashes:
+        if not rtos or fault_frame_on_psp(core):
+            continue
+        with open(os.path.join(os.path.dirname(core), "oracle.json")) as fh:
+            sp = [t for t in json.load(fh)["threads"] if t["current"]][0]["sp"]
+        r, j = run(tool, elf, exited_copy(core, os.path.join(tmp, label + ".exited-copy")))
+        ok, wrong = compare(expect, j, True, True, cc.Calibration())
+        if not ok or wrong:
+            bad.append("%s: %s" % (label, j["stop"]["detail"] if j and "stop" in j else
+                                   r.stderr.strip()[:120]))
+        elif j["frames"][j["fault_frame"]]["sp"] != sp:
+            bad.append("%s: the frame at sp 0x%x taken, GDB's is at 0x%x" %
+                       (label, j["frames"][j["fault_frame"]]["sp"], sp))
+    return bad
+
+
 def isr_no_psp(tool, isr, tmp):
     """Problems of each "isr" crash in the forms without the PSP (see the module's docstring)."""
     return ["%s %s: %s" % (label, fmt, problem)
@@ -462,11 +523,17 @@ def main():
                 # Nothing to find on a wiped stack: a right answer is an honest stop.
                 ok = not problems if fmt == "no-stack" else ok and not problems
             s = (j or {}).get("search") or {}
-            if fmt == "unbounded" and ok and (s.get("other") is None or
-                                              s.get("confidence", 100) >= SURE):
+            # A thread on the MSP (NuttX without an interrupt stack): gcore's sp is the
+            # frame's, and no search may run, let alone take another task's context.
+            on_psp = fault_frame_on_psp(core)
+            if fmt == "unbounded" and ok and on_psp and (s.get("other") is None or
+                                                         s.get("confidence", 100) >= SURE):
                 ok = False
                 bad.append("%s: the other tasks' saved contexts compete, yet the search named "
                            "no rival (confidence %s)" % (label, s.get("confidence")))
+            if fmt == "unbounded" and ok and not on_psp and s.get("found"):
+                ok = False
+                bad.append("%s: a frame searched for, though the dump's sp holds it" % label)
             total += 1
             equal += ok
             if label.endswith("-fpu") and fmt in ("crashcatcher", "memory-only"):
@@ -498,6 +565,13 @@ def main():
     for b in bad:
         print("#   " + b)
     ktap.result(not bad, "search stale-context")
+    bad = msp_exited_copy(a.crashwalk, crashes, tmp.name)
+    msp = [c for c in crashes if c[4] and not fault_frame_on_psp(c[2])]
+    print("# msp-exited-copy: %d/%d memory-only crashes on the MSP right with an exited task's "
+          "context planted above them" % (len(msp) - len(bad), len(msp)))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(msp and not bad, "search msp-exited-copy")
     bad = isr_no_psp(a.crashwalk, isr, tmp.name)
     print("# isr-no-psp: %d problems in the no-PSP forms of the \"isr\" crashes" % len(bad))
     for b in bad:

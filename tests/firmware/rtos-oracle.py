@@ -8,8 +8,9 @@
 # the saved-context layouts are written out again here, from port.S's comment.
 #
 # Stop at crash_handler (crash_entry is filled): a thread that was running in thread mode when
-# the fault came is read from its exception frame on the process stack; every other thread,
-# including a running one whose context the switch had already saved, from its saved context.
+# the fault came is read from its exception frame on the process stack (the main stack for NuttX
+# without an interrupt stack); every other thread, including a running one whose context the
+# switch had already saved, from its saved context.
 import json
 import os
 import sys
@@ -112,15 +113,15 @@ def colour_left(lo, hi):
     return n
 
 
-def live_context(exc_return=None):
+def live_context(exc_return=None, base=None):
     """
     The thread the fault (or the interrupt the fault hit, whose EXC_RETURN is given) interrupted
-    in thread mode: its frame is on the process stack.
+    in thread mode: its frame is on the process stack, or at base on the main stack.
     """
     regs = {}
     for i in range(8):
         regs["r%d" % (4 + i)] = u32("crash_entry.r4_r11[%d]" % i)
-    hw_frame(regs, u32("crash_entry.psp"),
+    hw_frame(regs, u32("crash_entry.psp") if base is None else base,
              u32("crash_entry.exc_return") if exc_return is None else exc_return)
     return regs
 
@@ -132,6 +133,25 @@ def fault_context():
         regs["r%d" % (4 + i)] = u32("crash_entry.r4_r11[%d]" % i)
     hw_frame(regs, u32("crash_entry.msp"), u32("crash_entry.exc_return"))
     return regs
+
+
+def threads_on_msp(kernel):
+    """NuttX built without an interrupt stack (no g_intstackalloc): its tasks run on the MSP."""
+    if kernel != "nuttx":
+        return False
+    try:
+        gdb.parse_and_eval("(unsigned int)&g_intstackalloc")
+        return False
+    except gdb.error:
+        return True
+
+
+def exception_base():
+    """Where GDB's first exception frame (from the selected registers) found its hardware frame."""
+    f = gdb.newest_frame()
+    while f is not None and f.type() != gdb.SIGTRAMP_FRAME:
+        f = f.older()
+    return int(f.read_register("sp")) & 0xFFFFFFFF if f is not None else None
 
 
 def with_registers(regs, fn):
@@ -158,16 +178,21 @@ def rtos_oracle(path, kernel, port):
     else:
         current = u32("_kernel.cpus[0].current")
     exc_return = u32("crash_entry.exc_return")
-    in_thread = (exc_return & 0xC) == 0xC  # returns to thread mode on the process stack
-    crash, tick_return = None, None
+    on_msp = threads_on_msp(kernel)
+    # Returns to thread mode on the stack the threads run on: the PSP, or the MSP.
+    in_thread = (exc_return & 0x8) == 0x8 and (on_msp or (exc_return & 0x4) == 0x4)
+    crash, tick_return, tick_base = None, None, None
     if not in_thread and u32("crash_case") == 3:
         # The "isr" case: the tick's work faulted on the interrupt stack over a thread. GDB's
         # chain from the fault's frame, to the tick's exception return (GDB does not take the
-        # PSP for the frame under it: the thread is read below, like any live thread).
+        # PSP for the frame under it: the thread is read below, like any live thread). With
+        # the threads on the MSP, the thread's frame is where GDB's exception frame found it.
         frames, stop = with_registers(fault_context(), backtrace)
         at = [i for i, f in enumerate(frames) if f["type"] == "exception"]
         if at:
             frames, stop, tick_return = frames[:at[0] + 1], "exception", frames[at[0]]["pc"]
+            if on_msp:
+                tick_base = with_registers(fault_context(), exception_base)
         crash = {"frames": frames, "stop": stop}
     threads = []
     for i in range(u32("rtos_registry_n")):
@@ -176,9 +201,10 @@ def rtos_oracle(path, kernel, port):
         name = gdb.parse_and_eval(e + ".name").string()
         entry = gdb.block_for_pc(u32(e + ".entry")).function.name
         if tcb == current and in_thread:
-            regs, how = live_context(), "exception-frame"
+            regs = fault_context() if on_msp else live_context()
+            how = "exception-frame"
         elif tcb == current and tick_return is not None:
-            regs, how = live_context(tick_return), "exception-frame"
+            regs, how = live_context(tick_return, tick_base), "exception-frame"
         elif tcb == current and kernel == "liteos":
             # LiteOS-M saves the running task only after OsSchedTaskSwitch: a fault in a
             # handler (its stack check) finds the task's frame at the PSP, nothing saved.

@@ -22,13 +22,14 @@ cores=${RTOS_CORES:-"m3 m4f m33"}
 # application function instead of prvTaskExitError, on M3; freertos-integrity, FreeRTOS with
 # configUSE_LIST_DATA_INTEGRITY_CHECK_BYTES (check words around every list and list item), on M3.
 # threadx, the ThreadX-shaped kernel, and nuttx, the NuttX-shaped one, on M3 and M4F (their v8-M
-# ports differ).
-kernels=${RTOS_KERNELS:-"freertos zephyr liteos freertos-noend freertos-retaddr freertos-integrity threadx nuttx"}
+# ports differ); nuttx-nois, NuttX without an interrupt stack (CONFIG_ARCH_INTERRUPTSTACK 0, its
+# default: tasks and handlers on the MSP), on M3 and M4F.
+kernels=${RTOS_KERNELS:-"freertos zephyr liteos freertos-noend freertos-retaddr freertos-integrity threadx nuttx nuttx-nois"}
 variant_core() {
 	case $1 in
 	freertos-noend) echo m4f;;
 	freertos-retaddr|freertos-integrity) echo m3;;
-	threadx|nuttx) [ "$2" != m33 ] && echo "$2" || echo none;;
+	threadx|nuttx|nuttx-nois) [ "$2" != m33 ] && echo "$2" || echo none;;
 	*) echo "$2";;
 	esac
 }
@@ -60,6 +61,9 @@ kernel_cflags() {
 	# NuttX's tick goes through exception_direct (kernel_nuttx.c), not board.c's handler: the
 	# vector table's reference is wrapped, so board.c and the other builds stay as they are.
 	nuttx) echo "-DKERNEL_NUTTX -Wl,--wrap=systick_handler";;
+	# Its fault handler runs above the dumped RAM (kernel_nuttx.c): crash_handler is wrapped.
+	nuttx-nois) echo "-DKERNEL_NUTTX -DNUTTX_NO_INTSTACK -Wl,--wrap=systick_handler" \
+		"-Wl,--wrap=crash_handler";;
 	freertos-noend) echo "-DRTOS_NO_END_OF_STACK";;
 	freertos-retaddr) echo "-DRTOS_TASK_RETURN";;
 	freertos-integrity) echo "-DRTOS_LIST_INTEGRITY";;

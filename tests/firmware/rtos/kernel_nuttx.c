@@ -50,12 +50,23 @@
 #ifdef __ARM_FP
 #define SW_XCPT_REGS	28	/* 12 + s16-s31, reserved even for a basic frame */
 #define HW_XCPT_REGS	26	/* r0-r3, r12, lr, pc, xPSR, s0-s15, FPSCR, reserved */
-#define EXC_RETURN_THREAD	0xFFFFFFEDu	/* CONFIG_ARCH_FPU: an extended frame */
+#define EXC_RETURN_FPU	0	/* CONFIG_ARCH_FPU: an extended frame */
 #else
 #define SW_XCPT_REGS	12
 #define HW_XCPT_REGS	8
-#define EXC_RETURN_THREAD	0xFFFFFFFDu
+#define EXC_RETURN_FPU	(1u << 4)
 #endif
+/*
+ * exc_return.h: Thread mode on the PSP with an interrupt stack; without one
+ * (NUTTX_NO_INTSTACK: CONFIG_ARCH_INTERRUPTSTACK 0, NuttX's default) tasks
+ * run on the MSP as the handlers do, every saved context returning there.
+ */
+#ifdef NUTTX_NO_INTSTACK
+#define EXC_RETURN_STACK	0
+#else
+#define EXC_RETURN_STACK	(1u << 2)
+#endif
+#define EXC_RETURN_THREAD	(0xFFFFFFE9u | EXC_RETURN_FPU | EXC_RETURN_STACK)
 #define REG_R0		SW_XCPT_REGS
 #define REG_PC		(SW_XCPT_REGS + 6)
 #define REG_XPSR	(SW_XCPT_REGS + 7)
@@ -331,6 +342,24 @@ void exception_direct(void)
 
 /* The tick's vector: board.c's handler stays unused, run-rtos.sh links with --wrap. */
 void __wrap_systick_handler(void) __attribute__((alias("exception_direct")));
+
+#ifdef NUTTX_NO_INTSTACK
+/*
+ * Without an interrupt stack the fault handler runs on the running task's
+ * stack, inside the RAM crash.c dumps: its own frames, changing while they
+ * are written, would break the Zephyr-format dump's CRC (the real bench
+ * leaves them out of its regions). run-rtos.sh wraps crash_handler to run
+ * above the dumped RAM instead (QEMU's SSRAM goes on past mps2.ld's 32 KiB);
+ * hardfault_entry has recorded the MSP the fault left.
+ */
+__attribute__((naked, noreturn)) void __wrap_crash_handler(void)
+{
+	__asm__ volatile("ldr r0, =__ram_hi + 0x1000\n\t"
+			 "mov sp, r0\n\t"
+			 "b __real_crash_handler\n\t"
+			 ".ltorg");
+}
+#endif
 
 /* nxtask_startup, libc's in a flat build: the entry, then exit. */
 NOINLINE __attribute__((noreturn)) void nxtask_startup(rtos_entry entry, void *arg)
@@ -623,7 +652,7 @@ void rtos_delete_self(void)
 }
 
 void board_start_tick(void);
-void nuttx_start_idle(uint32_t *psp) __attribute__((noreturn));
+void nuttx_start_idle(uint32_t *stack_top) __attribute__((noreturn));
 
 /* up_idle */
 static NOINLINE void up_idle(void)

@@ -410,7 +410,11 @@ pendsv_handler:
  * exception, BASEPRI, r4-r11, CONTROL, EXC_RETURN, then s16-s31 with
  * CONFIG_ARCH_FPU (the space kept even for a basic frame), and passes the
  * address to arm_doirq, which returns the context to go back to. Threads
- * run on the PSP, handlers on the MSP (CONFIG_ARCH_INTERRUPTSTACK).
+ * run on the PSP, handlers on the MSP (CONFIG_ARCH_INTERRUPTSTACK); with
+ * NUTTX_NO_INTSTACK (CONFIG_ARCH_INTERRUPTSTACK 0, NuttX's default) both
+ * run on the MSP, and a handler entered from Thread mode moves below a
+ * second context's room under the save (the signal context
+ * arm_schedulesigaction may build there).
  */
 #ifdef __ARM_FP
 #define HW_XCPT_SIZE	104
@@ -443,6 +447,14 @@ exception_common:
 	subne	r1, #64
 #endif
 	stmdb	r1!, {r2-r12, lr}
+#ifdef NUTTX_NO_INTSTACK
+	tst	lr, #8
+	beq	3f
+	sub	r2, r1, #(4 * (12 + 16 * FP_WORDS) + HW_XCPT_SIZE)
+	bic	r2, r2, #7
+	mov	sp, r2
+3:
+#endif
 	mov	r4, r1
 	.cfi_def_cfa	r4, 0
 	.cfi_offset	pc, (12 + 16 * FP_WORDS + 6) * 4
@@ -472,6 +484,7 @@ exception_common:
 	.thumb_set pendsv_handler, exception_common
 	/* The tick's vector is exception_direct, in kernel_nuttx.c. */
 
+#ifndef NUTTX_NO_INTSTACK
 /*
  * The interrupt stack (CONFIG_ARCH_INTERRUPTSTACK): g_intstackalloc to
  * g_intstacktop in .bss, which the real kernel's task stacks, allocated from
@@ -508,6 +521,22 @@ nuttx_start_idle:
 	mov	lr, r1
 	b	nx_start
 	.size	nuttx_start_idle, . - nuttx_start_idle
+#else
+/*
+ * No interrupt stack: the boot thread stays in Thread mode on the MSP,
+ * moved to the idle stack, and nx_start runs there, never to return.
+ */
+	.global	nuttx_start_idle
+	.type	nuttx_start_idle, %function
+	.thumb_func
+nuttx_start_idle:
+	msr	msp, r0
+	isb
+	movs	r1, #0
+	mov	lr, r1
+	b	nx_start
+	.size	nuttx_start_idle, . - nuttx_start_idle
+#endif
 
 	.ltorg
 #endif
