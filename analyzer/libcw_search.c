@@ -159,6 +159,15 @@ static int wild_call(const struct cw_target *t, uint32_t lr)
  * a function, at an instruction boundary, the kind of instruction the fault
  * status names) and the stacked lr (EXC_RETURN, reset value or code).
  */
+/*
+ * Is the frame sought the newest exception's: the fault's own, the one that
+ * holds the registers a dump recorded, or the first the walk meets?
+ */
+static int newest_frame(const struct cw_search_req *req)
+{
+	return req->fault_frame || req->known || req->innermost;
+}
+
 static int candidate_ok(const struct cw_target *t, const struct cw_search_req *req,
 			uint32_t base, const uint32_t *w)
 {
@@ -195,7 +204,7 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 	 * T = 0 is stacked only by the INVSTATE fault it causes. The frame that
 	 * holds the registers a dump recorded is the fault's too.
 	 */
-	faulting = req->fault_frame || req->known || req->innermost;
+	faulting = newest_frame(req);
 	if (!(xpsr & CW_XPSR_T) && !(faulting && (!have_cfsr || (cfsr & CW_CFSR_INVSTATE))))
 		return 0;
 	if (!fetch_fault && faulting && (!fn || !cw_image_is_code(t->img, pc)))
@@ -268,7 +277,6 @@ struct search {
 	struct cw_exc_return ers[2];
 	unsigned int nr_er;
 	int bounded;		/* the hints name a stack of the kind searched: keep to it */
-	int newest;		/* the frame sought is the newest exception's */
 	int have_lazy;		/* FPCAR locates the newest extended frame: */
 	uint32_t lazy_base;	/* its stacked r0 */
 	struct candidate *c;
@@ -412,7 +420,8 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 		 */
 		if (s->have_lazy && f.base == s->lazy_base && !s->ers[v].fp_frame)
 			continue;
-		if (s->newest && s->have_lazy && s->ers[v].fp_frame && f.base != s->lazy_base)
+		if (newest_frame(s->req) && s->have_lazy && s->ers[v].fp_frame &&
+		    f.base != s->lazy_base)
 			continue;
 		if (!candidate_ok(s->t, s->req, f.base, f.words))
 			continue;
@@ -599,7 +608,6 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 	 */
 	s->bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) :
 		     kinds == 3 || (t->hints && t->hints->threads_on_msp && t->hints->rtos);
-	s->newest = req->fault_frame || req->known || req->innermost;
 	s->have_lazy = !cw_exc_lazy_frame(t->mem, &s->lazy_base);
 	s->c = calloc(s->cap, sizeof(*s->c));
 	if (!s->c) {

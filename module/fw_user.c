@@ -170,12 +170,13 @@ static unsigned int fw_walk_user(fw_u64 *out, unsigned int max, bool *lr, enum f
 {
 	struct pt_regs *regs = fw_user_regs(stop);
 	unsigned long fp;
-	u64 pac = fw_user_pac_mask(), next = 0, ret = 0, link;
+	u64 pac, next = 0, ret = 0, link;
 	unsigned int n = 0;
 
 	*lr = false;
 	if (!regs)
 		return 0;
+	pac = fw_user_pac_mask();
 	out[n++] = regs->pc;
 	fp = regs->regs[29];
 	link = fw_strip_user_pac(regs->regs[30], pac);

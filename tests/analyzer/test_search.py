@@ -264,9 +264,13 @@ def zephyr_isr(core, out):
     return out
 
 
-def fault_frame_on_psp(core):
+def frame_on_psp(b):
     """Is the fault's frame on the PSP, as its EXC_RETURN says (else on the MSP)?"""
-    return bool(prstatus_regs(open(core, "rb").read())[14] & 4)
+    return bool(prstatus_regs(b)[14] & 4)
+
+
+def fault_frame_on_psp(core):
+    return frame_on_psp(open(core, "rb").read())
 
 
 def fault_frame_base(b):
@@ -275,7 +279,7 @@ def fault_frame_base(b):
     kernel that runs its threads there, NuttX without an interrupt stack).
     """
     msp, psp = crashwalk_note(b)
-    return psp if prstatus_regs(b)[14] & 4 else msp
+    return psp if frame_on_psp(b) else msp
 
 
 def crashwalk_note(b):
