@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../lib/fw_walk.h"
+#include "../ktap.h"
 
 #define MEM_MAX		16384
 
@@ -268,6 +269,31 @@ static __always_inline int native_matches(const struct fw_walk_cfg *cfg,
 		    !!(fixed & (1ull << i)) != !!(f[i].flags & FW_FRAME_RECOVERED))
 			return -1;
 	return (int)gn;
+}
+
+/* Counts what native_matches() said: a walk that differed, or the frames of one that agreed. */
+static inline void count_match(int n, unsigned int *differ, unsigned int *frames)
+{
+	if (n < 0)
+		(*differ)++;
+	else
+		*frames += n;
+}
+
+/*
+ * A comparison of walks means something only if the walks went places and
+ * ended every way: frames found, exception boundaries crossed, every stop of
+ * a kernel walk but the Thumb one reached.
+ */
+static inline void expect_walks_varied(unsigned int frames, const unsigned int *stops)
+{
+	unsigned int i;
+
+	KTAP_EXPECT(frames > 10000, "frames=%u", frames);
+	KTAP_EXPECT(boundaries_crossed > 300, "boundaries_crossed=%u", boundaries_crossed);
+	for (i = 0; i < FW_STOP_USER_FIRST; i++)
+		if (i != FW_STOP_NO_RECORD)
+			KTAP_EXPECT(stops[i] > 0, "no walk ended with %s", fw_stop_name(i));
 }
 
 #endif /* FW_TESTS_WALK_CHAINS_H */
