@@ -59,6 +59,14 @@ fw_unload_all() {
 	return 0
 }
 
+# fw_load_with_chain ARGS...: the known chains of fw_test_chain.ko, whose debugfs
+# triggers are in $T, and framewalk.ko loaded with ARGS.
+fw_load_with_chain() {
+	T=$DEBUGFS/framewalk_test
+	insmod "$FW_KO_DIR/fw_test_chain.ko" || ktap_fail "insmod fw_test_chain.ko failed"
+	insmod "$FW_KO_DIR/framewalk.ko" "$@" || ktap_fail "insmod framewalk.ko $* failed"
+}
+
 # dmesg lines that say the kernel is unhappy, since the test began.
 fw_dmesg_mark() {
 	fw_dmesg_base=$(dmesg | wc -l)

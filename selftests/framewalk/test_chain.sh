@@ -4,10 +4,8 @@
 # requires: framewalk.ko, fw_test_chain.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
 fw_test_begin 4
-T=$DEBUGFS/framewalk_test
 
-insmod "$FW_KO_DIR/fw_test_chain.ko" || ktap_fail "insmod fw_test_chain.ko failed"
-insmod "$FW_KO_DIR/framewalk.ko" filter=fw_test_leaf depth=64 || ktap_fail "insmod framewalk.ko failed"
+fw_load_with_chain filter=fw_test_leaf depth=64
 
 # run_chain HOW OUTER [DEPTH]: trigger the chain, then check names and the oracle.
 run_chain() {

@@ -61,25 +61,27 @@ echo 0 >"$TRACEFS/events/framewalk/chain/enable"
 ktap_expect "vfs_read still traced" -n "$(grep ' chain: vfs_read <- ' "$TRACEFS/trace")"
 ktap_case_end "run time: bad filter and depth writes are refused, the old ones stay"
 
+# read_and_write: one file read and one file write with the chain event on, from an
+# empty buffer.
+read_and_write() {
+	fw_trace_reset
+	echo 1 >"$TRACEFS/events/framewalk/chain/enable"
+	fw_read_file
+	echo hello >/tmp/fw_params
+	echo 0 >"$TRACEFS/events/framewalk/chain/enable"
+}
+
 # A good change takes effect without reloading.
-fw_trace_reset
 echo "vfs_write, do_sys_openat2" >"$P/filter" || ktap_fail "filter change refused"
-echo 1 >"$TRACEFS/events/framewalk/chain/enable"
-fw_read_file
-echo hello >/tmp/fw_params
-echo 0 >"$TRACEFS/events/framewalk/chain/enable"
+read_and_write
 ktap_expect "vfs_write traced" -n "$(grep ' chain: vfs_write <- ' "$TRACEFS/trace")"
 ktap_expect "do_sys_openat2 traced" -n "$(grep ' chain: do_sys_openat2 <- ' "$TRACEFS/trace")"
 ktap_expect "vfs_read no longer traced" -z "$(grep ' chain: vfs_read <- ' "$TRACEFS/trace")"
 ktap_case_end "run time: a new filter replaces the old one"
 
-fw_trace_reset
 echo "vfs_read,vfs_write" >"$P/filter" || ktap_fail "filter change refused"
 echo vfs_write >"$P/notrace" || ktap_fail "notrace change refused"
-echo 1 >"$TRACEFS/events/framewalk/chain/enable"
-fw_read_file
-echo hello >/tmp/fw_params
-echo 0 >"$TRACEFS/events/framewalk/chain/enable"
+read_and_write
 ktap_expect "vfs_read traced" -n "$(grep ' chain: vfs_read <- ' "$TRACEFS/trace")"
 ktap_expect "vfs_write excluded by notrace" -z "$(grep ' chain: vfs_write <- ' "$TRACEFS/trace")"
 echo "fw_nothing_here" >"$P/notrace" 2>/dev/null && ktap_fail "bad notrace accepted"

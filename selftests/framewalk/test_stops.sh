@@ -4,10 +4,8 @@
 # requires: framewalk.ko, fw_test_chain.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
 fw_test_begin 6
-T=$DEBUGFS/framewalk_test
 
-insmod "$FW_KO_DIR/fw_test_chain.ko" || ktap_fail "insmod fw_test_chain.ko failed"
-insmod "$FW_KO_DIR/framewalk.ko" filter=fw_test_target depth=16 || ktap_fail "insmod failed"
+fw_load_with_chain filter=fw_test_target depth=16
 
 # expect_stop KIND STOP [EVENT]: the fake record's saved fp of KIND ends the
 # walk with STOP; EVENT, a tracefs event directory, is enabled for the trigger.

@@ -32,6 +32,19 @@ def build(script, suite, what):
     return ktap, cases
 
 
+def corpus_groups(suite):
+    """The command line, the suite's KTAP writer and the corpus's cases grouped by firmware:
+    {(core, flavour): [(case, dir), ...]} (None after a failure line)."""
+    a = parse_args("--corpus-script")
+    ktap, cases = build(a.corpus_script, suite, "corpus")
+    if cases is None:
+        return a, ktap, None
+    groups = {}
+    for core, flavour, case, d in cases:
+        groups.setdefault((core, flavour), []).append((case, d))
+    return a, ktap, groups
+
+
 def load_baseline(path):
     """{key fields: frames} from lines "field... frames"; empty without a file."""
     base = {}

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-from compare_common import Calibration, build, finish, functions, load_baseline, parse_args
+from compare_common import Calibration, corpus_groups, finish, functions, load_baseline
 
 METHODS = ["auto", "cfi", "ehabi", "prologue", "fp", "scan", "auto-nodwarf"]
 FRAMES_BAR = 99.0
@@ -131,18 +131,13 @@ def score(expect, got, first_pc_exact, dwarf):
 
 
 def main():
-    a = parse_args("--corpus-script")
-
-    ktap, cases = build(a.corpus_script, "crashwalk-corpus", "corpus")
-    if cases is None:
+    a, ktap, builds = corpus_groups("crashwalk-corpus")
+    if builds is None:
         return 1
 
     groups = {}
     calib = Calibration()
     tmp = tempfile.TemporaryDirectory(prefix="crashwalk-corpus-")
-    builds = {}
-    for core, fl, name, d in cases:
-        builds.setdefault((core, fl), []).append((name, d))
     for (core, fl), members in builds.items():
         fwdir = os.path.dirname(members[0][1])
         funcs = functions(os.path.join(fwdir, "fw.elf"))

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-from compare_common import build, finish, parse_args
+from compare_common import corpus_groups, finish
 
 DUMPS = ["core.elf", "core.zephyr", "core-gdb.elf"]
 WRONG_FLAVOURS = 2
@@ -74,13 +74,9 @@ def ram_identical(a, b):
 
 
 def main():
-    a = parse_args("--corpus-script")
-    ktap, cases = build(a.corpus_script, "crashwalk-match", "corpus")
-    if cases is None:
+    a, ktap, groups = corpus_groups("crashwalk-match")
+    if groups is None:
         return 1
-    groups = {}
-    for core, flavour, case, d in cases:
-        groups.setdefault((core, flavour), []).append((case, d))
     totals = [0, 0, 0]
     for core, flavour in sorted(groups):
         same_core = sorted(f for c, f in groups if c == core)

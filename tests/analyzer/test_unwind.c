@@ -45,6 +45,19 @@ static int load(struct cw_image **img, struct cw_dump *d, const char *path)
 	return 0;
 }
 
+/* The bundled demo crash, unwound as crashwalk does by default and symbolized into bt. */
+static int unwind_demo(struct cw_image **img, struct cw_dump *d, struct cw_backtrace *bt)
+{
+	struct cw_target t;
+
+	if (load(img, d, BUNDLED_DIR "/demo.core"))
+		return -1;
+	t = (struct cw_target){ .mem = &d->mem, .img = *img };
+	cw_unwind(&t, &d->regs, d->context, CW_UNWIND_AUTO, bt);
+	cw_symbolize(*img, bt);
+	return 0;
+}
+
 /* Compare with GDB from the frame the dump starts at (pre-exception dumps skip the handler). */
 static void check_against_gdb(const char *dump_path, unsigned int skip)
 {
@@ -110,15 +123,11 @@ static void bundled_fault(void)
 	struct cw_image *img;
 	struct cw_fault f;
 	struct cw_dump d;
-	struct cw_target t;
 
-	if (load(&img, &d, BUNDLED_DIR "/demo.core")) {
+	if (unwind_demo(&img, &d, bt)) {
 		free(bt);
 		return;
 	}
-	t = (struct cw_target){ .mem = &d.mem, .img = img };
-	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
-	cw_symbolize(t.img, bt);
 	KTAP_EXPECT(cw_fault_frame(d.context, bt) < bt->nr, "no fault frame");
 	cw_fault_decode(&d.mem, bt->frames[cw_fault_frame(d.context, bt)].pc, 1, &f);
 	/* The firmware reads *(int *)0xF0000000: a precise bus fault, escalated. */
@@ -536,13 +545,10 @@ static void provenance(void)
 	FILE *out;
 	unsigned int i;
 
-	if (load(&img, &d, BUNDLED_DIR "/demo.core")) {
+	if (unwind_demo(&img, &d, bt)) {
 		free(bt);
 		return;
 	}
-	t = (struct cw_target){ .mem = &d.mem, .img = img };
-	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_AUTO, bt);
-	cw_symbolize(t.img, bt);
 	KTAP_EXPECT(bt->nr > 3 && bt->frames[2].method == CW_M_CFI &&
 		    bt->frames[2].agreed == cfi_pe_fp &&
 		    bt->frames[2].disagreed == 1u << CW_M_SCAN &&
@@ -563,6 +569,7 @@ static void provenance(void)
 	free(json);
 
 	/* Alone, CFI has no rules for the hand-written handler: frame 0 falls back. */
+	t = (struct cw_target){ .mem = &d.mem, .img = img };
 	cw_unwind(&t, &d.regs, d.context, CW_UNWIND_CFI, bt);
 	cw_symbolize(t.img, bt);
 	for (i = 1; i < bt->nr; i++)

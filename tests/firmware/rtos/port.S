@@ -120,6 +120,26 @@ pendsv_handler:
 #else /* !KERNEL_THREADX */
 #if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
 /*
+ * pxCurrentTCB's saved context up to its FP registers, in the port's order:
+ * r0 is left at the first word not popped, lr holds EXC_RETURN where the
+ * port saves it.
+ */
+	.macro	pop_core_context
+	ldr	r3, =pxCurrentTCB
+	ldr	r1, [r3]
+	ldr	r0, [r1]
+#if defined(__ARM_ARCH_8M_MAIN__)
+	ldmia	r0!, {r1, r2, r4-r11}
+	msr	psplim, r1
+	mov	lr, r2
+#elif defined(__ARM_FP)
+	ldmia	r0!, {r4-r11, lr}
+#else
+	ldmia	r0!, {r4-r11}
+#endif
+	.endm
+
+/*
  * The FreeRTOS ports start the first task as prvPortStartFirstTask() and
  * vPortSVCHandler() do: the main stack is set back to its top (the vector
  * table's initial value), and an svc whose handler pops the first task's
@@ -147,17 +167,8 @@ prvPortStartFirstTask:
 	.type	svc_handler, %function
 	.thumb_func
 svc_handler:
-	ldr	r3, =pxCurrentTCB
-	ldr	r1, [r3]
-	ldr	r0, [r1]
-#if defined(__ARM_ARCH_8M_MAIN__)
-	ldmia	r0!, {r1, r2, r4-r11}
-	msr	psplim, r1
-	mov	lr, r2
-#elif defined(__ARM_FP)
-	ldmia	r0!, {r4-r11, lr}
-#else
-	ldmia	r0!, {r4-r11}
+	pop_core_context
+#if !defined(__ARM_ARCH_8M_MAIN__) && !defined(__ARM_FP)
 	orr	lr, lr, #0xd		/* thread mode, process stack */
 #endif
 	msr	psp, r0
@@ -235,18 +246,7 @@ pendsv_handler:
 	pop	{r3, lr}
 	.cfi_adjust_cfa_offset -8
 	.cfi_restore lr
-	ldr	r3, =pxCurrentTCB
-	ldr	r1, [r3]
-	ldr	r0, [r1]
-#if defined(__ARM_ARCH_8M_MAIN__)
-	ldmia	r0!, {r1, r2, r4-r11}
-	msr	psplim, r1
-	mov	lr, r2
-#elif defined(__ARM_FP)
-	ldmia	r0!, {r4-r11, lr}
-#else
-	ldmia	r0!, {r4-r11}
-#endif
+	pop_core_context
 #ifdef __ARM_FP
 	tst	lr, #0x10
 	it	eq
