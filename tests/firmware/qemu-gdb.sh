@@ -3,6 +3,17 @@
 #
 # Both runners set $port, a TCP port of their own.
 
+# runner_dirs NAME SOURCES [OUTDIR]: $here (tests/firmware), $repo, $src (here/SOURCES) and
+# $out, OUTDIR or the tree's .cache/NAME, made and absolute.
+runner_dirs() {
+	here=$(cd "$(dirname "$0")" && pwd)
+	repo=$(cd "$here/../.." && pwd)
+	src=$here/$2
+	out=${3:-$repo/.cache/$1}
+	mkdir -p "$out"
+	out=$(cd "$out" && pwd)
+}
+
 # qemu_gdb CASE-DIR MACHINE SECONDS [GDB-ARGS...]: boot CASE-DIR/../fw.elf stopped, attach GDB,
 # run GDB-ARGS, then let the firmware finish (its fault handler writes the dumps into CASE-DIR).
 qemu_gdb() {

@@ -9,12 +9,8 @@
 # (written by the firmware's own fault handler over semihosting).
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-out=${1:-$repo/.cache/corpus}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-src=$here/src
+. "$(dirname "$0")/qemu-gdb.sh"
+runner_dirs corpus src "${1:-}"
 
 # core: machine cpu-flags linker-script cases
 cores=${CORPUS_CORES:-"m0 m3 m4f m33"}
@@ -67,8 +63,6 @@ find "$out" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
 
 # A TCP port of our own: other QEMU instances may hold the default 1234.
 port=${CORPUS_PORT:-$((20000 + $$ % 20000))}
-
-. "$here/qemu-gdb.sh"
 
 run_case() {	# case-dir machine case-number breakpoint [gdb-commands...]
 	cdir=$1

@@ -9,12 +9,8 @@
 # core.elf and core.zephyr (written by the firmware's fault handler, src/crash.c).
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-out=${1:-$repo/.cache/rtos}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-src=$here/rtos
+. "$(dirname "$0")/qemu-gdb.sh"
+runner_dirs rtos rtos "${1:-}"
 
 cores=${RTOS_CORES:-"m3 m4f m33"}
 # Variants built on one core each: freertos-noend, FreeRTOS without configRECORD_STACK_HIGH_ADDRESS
@@ -97,8 +93,6 @@ find "$out" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
 
 # A TCP port of our own: other QEMU instances may hold the default 1234.
 port=${RTOS_PORT:-$((20000 + ($$ + 7919) % 20000))}
-
-. "$here/qemu-gdb.sh"
 
 run_case() {	# case-dir machine case-number kernel fpport
 	cdir=$1
