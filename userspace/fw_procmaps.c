@@ -31,23 +31,20 @@ struct fw_procmaps {
 	size_t n, cap;
 };
 
-void fw_procmaps_free(struct fw_procmaps *m)
-{
-	size_t i;
-
-	if (!m)
-		return;
-	for (i = 0; i < m->n; i++)
-		free(m->map[i].path);
-	free(m->map);
-	free(m);
-}
-
-/* Drop the mappings from first on: a set that did not read whole. */
+/* Drop the mappings from first on: a set that did not read whole, or all. */
 static void fw_procmaps_cut(struct fw_procmaps *m, size_t first)
 {
 	while (m->n > first)
 		free(m->map[--m->n].path);
+}
+
+void fw_procmaps_free(struct fw_procmaps *m)
+{
+	if (!m)
+		return;
+	fw_procmaps_cut(m, 0);
+	free(m->map);
+	free(m);
 }
 
 /* "START END PATH" appended for pid; -1 when the line is not one, -2 out of memory. */

@@ -23,30 +23,34 @@
 
 #define FW_EVENT_ID 1500
 
-/* The format file of the event, 64-bit, with the count field called %s. */
+/* The fields chain and chain_user share, 64-bit, the count field called count. */
+#define FW_CHAIN_FIELDS(count)							\
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"	\
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"	\
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"		\
+	"\n"									\
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"		\
+	"\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"	\
+	"\tfield:unsigned long sp;\toffset:24;\tsize:8;\tsigned:0;\n"		\
+	"\tfield:unsigned char " count ";\toffset:32;\tsize:1;\tsigned:0;\n"	\
+	"\tfield:unsigned char stop;\toffset:33;\tsize:1;\tsigned:0;\n"	\
+	"\tfield:unsigned char tramp;\toffset:34;\tsize:1;\tsigned:0;\n"	\
+	"\tfield:u64 recovered;\toffset:40;\tsize:8;\tsigned:0;\n"		\
+	"\tfield:__data_loc unsigned long[] ancestors;\toffset:48;\tsize:4;\tsigned:0;\n" \
+	"\tfield:__data_loc unsigned long[] records;\toffset:52;\tsize:4;\tsigned:0;\n"
+
+/* The format file of the event, with the count field called %s. */
 static const char fw_format[] =
 	"name: chain\n"
 	"ID: 1500\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned long sp;\toffset:24;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned char %s;\toffset:32;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char stop;\toffset:33;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char tramp;\toffset:34;\tsize:1;\tsigned:0;\n"
-	"\tfield:u64 recovered;\toffset:40;\tsize:8;\tsigned:0;\n"
-	"\tfield:__data_loc unsigned long[] ancestors;\toffset:48;\tsize:4;\tsigned:0;\n"
-	"\tfield:__data_loc unsigned long[] records;\toffset:52;\tsize:4;\tsigned:0;\n"
+	FW_CHAIN_FIELDS("%s")
 	"\n"
 	"print fmt: \"ip=%%lx %s=%%u\", REC->ip, REC->%s\n";
 
-/* One event: child (0x1000) called from parentfn+0x10, two ancestors above it. */
-struct fw_test_event {
+/* What both events begin with: FW_CHAIN_FIELDS. */
+struct fw_test_head {
 	uint16_t type;
 	uint8_t flags, preempt;
 	int32_t pid;
@@ -54,6 +58,11 @@ struct fw_test_event {
 	uint8_t nr, stop, tramp, pad[5];
 	uint64_t recovered;
 	uint32_t ancestors_loc, records_loc;
+};
+
+/* One event: child (0x1000) called from parentfn+0x10, two ancestors above it. */
+struct fw_test_event {
+	struct fw_test_head h;
 	uint64_t ancestors[2];
 };
 
@@ -124,11 +133,14 @@ out:
 static int fw_print(const char *field, char *out, size_t len)
 {
 	struct fw_test_event ev = {
-		.type = FW_EVENT_ID, .pid = 10, .ip = 0x1000, .parent_ip = 0x2010,
-		.sp = 0x8000, .nr = 2, .ancestors = { 0x3020, 0x4030 },
-		.ancestors_loc = (sizeof(ev.ancestors) << 16) |
-				 offsetof(struct fw_test_event, ancestors),
-		.records_loc = sizeof(ev) & 0xffff,
+		.h = {
+			.type = FW_EVENT_ID, .pid = 10, .ip = 0x1000, .parent_ip = 0x2010,
+			.sp = 0x8000, .nr = 2,
+			.ancestors_loc = (sizeof(ev.ancestors) << 16) |
+					 offsetof(struct fw_test_event, ancestors),
+			.records_loc = sizeof(ev) & 0xffff,
+		},
+		.ancestors = { 0x3020, 0x4030 },
 	};
 	struct tep_record rec = { .data = &ev, .size = sizeof(ev) };
 	char format[sizeof(fw_format) + 64];
@@ -173,20 +185,7 @@ static const char fw_user_format[] =
 	"name: chain_user\n"
 	"ID: 1501\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned long sp;\toffset:24;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned char nr_ancestors;\toffset:32;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char stop;\toffset:33;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char tramp;\toffset:34;\tsize:1;\tsigned:0;\n"
-	"\tfield:u64 recovered;\toffset:40;\tsize:8;\tsigned:0;\n"
-	"\tfield:__data_loc unsigned long[] ancestors;\toffset:48;\tsize:4;\tsigned:0;\n"
-	"\tfield:__data_loc unsigned long[] records;\toffset:52;\tsize:4;\tsigned:0;\n"
+	FW_CHAIN_FIELDS("nr_ancestors")
 	"\tfield:__data_loc unsigned long[] user;\toffset:56;\tsize:4;\tsigned:0;\n"
 	"\tfield:unsigned char user_stop;\toffset:60;\tsize:1;\tsigned:0;\n"
 	"\tfield:unsigned char user_lr;\toffset:61;\tsize:1;\tsigned:0;\n"
@@ -195,13 +194,8 @@ static const char fw_user_format[] =
 	"print fmt: \"ip=%lx nr_user=%u\", REC->ip, REC->nr_user\n";
 
 struct fw_test_user_event {
-	uint16_t type;
-	uint8_t flags, preempt;
-	int32_t pid;
-	uint64_t ip, parent_ip, sp;
-	uint8_t nr, stop, tramp, pad[5];
-	uint64_t recovered;
-	uint32_t ancestors_loc, records_loc, user_loc;
+	struct fw_test_head h;
+	uint32_t user_loc;
 	uint8_t user_stop, user_lr;
 	uint16_t nr_user;
 	uint64_t ancestors[1];
@@ -244,11 +238,13 @@ static const char fw_dump[] =
 static int fw_print_user(int pid, const char *maps, char *out, size_t len)
 {
 	struct fw_test_user_event ev = {
-		.type = 1501, .pid = pid, .ip = 0x1000, .parent_ip = 0x2010, .nr = 1,
+		.h = {
+			.type = 1501, .pid = pid, .ip = 0x1000, .parent_ip = 0x2010, .nr = 1,
+			.ancestors_loc = (sizeof(ev.ancestors) << 16) |
+					 offsetof(struct fw_test_user_event, ancestors),
+			.records_loc = offsetof(struct fw_test_user_event, user),
+		},
 		.ancestors = { 0x3020 },
-		.ancestors_loc = (sizeof(ev.ancestors) << 16) |
-				 offsetof(struct fw_test_user_event, ancestors),
-		.records_loc = offsetof(struct fw_test_user_event, user),
 		.user_loc = (sizeof(ev.user) << 16) | offsetof(struct fw_test_user_event, user),
 		.user_stop = FW_STOP_USER_END, .user_lr = 1, .nr_user = 4,
 		.user = { 0xaaaa000010b4, 0xaaaa00010800, 0xffff00027744, 0x12345 },
