@@ -16,8 +16,6 @@
 
 #include "fw_procmaps.h"
 
-extern char **environ;
-
 struct fw_procmap {
 	int pid;
 	unsigned long long start, end;
