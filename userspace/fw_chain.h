@@ -35,8 +35,8 @@ struct fw_chain_out {
 	/* "func+0xoff" (with_offset) or "func", or "0xaddr" where no symbol covers addr. */
 	void (*sym)(void *ctx, unsigned long long addr, int with_offset);
 	/*
-	 * User frame i at addr, named; NULL: as "0xaddr". The plugin has none:
-	 * a trace.dat holds no mappings to name them with.
+	 * User frame i at addr, named; NULL: as "0xaddr". The plugin's adds the
+	 * mapping where trace-cmd record --proc-map kept it (-O framewalk:maps=).
 	 */
 	void (*usym)(void *ctx, unsigned int i, unsigned long long addr);
 	void *ctx;

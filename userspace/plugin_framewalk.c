@@ -13,8 +13,12 @@
  * module recovered the real one. At stop=trampoline, tramp=NAME says which
  * trampoline it could not see behind. The layout is fw_chain.c's, shared with
  * framewalk report and stream; this file reads the event and names addresses.
+ * User frames (chain_user) are addresses marked [u]; with
+ * -O framewalk:maps=TRACE.DAT, recorded with trace-cmd record --proc-map, each
+ * also shows its mapping: "0xaaaadcdf0db4 (/usr/bin/prog+0xdb4) [u]".
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <traceevent/event-parse.h>
@@ -22,6 +26,7 @@
 
 #include "../lib/fw_walk.h"
 #include "fw_chain.h"
+#include "fw_procmaps.h"
 
 struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 	{
@@ -36,16 +41,31 @@ struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 		.description = "also print each frame's raw address",
 		.set = 0,
 	},
+	{
+		/* A string option: libtraceevent takes a value only where there is one. */
+		.name = "maps",
+		.plugin_alias = "framewalk",
+		.description = "the trace.dat (this one) whose process maps, kept by trace-cmd "
+			       "record --proc-map, name the file of each user frame",
+		.value = "",
+	},
 	{ .name = NULL }
 };
 
 static struct tep_plugin_option *fw_opt_oneline = &TEP_PLUGIN_OPTIONS[0];
 static struct tep_plugin_option *fw_opt_addr = &TEP_PLUGIN_OPTIONS[1];
+static struct tep_plugin_option *fw_opt_maps = &TEP_PLUGIN_OPTIONS[2];
 
-/* Where fw_chain_format writes, and the symbols it names addresses with. */
+/* The maps of the file maps= names, read at the first user frame; the file they were read from. */
+static struct fw_procmaps *fw_maps;
+static char *fw_maps_file;
+
+/* Where fw_chain_format writes, the symbols it names addresses with, and the task's maps. */
 struct fw_seq {
 	struct trace_seq *s;
 	struct tep_handle *tep;
+	const struct fw_procmaps *maps;
+	int pid;
 };
 
 static void fw_seq_vprint(void *ctx, const char *fmt, va_list ap)
@@ -68,6 +88,46 @@ static void fw_seq_sym(void *ctx, unsigned long long addr, int with_offset)
 		trace_seq_printf(seq->s, "%s", func);
 	if (fw_opt_addr->set && func)
 		trace_seq_printf(seq->s, " <0x%llx>", addr);
+}
+
+/*
+ * A user frame: its address, and where maps= knows the task's mapping that
+ * holds it, "(FILE+0xOFF)" as framewalk report writes an unnamed frame;
+ * "+~0x" where the offset is a distance from the file's lowest mapping, not
+ * its offset in the file (fw_procmaps.h).
+ */
+static void fw_seq_usym(void *ctx, unsigned int i, unsigned long long addr)
+{
+	struct fw_seq *seq = ctx;
+	struct fw_procmap_place p;
+
+	(void)i;
+	trace_seq_printf(seq->s, "0x%llx", addr);
+	if (!fw_procmaps_find(seq->maps, seq->pid, addr, &p))
+		trace_seq_printf(seq->s, " (%s+%s0x%llx)", p.path, p.exact ? "" : "~", p.off);
+}
+
+/*
+ * The maps of the trace.dat maps= names, read once (again only if the option
+ * changes); NULL without the option, or, said once, when they cannot be read.
+ */
+static const struct fw_procmaps *fw_plugin_maps(void)
+{
+	const char *file = fw_opt_maps->value;
+	char err[256];
+
+	if (!file || !*file)
+		return NULL;
+	if (fw_maps_file && !strcmp(fw_maps_file, file))
+		return fw_maps;
+	fw_procmaps_free(fw_maps);
+	free(fw_maps_file);
+	fw_maps = fw_procmaps_read(file, err, sizeof(err));
+	fw_maps_file = strdup(file);
+	if (!fw_maps)
+		fprintf(stderr, "plugin_framewalk: maps=%s: %s; user frames stay addresses\n",
+			file, err);
+	return fw_maps;
 }
 
 /*
@@ -99,7 +159,7 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 	unsigned long long user_stop = FW_STOP_USER_OFF, user_lr = 0;
 	const char *nr_field = tep_find_field(event, "nr_ancestors") ? "nr_ancestors" : "depth";
 	struct fw_raw_ancestors raw = { .tep = tep };
-	struct fw_seq seq = { .s = s, .tep = tep };
+	struct fw_seq seq = { .s = s, .tep = tep, .pid = tep_data_pid(tep, record) };
 	struct fw_chain_out out = {
 		.vprint = fw_seq_vprint, .sym = fw_seq_sym, .ctx = &seq,
 		.oneline = fw_opt_oneline->set,
@@ -144,6 +204,10 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 	c.nr_user = raw.user ? (unsigned int)(user_len / raw.word) : 0;
 	c.user_stop = (unsigned int)user_stop;
 	c.user_lr = user_lr != 0;
+	if (c.nr_user) {
+		seq.maps = fw_plugin_maps();
+		out.usym = fw_seq_usym;
+	}
 	fw_chain_format(&out, &c);
 	return 0;
 }
@@ -161,4 +225,8 @@ void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	tep_unregister_event_handler(tep, -1, "framewalk", "chain", fw_chain_handler, NULL);
 	tep_unregister_event_handler(tep, -1, "framewalk", "chain_user", fw_chain_handler, NULL);
 	tep_plugin_remove_options(TEP_PLUGIN_OPTIONS);
+	fw_procmaps_free(fw_maps);
+	fw_maps = NULL;
+	free(fw_maps_file);
+	fw_maps_file = NULL;
 }

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: the README's instance recipe leaves its reader out of the trace (a plain reader traces itself); trace-cmd records framewalk events; the framewalk CLI records, reports and streams them; framewalk profile counts chains in the module and top/folded read its recording (with task names), fails clearly without the module, cleans up after SIGTERM and SIGHUP, and framewalk reset clears what a SIGKILLed recorder left; the recordings go back to the host for trace-cmd report with the plugin
-# requires: framewalk.ko, fw_test_chain.ko, trace-cmd, framewalk (CLI), tracefs, debugfs
+# description: the README's instance recipe leaves its reader out of the trace (a plain reader traces itself); trace-cmd records framewalk events, and with --proc-map a user program's maps beside its user frames; the framewalk CLI records, reports and streams them; framewalk profile counts chains in the module and top/folded read its recording (with task names), fails clearly without the module, cleans up after SIGTERM and SIGHUP, and framewalk reset clears what a SIGKILLed recorder left; the recordings go back to the host for trace-cmd report with the plugin
+# requires: framewalk.ko, fw_test_chain.ko, trace-cmd, framewalk (CLI), fw_user_fp_g (build-guest-bin.sh), tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_test_begin 9
+fw_test_begin 11
 OUT=${FW_OUT:-/fw/out}
 mkdir -p "$OUT"
 TRIGGER="echo write >$DEBUGFS/framewalk_test/trigger; echo timer >$DEBUGFS/framewalk_test/trigger"
@@ -162,6 +162,27 @@ ktap_expect "reset -u unloads framewalk.ko" ! -e /sys/module/framewalk
 ktap_expect "reset -v with nothing left says so" \
 	-n "$(framewalk reset -v -u 2>&1 | grep '^framewalk reset: nothing to do: ')"
 ktap_case_end "framewalk reset clears what a SIGKILLed recorder left"
+
+# trace-cmd record --proc-map keeps the maps of the command it runs, read through ptrace
+# when it exits, for the host's plugin to name the user frames with (-O framewalk:maps=):
+# test_e2e.sh checks them against the maps the program printed (user-procmap.out).
+insmod "$FW_KO_DIR/framewalk.ko" filter=__arm64_sys_getpriority depth=8 user=16 ||
+	ktap_fail "insmod user=16 failed"
+trace-cmd record --proc-map -e framewalk -o "$OUT/user-procmap.dat" fw_user_fp_g chain \
+	>/tmp/tc-user.log 2>&1
+rc=$?
+grep -E '^(pid|lr|map) ' /tmp/tc-user.log >"$OUT/user-procmap.out"
+sed 's/^/# /' "$OUT/user-procmap.out"
+ktap_expect "trace-cmd record --proc-map exits 0" "$rc" = 0
+pid=$(awk '$1 == "pid" { print $2 }' "$OUT/user-procmap.out")
+ktap_expect "the program's chain_user event" \
+	-n "$(trace-cmd report -i "$OUT/user-procmap.dat" 2>/dev/null | grep -m1 "^ *fw_user_fp_g-$pid .* chain_user: ")"
+trace-cmd dump --options -i "$OUT/user-procmap.dat" 2>/dev/null | grep -A1 'Option PROCMAPS' |
+	sed 's/^/# /'
+ktap_expect "its maps, under its pid in hex" -n "$(trace-cmd dump --options \
+	-i "$OUT/user-procmap.dat" 2>/dev/null | grep "^$(printf %x "$pid") [0-9a-f]* .*/fw_user_fp_g\$")"
+rmmod framewalk
+ktap_case_end "trace-cmd record --proc-map keeps the traced program's maps beside its user frames"
 
 # The README's recipe: a reader of trace_pipe in an instance whose set_event_notrace_pid
 # (with event-fork) lists the reader's shell. read_pipe NAME NOTRACE READER: 3 s of the

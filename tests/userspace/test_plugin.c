@@ -2,46 +2,55 @@
 /*
  * test_plugin.c - plugin_framewalk.so on hand-made framewalk:chain events
  * (KTAP): the event as today's module describes it (nr_ancestors) and as the
- * modules before it did (depth), so trace.dat files of both print alike.
+ * modules before it did (depth), so trace.dat files of both print alike; and
+ * a chain_user event's user frames with the mappings maps= reads through
+ * trace-cmd dump (test_plugin.sh puts a stand-in trace-cmd first in PATH).
  * usage: test_plugin PATH/plugin_framewalk.so
  */
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "../../lib/fw_walk.h"
 #include "../ktap.h"
 
 #define FW_EVENT_ID 1500
 
-/* The format file of the event, 64-bit, with the count field called %s. */
+/* The fields chain and chain_user share, 64-bit, the count field called count. */
+#define FW_CHAIN_FIELDS(count)							\
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"	\
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"	\
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"		\
+	"\n"									\
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"		\
+	"\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"	\
+	"\tfield:unsigned long sp;\toffset:24;\tsize:8;\tsigned:0;\n"		\
+	"\tfield:unsigned char " count ";\toffset:32;\tsize:1;\tsigned:0;\n"	\
+	"\tfield:unsigned char stop;\toffset:33;\tsize:1;\tsigned:0;\n"	\
+	"\tfield:unsigned char tramp;\toffset:34;\tsize:1;\tsigned:0;\n"	\
+	"\tfield:u64 recovered;\toffset:40;\tsize:8;\tsigned:0;\n"		\
+	"\tfield:__data_loc unsigned long[] ancestors;\toffset:48;\tsize:4;\tsigned:0;\n" \
+	"\tfield:__data_loc unsigned long[] records;\toffset:52;\tsize:4;\tsigned:0;\n"
+
+/* The format file of the event, with the count field called %s. */
 static const char fw_format[] =
 	"name: chain\n"
 	"ID: 1500\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
-	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned long sp;\toffset:24;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned char %s;\toffset:32;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char stop;\toffset:33;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char tramp;\toffset:34;\tsize:1;\tsigned:0;\n"
-	"\tfield:u64 recovered;\toffset:40;\tsize:8;\tsigned:0;\n"
-	"\tfield:__data_loc unsigned long[] ancestors;\toffset:48;\tsize:4;\tsigned:0;\n"
-	"\tfield:__data_loc unsigned long[] records;\toffset:52;\tsize:4;\tsigned:0;\n"
+	FW_CHAIN_FIELDS("%s")
 	"\n"
 	"print fmt: \"ip=%%lx %s=%%u\", REC->ip, REC->%s\n";
 
-/* One event: child (0x1000) called from parentfn+0x10, two ancestors above it. */
-struct fw_test_event {
+/* What both events begin with: FW_CHAIN_FIELDS. */
+struct fw_test_head {
 	uint16_t type;
 	uint8_t flags, preempt;
 	int32_t pid;
@@ -49,6 +58,11 @@ struct fw_test_event {
 	uint8_t nr, stop, tramp, pad[5];
 	uint64_t recovered;
 	uint32_t ancestors_loc, records_loc;
+};
+
+/* One event: child (0x1000) called from parentfn+0x10, two ancestors above it. */
+struct fw_test_event {
+	struct fw_test_head h;
 	uint64_t ancestors[2];
 };
 
@@ -57,28 +71,23 @@ static const char fw_expected[] =
 
 static const char *plugin_path;
 
-/* What the plugin prints for the event when the format names the count field. */
-static int fw_print(const char *field, char *out, size_t len)
+/*
+ * What the plugin prints for the event rec of format, with its maps option
+ * set to maps (NULL: left unset), into out.
+ */
+static int fw_plugin_print(const char *format, struct tep_record *rec, const char *maps,
+			   char *out, size_t len)
 {
-	struct fw_test_event ev = {
-		.type = FW_EVENT_ID, .pid = 10, .ip = 0x1000, .parent_ip = 0x2010,
-		.sp = 0x8000, .nr = 2, .ancestors = { 0x3020, 0x4030 },
-		.ancestors_loc = (sizeof(ev.ancestors) << 16) |
-				 offsetof(struct fw_test_event, ancestors),
-		.records_loc = sizeof(ev) & 0xffff,
-	};
-	struct tep_record rec = { .data = &ev, .size = sizeof(ev) };
 	/* libtraceevent bounds a function by the next one: "end" closes great. */
 	static char *const names[] = { "child", "parentfn", "grand", "great", "end" };
 	tep_plugin_load_func load;
 	tep_plugin_unload_func unload;
+	struct tep_plugin_option *opt;
 	struct tep_handle *tep;
 	struct trace_seq s;
-	char format[sizeof(fw_format) + 64];
 	void *plugin;
 	int i, ret = -1;
 
-	snprintf(format, sizeof(format), fw_format, field, field, field);
 	tep = tep_alloc();
 	plugin = dlopen(plugin_path, RTLD_NOW | RTLD_LOCAL);
 	if (!tep || !plugin) {
@@ -91,9 +100,14 @@ static int fw_print(const char *field, char *out, size_t len)
 	for (i = 0; i < 5; i++)
 		tep_register_function(tep, names[i], 0x1000ULL * (i + 1), NULL);
 	if (tep_parse_event(tep, format, strlen(format), "framewalk")) {
-		printf("# the format with %s does not parse\n", field);
+		printf("# the format does not parse:\n%s", format);
 		goto out;
 	}
+	/* What trace-cmd report -O framewalk:maps=FILE does before it loads the plugin. */
+	opt = (struct tep_plugin_option *)dlsym(plugin, TEP_PLUGIN_OPTIONS_NAME);
+	for (; maps && opt && opt->name; opt++)
+		if (!strcmp(opt->name, "maps"))
+			opt->value = maps;
 	load = (tep_plugin_load_func)dlsym(plugin, TEP_PLUGIN_LOADER_NAME);
 	unload = (tep_plugin_unload_func)dlsym(plugin, TEP_PLUGIN_UNLOADER_NAME);
 	if (!load || !unload || load(tep)) {
@@ -101,7 +115,7 @@ static int fw_print(const char *field, char *out, size_t len)
 		goto out;
 	}
 	trace_seq_init(&s);
-	tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	tep_print_event(tep, &s, rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&s);
 	snprintf(out, len, "%s", s.buffer);
 	trace_seq_destroy(&s);
@@ -115,16 +129,43 @@ out:
 	return ret;
 }
 
+/* What the plugin prints for the event when the format names the count field. */
+static int fw_print(const char *field, char *out, size_t len)
+{
+	struct fw_test_event ev = {
+		.h = {
+			.type = FW_EVENT_ID, .pid = 10, .ip = 0x1000, .parent_ip = 0x2010,
+			.sp = 0x8000, .nr = 2,
+			.ancestors_loc = (sizeof(ev.ancestors) << 16) |
+					 offsetof(struct fw_test_event, ancestors),
+			.records_loc = sizeof(ev) & 0xffff,
+		},
+		.ancestors = { 0x3020, 0x4030 },
+	};
+	struct tep_record rec = { .data = &ev, .size = sizeof(ev) };
+	char format[sizeof(fw_format) + 64];
+
+	snprintf(format, sizeof(format), fw_format, field, field, field);
+	return fw_plugin_print(format, &rec, NULL, out, len);
+}
+
+/* One KTAP comment line: the line ends shown as |. */
+static void fw_note(const char *what, char *text)
+{
+	char *nl;
+
+	while ((nl = strchr(text, '\n')))
+		*nl = '|';
+	printf("# %s: %s\n", what, text);
+}
+
 static void fw_expect_chain(const char *field)
 {
-	char got[512] = "", *nl;
+	char got[512] = "";
 
 	KTAP_EXPECT(fw_print(field, got, sizeof(got)) == 0, "the event with %s", field);
 	KTAP_EXPECT(!strcmp(got, fw_expected), "%s:", field);
-	/* One KTAP comment line: the line ends shown as |. */
-	while ((nl = strchr(got, '\n')))
-		*nl = '|';
-	printf("# %s: %s\n", field, got);
+	fw_note(field, got);
 }
 
 /* Today's module: the count of ancestors found is nr_ancestors. */
@@ -139,6 +180,150 @@ static void chain_with_old_depth_field_prints_the_same(void)
 	fw_expect_chain("depth");
 }
 
+/* chain_user: the chain's fields, then the user frames (module/fw_trace.h). */
+static const char fw_user_format[] =
+	"name: chain_user\n"
+	"ID: 1501\n"
+	"format:\n"
+	FW_CHAIN_FIELDS("nr_ancestors")
+	"\tfield:__data_loc unsigned long[] user;\toffset:56;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned char user_stop;\toffset:60;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char user_lr;\toffset:61;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned short nr_user;\toffset:62;\tsize:2;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"ip=%lx nr_user=%u\", REC->ip, REC->nr_user\n";
+
+struct fw_test_user_event {
+	struct fw_test_head h;
+	uint32_t user_loc;
+	uint8_t user_stop, user_lr;
+	uint16_t nr_user;
+	uint64_t ancestors[1];
+	uint64_t user[4];
+};
+
+/*
+ * What trace-cmd dump --options prints of a trace.dat that trace-cmd record
+ * --proc-map wrote (3.1.6, in the guest): process 0xa4's program in three
+ * mappings and libc in two; 0xb0's set is cut short (3 announced, 1 there), so
+ * none of it may be used; 0xa4 again, as a second buffer instance lists it,
+ * differently: the first set stands.
+ */
+static const char fw_dump[] =
+	"\t\t[Option UNAME, 42 bytes]\n"
+	"Linux (none) 6.12.117+deb12-arm64 aarch64\n"
+	"\t\t[Option PROCMAPS, 290 bytes]\n"
+	"a4 6 /usr/bin/prog\n"
+	"aaaa00000000 aaaa00002000 /usr/bin/prog\n"
+	"aaaa00010000 aaaa00011000 /usr/bin/prog\n"
+	"aaaa00011000 aaaa00012000 /usr/bin/prog\n"
+	"ffff00000000 ffff00100000 /lib/libc.so.6\n"
+	"ffff00110000 ffff00120000 /lib/libc.so.6\n"
+	"ffffcbe9a000 ffffcbebb000 [stack]\n"
+	"\n"
+	"\t\t[Option PROCMAPS, 60 bytes]\n"
+	"b0 3 /usr/bin/other\n"
+	"aaaa00001000 aaaa00002000 /usr/bin/other\n"
+	"\t\t[Option PROCMAPS, 60 bytes]\n"
+	"a4 1 /usr/bin/later\n"
+	"aaaa00000000 aaaa00020000 /usr/bin/later\n"
+	"\n"
+	"\t\t[Option CPUCOUNT, 4 bytes]\n"
+	"2\n";
+
+/*
+ * The chain_user event of pid: the leaf's pc in the program, the lr in a
+ * mapping above its lowest, a return address in libc, and one in no mapping.
+ */
+static int fw_print_user(int pid, const char *maps, char *out, size_t len)
+{
+	struct fw_test_user_event ev = {
+		.h = {
+			.type = 1501, .pid = pid, .ip = 0x1000, .parent_ip = 0x2010, .nr = 1,
+			.ancestors_loc = (sizeof(ev.ancestors) << 16) |
+					 offsetof(struct fw_test_user_event, ancestors),
+			.records_loc = offsetof(struct fw_test_user_event, user),
+		},
+		.ancestors = { 0x3020 },
+		.user_loc = (sizeof(ev.user) << 16) | offsetof(struct fw_test_user_event, user),
+		.user_stop = FW_STOP_USER_END, .user_lr = 1, .nr_user = 4,
+		.user = { 0xaaaa000010b4, 0xaaaa00010800, 0xffff00027744, 0x12345 },
+	};
+	struct tep_record rec = { .data = &ev, .size = sizeof(ev) };
+
+	return fw_plugin_print(fw_user_format, &rec, maps, out, len);
+}
+
+static const char fw_user_head[] =
+	"child nr_ancestors=1 stop=chain_end user_stop=user_end\n"
+	" => parentfn+0x10\n => grand+0x20\n";
+static const char fw_user_bare[] =
+	" => 0xaaaa000010b4 [u]\n => 0xaaaa00010800 [u lr]\n => 0xffff00027744 [u]\n"
+	" => 0x12345 [u]";
+
+/* The dump's text in a file for the stand-in trace-cmd to print; its path in path. */
+static int fw_dump_file(char *path, size_t len)
+{
+	FILE *f;
+	int fd;
+
+	snprintf(path, len, "/tmp/fw_test_plugin.XXXXXX");
+	fd = mkstemp(path);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f)
+		return -1;
+	fputs(fw_dump, f);
+	return fclose(f);
+}
+
+/* Each frame with its mapping: offsets from the file's lowest mapping, "~" above it. */
+static void user_frames_show_their_mapping_with_maps(void)
+{
+	char path[64], got[1024] = "", want[1024];
+
+	KTAP_EXPECT(fw_dump_file(path, sizeof(path)) == 0, "the dump's file written");
+	KTAP_EXPECT(fw_print_user(0xa4, path, got, sizeof(got)) == 0, "the event printed");
+	snprintf(want, sizeof(want), "%s%s", fw_user_head,
+		 " => 0xaaaa000010b4 (/usr/bin/prog+0x10b4) [u]\n"
+		 " => 0xaaaa00010800 (/usr/bin/prog+~0x10800) [u lr]\n"
+		 " => 0xffff00027744 (/lib/libc.so.6+0x27744) [u]\n"
+		 " => 0x12345 [u]");
+	KTAP_EXPECT(!strcmp(got, want), "the frames with their mappings");
+	fw_note("pid 0xa4", got);
+	unlink(path);
+}
+
+/* A pid of no maps, or of a set cut short: addresses, never another process's files. */
+static void user_frames_of_unknown_pids_stay_addresses(void)
+{
+	char path[64], got[1024] = "", want[1024];
+	static const int pids[] = { 0xb0, 999 };
+	unsigned int i;
+
+	snprintf(want, sizeof(want), "%s%s", fw_user_head, fw_user_bare);
+	KTAP_EXPECT(fw_dump_file(path, sizeof(path)) == 0, "the dump's file written");
+	for (i = 0; i < 2; i++) {
+		KTAP_EXPECT(fw_print_user(pids[i], path, got, sizeof(got)) == 0, "printed");
+		KTAP_EXPECT(!strcmp(got, want), "pid %d: bare addresses", pids[i]);
+		fw_note(i ? "pid 999" : "pid 0xb0", got);
+	}
+	unlink(path);
+}
+
+/* Without maps=, and with a file trace-cmd dump cannot read: the addresses as before. */
+static void user_frames_without_readable_maps_stay_addresses(void)
+{
+	char got[1024] = "", want[1024];
+
+	snprintf(want, sizeof(want), "%s%s", fw_user_head, fw_user_bare);
+	KTAP_EXPECT(fw_print_user(0xa4, NULL, got, sizeof(got)) == 0, "printed");
+	KTAP_EXPECT(!strcmp(got, want), "no maps=: bare addresses");
+	fw_note("no maps=", got);
+	KTAP_EXPECT(fw_print_user(0xa4, "/nonexistent/trace.dat", got, sizeof(got)) == 0,
+		    "printed");
+	KTAP_EXPECT(!strcmp(got, want), "maps= of no file: bare addresses");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -149,5 +334,8 @@ int main(int argc, char **argv)
 	ktap_header("plugin");
 	KTAP_RUN(chain_with_nr_ancestors_prints_symbolized);
 	KTAP_RUN(chain_with_old_depth_field_prints_the_same);
+	KTAP_RUN(user_frames_show_their_mapping_with_maps);
+	KTAP_RUN(user_frames_of_unknown_pids_stay_addresses);
+	KTAP_RUN(user_frames_without_readable_maps_stay_addresses);
 	return ktap_finish();
 }
