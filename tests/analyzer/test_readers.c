@@ -20,6 +20,14 @@ struct core_opts {
 	uint32_t load_size_extra;	/* claim a longer PT_LOAD than the file holds */
 };
 
+/* Parses the whole of t into d, which must succeed. */
+#define EXPECT_PARSED(t, d)							\
+	do {									\
+		struct cw_error err_;						\
+										\
+		KTAP_EXPECT(tb_parse(t, (t)->n, d, &err_) == 0, "%s", err_.msg);	\
+	} while (0)
+
 static void build_core(struct tbuf *t, const struct core_opts *o)
 {
 	uint32_t notes_off = 52 + 2 * 32, notes_size, load_off, i;
@@ -75,13 +83,12 @@ static void build_core(struct tbuf *t, const struct core_opts *o)
 static void elf_core_valid(void)
 {
 	struct core_opts o = { .with_stacks_note = 1 };
-	struct cw_error err;
 	struct cw_dump d;
 	struct tbuf *t = calloc(1, sizeof(*t));
 	uint32_t v = 0;
 
 	build_core(t, &o);
-	KTAP_EXPECT(tb_parse(t, t->n, &d, &err) == 0, "%s", err.msg);
+	EXPECT_PARSED(t, &d);
 	KTAP_EXPECT(d.format == CW_FMT_ELF_CORE, "format %d", d.format);
 	KTAP_EXPECT(d.regs.r[CW_R0] == 0x1000 && d.regs.r[CW_PC] == 0x100f, "pc 0x%x",
 		    d.regs.r[CW_PC]);
@@ -95,7 +102,7 @@ static void elf_core_valid(void)
 	/* Version 2 adds both security states' stack pointers. */
 	o.with_stacks_note = 2;
 	build_core(t, &o);
-	KTAP_EXPECT(tb_parse(t, t->n, &d, &err) == 0, "%s", err.msg);
+	EXPECT_PARSED(t, &d);
 	KTAP_EXPECT(cw_reg_ok(&d.regs, CW_PSP_NS) && d.regs.r[CW_MSP_S] == RAM &&
 		    d.regs.r[CW_PSP_NS] == RAM + 0x30 && d.regs.r[CW_PSP] == RAM + 0x80,
 		    "v2 banked sps 0x%x 0x%x", d.regs.r[CW_MSP_S], d.regs.r[CW_PSP_NS]);
@@ -184,17 +191,25 @@ static void zephyr_crc(struct tbuf *t)
 	tb_u32(t, crc);
 }
 
+/* A whole version 2 dump with its CRC: header, arch block, n bytes of RAM. */
+static void zephyr_v2(struct tbuf *t, uint32_t n)
+{
+	zephyr_header(t, 2, 1);
+	zephyr_arch(t, 2);
+	zephyr_mem(t, RAM, n);
+	zephyr_crc(t);
+}
+
 static void zephyr_v1(void)
 {
 	struct tbuf *t = calloc(1, sizeof(*t));
-	struct cw_error err;
 	struct cw_dump d;
 	uint32_t v = 0;
 
 	zephyr_header(t, 1, 0);
 	zephyr_arch(t, 1);
 	zephyr_mem(t, RAM, 32);
-	KTAP_EXPECT(tb_parse(t, t->n, &d, &err) == 0, "%s", err.msg);
+	EXPECT_PARSED(t, &d);
 	KTAP_EXPECT(d.regs.r[CW_R12] == 0x104 && d.regs.r[CW_LR] == 0x105, "r12/lr order");
 	KTAP_EXPECT(d.regs.r[CW_PC] == 0x106 && d.regs.r[CW_SP] == 0x108, "pc/sp order");
 	KTAP_EXPECT(!cw_reg_ok(&d.regs, CW_R4), "v1 arch block has no r4");
@@ -207,15 +222,11 @@ static void zephyr_v1(void)
 static void zephyr_v2_crc(void)
 {
 	struct tbuf *t = calloc(1, sizeof(*t));
-	struct cw_error err;
 	struct cw_dump d;
 	size_t n;
 
-	zephyr_header(t, 2, 1);
-	zephyr_arch(t, 2);
-	zephyr_mem(t, RAM, 64);
-	zephyr_crc(t);
-	KTAP_EXPECT(tb_parse(t, t->n, &d, &err) == 0, "%s", err.msg);
+	zephyr_v2(t, 64);
+	EXPECT_PARSED(t, &d);
 	KTAP_EXPECT(d.regs.r[CW_R4] == 0x109 && d.regs.r[CW_R11] == 0x110, "r4-r11");
 	cw_dump_free(&d);
 
@@ -291,10 +302,7 @@ static void zephyr_log(void)
 	struct cw_error err;
 	size_t n;
 
-	zephyr_header(bin, 2, 1);
-	zephyr_arch(bin, 2);
-	zephyr_mem(bin, RAM, 40);
-	zephyr_crc(bin);
+	zephyr_v2(bin, 40);
 	n = cd_log(text, bin, "", "");
 	KTAP_EXPECT(parse_log(text, n, &d, &err) == 0, "%s", err.msg);
 	KTAP_EXPECT(d.format == CW_FMT_ZEPHYR && d.regs.r[CW_PC] == 0x106, "decoded log");
@@ -374,7 +382,7 @@ static void crashcatcher(void)
 	uint32_t v = 0;
 
 	build_cc(t, 1, 1);
-	KTAP_EXPECT(tb_parse(t, t->n, &d, &err) == 0, "%s", err.msg);
+	EXPECT_PARSED(t, &d);
 	KTAP_EXPECT(d.format == CW_FMT_CRASHCATCHER && d.has_fp, "format/fp");
 	KTAP_EXPECT(d.regs.r[CW_PC] == 0x400 && d.regs.r[CW_PSP] == RAM + 0x20, "pc/psp");
 	KTAP_EXPECT(cw_mem_read32(&d.mem, RAM + 12, &v) == 0 && v == 0xCC000003, "mem 0x%x", v);
