@@ -133,8 +133,8 @@ guest_selftests() {
 	esac
 	[ -n "$(planted_bugs "$k")" ] && plant="sh fw_kernel_log.sh plant $(planted_bugs "$k");"
 	# test_user.sh's oracle is perf's own user callchain: Debian's arm64 linux-perf, program
-	# and libraries only, and only in a guest whose kernel has perf events (all but
-	# 6.12-debug): every other guest boots without its 24 MB.
+	# and libraries only, in a guest whose kernel has perf events (all of the list): a kernel
+	# without them boots without its 24 MB.
 	if grep -q '^CONFIG_PERF_EVENTS=y' "$top/.cache/kernels/$k/config"; then
 		perf=$("$top/scripts/fetch-guest-tool.sh" -l linux-perf perf) || return 1
 	fi
