@@ -172,7 +172,10 @@ static void nx_restored(struct cw_rtos_walk *w, const struct nx_layout *l, struc
 	uint32_t a, v, sw, keep = 0;
 	int fp;
 
-	if (!th->have_stack || th->stack_hi - th->stack_lo < 4 || !(tmp = malloc(sizeof(*tmp))))
+	if (!th->have_stack || th->stack_hi - th->stack_lo < 4)
+		return;
+	tmp = malloc(sizeof(*tmp));
+	if (!tmp)
 		return;
 	if (!l->have_saved_regs || cw_rtos_rd32(w, th->tcb + l->saved_regs, &keep))
 		keep = 0;
