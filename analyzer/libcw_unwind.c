@@ -35,16 +35,11 @@ const char *cw_stop_name(enum cw_stop s)
 
 /* ---- the engine ---- */
 
-/*
- * A trial walk for the search: the same unwinders and the same kernel ends
- * (a thread's entry, its task exit) as the walk it stands in for, and no
- * search of its own. Without the ends a chain ran on past the thread's
- * entry into whatever its stack's top held.
- */
+/* A trial walk for the search: the same unwinders, and no search of its own. */
 static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtrace *bt)
 {
 	const struct cw_walk_trial *c = ctx;
-	struct cw_target plain = { .mem = c->t->mem, .img = c->t->img, .bounds = c->t->bounds };
+	struct cw_target plain = { .mem = c->t->mem, .img = c->t->img };
 
 	return cw_unwind(&plain, regs, CW_CTX_PRE_EXCEPTION, c->how, bt);
 }
