@@ -156,6 +156,8 @@ static int nx_try_context(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t
  * points just above itself.
  */
 #define NX_HW_XCPT_SIZE(fp)	((fp) ? 104u : 32u)
+/* Bytes below a stack's top scanned for them: a damaged TCB's size costs no more. */
+#define NX_RESTORED_REACH	0x100000u
 
 /*
  * The running task's xcp.regs is NULL: arm_doirq clears it as it switches
@@ -179,8 +181,8 @@ static void nx_restored(struct cw_rtos_walk *w, const struct nx_layout *l, struc
 		return;
 	if (!l->have_saved_regs || cw_rtos_rd32(w, th->tcb + l->saved_regs, &keep))
 		keep = 0;
-	for (a = (th->stack_hi - 4) & ~3u; a >= th->stack_lo && th->nr_restored < CW_MAX_RESTORED;
-	     a -= 4) {
+	for (a = (th->stack_hi - 4) & ~3u; a >= th->stack_lo && a < th->stack_hi &&
+	     th->stack_hi - a <= NX_RESTORED_REACH && th->nr_restored < CW_MAX_RESTORED; a -= 4) {
 		for (fp = 0; fp < 2 && !cw_rtos_rd32(w, a, &v); fp++) {
 			sw = 4 * (SW_INT_REGS + (fp ? SW_FPU_REGS : 0));
 			if (v != a + sw + NX_HW_XCPT_SIZE(fp) || a == keep)
