@@ -27,6 +27,8 @@ enum cw_thread_state {
 #define CW_OVF_WATERMARK	0x2	/* the fill pattern at the stack's low end is overwritten */
 #define CW_OVF_PSPLIM		0x4	/* the fault is a v8-M stack-limit (STKOF) fault in it */
 
+#define CW_MAX_RESTORED	4
+
 struct cw_thread {
 	char name[48];
 	uint32_t tcb;
@@ -51,6 +53,13 @@ struct cw_thread {
 	 * must not take it for the live one while another fits).
 	 */
 	uint32_t saved_frame;
+	/*
+	 * The running thread's: more contexts its kernel saved at earlier
+	 * switches and has restored since, found by their shape where the
+	 * kernel keeps no pointer to them (NuttX clears xcp.regs): as stale.
+	 */
+	uint32_t restored[CW_MAX_RESTORED];
+	unsigned int nr_restored;
 	int have_regs;
 	struct cw_regs regs;	/* its registers when switched out, or at the fault */
 	char problem[160];	/* why it has no backtrace, or what looked wrong */

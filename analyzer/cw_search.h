@@ -34,7 +34,7 @@ struct cw_stack_range {
 };
 
 #define CW_MAX_STACK_RANGES	96	/* a thread's each, the main stacks */
-#define CW_MAX_STALE_FRAMES	4
+#define CW_MAX_STALE_FRAMES	8
 
 /* Where the stacks are, for a search: cw_stack_hints() fills it. */
 struct cw_search_hints {

@@ -149,6 +149,53 @@ static int nx_try_context(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t
 	return 0;
 }
 
+/*
+ * exception_common stores the sp before the exception first: its hardware
+ * frame's base plus HW_XCPT_SIZE (the extended frame's size with
+ * CONFIG_ARCH_FPU, whatever the frame's kind), so a context the port saved
+ * points just above itself.
+ */
+#define NX_HW_XCPT_SIZE(fp)	((fp) ? 104u : 32u)
+/* Bytes below a stack's top scanned for them: a damaged TCB's size costs no more. */
+#define NX_RESTORED_REACH	0x100000u
+
+/*
+ * The running task's xcp.regs is NULL: arm_doirq clears it as it switches
+ * the task in, and the context it came back from stays whole in the dead
+ * part of its stack with nothing pointing at it. Found by its shape (its
+ * first word the sp above its own hardware frame, a Thread-mode EXC_RETURN,
+ * a context that reads), it is stale as ThreadX's saved sp names one; from
+ * the stack's top, the ones a search meets first. Not the context signal
+ * delivery will resume (xcp.saved_regs): that one is live.
+ */
+static void nx_restored(struct cw_rtos_walk *w, const struct nx_layout *l, struct cw_thread *th)
+{
+	struct cw_thread *tmp;
+	uint32_t a, v, sw, keep = 0;
+	int fp;
+
+	if (!th->have_stack || th->stack_hi - th->stack_lo < 4)
+		return;
+	tmp = malloc(sizeof(*tmp));
+	if (!tmp)
+		return;
+	if (!l->have_saved_regs || cw_rtos_rd32(w, th->tcb + l->saved_regs, &keep))
+		keep = 0;
+	for (a = (th->stack_hi - 4) & ~3u; a >= th->stack_lo && a < th->stack_hi &&
+	     th->stack_hi - a <= NX_RESTORED_REACH && th->nr_restored < CW_MAX_RESTORED; a -= 4) {
+		for (fp = 0; fp < 2 && !cw_rtos_rd32(w, a, &v); fp++) {
+			sw = 4 * (SW_INT_REGS + (fp ? SW_FPU_REGS : 0));
+			if (v != a + sw + NX_HW_XCPT_SIZE(fp) || a == keep)
+				continue;
+			*tmp = *th;
+			tmp->nr_restored = 0;
+			if (!nx_try_context(w, tmp, a, fp) && tmp->saved_frame == a + sw)
+				th->restored[th->nr_restored++] = a + sw;
+		}
+	}
+	free(tmp);
+}
+
 /* The state a task's task_state byte names, NX_NSTATES for none. */
 static unsigned int nx_state_of(const struct nx_layout *l, uint32_t v)
 {
@@ -484,6 +531,9 @@ static int nx_find(struct cw_rtos_walk *w)
 	if (cur && i == w->out->nr)
 		cw_rtos_warn(w, "the running task 0x%08x is not in g_pidhash", cur);
 	cw_rtos_contexts_by_majority(w, regs, nx_try_context, 0, "xcp.regs");
+	for (i = 0; i < w->out->nr; i++)
+		if (w->out->threads[i].current && !regs[i])
+			nx_restored(w, &l, &w->out->threads[i]);
 	nx_check_lists(w, &l, count);
 	return 0;
 }

@@ -44,12 +44,18 @@ const char *cw_search_bound_name(enum cw_search_bound b)
 	}
 }
 
-/* Does the instruction at pc read or write memory (what a data fault needs)? */
+/*
+ * Does the instruction at pc read or write memory (what a data fault needs)?
+ * Of the coprocessor space only 0xEC00-0xEDFF does (VLDR, VSTR, VLDM, VSTM,
+ * VPUSH, VPOP; VMOV of two core registers is there too): 0xEE00-0xEFFF
+ * holds the FP arithmetic and the single-register VMOVs, which never fault
+ * on data.
+ */
 static int is_load_store(uint16_t hw1)
 {
 	if (cw_thumb_is_32bit(hw1))
 		return (hw1 & 0xFE00) == 0xE800 || (hw1 & 0xFE00) == 0xF800 ||
-		       (hw1 & 0xFC00) == 0xEC00;
+		       (hw1 & 0xFE00) == 0xEC00;
 	return (hw1 >= 0x4800 && hw1 < 0xA000) || (hw1 & 0xF000) == 0xC000 ||
 	       (hw1 & 0xF600) == 0xB400;
 }

@@ -96,6 +96,17 @@ static void other_thread(struct cw_search_hints *h, const struct cw_thread *th)
 	snprintf(r->what, sizeof(r->what), "thread %.40s, not running", th->name);
 }
 
+/* The running thread's contexts its kernel saved at a switch: stale while it runs. */
+static void stale_frames(struct cw_search_hints *h, const struct cw_thread *th)
+{
+	unsigned int i;
+
+	if (th->saved_frame && h->nr_stale < CW_MAX_STALE_FRAMES)
+		h->stale[h->nr_stale++] = th->saved_frame;
+	for (i = 0; i < th->nr_restored && h->nr_stale < CW_MAX_STALE_FRAMES; i++)
+		h->stale[h->nr_stale++] = th->restored[i];
+}
+
 /*
  * The running thread's stack, read through the RTOS model with no crash
  * backtrace yet: only the kernel's objects say where it is (FreeRTOS's
@@ -125,8 +136,7 @@ static void running_thread(const struct cw_target *t, const struct cw_dump *d,
 			if (rtos.threads[i].current) {
 				h->rtos = 1;
 				thread_range(h, &rtos, &rtos.threads[i]);
-				if (rtos.threads[i].saved_frame && h->nr_stale < CW_MAX_STALE_FRAMES)
-					h->stale[h->nr_stale++] = rtos.threads[i].saved_frame;
+				stale_frames(h, &rtos.threads[i]);
 			}
 		h->threads_run = h->rtos && !rtos.not_started;
 		/*

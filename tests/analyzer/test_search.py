@@ -27,20 +27,23 @@ rewritten these ways:
                fault handler at its entry), as Zephyr writes a dump taken in an interrupt that
                preempted a thread: no PSP; the chain from its exception frame on is compared.
 The "stale" crashes of the kernels that keep the running thread's saved stack pointer
-(ThreadX, LiteOS-M) must be exact in every form without the PSP, with no rival named: that
+(ThreadX, LiteOS-M) or whose saved contexts point at themselves (NuttX, which clears the
+running task's xcp.regs) must be exact in every form without the PSP, with no rival named: that
 context, whole below the fault's frame with a chain through it, is the kernel's, not the fault's.
 Then the Zephyr firmware's "isr" crashes (the tick's work faults on the interrupt stack, a stack
 object no thread's stack_info names, over a thread) as memory-only dumps: the chain must equal
 GDB's from the fault's frame through the tick's exception return to the thread's entry, and the
 fault's frame, found by search, must have been found in a stack the firmware names (confidence
 80: z_interrupt_stacks), not in unbounded RAM (60). Every kernel's "isr" crashes, in every form
-without the PSP (gcore, crashcatcher, memory-only, ram-only), must give GDB's chain: NuttX's
+without the PSP (gcore, crashcatcher, memory-only, ram-only), must give GDB's chain, the
+interrupted thread's frame not called stale though it lies where its last switch saved one: NuttX's
 interrupt stack (g_intstackalloc) lies below the threads' stacks, so the fault's frame there is
 found below the interrupted thread's, which must not win for being higher.
-The crashes whose thread runs on the MSP (the NuttX-shaped kernel without an interrupt stack)
-also run memory-only with a copy of the live frame and the stack above it planted at the top of
-RAM, as an exited task leaves its last context in freed heap: the frame taken must be GDB's (its
-sp), not the copy above it, outside the running thread's stack.
+The crashes whose thread runs on the MSP (the NuttX-shaped kernel without an interrupt stack),
+and the NuttX crashes on the PSP, also run memory-only with a copy of the live frame and the
+stack above it planted at the top of RAM, as an exited task leaves its last context in freed
+heap: the frame taken must be GDB's (its sp), not the copy above it, outside the running
+thread's stack and the interrupt stack NuttX's ops table names (g_intstackalloc).
 On gcore and no-stack, also: the fault kind is "unknown" (no SCB), the instruction shown is the
 interrupted frame's and none when no frame was found (never the handler's own), and the running
 thread is not flagged sp-outside-stack from the handler's MSP.
@@ -308,8 +311,9 @@ FORMATS = [("gcore", gcore, []), ("crashcatcher", crashcatcher, []),
 
 # Kernels that leave the running thread's saved stack pointer at its last switch's context
 # (ThreadX tx_thread_stack_ptr, LiteOS-M stackPointer), which tells the search that context
-# is stale. NuttX clears the running task's xcp.regs on the way in: nothing names it there.
-STALE_KERNELS = ("threadx", "liteos")
+# is stale, and NuttX, which clears the running task's xcp.regs as it switches it in: there
+# the context's own shape names it (its first word the sp above its hardware frame).
+STALE_KERNELS = ("threadx", "liteos", "nuttx")
 NO_PSP = ("gcore", "crashcatcher", "memory-only", "ram-only")
 
 
@@ -437,7 +441,8 @@ def stale_context(tool, crashes, tmp):
         for fmt, s, problem in no_psp_runs(tool, label, elf, core, expect, tmp):
             if problem:
                 bad.append("%s %s: %s" % (label, fmt, problem))
-            elif s.get("other") is not None or s.get("confidence", 0) < SURE:
+            # No search ran where the dump's sp holds the frame (a NuttX task on the MSP).
+            elif s and (s.get("other") is not None or s.get("confidence", 0) < SURE):
                 bad.append("%s %s: the stale context at 0x%x named a rival (confidence %s)" %
                            (label, fmt, s.get("other") or 0, s.get("confidence")))
     return bad
@@ -464,17 +469,24 @@ def exited_copy(core, out):
     return out
 
 
-def msp_exited_copy(tool, crashes, tmp):
+def exited_copy_crashes(crashes, on_psp):
     """
-    Problems of the crashes whose thread runs on the MSP (NuttX without an interrupt stack) as
-    exited_copy dumps: the chain must equal GDB's, from the live frame (its sp GDB's): the copy,
-    whose frames read the same, lies outside the running thread's stack, where the search must
-    not look.
+    The crashes exited_copy is made of: those whose thread runs on the MSP (NuttX without an
+    interrupt stack), or (on_psp) NuttX's on the PSP, whose interrupt stack, named in the
+    kernel's ops table, is all the main side a search may look in.
+    """
+    return [c for c in crashes if c[4] and fault_frame_on_psp(c[2]) == on_psp and
+            (not on_psp or "-nuttx-" in c[0])]
+
+
+def exited_copy_problems(tool, crashes, tmp):
+    """
+    Problems of crashes as exited_copy dumps: the chain must equal GDB's, from the live frame
+    (its sp GDB's): the copy, whose frames read the same, lies outside the running thread's
+    stack and the kernel's interrupt stack, where the search must not look.
     """
     bad = []
     for label, elf, core, expect, rtos in crashes:
-        if not rtos or fault_frame_on_psp(core):
-            continue
         with open(os.path.join(os.path.dirname(core), "oracle.json")) as fh:
             sp = [t for t in json.load(fh)["threads"] if t["current"]][0]["sp"]
         r, j = run(tool, elf, exited_copy(core, os.path.join(tmp, label + ".exited-copy")))
@@ -488,12 +500,71 @@ def msp_exited_copy(tool, crashes, tmp):
     return bad
 
 
+def neighbour_top(core, out, rewrite):
+    """
+    rewrite's form of the crash, with the top of a blocked thread's stack (its saved context
+    and every frame above it) copied to just below the running thread's stack, under an 8-byte
+    heap node header: what LiteOS-M's heap leaves there, where LOS_MemAllocAlign gives each task
+    its stack (struct OsMemNodeHead: ptr, sizeAndFlag). The copy's chain is whole.
+    """
+    with open(os.path.join(os.path.dirname(core), "oracle.json")) as fh:
+        threads = json.load(fh)["threads"]
+    cur = [t for t in threads if t["current"]][0]
+    other = [t for t in threads if not t["current"] and t["from"] == "saved-context" and
+             t["stack_hi"] - t["sp"] < 0x100][-1]
+    lo = other["sp"] - 0x60
+    words = b"".join(struct.pack("<I", read32(memory(core), a) or 0)
+                     for a in range(lo, other["stack_hi"], 4))
+    at = cur["stack_lo"] - 8 - len(words)
+    b = bytearray(open(rewrite(core, out), "rb").read())
+    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
+        if typ == PT_LOAD and vaddr <= at and at + len(words) <= vaddr + filesz:
+            b[at - vaddr + off:at - vaddr + off + len(words)] = words
+    open(out, "wb").write(b)
+    return out
+
+
+def neighbour_problems(tool, crashes, tmp):
+    """
+    Problems of the LiteOS-M crashes whose stack is intact (not "overflow") as neighbour_top
+    dumps, gcore and memory-only: the chain must equal GDB's with no rival named. Below an
+    intact low end (the kernel's fill still there) lies another's memory, not the thread's.
+    """
+    bad = []
+    for label, elf, core, expect, rtos in crashes:
+        if "-liteos-" not in label or label.endswith("-overflow"):
+            continue
+        for fmt, rewrite in (("gcore", gcore), ("memory-only", cc.memory_only)):
+            r, j = run(tool, elf, neighbour_top(core, os.path.join(tmp, "%s.%s.neighbour" %
+                                                                   (label, fmt)), rewrite))
+            ok, wrong = compare(expect, j, True, True, cc.Calibration())
+            s = (j or {}).get("search") or {}
+            if not ok or wrong:
+                bad.append("%s %s: %s" % (label, fmt, j["stop"]["detail"] if j and "stop" in j
+                                          else r.stderr.strip()[:120]))
+            elif s.get("other") is not None or s.get("confidence", 0) < SURE:
+                bad.append("%s %s: the neighbour's context at 0x%x named a rival (confidence %s)"
+                           % (label, fmt, s.get("other") or 0, s.get("confidence")))
+    return bad
+
+
 def isr_no_psp(tool, isr, tmp):
-    """Problems of each "isr" crash in the forms without the PSP (see the module's docstring)."""
-    return ["%s %s: %s" % (label, fmt, problem)
-            for label, elf, core, (handler, thread) in isr
-            for fmt, s, problem in no_psp_runs(tool, label, elf, core, handler + thread, tmp)
-            if problem]
+    """
+    Problems of each "isr" crash in the forms without the PSP (see the module's docstring). The
+    tick preempts a thread spinning in one loop, at the sp where it was preempted before: its
+    live frame lies exactly where its last switch saved one, which the kernel still names (or,
+    on NuttX, whose shape names). Only the fault's own frame is judged stale so: the search for
+    the thread's frame under the handler must not call it stale.
+    """
+    bad = []
+    for label, elf, core, (handler, thread) in isr:
+        for fmt, s, problem in no_psp_runs(tool, label, elf, core, handler + thread, tmp):
+            if problem:
+                bad.append("%s %s: %s" % (label, fmt, problem))
+            elif s.get("stale"):
+                bad.append("%s %s: the interrupted thread's frame at 0x%x reported stale "
+                           "(confidence %s)" % (label, fmt, s.get("at") or 0, s.get("confidence")))
+    return bad
 
 
 def main():
@@ -569,13 +640,20 @@ def main():
     for b in bad:
         print("#   " + b)
     ktap.result(not bad, "search stale-context")
-    bad = msp_exited_copy(a.crashwalk, crashes, tmp.name)
-    msp = [c for c in crashes if c[4] and not fault_frame_on_psp(c[2])]
-    print("# msp-exited-copy: %d/%d memory-only crashes on the MSP right with an exited task's "
-          "context planted above them" % (len(msp) - len(bad), len(msp)))
+    for name, on_psp in (("msp-exited-copy", False), ("nuttx-exited-copy", True)):
+        some = exited_copy_crashes(crashes, on_psp)
+        bad = exited_copy_problems(a.crashwalk, some, tmp.name)
+        print("# %s: %d/%d memory-only crashes right with an exited task's context planted "
+              "above them" % (name, len(some) - len(bad), len(some)))
+        for b in bad:
+            print("#   " + b)
+        ktap.result(some and not bad, "search " + name)
+    bad = neighbour_problems(a.crashwalk, crashes, tmp.name)
+    print("# liteos-neighbour: %d problems with a neighbour's stack top below the running "
+          "task's" % len(bad))
     for b in bad:
         print("#   " + b)
-    ktap.result(msp and not bad, "search msp-exited-copy")
+    ktap.result(any("-liteos-" in c[0] for c in crashes) and not bad, "search liteos-neighbour")
     bad = isr_no_psp(a.crashwalk, isr, tmp.name)
     print("# isr-no-psp: %d problems in the no-PSP forms of the \"isr\" crashes" % len(bad))
     for b in bad:

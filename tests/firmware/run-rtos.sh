@@ -74,12 +74,12 @@ kernel_cflags() {
 # "fpu" (the fpu thread faults with its FP state live: a lazy extended frame) on M4F only.
 # "nullcall" (the crasher calls through a NULL function pointer: pc 0, the caller in lr).
 # "stale" (the crasher faults above the context its kernel saved at its last switch, still
-# whole below the fault's frame, its chain running up through it) on ThreadX and LiteOS-M.
+# whole below the fault's frame, its chain running up through it) on ThreadX, LiteOS-M and NuttX.
 kernel_cases() {	# core kernel
 	echo "fault:1 overflow:2 nullcall:6"
 	if [ "$2" = zephyr ]; then echo "isr:3 panic:5"; fi
 	case $2 in threadx|liteos|nuttx) echo "isr:3";; esac
-	case $2 in threadx|liteos) echo "stale:7";; esac
+	case $2 in threadx|liteos|nuttx) echo "stale:7";; esac
 	if [ "$1" = m4f ]; then echo "fpu:4"; fi
 }
 

@@ -325,12 +325,14 @@ static NOINLINE void crasher_panic(uint32_t v)
 }
 #endif
 
-#if defined(KERNEL_THREADX) || defined(KERNEL_LITEOS)
+#if defined(KERNEL_THREADX) || defined(KERNEL_LITEOS) || defined(KERNEL_NUTTX)
 /*
  * The "stale" case waits here, deeper than its fault will be: the context the
- * kernel saved at its last switch (the TCB's saved sp, which the real kernels
- * leave in place while the thread runs) stays whole below the fault's frame,
- * and its chain runs up through that frame, as on the real LiteOS-M bench.
+ * kernel saved at its last switch stays whole below the fault's frame, and
+ * its chain runs up through that frame, as on the real LiteOS-M bench. ThreadX
+ * and LiteOS-M leave the TCB's saved sp at it while the thread runs; NuttX
+ * clears the running task's xcp.regs, and only the context's own first word
+ * (the sp above its hardware frame) says what it is.
  */
 static NOINLINE void crasher_wait(uint32_t ticks)
 {
@@ -342,7 +344,7 @@ static NOINLINE void crasher_wait(uint32_t ticks)
 }
 #define RTOS_WAIT(t)	(crash_case == CASE_STALE ? crasher_wait(t) : rtos_delay(t))
 #else
-/* The other kernels' builds stay as they were: their crashes are laid out as before. */
+/* FreeRTOS's and Zephyr's builds stay as they were: their crashes are laid out as before. */
 #define RTOS_WAIT(t)	rtos_delay(t)
 #endif
 
