@@ -64,6 +64,7 @@ sys.dont_write_bytecode = True     # the tests it imports are scripts, not a pac
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 import test_corpus as cc  # noqa: E402
+from compare_common import parse_args  # noqa: E402
 import test_rtos_threads as rc  # noqa: E402
 from ktap import Ktap  # noqa: E402  (tests/ktap.py: the one KTAP writer)
 
@@ -497,7 +498,7 @@ def isr_no_psp(tool, isr, tmp):
 
 
 def main():
-    a = cc.parse_args("--corpus-script")
+    a = parse_args("--corpus-script")
     ktap = Ktap("crashwalk-search")
     isr = []
     try:
