@@ -155,14 +155,22 @@ def exception_base():
 
 
 def with_registers(regs, fn):
+    """
+    fn() with the CPU's registers set to regs, then put back. Each is set in the innermost
+    frame: after sp changes, GDB re-selects the frame of the selected one's id, which may now
+    be an outer frame, whose lr and pc are stack slots: "set $lr" would write the dump's memory
+    (a handler's leaf tail-called with EXC_RETURN in lr: the stacked lr of its fault's frame).
+    """
     saved = {r: u32("$" + r) for r in REGS}
     try:
         for r in REGS:
             if r in regs:
+                gdb.newest_frame().select()
                 gdb.execute("set $%s = 0x%x" % (r, regs[r]), to_string=True)
         return fn()
     finally:
         for r in REGS:
+            gdb.newest_frame().select()
             gdb.execute("set $%s = 0x%x" % (r, saved[r]), to_string=True)
 
 
