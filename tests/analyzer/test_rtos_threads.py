@@ -48,6 +48,7 @@ SHELLS = ("z_thread_entry", "_tx_thread_shell_entry", "nxtask_start")
 CASE_STATES = {("pending", "fault"): {"ready"}, ("pending", "overflow"): {"blocked"},
                ("pending", "nullcall"): {"blocked"},
                ("pending", "fpu"): {"blocked"}, ("crasher", "isr"): {"delayed"},
+               ("crasher", "isrtail"): {"delayed"},
                ("crasher", "fpu"): {"delayed"}}
 # LiteOS-M (kernel_liteos.c) runs sensor and crasher at the level of the always-ready worker and
 # fpu: in the "fpu" case their delay may have ended while they wait their turn in the queue.

@@ -36,7 +36,10 @@ fault's frame, found by search, must have been found in a stack the firmware nam
 80: z_interrupt_stacks), not in unbounded RAM (60). Every kernel's "isr" crashes, in every form
 without the PSP (gcore, crashcatcher, memory-only, ram-only), must give GDB's chain: NuttX's
 interrupt stack (g_intstackalloc) lies below the threads' stacks, so the fault's frame there is
-found below the interrupted thread's, which must not win for being higher.
+found below the interrupted thread's, which must not win for being higher. ThreadX's "isrtail"
+crashes count as "isr" ones: the fault is in a leaf the tick tail-called, its lr the handler's
+EXC_RETURN, so the fault's frame is the handler's whole chain (one frame, then the return to a
+process stack the dump has no pointer for).
 The crashes whose thread runs on the MSP (the NuttX-shaped kernel without an interrupt stack)
 also run memory-only with a copy of the live frame and the stack above it planted at the top of
 RAM, as an exited task leaves its last context in freed heap: the frame taken must be GDB's (its
@@ -343,7 +346,7 @@ def cases(corpus_script, isr):
     if r.returncode:
         raise RuntimeError("run-rtos.sh failed: " + r.stderr)
     for core, kernel, name, d in (line.split() for line in r.stdout.splitlines()):
-        if name == "isr":
+        if name in ("isr", "isrtail"):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
                         isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
