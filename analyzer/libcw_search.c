@@ -498,6 +498,14 @@ static unsigned int try_chain(struct search *s, const struct candidate *c,
 	 */
 	if (handler && !crossed && bt->stop != CW_STOP_NO_PSP && bt->stop != CW_STOP_DEPTH)
 		return 0;
+	/*
+	 * A handler's leaf interrupted with its EXC_RETURN still in lr (code
+	 * the vector's handler tail-called, such as the application's hook a
+	 * SysTick handler ends in) returns straight to the stack it has no
+	 * pointer for: its one frame is the handler's whole chain.
+	 */
+	if (handler && bt->nr == 1 && bt->stop == CW_STOP_NO_PSP)
+		return worth;
 	return chain_complete(s->t, bt, r) ? worth : 0;
 }
 

@@ -44,10 +44,12 @@ STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": 
 # Where a kernel starts every thread: a thread that never ran is only this frame.
 SHELLS = ("z_thread_entry", "_tx_thread_shell_entry", "nxtask_start")
 # In the Zephyr "isr" case the tick's work faults over whichever thread the tick preempted (the
-# running one), and in the M4F "fpu" case the fpu thread faults, while the crasher sleeps.
+# running one), and in the M4F "fpu" case the fpu thread faults, while the crasher sleeps. In
+# ThreadX's "isrtail" the fault comes at the tick's end, after it woke the sleeping crasher.
 CASE_STATES = {("pending", "fault"): {"ready"}, ("pending", "overflow"): {"blocked"},
                ("pending", "nullcall"): {"blocked"},
                ("pending", "fpu"): {"blocked"}, ("crasher", "isr"): {"delayed"},
+               ("crasher", "isrtail"): {"ready"},
                ("crasher", "fpu"): {"delayed"}}
 # LiteOS-M (kernel_liteos.c) runs sensor and crasher at the level of the always-ready worker and
 # fpu: in the "fpu" case their delay may have ended while they wait their turn in the queue.

@@ -38,7 +38,10 @@ fault's frame, found by search, must have been found in a stack the firmware nam
 without the PSP (gcore, crashcatcher, memory-only, ram-only), must give GDB's chain, the
 interrupted thread's frame not called stale though it lies where its last switch saved one: NuttX's
 interrupt stack (g_intstackalloc) lies below the threads' stacks, so the fault's frame there is
-found below the interrupted thread's, which must not win for being higher.
+found below the interrupted thread's, which must not win for being higher. ThreadX's "isrtail"
+crashes count as "isr" ones: the fault is in a leaf the tick tail-called, its lr the handler's
+EXC_RETURN, so the fault's frame is the handler's whole chain (one frame, then the return to a
+process stack the dump has no pointer for).
 The crashes whose thread runs on the MSP (the NuttX-shaped kernel without an interrupt stack),
 and the NuttX crashes on the PSP, also run memory-only with a copy of the live frame and the
 stack above it planted at the top of RAM, as an exited task leaves its last context in freed
@@ -67,6 +70,7 @@ sys.dont_write_bytecode = True     # the tests it imports are scripts, not a pac
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 import test_corpus as cc  # noqa: E402
+from compare_common import parse_args  # noqa: E402
 import test_rtos_threads as rc  # noqa: E402
 from ktap import Ktap  # noqa: E402  (tests/ktap.py: the one KTAP writer)
 
@@ -346,7 +350,7 @@ def cases(corpus_script, isr):
     if r.returncode:
         raise RuntimeError("run-rtos.sh failed: " + r.stderr)
     for core, kernel, name, d in (line.split() for line in r.stdout.splitlines()):
-        if name == "isr":
+        if name in ("isr", "isrtail"):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
                         isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
@@ -568,7 +572,7 @@ def isr_no_psp(tool, isr, tmp):
 
 
 def main():
-    a = cc.parse_args("--corpus-script")
+    a = parse_args("--corpus-script")
     ktap = Ktap("crashwalk-search")
     isr = []
     try:

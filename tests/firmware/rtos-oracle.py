@@ -155,14 +155,22 @@ def exception_base():
 
 
 def with_registers(regs, fn):
+    """
+    fn() with the CPU's registers set to regs, then put back. Each is set in the innermost
+    frame: after sp changes, GDB re-selects the frame of the selected one's id, which may now
+    be an outer frame, whose lr and pc are stack slots: "set $lr" would write the dump's memory
+    (a handler's leaf tail-called with EXC_RETURN in lr: the stacked lr of its fault's frame).
+    """
     saved = {r: u32("$" + r) for r in REGS}
     try:
         for r in REGS:
             if r in regs:
+                gdb.newest_frame().select()
                 gdb.execute("set $%s = 0x%x" % (r, regs[r]), to_string=True)
         return fn()
     finally:
         for r in REGS:
+            gdb.newest_frame().select()
             gdb.execute("set $%s = 0x%x" % (r, saved[r]), to_string=True)
 
 
@@ -182,8 +190,9 @@ def rtos_oracle(path, kernel, port):
     # Returns to thread mode on the stack the threads run on: the PSP, or the MSP.
     in_thread = (exc_return & 0x8) == 0x8 and (on_msp or (exc_return & 0x4) == 0x4)
     crash, tick_return, tick_base = None, None, None
-    if not in_thread and u32("crash_case") == 3:
-        # The "isr" case: the tick's work faulted on the interrupt stack over a thread. GDB's
+    if not in_thread and u32("crash_case") in (3, 8):
+        # The "isr" case (and ThreadX's "isrtail", its fault in a leaf the tick tail-called):
+        # the tick's work faulted on the interrupt stack over a thread. GDB's
         # chain from the fault's frame, to the tick's exception return (GDB does not take the
         # PSP for the frame under it: the thread is read below, like any live thread). With
         # the threads on the MSP, the thread's frame is where GDB's exception frame found it.

@@ -20,6 +20,7 @@ enum rtos_case {
 	CASE_PANIC,		/* Zephyr: the crasher calls k_panic() (an svc, no fault) */
 	CASE_NULLCALL,		/* the crasher calls through a NULL function pointer */
 	CASE_STALE,		/* the crasher faults above the context of its last switch */
+	CASE_ISR_TAIL,		/* ThreadX: a leaf the tick tail-calls faults, lr EXC_RETURN */
 };
 
 /* Set by the GDB oracle after load; reset leaves .noinit alone. 0 (plain runs) means a fault. */
@@ -305,6 +306,24 @@ void rtos_tick_hook(void)
 		crasher_apply(rtos_ticks);
 }
 
+#ifdef KERNEL_THREADX
+/*
+ * The application's last work in the tick, called in tail position as the
+ * real ThreadX bench's SysTick_Handler ends in its hook: a leaf that runs with
+ * the handler's EXC_RETURN still in lr. In the "isrtail" case it faults
+ * there: the fault's frame is the handler's whole chain, one frame, whose
+ * return is the exception return to the thread.
+ */
+NOINLINE void rtos_tick_tail(void)
+{
+	if (crash_case == CASE_ISR_TAIL && rtos_ticks >= CRASH_AFTER_TICKS)
+		*(volatile uint32_t *)bad_address = rtos_ticks;
+}
+#define IN_TICK_CASE(c)	((c) == CASE_ISR || (c) == CASE_ISR_TAIL)
+#else
+#define IN_TICK_CASE(c)	((c) == CASE_ISR)
+#endif
+
 /*
  * A call through a NULL pointer: the fetch at 0 faults (INVSTATE, the
  * pointer's Thumb bit clear), the stacked pc is 0 and the caller is in lr.
@@ -351,7 +370,7 @@ static NOINLINE void crasher_wait(uint32_t ticks)
 static void crasher_task(void *arg)
 {
 	(void)arg;
-	while (rtos_ticks < CRASH_AFTER_TICKS || crash_case == CASE_ISR || crash_case == CASE_FPU)
+	while (rtos_ticks < CRASH_AFTER_TICKS || IN_TICK_CASE(crash_case) || crash_case == CASE_FPU)
 		RTOS_WAIT(2);
 	if (crash_case == CASE_OVERFLOW)
 		sink = crasher_recurse(0);

@@ -238,7 +238,7 @@ static void suspend_current(UINT st, void *obj)
 	irq_on();
 }
 
-/* _tx_timer_interrupt, then the application's work in the interrupt. */
+/* _tx_timer_interrupt, then the application's work in the interrupt, its last a tail call. */
 void rtos_tick(void)
 {
 	unsigned int i;
@@ -249,6 +249,7 @@ void rtos_tick(void)
 		if (threads[i].tx_thread_state == TX_SLEEP && wake_at[i] <= rtos_ticks)
 			threads[i].tx_thread_state = TX_READY;
 	reschedule();
+	rtos_tick_tail();
 }
 
 void rtos_delay(uint32_t ticks)

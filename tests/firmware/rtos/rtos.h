@@ -62,6 +62,7 @@ void rtos_registry_add(const char *name, void *tcb, rtos_entry fn, uint32_t *lo,
 void rtos_stack_overflow(const char *name) __attribute__((noreturn));
 void rtos_task_exit(void) __attribute__((noreturn));
 void rtos_tick_hook(void);	/* the application's, in the tick interrupt */
+void rtos_tick_tail(void);	/* ThreadX: its last work there, a tail call */
 
 #define SCB_ICSR	(*(volatile uint32_t *)0xE000ED04)
 #define ICSR_PENDSVSET	(1u << 28)
