@@ -552,62 +552,6 @@ def neighbour_problems(tool, crashes, tmp):
     return bad
 
 
-def handler_mode_copy(core, out, rewrite):
-    """
-    rewrite's form of an "isr" crash, with a copy of the interrupted thread's frame and all the
-    stack above it planted below it in the thread's dead stack, the copy's stacked IPSR made
-    non-zero: a frame that reads as a handler's with a whole chain, on a process stack, where
-    Handler mode never stacks (it always uses a main stack). None where the thread's stack has
-    no room for it.
-    """
-    with open(os.path.join(os.path.dirname(core), "oracle.json")) as fh:
-        cur = [t for t in json.load(fh)["threads"] if t["current"]][0]
-    msp, psp = crashwalk_note(open(core, "rb").read())
-    if not cur["stack_lo"] <= psp < cur["stack_hi"]:    # a thread on the MSP (NuttX nois)
-        return None
-    words = [read32(memory(core), a) or 0 for a in range(psp, cur["stack_hi"], 4)]
-    words[7] |= 0x0b    # xPSR: IPSR 11, SVCall
-    at = (psp - 4 * len(words) - 0x40) & ~7
-    if at < cur["stack_lo"]:
-        return None
-    b = bytearray(open(rewrite(core, out), "rb").read())
-    for ph, typ, off, vaddr, paddr, filesz, memsz in phdrs(b):
-        if typ == PT_LOAD and vaddr <= at and at + 4 * len(words) <= vaddr + filesz:
-            struct.pack_into("<%dI" % len(words), b, at - vaddr + off, *words)
-    open(out, "wb").write(b)
-    return out
-
-
-def handler_mode_problems(tool, isr, tmp):
-    """
-    Problems of the "isr" crashes on a process stack as handler_mode_copy dumps, memory-only and
-    RAM only: the chain must equal GDB's, the copy never taken for the thread's frame nor for
-    the fault's. Returns (crashes tried, problems).
-    """
-    bad, tried = [], 0
-    for label, elf, core, (handler, thread) in isr:
-        if fault_frame_on_psp(core) or not thread:
-            continue
-        for fmt, rewrite in (("memory-only", cc.memory_only), ("ram-only", ram_only)):
-            dump = handler_mode_copy(core, os.path.join(tmp, "%s.%s.handler-copy" % (label, fmt)),
-                                     rewrite)
-            if dump is None:
-                continue
-            tried += 1
-            r, j = run(tool, elf, dump)
-            if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
-                bad.append("%s %s: no fault frame (%s)" % (label, fmt, r.stderr.strip()[:120]))
-                continue
-            got = j["frames"][j["fault_frame"]:]
-            n = rc.score(handler + thread, got, False)
-            if n < len(handler) + len(thread):
-                at = got[n] if n < len(got) else None
-                bad.append("%s %s: %d/%d frames equal GDB's; then %s" %
-                           (label, fmt, n, len(handler) + len(thread),
-                            "%s@0x%x" % (at["function"], at["pc"]) if at else "nothing"))
-    return tried, bad
-
-
 def isr_no_psp(tool, isr, tmp):
     """
     Problems of each "isr" crash in the forms without the PSP (see the module's docstring). The
@@ -719,12 +663,6 @@ def main():
     for b in bad:
         print("#   " + b)
     ktap.result(isr and not bad, "search isr-no-psp")
-    tried, bad = handler_mode_problems(a.crashwalk, isr, tmp.name)
-    print("# handler-frame-on-psp: %d/%d \"isr\" dumps right with a handler-mode copy of the "
-          "thread's frame on its process stack" % (tried - len(bad), tried))
-    for b in bad:
-        print("#   " + b)
-    ktap.result(tried and not bad, "search handler-frame-on-psp")
     bad = isr_stack_object(a.crashwalk, isr, tmp.name)
     print("# isr-stack-object: %d/%d memory-only interrupt-stack crashes right" %
           (len(isr) - len({b.split(":")[0] for b in bad}), len(isr)))
