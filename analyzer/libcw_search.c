@@ -429,6 +429,12 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 		if (newest_frame(s->req) && s->have_lazy && s->ers[v].fp_frame &&
 		    f.base != s->lazy_base)
 			continue;
+		/*
+		 * Handler mode always stacks on a main stack: a frame on a
+		 * thread's process stack interrupted Thread mode (IPSR 0).
+		 */
+		if (r && r->process && (f.words[CW_EXC_XPSR_WORD] & CW_XPSR_IPSR))
+			continue;
 		if (!candidate_ok(s->t, s->req, f.base, f.words))
 			continue;
 		s->res->candidates++;
