@@ -480,6 +480,67 @@ static void freertos_stale_context(void)
 	close_session(&s);
 }
 
+/*
+ * Plant, in the crasher's dead stack, a copy of its fault frame as a handler
+ * would have stacked it (stacked IPSR SysTick, lr EXC_RETURN to the PSP): a
+ * one-frame handler chain that returns to a stack the dump has no pointer
+ * for, complete on trial, as the real NuttX on Cortex-M7 left one. Handler
+ * mode stacks only on a main stack, so it is no candidate on a thread's
+ * process stack: the search must find the live frame, whether that frame is
+ * the last switch's context (the copy would have won as the only non-stale
+ * one) or not (the copy would have been named a rival).
+ */
+#define PLANT_BELOW	0x100	/* how far below the live frame the copy lies */
+#define IPSR_SYSTICK	15
+
+static void plant_handler_frame(struct session *s, uint32_t psp)
+{
+	unsigned int k;
+
+	for (k = 0; k < CW_EXC_BASIC_WORDS; k++)
+		poke32(s, psp - PLANT_BELOW + 4 * k, peek32(s, psp + 4 * k));
+	poke32(s, psp - PLANT_BELOW + 4 * CW_EXC_LR_WORD, CW_EXC_RETURN_THREAD_PSP);
+	poke32(s, psp - PLANT_BELOW + 4 * CW_EXC_XPSR_WORD,
+	       (peek32(s, psp + 4 * CW_EXC_XPSR_WORD) & ~CW_XPSR_IPSR) | IPSR_SYSTICK);
+}
+
+static void handler_frame_on_psp(void)
+{
+	struct cw_search_hints h;
+	struct cw_search res;
+	struct session s;
+	uint32_t cur, tcb, psp, at, top, a;
+	int err;
+
+	if (open_session(&s, FRT_ELF, FRT_CORE)) {
+		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+		return;
+	}
+	if (cw_image_lookup(s.img, "pxCurrentTCB", &cur) || !cw_reg_ok(&s.d.regs, CW_PSP)) {
+		KTAP_EXPECT(0, "pxCurrentTCB and the dump's PSP");
+		close_session(&s);
+		return;
+	}
+	tcb = peek32(&s, cur);
+	psp = s.d.regs.r[CW_PSP];
+	plant_handler_frame(&s, psp);
+	err = search_memory_only(&s, &h, &at, &res);
+	KTAP_EXPECT(!err && at == psp && res.stale && !res.have_other,
+		    "stale live frame: found at 0x%08x (the copy at 0x%08x), stale %d, rival %d",
+		    at, psp - PLANT_BELOW, res.stale, res.have_other);
+	/* The switch's context moved lower, as in freertos_stale_context: the live frame is not stale. */
+	top = peek32(&s, tcb + TCB_TOP);
+	for (a = top; a < psp + 0x20; a += 4)
+		poke32(&s, a - 0x40, peek32(&s, a));
+	poke32(&s, tcb + TCB_TOP, top - 0x40);
+	plant_handler_frame(&s, psp);
+	err = search_memory_only(&s, &h, &at, &res);
+	KTAP_EXPECT(!err && at == psp && !res.stale && !res.have_other && res.confidence >= 80,
+		    "live frame: found at 0x%08x, rival %d (0x%08x), %d%%", at, res.have_other,
+		    res.other, res.confidence);
+	close_session(&s);
+}
+
 /* The stack-object ranges: the interrupt stack, thread_stacks rows, rows with a thread in them. */
 static void object_ranges(struct session *s, unsigned int *nr_isr, unsigned int *nr_rows,
 			  unsigned int *named_rows)
@@ -712,6 +773,7 @@ int main(void)
 	KTAP_RUN(running_thread_bounded);
 	KTAP_RUN(zephyr_search_ranges);
 	KTAP_RUN(freertos_stale_context);
+	KTAP_RUN(handler_frame_on_psp);
 	KTAP_RUN(zephyr_stack_objects);
 	KTAP_RUN(parse_names);
 	KTAP_RUN(one_frame_schema);
