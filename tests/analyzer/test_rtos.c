@@ -3,9 +3,9 @@
  * test_rtos.c - RTOS awareness on the bundled multi-thread dumps (FreeRTOS on
  * Cortex-M4F, Zephyr on Cortex-M33), then on copies whose kernel structures
  * are broken or rewritten by hand: cyclic lists, garbage TCB and stack
- * pointers, an overwritten watermark, and a v8-M saved context with PSPLIM,
+ * pointers, an overwritten watermark, a v8-M saved context with PSPLIM,
  * EXC_RETURN and s16-s31 built word by word as FreeRTOS's ARM_CM33 port
- * stores it.
+ * stores it, and frames moved or planted for the frame search.
  */
 #include "cw_test.h"
 
@@ -421,16 +421,57 @@ static void zephyr_search_ranges(void)
 	close_session(&s);
 }
 
-/* A memory-only search of the session's dump, with the stacks the kernel names. */
-static int search_memory_only(struct session *s, struct cw_search_hints *h, uint32_t *at,
-			      struct cw_search *res)
+/* The bundled FreeRTOS crash, for searches of its memory alone. */
+struct crasher {
+	struct session s;
+	uint32_t tcb, psp;	/* the running task's TCB; the dump's PSP, the live frame */
+	struct cw_search_hints h;
+	struct cw_search res;
+	uint32_t at;		/* the frame the search took */
+};
+
+/* Reports and returns -1 when the dump lacks the running task or the PSP. */
+static int open_crasher(struct crasher *c)
+{
+	uint32_t cur;
+
+	if (open_session(&c->s, FRT_ELF, FRT_CORE)) {
+		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+		return -1;
+	}
+	if (cw_image_lookup(c->s.img, "pxCurrentTCB", &cur) || !cw_reg_ok(&c->s.d.regs, CW_PSP)) {
+		KTAP_EXPECT(0, "pxCurrentTCB and the dump's PSP");
+		close_session(&c->s);
+		return -1;
+	}
+	c->tcb = peek32(&c->s, cur);
+	c->psp = c->s.d.regs.r[CW_PSP];
+	return 0;
+}
+
+/* A memory-only search of the crash, with the stacks the kernel names. */
+static int search_crasher(struct crasher *c)
 {
 	struct cw_regs regs = { .valid = 0 };
 
-	cw_stack_hints(&s->t, &s->d, CW_RTOS_FREERTOS, CW_UNWIND_AUTO, h);
-	s->t.hints = h;
-	*at = 0;
-	return cw_find_exception_frame(&s->t, CW_CTX_MEMORY_ONLY, 0, &regs, at, res);
+	cw_stack_hints(&c->s.t, &c->s.d, CW_RTOS_FREERTOS, CW_UNWIND_AUTO, &c->h);
+	c->s.t.hints = &c->h;
+	c->at = 0;
+	return cw_find_exception_frame(&c->s.t, CW_CTX_MEMORY_ONLY, 0, &regs, &c->at, &c->res);
+}
+
+/*
+ * The crasher's context from its last switch (callee-saved words and frame)
+ * copied 0x40 bytes lower, pxTopOfStack with it: as if the switch had been
+ * deeper, so that the live frame is no longer the one the kernel names.
+ */
+static void move_switch_context(struct crasher *c)
+{
+	uint32_t top = peek32(&c->s, c->tcb + TCB_TOP), a;
+
+	for (a = top; a < c->psp + 0x20; a += 4)
+		poke32(&c->s, a - 0x40, peek32(&c->s, a));
+	poke32(&c->s, c->tcb + TCB_TOP, top - 0x40);
 }
 
 /*
@@ -443,41 +484,25 @@ static int search_memory_only(struct session *s, struct cw_search_hints *h, uint
  */
 static void freertos_stale_context(void)
 {
-	struct cw_search_hints h;
-	struct cw_search res;
-	struct session s;
-	uint32_t cur, tcb, psp, at, top, a;
+	struct crasher c;
 	int err;
 
-	if (open_session(&s, FRT_ELF, FRT_CORE)) {
-		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+	if (open_crasher(&c))
 		return;
-	}
-	if (cw_image_lookup(s.img, "pxCurrentTCB", &cur) || !cw_reg_ok(&s.d.regs, CW_PSP)) {
-		KTAP_EXPECT(0, "pxCurrentTCB and the dump's PSP");
-		close_session(&s);
-		return;
-	}
-	tcb = peek32(&s, cur);
-	psp = s.d.regs.r[CW_PSP];
-	err = search_memory_only(&s, &h, &at, &res);
-	KTAP_EXPECT(h.nr_stale == 1 && h.stale[0] == psp, "the last switch's frame 0x%08x is "
-		    "the live one's", h.nr_stale ? h.stale[0] : 0);
-	KTAP_EXPECT(!err && at == psp && res.stale && res.confidence == 60,
-		    "the live frame found at 0x%08x, marked stale (%d), %d%%", at, res.stale,
-		    res.confidence);
-	/* The switch's context (callee-saved words and frame) copied 0x40 bytes lower. */
-	top = peek32(&s, tcb + TCB_TOP);
-	for (a = top; a < psp + 0x20; a += 4)
-		poke32(&s, a - 0x40, peek32(&s, a));
-	poke32(&s, tcb + TCB_TOP, top - 0x40);
-	err = search_memory_only(&s, &h, &at, &res);
-	KTAP_EXPECT(h.nr_stale == 1 && h.stale[0] == psp - 0x40, "the last switch's frame moved "
-		    "to 0x%08x", h.nr_stale ? h.stale[0] : 0);
-	KTAP_EXPECT(!err && at == psp && !res.stale && res.confidence >= 80,
-		    "the live frame found at 0x%08x, not stale (%d), %d%%", at, res.stale,
-		    res.confidence);
-	close_session(&s);
+	err = search_crasher(&c);
+	KTAP_EXPECT(c.h.nr_stale == 1 && c.h.stale[0] == c.psp, "the last switch's frame 0x%08x "
+		    "is the live one's", c.h.nr_stale ? c.h.stale[0] : 0);
+	KTAP_EXPECT(!err && c.at == c.psp && c.res.stale && c.res.confidence == 60,
+		    "the live frame found at 0x%08x, marked stale (%d), %d%%", c.at, c.res.stale,
+		    c.res.confidence);
+	move_switch_context(&c);
+	err = search_crasher(&c);
+	KTAP_EXPECT(c.h.nr_stale == 1 && c.h.stale[0] == c.psp - 0x40, "the last switch's frame "
+		    "moved to 0x%08x", c.h.nr_stale ? c.h.stale[0] : 0);
+	KTAP_EXPECT(!err && c.at == c.psp && !c.res.stale && c.res.confidence >= 80,
+		    "the live frame found at 0x%08x, not stale (%d), %d%%", c.at, c.res.stale,
+		    c.res.confidence);
+	close_session(&c.s);
 }
 
 /*
@@ -493,52 +518,37 @@ static void freertos_stale_context(void)
 #define PLANT_BELOW	0x100	/* how far below the live frame the copy lies */
 #define IPSR_SYSTICK	15
 
-static void plant_handler_frame(struct session *s, uint32_t psp)
+static void plant_handler_frame(struct crasher *c)
 {
+	uint32_t at = c->psp - PLANT_BELOW;
 	unsigned int k;
 
 	for (k = 0; k < CW_EXC_BASIC_WORDS; k++)
-		poke32(s, psp - PLANT_BELOW + 4 * k, peek32(s, psp + 4 * k));
-	poke32(s, psp - PLANT_BELOW + 4 * CW_EXC_LR_WORD, CW_EXC_RETURN_THREAD_PSP);
-	poke32(s, psp - PLANT_BELOW + 4 * CW_EXC_XPSR_WORD,
-	       (peek32(s, psp + 4 * CW_EXC_XPSR_WORD) & ~CW_XPSR_IPSR) | IPSR_SYSTICK);
+		poke32(&c->s, at + 4 * k, peek32(&c->s, c->psp + 4 * k));
+	poke32(&c->s, at + 4 * CW_EXC_LR_WORD, CW_EXC_RETURN_THREAD_PSP);
+	poke32(&c->s, at + 4 * CW_EXC_XPSR_WORD,
+	       (peek32(&c->s, c->psp + 4 * CW_EXC_XPSR_WORD) & ~CW_XPSR_IPSR) | IPSR_SYSTICK);
 }
 
 static void handler_frame_on_psp(void)
 {
-	struct cw_search_hints h;
-	struct cw_search res;
-	struct session s;
-	uint32_t cur, tcb, psp, at, top, a;
+	struct crasher c;
 	int err;
 
-	if (open_session(&s, FRT_ELF, FRT_CORE)) {
-		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+	if (open_crasher(&c))
 		return;
-	}
-	if (cw_image_lookup(s.img, "pxCurrentTCB", &cur) || !cw_reg_ok(&s.d.regs, CW_PSP)) {
-		KTAP_EXPECT(0, "pxCurrentTCB and the dump's PSP");
-		close_session(&s);
-		return;
-	}
-	tcb = peek32(&s, cur);
-	psp = s.d.regs.r[CW_PSP];
-	plant_handler_frame(&s, psp);
-	err = search_memory_only(&s, &h, &at, &res);
-	KTAP_EXPECT(!err && at == psp && res.stale && !res.have_other,
+	plant_handler_frame(&c);
+	err = search_crasher(&c);
+	KTAP_EXPECT(!err && c.at == c.psp && c.res.stale && !c.res.have_other,
 		    "stale live frame: found at 0x%08x (the copy at 0x%08x), stale %d, rival %d",
-		    at, psp - PLANT_BELOW, res.stale, res.have_other);
-	/* The switch's context moved lower, as in freertos_stale_context: the live frame is not stale. */
-	top = peek32(&s, tcb + TCB_TOP);
-	for (a = top; a < psp + 0x20; a += 4)
-		poke32(&s, a - 0x40, peek32(&s, a));
-	poke32(&s, tcb + TCB_TOP, top - 0x40);
-	plant_handler_frame(&s, psp);
-	err = search_memory_only(&s, &h, &at, &res);
-	KTAP_EXPECT(!err && at == psp && !res.stale && !res.have_other && res.confidence >= 80,
-		    "live frame: found at 0x%08x, rival %d (0x%08x), %d%%", at, res.have_other,
-		    res.other, res.confidence);
-	close_session(&s);
+		    c.at, c.psp - PLANT_BELOW, c.res.stale, c.res.have_other);
+	move_switch_context(&c);
+	plant_handler_frame(&c);
+	err = search_crasher(&c);
+	KTAP_EXPECT(!err && c.at == c.psp && !c.res.stale && !c.res.have_other &&
+		    c.res.confidence >= 80, "live frame: found at 0x%08x, rival %d (0x%08x), %d%%",
+		    c.at, c.res.have_other, c.res.other, c.res.confidence);
+	close_session(&c.s);
 }
 
 /* The stack-object ranges: the interrupt stack, thread_stacks rows, rows with a thread in them. */
