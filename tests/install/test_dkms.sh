@@ -58,8 +58,9 @@ for k in $kernels; do
 		continue
 	fi
 	# What build-modules.sh adds for this kernel (unstable's headers name a compiler bookworm
-	# lacks): make takes MAKEFLAGS' variables as if given on its command line.
-	extra=$(cat "$kcache/$k/make-args" 2>/dev/null)
+	# lacks): make takes MAKEFLAGS' variables as if given on its command line. The file holds
+	# one per line; a newline in MAKEFLAGS would join two of them into one value.
+	extra=$(tr '\n' ' ' <"$kcache/$k/make-args" 2>/dev/null)
 	s=$(date +%s)
 	ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- MAKEFLAGS="$extra" \
 		dkms_private build "framewalk/$version" -k "$release/aarch64" \
