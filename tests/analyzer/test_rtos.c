@@ -551,6 +551,103 @@ static void handler_frame_on_psp(void)
 	close_session(&c.s);
 }
 
+/*
+ * Where a call from caller to callee returns: the first address in caller
+ * whose preceding instruction is a BL to callee. 0 when there is none.
+ */
+static uint32_t return_site(struct session *s, const char *caller, const char *callee)
+{
+	const struct cw_symbol *fn;
+	uint32_t from, to, a, target;
+
+	if (cw_image_lookup(s->img, caller, &from) || cw_image_lookup(s->img, callee, &to))
+		return 0;
+	fn = cw_image_func(s->img, from & ~1u);
+	for (a = (from & ~1u) + 4; fn && a < fn->addr + fn->size; a += 2)
+		if (cw_thumb_call_before(&s->d.mem, a, &target) == CW_CALL_BL &&
+		    target == (to & ~1u))
+			return a;
+	return 0;
+}
+
+/*
+ * The ThreadX timer-callback class the real kernel showed in RAM-only dumps:
+ * words of live frames' data that read as exception frames whose chains are
+ * complete, above the live one. The crasher's live stack is rebuilt as the
+ * "overflow" case's recursion (crasher_task, then RESCUE_DEPTH frames of
+ * crasher_recurse, whose 28-word buf the unwinders never read), the fault's
+ * frame below the last; in two bufs a frame is planted across the frame
+ * boundary (its r0-r3 the callee's saved words, the rest in the buf) whose
+ * pc returns from crasher_apply into crasher_task and on to the task's exit.
+ * The higher is taken first, the lower is a rival its chain does not run
+ * through; the live frame's chain runs through both, and the search must go
+ * on past the rival to find it.
+ */
+#define RESCUE_DEPTH	5
+#define RECURSE_FRAME	128	/* crasher_recurse's frame: buf, pad, r4, r5, lr */
+#define XPSR_THUMB	0x01000000u
+
+static void plant_data_frame(struct crasher *c, uint32_t sp, uint32_t apply_ret,
+			     uint32_t task_ret, uint32_t task_exit)
+{
+	poke32(&c->s, sp + 4, task_ret | 1);		/* its lr: code */
+	poke32(&c->s, sp + 8, apply_ret);		/* its pc */
+	poke32(&c->s, sp + 12, XPSR_THUMB);
+	poke32(&c->s, sp + 20, task_ret | 1);		/* crasher_apply's saved lr */
+	poke32(&c->s, sp + 28, task_exit);		/* crasher_task's */
+}
+
+static void rescue_through_rivals(void)
+{
+	uint32_t task_sp, task_exit, apply_ret, task_ret, recurse_ret, task_recurse_ret, sp, a;
+	struct cw_backtrace bt;
+	struct cw_regs regs = { .valid = 0 };
+	struct crasher c;
+	unsigned int k;
+	int err;
+
+	if (open_crasher(&c))
+		return;
+	/* The dump's own chain: crasher_store, crasher_apply, crasher_task. */
+	run(&c.s, CW_RTOS_FREERTOS);
+	apply_ret = c.s.bt.nr > 3 ? c.s.bt.frames[2].pc : 0;
+	task_ret = c.s.bt.nr > 3 ? c.s.bt.frames[3].pc : 0;
+	task_sp = c.s.bt.nr > 3 ? c.s.bt.frames[3].sp : 0;
+	recurse_ret = return_site(&c.s, "crasher_recurse", "crasher_recurse");
+	task_recurse_ret = return_site(&c.s, "crasher_task", "crasher_recurse");
+	if (!task_sp || !recurse_ret || !task_recurse_ret) {
+		KTAP_EXPECT(0, "the crash's chain and crasher_recurse's call sites");
+		close_session(&c.s);
+		return;
+	}
+	task_exit = peek32(&c.s, task_sp + 4);
+	/* A RAM-only dump: no fault status rules a frame out. */
+	poke32(&c.s, CW_SCB_CFSR, 0);
+	for (a = task_sp - RESCUE_DEPTH * RECURSE_FRAME - 32; a < task_sp; a += 4)
+		poke32(&c.s, a, 0);
+	for (k = 0; k < RESCUE_DEPTH; k++)	/* each frame's saved lr */
+		poke32(&c.s, task_sp - RECURSE_FRAME * k - 4,
+		       (k ? recurse_ret : task_recurse_ret) | 1);
+	sp = task_sp - RESCUE_DEPTH * RECURSE_FRAME;	/* the innermost crasher_recurse */
+	poke32(&c.s, sp - 32 + 4 * CW_EXC_LR_WORD, recurse_ret | 1);
+	poke32(&c.s, sp - 32 + 4 * CW_EXC_PC_WORD, recurse_ret);
+	poke32(&c.s, sp - 32 + 4 * CW_EXC_XPSR_WORD, XPSR_THUMB);
+	/* The rebuilt chain, from the live frame's registers, is what the test is about. */
+	cw_reg_set(&regs, CW_PC, recurse_ret);
+	cw_reg_set(&regs, CW_SP, sp);
+	cw_reg_set(&regs, CW_LR, recurse_ret | 1);
+	cw_unwind(&c.s.t, &regs, CW_CTX_PRE_EXCEPTION, CW_UNWIND_AUTO, &bt);
+	KTAP_EXPECT(bt.nr == RESCUE_DEPTH + 1 && bt.frames[RESCUE_DEPTH].pc == task_recurse_ret,
+		    "the rebuilt chain: %u frames, crasher_task last", bt.nr);
+	plant_data_frame(&c, task_sp - RECURSE_FRAME, apply_ret, task_ret, task_exit);
+	plant_data_frame(&c, task_sp - 3 * RECURSE_FRAME, apply_ret, task_ret, task_exit);
+	err = search_crasher(&c);
+	KTAP_EXPECT(!err && c.at == sp - 32 && !c.res.have_other && c.res.confidence >= 80,
+		    "the live frame found at 0x%08x (taken 0x%08x), rival %d (0x%08x), %d%%",
+		    sp - 32, c.at, c.res.have_other, c.res.other, c.res.confidence);
+	close_session(&c.s);
+}
+
 /* The stack-object ranges: the interrupt stack, thread_stacks rows, rows with a thread in them. */
 static void object_ranges(struct session *s, unsigned int *nr_isr, unsigned int *nr_rows,
 			  unsigned int *named_rows)
@@ -784,6 +881,7 @@ int main(void)
 	KTAP_RUN(zephyr_search_ranges);
 	KTAP_RUN(freertos_stale_context);
 	KTAP_RUN(handler_frame_on_psp);
+	KTAP_RUN(rescue_through_rivals);
 	KTAP_RUN(zephyr_stack_objects);
 	KTAP_RUN(parse_names);
 	KTAP_RUN(one_frame_schema);
