@@ -632,7 +632,7 @@ static void rescue_through_rivals(void)
 	poke32(&c.s, sp - 32 + 4 * CW_EXC_LR_WORD, recurse_ret | 1);
 	poke32(&c.s, sp - 32 + 4 * CW_EXC_PC_WORD, recurse_ret);
 	poke32(&c.s, sp - 32 + 4 * CW_EXC_XPSR_WORD, XPSR_THUMB);
-	/* The rebuilt chain, from the live frame's registers, is what the test is about. */
+	/* The rebuilt stack must unwind whole from the live frame, or the search proves nothing. */
 	cw_reg_set(&regs, CW_PC, recurse_ret);
 	cw_reg_set(&regs, CW_SP, sp);
 	cw_reg_set(&regs, CW_LR, recurse_ret | 1);
