@@ -585,21 +585,21 @@ static uint32_t return_site(struct session *s, const char *caller, const char *c
  */
 #define RESCUE_DEPTH	5
 #define RECURSE_FRAME	128	/* crasher_recurse's frame: buf, pad, r4, r5, lr */
-#define XPSR_THUMB	0x01000000u
 
 static void plant_data_frame(struct crasher *c, uint32_t sp, uint32_t apply_ret,
 			     uint32_t task_ret, uint32_t task_exit)
 {
 	poke32(&c->s, sp + 4, task_ret | 1);		/* its lr: code */
 	poke32(&c->s, sp + 8, apply_ret);		/* its pc */
-	poke32(&c->s, sp + 12, XPSR_THUMB);
+	poke32(&c->s, sp + 12, CW_XPSR_T);
 	poke32(&c->s, sp + 20, task_ret | 1);		/* crasher_apply's saved lr */
 	poke32(&c->s, sp + 28, task_exit);		/* crasher_task's */
 }
 
 static void rescue_through_rivals(void)
 {
-	uint32_t task_sp, task_exit, apply_ret, task_ret, recurse_ret, task_recurse_ret, sp, a;
+	uint32_t task_sp, task_exit, apply_ret, task_ret, recurse_ret, task_recurse_ret;
+	uint32_t sp, live, a;
 	struct cw_backtrace bt;
 	struct cw_regs regs = { .valid = 0 };
 	struct crasher c;
@@ -623,15 +623,16 @@ static void rescue_through_rivals(void)
 	task_exit = peek32(&c.s, task_sp + 4);
 	/* A RAM-only dump: no fault status rules a frame out. */
 	poke32(&c.s, CW_SCB_CFSR, 0);
-	for (a = task_sp - RESCUE_DEPTH * RECURSE_FRAME - 32; a < task_sp; a += 4)
+	live = task_sp - RESCUE_DEPTH * RECURSE_FRAME - 4 * CW_EXC_BASIC_WORDS;
+	for (a = live; a < task_sp; a += 4)
 		poke32(&c.s, a, 0);
 	for (k = 0; k < RESCUE_DEPTH; k++)	/* each frame's saved lr */
 		poke32(&c.s, task_sp - RECURSE_FRAME * k - 4,
 		       (k ? recurse_ret : task_recurse_ret) | 1);
 	sp = task_sp - RESCUE_DEPTH * RECURSE_FRAME;	/* the innermost crasher_recurse */
-	poke32(&c.s, sp - 32 + 4 * CW_EXC_LR_WORD, recurse_ret | 1);
-	poke32(&c.s, sp - 32 + 4 * CW_EXC_PC_WORD, recurse_ret);
-	poke32(&c.s, sp - 32 + 4 * CW_EXC_XPSR_WORD, XPSR_THUMB);
+	poke32(&c.s, live + 4 * CW_EXC_LR_WORD, recurse_ret | 1);
+	poke32(&c.s, live + 4 * CW_EXC_PC_WORD, recurse_ret);
+	poke32(&c.s, live + 4 * CW_EXC_XPSR_WORD, CW_XPSR_T);
 	/* The rebuilt stack must unwind whole from the live frame, or the search proves nothing. */
 	cw_reg_set(&regs, CW_PC, recurse_ret);
 	cw_reg_set(&regs, CW_SP, sp);
@@ -642,9 +643,9 @@ static void rescue_through_rivals(void)
 	plant_data_frame(&c, task_sp - RECURSE_FRAME, apply_ret, task_ret, task_exit);
 	plant_data_frame(&c, task_sp - 3 * RECURSE_FRAME, apply_ret, task_ret, task_exit);
 	err = search_crasher(&c);
-	KTAP_EXPECT(!err && c.at == sp - 32 && !c.res.have_other && c.res.confidence >= 80,
+	KTAP_EXPECT(!err && c.at == live && !c.res.have_other && c.res.confidence >= 80,
 		    "the live frame found at 0x%08x (taken 0x%08x), rival %d (0x%08x), %d%%",
-		    sp - 32, c.at, c.res.have_other, c.res.other, c.res.confidence);
+		    live, c.at, c.res.have_other, c.res.other, c.res.confidence);
 	close_session(&c.s);
 }
 
