@@ -6,8 +6,9 @@
  * Data flows one way: cw_analyze() reads a dump (registers and memory),
  * completes its registers, unwinds them against the firmware image into
  * frames, names the frames, decodes the fault and lists the RTOS threads; the
- * report prints the result. Each stage behind it has its own header,
- * cw_<stage>.h, shared by the library's files and its unit tests.
+ * report prints the result. Each stage behind it is a folder of its own
+ * (dump/, image/, decode/, unwind/, rtos/, report/, fleet/ over base/),
+ * whose headers the library's files and its unit tests share.
  */
 #ifndef CRASHWALK_H
 #define CRASHWALK_H
@@ -51,7 +52,7 @@ void cw_image_close(struct cw_image *img);
 /* --regs SYMBOL:LAYOUT: 0 when it has that form and the firmware has SYMBOL. */
 int cw_image_check_regblock(const struct cw_image *img, const char *spec, struct cw_error *err);
 
-/* ---- the firmware found by a dump's build-id (libcw_symbols.c) ---- */
+/* ---- the firmware found by a dump's build-id (image/cw_symbol_store.c) ---- */
 
 struct cw_symbols_opts {
 	const char *const *dirs;	/* --symbols: .build-id trees or flat directories of ELFs */
@@ -212,7 +213,7 @@ void cw_build_id_hex(const uint8_t *id, uint32_t len, char *buf, size_t size);
 /* Check one --path-map argument, OLD=NEW with OLD not empty; 0 when it is one. */
 int cw_path_map_valid(const char *arg);
 
-/* ---- grouping many reports (libcw_summary.c) ---- */
+/* ---- grouping many reports (fleet/cw_summary.c) ---- */
 
 /* Reports grouped by crash signature, failed dumps by the cause of their error. */
 struct cw_summary;

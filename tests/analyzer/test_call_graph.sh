@@ -1,18 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # test_call_graph.sh - which crashwalk library files call into which, and no cycle among them
-# (KTAP, one result): data flows one way through the pipeline, so no file may reach back to
-# one that calls it. The graph itself is printed as diagnostics.
-# usage: test_call_graph.sh BUILD_DIR (holding the library's libcw_*.o)
+# nor among their stage folders (KTAP, two results): data flows one way through the pipeline,
+# so no file, and no stage, may reach back to one that calls it. The file graph is printed
+# as diagnostics.
+# usage: test_call_graph.sh BUILD_DIR (holding the library's STAGE/cw_*.o)
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
 dir=${1:?usage: test_call_graph.sh BUILD_DIR}
 edges=$(mktemp)
-trap 'rm -f "$edges"' EXIT
-ktap_header 1
-for o in "$dir"/libcw_*.o; do
-	nm --defined-only -g "$o" | awk -v f="$(basename "$o" .o)" '$2 ~ /[TDRB]/ { print "def", $3, f }'
-	nm -u "$o" | awk -v f="$(basename "$o" .o)" '$1 == "U" { print "use", $2, f }'
+stages=$(mktemp)
+trap 'rm -f "$edges" "$stages"' EXIT
+ktap_header 2
+for o in "$dir"/*/cw_*.o; do
+	f=${o#"$dir"/}
+	f=${f%.o}
+	nm --defined-only -g "$o" | awk -v f="$f" '$2 ~ /[TDRB]/ { print "def", $3, f }'
+	nm -u "$o" | awk -v f="$f" '$1 == "U" { print "use", $2, f }'
 done | awk '
 	$1 == "def" { owner[$2] = $3; next }
 	{ uses[++n] = $3 " " $2 }
@@ -32,4 +36,12 @@ cycle=$(tsort "$edges" 2>&1 >/dev/null)
 [ -z "$cycle" ] || { ktap_note "cycle between files:"; echo "$cycle" | sed 's/^/#   /'; }
 [ -s "$edges" ] && [ -z "$cycle" ]
 ktap_result $? "the library's files call one another without a cycle"
+# The same graph, each file replaced by its folder: the stages too call only downstream.
+awk '{ split($1, a, "/"); split($2, b, "/"); if (a[1] != b[1]) print a[1], b[1] }' "$edges" |
+	sort -u > "$stages"
+ktap_note "stages: $(awk '{ printf "%s%s->%s", sep, $1, $2; sep = " " }' "$stages")"
+cycle=$(tsort "$stages" 2>&1 >/dev/null)
+[ -z "$cycle" ] || { ktap_note "cycle between stages:"; echo "$cycle" | sed 's/^/#   /'; }
+[ -s "$stages" ] && [ -z "$cycle" ]
+ktap_result $? "the library's stages call one another without a cycle"
 ktap_done

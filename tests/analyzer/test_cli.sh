@@ -83,7 +83,7 @@ check "regs_unknown_symbol_refused" "$(run --regs nosuchsym:r0 "$elf" "$core")" 
 	"2: crashwalk: --regs 'nosuchsym:r0': no symbol 'nosuchsym' in $elf"
 check "regs_without_layout_refused" "$(run -r main "$elf" "$core")" \
 	"2: crashwalk: --regs 'main': expected SYMBOL:LAYOUT, e.g. crash_regs:r0,r1,r2,r3,r12,lr,pc,xpsr"
-# --regs has one rule (libcw_options.c), checked when given: an empty layout or word and an
+# --regs has one rule (analyze/cw_options.c), checked when given: an empty layout or word and an
 # unknown register are refused before any dump is read, whether a dump needs --regs or not.
 check "regs_empty_layout_refused" "$(run --regs main: "$elf" "$core")" \
 	"2: crashwalk: --regs 'main:': empty LAYOUT: name the register block's 32-bit words in order, e.g. crash_regs:r0,r1,r2,r3,r12,lr,pc,xpsr"

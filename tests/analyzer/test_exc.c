@@ -76,7 +76,7 @@ static void exc_return(void)
 }
 
 /*
- * The words the engine's, the RTOS code's and libcw_exc.c's rules used to
+ * The words the engine's, the RTOS code's and decode/cw_exc.c's rules used to
  * disagree on: both look like a return to Thread mode on PSP by bits 3:2,
  * but 0xFFFFFF0C clears reserved bits 23:7 and 0xFFFFFFFE sets reserved bit 1.
  */

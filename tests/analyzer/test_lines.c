@@ -8,7 +8,7 @@
  * usage: test_lines FW.elf...
  */
 #include "cw_test.h"
-#include "cw_image_impl.h"
+#include "image/cw_image_impl.h"
 
 static unsigned int nr_images, nr_compared, nr_answered, nr_differ, nr_units, nr_own;
 

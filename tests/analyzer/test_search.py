@@ -75,7 +75,7 @@ import test_rtos_threads as rc  # noqa: E402
 from ktap import Ktap  # noqa: E402  (tests/ktap.py: the one KTAP writer)
 
 CHAIN_BAR = 95.0
-SURE = 80           # libcw_search.c CONF_SEARCH_SURE: a searched frame with no rival
+SURE = 80           # unwind/cw_search.c CONF_SEARCH_SURE: a searched frame with no rival
 HOSTILE_SECONDS = 20.0
 PT_NULL, PT_LOAD, PT_NOTE = 0, 1, 4
 

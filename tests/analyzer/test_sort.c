@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_sort.c - the image's symbol sort (sort_by_key() in libcw_image.c)
+ * test_sort.c - the image's symbol sort (sort_by_key() in image/cw_image.c)
  * against a reference stable sort: input in a few runs in order (merged),
  * in many (radix sorted), sorted, reversed, with keys repeated or not.
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* The sort is static to the image reader: this test compiles its own copy. */
-#include "libcw_image.c"
+#include "image/cw_image.c"
 #include "ktap.h"
 
 #define MAX_N		6000

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cw_dump.h"
+#include "dump/cw_dump.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cw_ehabi.h"
+#include "decode/cw_ehabi.h"
 
 #define FUZZ_TABLES	0x00001000u
 #define FUZZ_STACK	0x20000000u

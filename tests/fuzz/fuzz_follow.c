@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_follow.c - libFuzzer harness: crashwalk --follow's stream reader
- * (libcw_follow.c) on arbitrary serial logs, each dump it picks out, whole or
+ * (fleet/cw_follow.c) on arbitrary serial logs, each dump it picks out, whole or
  * cut, through the dump readers as main.c hands them on.
  */
 #include <stdint.h>
@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cw_dump.h"
+#include "dump/cw_dump.h"
 
 static int take(void *ctx, struct cw_stream_dump *sd)
 {

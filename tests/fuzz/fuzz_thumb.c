@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cw_exc.h"
-#include "cw_thumb.h"
+#include "decode/cw_exc.h"
+#include "decode/cw_thumb.h"
 
 #define FUZZ_BASE	0x00000100u
 

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cw_dump.h"
-#include "cw_fault.h"
-#include "cw_image.h"
-#include "cw_report.h"
-#include "cw_rtos.h"
-#include "cw_symbolize.h"
-#include "cw_unwind.h"
+#include "dump/cw_dump.h"
+#include "decode/cw_fault.h"
+#include "image/cw_image.h"
+#include "report/cw_report.h"
+#include "rtos/cw_rtos.h"
+#include "image/cw_symbolize.h"
+#include "unwind/cw_unwind.h"
 
 static struct cw_image *fuzz_img;
 static FILE *fuzz_null;

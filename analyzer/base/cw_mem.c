@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cw_mem.c - the address space every stage reads: regions of the dump's
+ * memory, then the firmware's loadable sections, searched in that order.
+ *
+ * It owns no bytes: each region points into a buffer the dump or the image
+ * holds, so the reader, the image and the unwinder share it without copies.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cw_mem.h"
+
+#define CW_MAX_REGIONS	4096
+
+int cw_mem_add(struct cw_mem *mem, uint32_t addr, uint32_t size, const uint8_t *data,
+	       const char *origin)
+{
+	struct cw_region *r;
+
+	if (!size)
+		return 0;
+	if (mem->nr >= CW_MAX_REGIONS || (uint64_t)addr + size > 0x100000000ull)
+		return -1;
+	if (mem->nr == mem->cap) {
+		unsigned int cap = mem->cap ? mem->cap * 2 : 16;
+
+		r = realloc(mem->regions, cap * sizeof(*r));
+		if (!r)
+			return -1;
+		mem->regions = r;
+		mem->cap = cap;
+	}
+	mem->regions[mem->nr++] = (struct cw_region){ addr, size, data, origin };
+	return 0;
+}
+
+/* The first region added wins: dump regions are added before the image's sections. */
+const struct cw_region *cw_mem_find(const struct cw_mem *mem, uint32_t addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < mem->nr; i++) {
+		const struct cw_region *r = &mem->regions[i];
+
+		if (addr >= r->addr && addr - r->addr < r->size)
+			return r;
+	}
+	return NULL;
+}
+
+int cw_mem_read(const struct cw_mem *mem, uint32_t addr, void *buf, uint32_t size)
+{
+	uint8_t *out = buf;
+
+	while (size) {
+		const struct cw_region *r = cw_mem_find(mem, addr);
+		uint32_t off, n;
+
+		if (!r)
+			return -1;
+		off = addr - r->addr;
+		n = r->size - off < size ? r->size - off : size;
+		memcpy(out, r->data + off, n);
+		out += n;
+		addr += n;
+		size -= n;
+	}
+	return 0;
+}
+
+int cw_mem_read32(const struct cw_mem *mem, uint32_t addr, uint32_t *val)
+{
+	uint8_t b[4];
+
+	if (cw_mem_read(mem, addr, b, 4))
+		return -1;
+	*val = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+	return 0;
+}
+
+/* A word the dump itself holds: an image never carries SCB state or stack contents. */
+int cw_mem_read32_dumped(const struct cw_mem *mem, uint32_t addr, uint32_t *val)
+{
+	const struct cw_region *r = cw_mem_find(mem, addr);
+
+	return (!r || strcmp(r->origin, "dump")) ? -1 : cw_mem_read32(mem, addr, val);
+}
+
+void cw_mem_free(struct cw_mem *mem)
+{
+	free(mem->regions);
+	memset(mem, 0, sizeof(*mem));
+}

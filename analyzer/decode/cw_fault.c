@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cw_fault.c - why the core faulted: the System Control Block fault status
+ * registers decoded bit by bit (ARMv7-M B3.2.15-B3.2.18), and the faulting
+ * instruction disassembled with capstone.
+ */
+#include <capstone/capstone.h>
+#include <string.h>
+
+#include "base/cw_base.h"
+#include "decode/cw_fault.h"
+
+#define SCB_CPUID	0xE000ED00u
+#define SCB_SHCSR	0xE000ED24u
+#define SCB_HFSR	0xE000ED2Cu
+#define SCB_DFSR	0xE000ED30u
+#define SCB_AFSR	0xE000ED3Cu
+#define SAU_SFSR	0xE000EDE4u	/* v8-M Security Extension */
+#define SAU_SFAR	0xE000EDE8u
+
+struct fault_bit {
+	uint32_t mask;
+	const char *name;
+	const char *why;
+	const char *cls;
+};
+
+/* A CFSR bit and its name, as the ARMv7-M ARM spells it. */
+#define CFSR(bit)	CW_CFSR_##bit, #bit
+
+static const struct fault_bit cfsr_bits[] = {
+	{ CFSR(IACCVIOL), "instruction fetch from a region the MPU forbids", "mem-ifetch" },
+	{ CFSR(DACCVIOL), "data access the MPU forbids", "mem-data" },
+	{ CFSR(MUNSTKERR), "MPU fault while unstacking on exception return", "stacking" },
+	{ CFSR(MSTKERR),
+	  "MPU fault while stacking on exception entry: stack overflow into a guard, or a bad sp",
+	  "stack-overflow" },
+	{ CFSR(MLSPERR), "MPU fault during lazy FP state preservation", "stacking" },
+	{ CFSR(IBUSERR), "bus error on instruction fetch (wild pc?)", "bus-ifetch" },
+	{ CFSR(PRECISERR), "precise data bus error: the stacked pc is the culprit",
+	  "bus-precise" },
+	{ CFSR(IMPRECISERR),
+	  "imprecise data bus error: the stacked pc is PAST the culprit store", "bus-imprecise" },
+	{ CFSR(UNSTKERR), "bus fault while unstacking on exception return", "stacking" },
+	{ CFSR(STKERR),
+	  "bus fault while stacking on exception entry: stack overflow off memory, or a bad sp",
+	  "stack-overflow" },
+	{ CFSR(LSPERR), "bus fault during lazy FP state preservation", "stacking" },
+	{ CFSR(UNDEFINSTR), "undefined instruction", "undefined-instruction" },
+	{ CFSR(INVSTATE),
+	  "execution with EPSR.T = 0: a call or return through a pointer without the Thumb bit",
+	  "invalid-state" },
+	{ CFSR(INVPC), "bad EXC_RETURN on exception return", "invalid-pc" },
+	{ CFSR(NOCP), "coprocessor (FPU) access while it is disabled", "no-coprocessor" },
+	{ CFSR(STKOF), "stack limit (MSPLIM/PSPLIM) exceeded", "stack-overflow" },
+	{ CFSR(UNALIGNED), "unaligned access with CCR.UNALIGN_TRP set", "unaligned" },
+	{ CFSR(DIVBYZERO), "integer division by zero with CCR.DIV_0_TRP set",
+	  "divide-by-zero" },
+};
+
+static const struct fault_bit sfsr_bits[] = {
+	{ 1u << 0, "INVEP", "Non-secure code entered Secure code not at an SG entry point",
+	  "secure-entry" },
+	{ 1u << 1, "INVIS", "bad integrity signature when returning to Secure state",
+	  "secure-integrity" },
+	{ 1u << 2, "INVER", "exception return with an EXC_RETURN invalid for the state",
+	  "secure-return" },
+	{ 1u << 3, "AUVIOL", "Non-secure access to a Secure address", "secure-access" },
+	{ 1u << 4, "INVTRAN", "branch to Non-secure code without BLXNS/BXNS",
+	  "secure-transition" },
+	{ 1u << 5, "LSPERR", "SAU violation during lazy FP state preservation", "stacking" },
+	{ 1u << 7, "LSERR", "error while stacking or unstacking across security states",
+	  "stacking" },
+};
+
+/* ARMv7-M ARM B3.2.15: why the core entered debug state or took a debug event. */
+static const struct fault_bit dfsr_bits[] = {
+	{ 1u << 0, "HALTED", "halt request or single step from a debugger", "debug" },
+	{ 1u << 1, "BKPT",
+	  "BKPT instruction or breakpoint (with no debugger attached: an assert, or a "
+	  "semihosting call without a host)", "debug" },
+	{ 1u << 2, "DWTTRAP", "DWT watchpoint or trace event", "debug" },
+	{ 1u << 3, "VCATCH", "vector catch: the debugger asked to stop on this exception",
+	  "debug" },
+	{ 1u << 4, "EXTERNAL", "external debug request (EDBGRQ)", "debug" },
+};
+
+static const struct fault_bit hfsr_bits[] = {
+	{ 1u << 1, "VECTTBL", "bus fault reading the vector table", "vector-table" },
+	{ 1u << 30, "FORCED", "a configurable fault escalated to HardFault", NULL },
+	{ 1u << 31, "DEBUGEVT", "debug event while halting debug is off", "debug" },
+};
+
+static void add_line(struct cw_fault *f, const char *name, const char *why)
+{
+	if (f->nr < ARRAY_SIZE(f->lines))
+		snprintf(f->lines[f->nr++], sizeof(f->lines[0]), "%s: %s", name, why);
+}
+
+static void set_class(struct cw_fault *f, const char *cls)
+{
+	if (cls && !f->cls[0])
+		snprintf(f->cls, sizeof(f->cls), "%s", cls);
+}
+
+/*
+ * Add a line for each bit of v that the table names. A sharper cause (debug
+ * event, SecureFault) replaces the generic "hardfault" class an escalation set.
+ */
+static void explain_bits(struct cw_fault *f, const struct fault_bit *bits, size_t n, uint32_t v,
+			 int sharper)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v & bits[i].mask) {
+			add_line(f, bits[i].name, bits[i].why);
+			if (sharper && !strcmp(f->cls, "hardfault"))
+				f->cls[0] = 0;
+			set_class(f, bits[i].cls);
+		}
+}
+
+void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f)
+{
+	f->nr = 0;
+	f->cls[0] = 0;
+	/* A failed stacking is the crash's real story; the access that tripped it is a symptom. */
+	if (cfsr & CW_CFSR_STACKING)
+		set_class(f, "stack-overflow");
+	explain_bits(f, cfsr_bits, ARRAY_SIZE(cfsr_bits), cfsr, 0);
+	if (cfsr & CW_CFSR_MMARVALID)
+		add_line(f, "MMARVALID", "MMFAR holds the faulting data address");
+	if (cfsr & CW_CFSR_BFARVALID)
+		add_line(f, "BFARVALID", "BFAR holds the faulting data address");
+	explain_bits(f, hfsr_bits, ARRAY_SIZE(hfsr_bits), hfsr, 0);
+	set_class(f, "hardfault");
+}
+
+/* Debug events, added to what CFSR and HFSR said; HFSR.DEBUGEVT points here. */
+void cw_fault_explain_debug(uint32_t dfsr, struct cw_fault *f)
+{
+	explain_bits(f, dfsr_bits, ARRAY_SIZE(dfsr_bits), dfsr, 1);
+}
+
+/* SecureFault status, added to what CFSR and HFSR said. */
+void cw_fault_explain_secure(uint32_t sfsr, struct cw_fault *f)
+{
+	explain_bits(f, sfsr_bits, ARRAY_SIZE(sfsr_bits), sfsr, 1);
+	if (sfsr & CW_SFSR_SFARVALID)
+		add_line(f, "SFARVALID", "SFAR holds the faulting address");
+}
+
+static void disassemble(const struct cw_mem *mem, uint32_t pc, struct cw_fault *f)
+{
+	uint8_t code[4] = { 0 };
+	size_t len = 4, n;
+	cs_insn *insn;
+	csh h;
+
+	if (cw_mem_read(mem, pc, code, 4)) {
+		len = 2;
+		if (cw_mem_read(mem, pc, code, 2))
+			return;
+	}
+	if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB | CS_MODE_MCLASS, &h) != CS_ERR_OK)
+		return;
+	n = cs_disasm(h, code, len, pc, 1, &insn);
+	if (n) {
+		snprintf(f->insn, sizeof(f->insn), "%s %s", insn[0].mnemonic, insn[0].op_str);
+		cs_free(insn, n);
+	}
+	cs_close(&h);
+}
+
+void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, struct cw_fault *f)
+{
+	uint32_t cpuid;
+
+	memset(f, 0, sizeof(*f));
+	f->have_scb = !cw_mem_read32_dumped(mem, CW_SCB_CFSR, &f->cfsr) &&
+		      !cw_mem_read32_dumped(mem, SCB_HFSR, &f->hfsr);
+	if (f->have_scb) {
+		cw_mem_read32_dumped(mem, SCB_DFSR, &f->dfsr);
+		cw_mem_read32_dumped(mem, CW_SCB_MMFAR, &f->mmfar);
+		cw_mem_read32_dumped(mem, CW_SCB_BFAR, &f->bfar);
+		cw_mem_read32_dumped(mem, SCB_AFSR, &f->afsr);
+		cw_mem_read32_dumped(mem, SCB_SHCSR, &f->shcsr);
+		cw_fault_explain(f->cfsr, f->hfsr, f);
+		cw_fault_explain_debug(f->dfsr, f);
+		f->have_sfsr = !cw_mem_read32_dumped(mem, SAU_SFSR, &f->sfsr);
+		if (f->have_sfsr) {
+			cw_mem_read32_dumped(mem, SAU_SFAR, &f->sfar);
+			cw_fault_explain_secure(f->sfsr, f);
+		}
+	} else if (!cw_mem_read32_dumped(mem, SCB_CPUID, &cpuid) &&
+		   ((cpuid >> 16) & 0xF) == 0xC) {
+		/* CPUID.ARCHITECTURE 0xC: ARMv6-M, where every fault is a bare HardFault. */
+		snprintf(f->cls, sizeof(f->cls), "hardfault");
+		add_line(f, "ARMv6-M", "no fault status registers: the cause is not recorded");
+	} else {
+		snprintf(f->cls, sizeof(f->cls), "unknown");
+	}
+	if (pc_ok)
+		disassemble(mem, fault_pc, f);
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cw_walk.c - the unwinder walk's helpers every stepper uses: how a walk
+ * stops, pushes a frame, and tells a return address and the stack's top.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "decode/cw_thumb.h"
+#include "unwind/cw_walk.h"
+
+int __attribute__((format(printf, 3, 4)))
+cw_walk_stop(struct cw_walk *w, enum cw_stop why, const char *fmt, ...)
+{
+	va_list ap;
+
+	w->bt->stop = why;
+	va_start(ap, fmt);
+	vsnprintf(w->bt->stop_detail, sizeof(w->bt->stop_detail), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * Code precedes a return address, but need not follow it: a call to a
+ * function that never returns may be the last instruction before a literal
+ * pool or the next function. One at a function's first instruction must
+ * follow a call (the function before it ends calling one that does not
+ * return): else it was never pushed by a call, only given to a task as the
+ * address its function returns to, and the chain ends there.
+ */
+int cw_walk_is_return(const struct cw_walk *w, uint32_t ret)
+{
+	const struct cw_symbol *fn = cw_image_func(w->t->img, ret & ~1u);
+	uint32_t target;
+
+	if (!cw_image_is_code(w->t->img, (ret & ~1u) - 2))
+		return 0;
+	return !fn || fn->addr != (ret & ~1u) ||
+	       cw_thumb_call_before(w->t->mem, ret, &target) != CW_CALL_NONE;
+}
+
+void cw_walk_push(struct cw_walk *w, uint32_t pc, uint32_t sp, enum cw_method m, int conf,
+		  unsigned int flags)
+{
+	struct cw_frame *f = &w->bt->frames[w->bt->nr++];
+
+	if (w->conf_cap && conf > w->conf_cap)
+		conf = w->conf_cap;
+	*f = (struct cw_frame){ .pc = pc, .sp = sp, .method = m, .confidence = conf,
+				.flags = flags };
+}
+
+/* Whether [.., end) stays inside the thread's stack, when the walk knows it. */
+int cw_walk_below_top(const struct cw_walk *w, uint32_t end)
+{
+	const struct cw_bounds *b = w->t->bounds;
+
+	return !b || !b->stack_hi || end <= b->stack_hi;
+}
+
+/*
+ * Where to look up the code of a frame whose pc is @pc: a caller's pc is a
+ * return address, and the call may be its function's last instruction.
+ */
+uint32_t cw_walk_code_at(const struct cw_walk *w, uint32_t pc)
+{
+	return cw_code_addr(pc, !w->lr_live);
+}
