@@ -103,6 +103,8 @@ enum cw_rtos_kind {
 
 int cw_unwinder_parse(const char *s, enum cw_unwinder *out);
 int cw_rtos_parse(const char *s, enum cw_rtos_kind *out);
+/* What --rtos takes, from the kernels' table: "auto, none, freertos, ... or nuttx". */
+const char *cw_rtos_kinds(void);
 
 struct cw_options {
 	enum cw_unwinder how;

@@ -18,7 +18,7 @@
 
 static void usage(FILE *out)
 {
-	fputs("usage: crashwalk [OPTIONS] [FIRMWARE.elf] DUMP...\n"
+	fprintf(out, "usage: crashwalk [OPTIONS] [FIRMWARE.elf] DUMP...\n"
 	      "       crashwalk [OPTIONS] --batch[=LIST] [FIRMWARE.elf] [DUMP...]\n"
 	      "       crashwalk [OPTIONS] -w DIR [-k DIR] [FIRMWARE.elf] [DUMP...]\n"
 	      "       crashwalk [OPTIONS] -f [FIRMWARE.elf] STREAM...\n"
@@ -31,7 +31,7 @@ static void usage(FILE *out)
 	      "  -m, --method=M          auto, cfi, ehabi, prologue, fp or scan (default auto)\n"
 	      "  -r, --regs=SYM:LAYOUT   registers of a dump without them, from the register\n"
 	      "                          block the firmware saved at SYM\n"
-	      "  -R, --rtos=KIND         auto, none, freertos, zephyr, threadx, liteos or nuttx\n"
+	      "  -R, --rtos=KIND         %s\n"
 	      "                          (default auto)\n"
 	      "      --allow-mismatch    report a dump that contradicts the firmware, with a\n"
 	      "                          warning, instead of refusing it\n"
@@ -56,7 +56,7 @@ static void usage(FILE *out)
 	      "  -v, --verbose           say which dump is being read\n"
 	      "  -h, --help              this help\n"
 	      "  -V, --version           the version\n"
-	      "See crashwalk(1).\n", out);
+	      "See crashwalk(1).\n", cw_rtos_kinds());
 }
 
 static int verbosity;	/* -1 with -q, 1 with -v */
@@ -438,8 +438,8 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			if (cw_rtos_parse(optarg, &opt.analyze.rtos)) {
-				fprintf(stderr, "crashwalk: --rtos: unknown RTOS '%s'; use auto, "
-					"none, freertos, zephyr, threadx, liteos or nuttx\n", optarg);
+				fprintf(stderr, "crashwalk: --rtos: unknown RTOS '%s'; use %s\n",
+					optarg, cw_rtos_kinds());
 				return 2;
 			}
 			break;

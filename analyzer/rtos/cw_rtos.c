@@ -12,6 +12,7 @@
  * system may hold any garbage in these structures.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rtos/cw_rtos_model.h"
@@ -58,6 +59,21 @@ int cw_rtos_parse(const char *s, enum cw_rtos_kind *out)
 			return 0;
 		}
 	return -1;
+}
+
+const char *cw_rtos_kinds(void)
+{
+	static char list[32 * (ARRAY_SIZE(kernels) + 2)];
+	size_t n;
+	unsigned int i;
+
+	if (list[0])
+		return list;
+	n = snprintf(list, sizeof(list), "auto, none");
+	for (i = 0; i < ARRAY_SIZE(kernels); i++)
+		n += snprintf(list + n, sizeof(list) - n, "%s%s",
+			      i + 1 < ARRAY_SIZE(kernels) ? ", " : " or ", kernels[i]->name);
+	return list;
 }
 
 const char *cw_thread_state_name(enum cw_thread_state s)

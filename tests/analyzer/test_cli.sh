@@ -55,6 +55,21 @@ for o in $(sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/help")
 	done
 done
 check "every_option_in_both_synopses" "${missing:-none}" none
+# Every kernel --rtos takes (its list comes from the library's table of kernels) is in both
+# synopses, the JSON schema's "rtos" values and the RTOS section's table.
+kinds=$(sed -n 's/^  -R, --rtos=KIND *//p' "$tmp/help" | sed 's/,\| or / /g')
+schema=$(grep '"rtos": "none"' "$rst")
+table=$(awk '/^Each kernel is one file/ { on = 1 } on && /^====/ && ++n == 3 { exit }
+	on && n == 2 && /^[A-Za-z]/ { print tolower($1) }' "$rst")
+undocumented=
+for k in $kinds; do
+	echo "$man_syn" | grep -qE -- "(-R|--rtos).*\b$k\b" || undocumented="$undocumented man:$k"
+	echo "$rst_syn" | grep -qE -- "(-R|--rtos).*\b$k\b" || undocumented="$undocumented rst:$k"
+	case $k in auto|none) continue;; esac
+	echo "$schema" | grep -q "\"$k\"" || undocumented="$undocumented schema:$k"
+	echo "$table" | grep -q "^$k" || undocumented="$undocumented table:$k"
+done
+check "every_rtos_kind_documented" "${kinds:+${undocumented:-none}}" none
 # The examples in the README, Documentation/ and the man page use only crashwalk's own letters.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 wrong=
