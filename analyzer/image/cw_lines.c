@@ -15,6 +15,8 @@
  * The line of addr as a debugger reports it: among the line-table rows at
  * the highest address not above addr, the last that is a statement (GCC
  * emits a function's opening line and first body line at the same address).
+ * A row of line 0 (clang's mark for code merged from several lines) is no row
+ * at all, as GDB reads it: the line before it runs on.
  */
 static int line_addr_at(Dwarf_Lines *lines, size_t i, Dwarf_Addr *a)
 {
@@ -34,6 +36,7 @@ static Dwarf_Line *best_line(Dwarf_Lines *lines, size_t n, Dwarf_Addr addr)
 	Dwarf_Line *best = NULL;
 	Dwarf_Addr a, top;
 	size_t lo = 0, hi = n, first, i;
+	bool ended = false;
 	int best_stmt = 0;
 
 	while (lo < hi) {
@@ -44,33 +47,62 @@ static Dwarf_Line *best_line(Dwarf_Lines *lines, size_t n, Dwarf_Addr addr)
 		else
 			hi = mid;
 	}
-	if (lo == 0 || line_addr_at(lines, lo - 1, &top))
-		return NULL;
-	for (first = lo - 1; first > 0; first--)
-		if (line_addr_at(lines, first - 1, &a) || a != top)
-			break;
-	for (i = first; i < lo; i++) {
-		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		bool end = false, stmt = false;
+	/* From the rows at the highest address down, while they are all line 0. */
+	for (; !best && !ended; lo = first) {
+		if (lo == 0 || line_addr_at(lines, lo - 1, &top))
+			return NULL;
+		for (first = lo - 1; first > 0; first--)
+			if (line_addr_at(lines, first - 1, &a) || a != top)
+				break;
+		for (i = first; i < lo; i++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, i);
+			bool end = false, stmt = false;
+			int lineno = 0;
 
-		dwarf_lineendsequence(l, &end);
-		dwarf_linebeginstatement(l, &stmt);
-		if (end) {
-			/* addr lies past the end of this sequence, unless a later row covers it */
-			best = NULL;
-			continue;
-		}
-		if (!best || stmt || !best_stmt) {
-			best = l;
-			best_stmt = stmt;
+			dwarf_lineendsequence(l, &end);
+			dwarf_linebeginstatement(l, &stmt);
+			if (end) {
+				/* addr lies past the end of this sequence, unless a later row covers it */
+				best = NULL;
+				ended = true;
+				continue;
+			}
+			if (dwarf_lineno(l, &lineno) || lineno == 0)
+				continue;
+			if (!best || stmt || !best_stmt) {
+				best = l;
+				best_stmt = stmt;
+			}
 		}
 	}
 	return best;
 }
 
-int cw_image_srcline_libdw(struct cw_image *img, uint32_t addr, struct cw_srcline *out)
+/*
+ * The unit whose code holds addr. libdwfl finds it through .debug_aranges,
+ * which clang writes only for assembly units, and credits the gap after a
+ * unit's last range to that unit: so a unit it names must hold addr by its own
+ * ranges, and where it names none, or another, every unit's own ranges are
+ * asked, as GDB does. A unit with no ranges at all is taken on libdwfl's word.
+ */
+static Dwarf_Die *unit_at(struct cw_image *img, uint32_t addr, Dwarf_Addr *bias)
 {
 	Dwfl_Module *mod = img->dwfl ? dwfl_addrmodule(img->dwfl, addr) : NULL;
+	Dwarf_Die *cu, *c = NULL;
+
+	if (!mod)
+		return NULL;
+	cu = dwfl_module_addrdie(mod, addr, bias);
+	if (cu && dwarf_haspc(cu, addr - *bias) != 0)
+		return cu;
+	while ((c = dwfl_module_nextcu(mod, c, bias)))
+		if (dwarf_haspc(c, addr - *bias) > 0)
+			return c;
+	return NULL;
+}
+
+int cw_image_srcline_libdw(struct cw_image *img, uint32_t addr, struct cw_srcline *out)
+{
 	Dwarf_Die *cu;
 	Dwarf_Lines *lines;
 	Dwarf_Line *line;
@@ -79,7 +111,7 @@ int cw_image_srcline_libdw(struct cw_image *img, uint32_t addr, struct cw_srclin
 	size_t n;
 	int lineno = 0;
 
-	cu = mod ? dwfl_module_addrdie(mod, addr, &bias) : NULL;
+	cu = unit_at(img, addr, &bias);
 	if (!cu || dwarf_getsrclines(cu, &lines, &n))
 		return -1;
 	line = best_line(lines, n, addr - bias);
@@ -304,7 +336,8 @@ static int scan_row(void *arg, const struct line_row *r, const uint8_t *next)
 		sc->open = 0;
 		return next >= lt->end;
 	}
-	if (!sc->open || (sc->since >= LINE_MARK_EVERY && r->addr > sc->last)) {
+	/* No mark on a row of line 0 but a sequence's first: a lookup starts at its mark. */
+	if (!sc->open || (sc->since >= LINE_MARK_EVERY && r->addr > sc->last && r->line)) {
 		if (!sc->open) {
 			sc->open = 1;
 			sc->lo = r->addr;
@@ -651,6 +684,8 @@ static int query_row(void *arg, const struct line_row *r, const uint8_t *next)
 	(void)next;
 	if (r->end || r->addr > q->addr)
 		return 1;	/* the rows only climb from here */
+	if (r->line == 0)
+		return 0;
 	if (!q->found || r->addr > q->best.addr) {
 		q->found = 1;
 		q->best = *r;
@@ -714,6 +749,8 @@ static int fast_srcline(struct cw_image *img, Dwarf_Die *cu, Dwarf_Addr addr,
 		one.best = (struct line_row){ m->addr, m->file, m->line, m->stmt, false };
 		if (!line_run(lt, m->ops, &one.best, 1, query_row, &one))
 			return 1;
+		if (!one.best.line)
+			continue;	/* the sequence opens with line 0, and no row follows */
 		if (found && one.best.addr == q.best.addr) {
 			e = sq->mark < mark ? &one.best : &q.best;
 			l = e == &one.best ? &q.best : &one.best;
@@ -735,12 +772,11 @@ static int fast_srcline(struct cw_image *img, Dwarf_Die *cu, Dwarf_Addr addr,
 
 int cw_image_srcline(struct cw_image *img, uint32_t addr, struct cw_srcline *out)
 {
-	Dwfl_Module *mod = img->dwfl ? dwfl_addrmodule(img->dwfl, addr) : NULL;
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cu;
 	int rc;
 
-	cu = mod ? dwfl_module_addrdie(mod, addr, &bias) : NULL;
+	cu = unit_at(img, addr, &bias);
 	if (!cu)
 		return -1;
 	rc = fast_srcline(img, cu, addr - bias, out);
@@ -1002,7 +1038,6 @@ static unsigned int inline_chain(Dwarf_Die *die, Dwarf_Addr pc, Dwarf_Die *chain
 unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inline *out,
 			      unsigned int max, struct cw_srcline *outer)
 {
-	Dwfl_Module *mod = img->dwfl ? dwfl_addrmodule(img->dwfl, addr) : NULL;
 	Dwarf_Die chain[CW_MAX_INLINE], die, *cu;
 	const struct cw_funcrange *fr;
 	const struct cw_cuindex *ix;
@@ -1010,7 +1045,7 @@ unsigned int cw_image_inlines(struct cw_image *img, uint32_t addr, struct cw_inl
 	Dwarf_Addr bias = 0;
 	unsigned int n = 0, k;
 
-	cu = mod ? dwfl_module_addrdie(mod, addr, &bias) : NULL;
+	cu = unit_at(img, addr, &bias);
 	if (!cu)
 		return 0;
 	ix = cu_index(img, cu);
