@@ -746,7 +746,16 @@ int cw_image_is_code(const struct cw_image *img, uint32_t addr)
 		return 0;
 	/* Literal pools ($d) inside a text section are not code. */
 	m = map_at(img, addr);
-	return !m || m->kind == 't';
+	if (m && m->kind != 't')
+		return 0;
+	/*
+	 * GNU as marks every input section, data too; LLVM's assembler marks only
+	 * executable ones. So in a clang build the data a linker script puts in
+	 * an executable output section (a vector table at 0, .rodata after the
+	 * code) has no $d: there, where mapping symbols exist, what no function
+	 * covers is not code.
+	 */
+	return !img->nr_maps || cw_image_func(img, addr);
 }
 
 #define MAX_SWEEP	0x10000u	/* bytes decoded to find whether addr starts an instruction */
