@@ -40,8 +40,11 @@ core_cases() {
 	esac
 	echo "$tick_cases"
 }
-# -O level, frame pointer or not, and "-uw" for ARM EHABI unwind tables (.ARM.exidx/.extab).
-flavours=${CORPUS_FLAVOURS:-"O0-fp O0-nofp Os-fp Os-nofp O2-fp O2-nofp Os-fp-uw O2-nofp-uw"}
+# -O level, frame pointer or not, "-uw" for ARM EHABI unwind tables (.ARM.exidx/.extab), and
+# "-clang" for LLVM's code and DWARF (Debian's clang and ld.lld, as Keil MDK 6, Zephyr's LLVM
+# builds and Rust firmware have them) instead of GCC's and GNU ld's.
+flavours=${CORPUS_FLAVOURS:-"O0-fp O0-nofp Os-fp Os-nofp O2-fp O2-nofp Os-fp-uw O2-nofp-uw \
+	O2-nofp-clang Oz-fp-clang"}
 flavour_cflags() {
 	o=${1%%-*}
 	case $1 in
@@ -54,8 +57,30 @@ flavour_cflags() {
 	esac
 }
 
+# build CORE FLAVOUR OUT: the firmware, by GCC or by clang, which takes GCC's multilib libgcc
+# and newlib (for the __aeabi_mem* helpers clang calls) for the same core and float ABI.
+build() {
+	case $2 in
+	*-clang)
+		# shellcheck disable=SC2046
+		clang --target=arm-none-eabi $(core_cflags "$1") $(flavour_cflags "$2") -g \
+			-ffile-prefix-map="$repo"=. -fdebug-prefix-map="$repo"=. \
+			-ffreestanding -nostdlib -Wall -fuse-ld=lld -L"$src" -Wl,--build-id=sha1 \
+			-T "$src/$(core_ldscript "$1")" "$src/start.S" "$src/crash.c" "$src/cases.c" \
+			$(arm-none-eabi-gcc $(core_cflags "$1") -print-file-name=libc.a) \
+			$(arm-none-eabi-gcc $(core_cflags "$1") -print-libgcc-file-name) -o "$3";;
+	*)
+		# shellcheck disable=SC2046
+		arm-none-eabi-gcc $(core_cflags "$1") $(flavour_cflags "$2") -g \
+			-ffile-prefix-map="$repo"=. -fdebug-prefix-map="$repo"=. \
+			-ffreestanding -nostdlib -Wall -L"$src" -Wl,--build-id=sha1 \
+			-T "$src/$(core_ldscript "$1")" \
+			"$src/start.S" "$src/crash.c" "$src/cases.c" -lgcc -o "$3";;
+	esac
+}
+
 key=$( (cat "$src"/* "$0" "$here/oracle.py" "$here/qemu-gdb.sh"; arm-none-eabi-gcc --version;
-	qemu-system-arm --version) | sha256sum | cut -c1-16)
+	clang --version; qemu-system-arm --version) | sha256sum | cut -c1-16)
 base=$out/$key
 mkdir -p "$base"
 # Corpora of older sources are dead weight: keep only this key.
@@ -94,12 +119,7 @@ for core in $cores; do
 			# Source paths relative to the tree, as the bundled examples ship them (GCC 12
 			# hands only -fdebug-prefix-map on to the assembler, for start.S), built from
 			# the tree's top so that the same sources give the same bytes from any caller.
-			# shellcheck disable=SC2046
-			(cd "$repo" && arm-none-eabi-gcc $(core_cflags "$core") $(flavour_cflags "$fl") -g \
-				-ffile-prefix-map="$repo"=. -fdebug-prefix-map="$repo"=. \
-				-ffreestanding -nostdlib -Wall -L"$src" -Wl,--build-id=sha1 \
-				-T "$src/$(core_ldscript "$core")" \
-				"$src/start.S" "$src/crash.c" "$src/cases.c" -lgcc -o "$d/fw.elf")
+			(cd "$repo" && build "$core" "$fl" "$d/fw.elf")
 			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
 			for c in $(core_cases "$core"); do
 				name=${c%%:*}
