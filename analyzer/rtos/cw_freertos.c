@@ -18,9 +18,10 @@
 /*
  * What FreeRTOS's GCC ports store at pxTopOfStack, from the lowest address:
  *   ARM_CM33 with TrustZone: xSecureContext, PSPLIM, EXC_RETURN, r4-r11
- *   ARM_CM33 (and CM23/CM55/CM85 ports) without: PSPLIM, EXC_RETURN, r4-r11
+ *   ARM_CM33 (and CM23/CM35P/CM52/CM55/CM85 ports) without: PSPLIM, EXC_RETURN, r4-r11
  *   ARM_CM4F (and CM7):       r4-r11, EXC_RETURN
- *   ARM_CM3 (and CM0, CM4 without FPU): r4-r11
+ *   ARM_CM0 since V11.1:      EXC_RETURN, r4-r11
+ *   ARM_CM3 (and CM0 before V11.1, CM4 without FPU): r4-r11
  * then s16-s31 when EXC_RETURN bit 4 is 0, then the hardware frame. Which one
  * a build used is not recorded anywhere, so each candidate is tried and kept
  * only if its EXC_RETURN, PSPLIM and hardware frame all make sense.
@@ -37,6 +38,7 @@ static const struct frt_port frt_ports[] = {
 	{ "ARM_CM33_TZ", 2, 1, 3, 11 },
 	{ "ARM_CM33", 1, 0, 2, 10 },
 	{ "ARM_CM4F", 8, -1, 0, 9 },
+	{ "ARM_CM0", 0, -1, 1, 9 },
 	{ "ARM_CM3", -1, -1, 0, 8 },
 };
 

@@ -47,6 +47,8 @@ def saved_context_freertos(tcb, port):
     regs = {}
     if port == "cm3":
         callee, exc, base = top, 0xFFFFFFFD, top + 32
+    elif port == "cm0":  # ARM_CM0 since V11.1: EXC_RETURN, r4-r11
+        callee, exc, base = top + 4, word(top), top + 36
     elif port == "cm4f":
         callee, exc = top, word(top + 32)
         base = top + 36 + (0 if exc & 0x10 else 64)

@@ -12,7 +12,7 @@ set -eu
 . "$(dirname "$0")/qemu-gdb.sh"
 runner_dirs rtos rtos "${1:-}"
 
-cores=${RTOS_CORES:-"m3 m4f m33"}
+cores=${RTOS_CORES:-"m0 m3 m4f m33"}
 # Variants built on one core each: freertos-noend, FreeRTOS without configRECORD_STACK_HIGH_ADDRESS
 # (no pxEndOfStack), on M4F; freertos-retaddr, FreeRTOS whose configTASK_RETURN_ADDRESS names an
 # application function instead of prvTaskExitError, on M3; freertos-integrity, FreeRTOS with
@@ -31,6 +31,11 @@ variant_core() {
 }
 # LiteOS-M's Cortex-M port is the cortex-m4 one (M3 and M4F here; its M33 port is another shape).
 core_kernels() {
+	# microbit's Cortex-M0 (16K of RAM) runs the FreeRTOS-shaped kernel, ARM_CM0's shape.
+	if [ "$1" = m0 ]; then
+		echo freertos
+		return
+	fi
 	for k in $kernels; do
 		if [ "$(variant_core "$k" "$1")" = "$1" ] && { [ "$k" != liteos ] || [ "$1" != m33 ]; }; then
 			echo "$k"
@@ -38,12 +43,13 @@ core_kernels() {
 	done
 }
 kernel_source() { echo "${1%%-*}"; }
-core_machine() { case $1 in m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;; esac; }
-core_ldscript() { case $1 in m33) echo an505.ld;; *) echo mps2.ld;; esac; }
+core_machine() { case $1 in m0) echo microbit;; m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;; esac; }
+core_ldscript() { case $1 in m0) echo microbit.ld;; m33) echo an505.ld;; *) echo mps2.ld;; esac; }
 # The FreeRTOS port whose context layout the build follows: the oracle reads it the same way.
-core_port() { case $1 in m3) echo cm3;; m4f) echo cm4f;; m33) echo cm33;; esac; }
+core_port() { case $1 in m0) echo cm0;; m3) echo cm3;; m4f) echo cm4f;; m33) echo cm33;; esac; }
 core_cflags() {
 	case $1 in
+	m0) echo "-mcpu=cortex-m0 -mthumb";;
 	m3) echo "-mcpu=cortex-m3 -mthumb";;
 	m4f) echo "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard";;
 	m33) echo "-mcpu=cortex-m33 -mthumb -mfpu=fpv5-sp-d16 -mfloat-abi=hard";;

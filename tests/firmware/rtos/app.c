@@ -30,13 +30,13 @@ struct rtos_registry_entry rtos_registry[RTOS_MAX_TASKS];
 volatile uint32_t rtos_registry_n;
 
 volatile uint32_t sink;
-volatile uint32_t bad_address = 0xF0000000u;	/* unmapped on every board used */
+volatile uint32_t bad_address = RTOS_BAD_ADDRESS;	/* unmapped on every board used */
 void (*volatile bad_handler)(uint32_t);	/* never set: a call through it jumps to 0 */
 #ifdef __ARM_FP
 volatile float fsink = 1.5f;
 #endif
 
-#define STACK_WORDS	256
+#define STACK_WORDS	RTOS_STACK_WORDS
 #define CRASH_AFTER_TICKS	12
 
 #ifdef KERNEL_ZEPHYR

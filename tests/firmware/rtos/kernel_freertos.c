@@ -248,7 +248,7 @@ NOINLINE StackType_t *pxPortInitialiseStack(StackType_t *pxTopOfStack, StackType
 	*pxTopOfStack = (StackType_t)pxEndOfStack;		/* PSPLIM */
 	return pxTopOfStack;
 }
-#else
+#elif !defined(__ARM_ARCH_6M__)
 NOINLINE StackType_t *pxPortInitialiseStack(StackType_t *pxTopOfStack, rtos_entry pxCode,
 					    void *pvParameters)
 {
@@ -502,6 +502,45 @@ void rtos_start(void)
 	irq_off();
 	xSchedulerRunning = 1;
 	board_start_tick();
-	prvPortStartFirstTask();
+	PORT_START_FIRST_TASK();
 	prvTaskExitError();	/* the first task never returns here */
 }
+
+#if defined(__ARM_ARCH_6M__)
+/*
+ * ARM_CM0 (V11.1 on): its pxPortInitialiseStack() stores EXC_RETURN below
+ * r4-r11, where its PendSV saves it, and vPortSVCHandler_C() starts the first
+ * task for the svc vStartFirstTask() makes (port.S). After the rest, so that
+ * no line of the other builds moves.
+ */
+#define portOFFSET_TO_PC	6
+#define portSVC_START_SCHEDULER	100
+
+NOINLINE StackType_t *pxPortInitialiseStack(StackType_t *pxTopOfStack, rtos_entry pxCode,
+					    void *pvParameters)
+{
+	pxTopOfStack--;
+	*pxTopOfStack = portINITIAL_XPSR;			/* xPSR */
+	pxTopOfStack--;
+	*pxTopOfStack = (StackType_t)pxCode;			/* PC */
+	pxTopOfStack--;
+	*pxTopOfStack = (StackType_t)portTASK_RETURN_ADDRESS;	/* LR */
+	pxTopOfStack -= 5;					/* R12, R3, R2 and R1 */
+	*pxTopOfStack = (StackType_t)pvParameters;		/* R0 */
+	pxTopOfStack -= 9;					/* R11..R4, EXC_RETURN */
+	*pxTopOfStack = portINITIAL_EXC_RETURN;
+	return pxTopOfStack;
+}
+
+void vRestoreContextOfFirstTask(void);
+void vPortSVCHandler_C(uint32_t *pulCallerStackAddress);
+
+void vPortSVCHandler_C(uint32_t *pulCallerStackAddress)
+{
+	uint32_t ulPC = pulCallerStackAddress[portOFFSET_TO_PC];
+	uint8_t ucSVCNumber = ((uint8_t *)ulPC)[-2];
+
+	if (ucSVCNumber == portSVC_START_SCHEDULER)
+		vRestoreContextOfFirstTask();
+}
+#endif

@@ -118,7 +118,7 @@ pendsv_handler:
 	.size	pendsv_handler, . - pendsv_handler
 
 #else /* !KERNEL_THREADX */
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__)
 /*
  * pxCurrentTCB's saved context up to its FP registers, in the port's order:
  * r0 is left at the first word not popped, lr holds EXC_RETURN where the
@@ -213,7 +213,7 @@ port_start:
 	.size	port_start, . - port_start
 #endif
 
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__)
 
 	.global	pendsv_handler
 	.type	pendsv_handler, %function
@@ -537,6 +537,100 @@ nuttx_start_idle:
 	b	nx_start
 	.size	nuttx_start_idle, . - nuttx_start_idle
 #endif
+
+	.ltorg
+#endif
+
+#if defined(__ARM_ARCH_6M__) && !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && \
+    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
+/*
+ * FreeRTOS's ARM_CM0 port (V11.1 on, portasm.c without the MPU), after the
+ * others so that no line of theirs moves. From pxTopOfStack up: EXC_RETURN,
+ * r4-r7, r8-r11, then the hardware frame (the port before V11.1 stored r4-r11
+ * alone, as ARM_CM3 does). vStartFirstTask() makes an svc; SVC_Handler hands
+ * the stack its frame is on to vPortSVCHandler_C(), which reads the svc's
+ * number and calls vRestoreContextOfFirstTask(): the first task runs on the
+ * process stack, and the svc's frame and vPortSVCHandler_C()'s stay, stale, on
+ * the main stack, which this port does not set back to its top.
+ */
+	.text
+	.global	vStartFirstTask
+	.type	vStartFirstTask, %function
+	.thumb_func
+vStartFirstTask:
+	cpsie	i
+	dsb
+	isb
+	svc	100		/* portSVC_START_SCHEDULER */
+	nop
+	.size	vStartFirstTask, . - vStartFirstTask
+
+	.global	svc_handler
+	.type	svc_handler, %function
+	.thumb_func
+svc_handler:
+	movs	r0, #4
+	mov	r1, lr
+	tst	r0, r1
+	beq	1f
+	mrs	r0, psp
+	ldr	r3, =vPortSVCHandler_C
+	bx	r3
+1:	mrs	r0, msp
+	ldr	r3, =vPortSVCHandler_C
+	bx	r3
+	.size	svc_handler, . - svc_handler
+
+	.global	vRestoreContextOfFirstTask
+	.type	vRestoreContextOfFirstTask, %function
+	.thumb_func
+vRestoreContextOfFirstTask:
+	ldr	r2, =pxCurrentTCB
+	ldr	r1, [r2]
+	ldr	r0, [r1]
+	ldm	r0!, {r2}	/* EXC_RETURN */
+	movs	r1, #2
+	msr	control, r1	/* thread mode on the process stack */
+	adds	r0, #32		/* past r4-r11 */
+	msr	psp, r0
+	isb
+	bx	r2
+	.size	vRestoreContextOfFirstTask, . - vRestoreContextOfFirstTask
+
+/* EXC_RETURN, the low registers, then the high ones through the low ones. */
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+	mrs	r0, psp
+	ldr	r2, =pxCurrentTCB
+	ldr	r1, [r2]
+	subs	r0, r0, #36
+	str	r0, [r1]
+	mov	r3, lr
+	stmia	r0!, {r3-r7}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	stmia	r0!, {r4-r7}
+	cpsid	i
+	bl	vTaskSwitchContext
+	cpsie	i
+	ldr	r2, =pxCurrentTCB
+	ldr	r1, [r2]
+	ldr	r0, [r1]
+	adds	r0, r0, #20
+	ldmia	r0!, {r4-r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	msr	psp, r0
+	subs	r0, r0, #36
+	ldmia	r0!, {r3-r7}
+	bx	r3
+	.size	pendsv_handler, . - pendsv_handler
 
 	.ltorg
 #endif

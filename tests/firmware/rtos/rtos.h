@@ -24,7 +24,7 @@
 #endif
 
 #define RTOS_MAX_TASKS	10
-#define RTOS_GUARD_WORDS	64	/* untouched space below each stack: overflow lands here */
+#define RTOS_GUARD_WORDS	RTOS_GUARD	/* untouched space below each stack: overflow lands here */
 
 typedef void (*rtos_entry)(void *arg);
 
@@ -116,5 +116,24 @@ static inline void rtos_check_stack(const void *stack_lo, uint32_t fill, const c
 		if (lo[i] != fill)
 			rtos_stack_overflow(name);
 }
+
+/*
+ * The port's start of the first task: ARM_CM0's vStartFirstTask() (V11.1 on),
+ * the others' prvPortStartFirstTask(). Last, so no line above moves.
+ */
+#if defined(__ARM_ARCH_6M__)
+/* microbit's 16K of RAM: half-size stacks and guards (words). */
+#define RTOS_GUARD		32
+#define RTOS_STACK_WORDS	128
+#define RTOS_BAD_ADDRESS	0x30000000u	/* QEMU's nRF51 answers at 0xF0000000 */
+void vStartFirstTask(void);
+uint32_t *pxPortInitialiseStack(uint32_t *pxTopOfStack, rtos_entry pxCode, void *pvParameters);
+#define PORT_START_FIRST_TASK	vStartFirstTask
+#else
+#define RTOS_GUARD		64
+#define RTOS_STACK_WORDS	256
+#define RTOS_BAD_ADDRESS	0xF0000000u
+#define PORT_START_FIRST_TASK	prvPortStartFirstTask
+#endif
 
 #endif
