@@ -232,6 +232,7 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 	 */
 	cw_fault_decode(&d->mem, ff < bt->nr ? bt->frames[ff].pc : 0,
 			ff < bt->nr && cw_image_is_code(img, bt->frames[ff].pc), &a->fault);
+	cw_fault_explain_zephyr(d->reason, &a->fault);
 	if (cw_match(&t, d, bt, &a->fault, &a->match) && refuse_mismatch(o, img, d, &a->match, err))
 		return -1;
 	if (cw_rtos_threads(&t, d, bt, &a->fault, o->rtos, o->how, &a->rtos))

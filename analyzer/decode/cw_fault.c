@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cw_fault.c - why the core faulted: the System Control Block fault status
- * registers decoded bit by bit (ARMv7-M B3.2.15-B3.2.18), and the faulting
- * instruction disassembled with capstone.
+ * registers decoded bit by bit (ARMv7-M B3.2.15-B3.2.18), a Zephyr dump's
+ * fatal error reason, and the faulting instruction disassembled with capstone.
  */
 #include <capstone/capstone.h>
 #include <string.h>
 
 #include "base/cw_base.h"
 #include "decode/cw_fault.h"
+#include "dump/cw_dump.h"
 
 #define SCB_CPUID	0xE000ED00u
 #define SCB_SHCSR	0xE000ED24u
@@ -151,6 +152,137 @@ void cw_fault_explain_secure(uint32_t sfsr, struct cw_fault *f)
 		add_line(f, "SFARVALID", "SFAR holds the faulting address");
 }
 
+/*
+ * Zephyr's fatal error reasons, the reason word of its coredump header: enum
+ * k_fatal_error_reason (include/zephyr/fatal_types.h, before that fatal.h),
+ * 0-4 in every release; and from K_ERR_ARCH_START = 16, the Cortex-M part of
+ * enum k_fatal_error_reason_arch (include/zephyr/arch/arm/arch.h), 16-44 in
+ * every release that has it (3.5 to 4.3 checked). Zephyr 3.0's Cortex-M fault
+ * handler gives only 0-4. The Cortex-A/R codes after 44 are left unnamed: a
+ * Cortex-M never raises them, and 4.x inserted codes among them, so one
+ * number means different faults in different releases.
+ *
+ * cls is the class a reason gives when the SCB registers explain nothing,
+ * the one the matching CFSR or SFSR bit gives where there is one; none for
+ * K_ERR_CPU_EXCEPTION, which says no more than "unknown" or an ARMv6-M
+ * "hardfault" does.
+ */
+#define ZEPHYR_ARCH_START	16
+
+struct zephyr_reason {
+	const char *name;
+	const char *why;
+	const char *cls;
+};
+
+static const struct zephyr_reason zephyr_reasons[] = {
+	[0] = { "K_ERR_CPU_EXCEPTION", "CPU exception (Zephyr gave no finer reason)", NULL },
+	[1] = { "K_ERR_SPURIOUS_IRQ", "interrupt with no handler installed", "spurious-irq" },
+	[2] = { "K_ERR_STACK_CHK_FAIL",
+		"stack check failure: the faulting context overflowed its stack (canary, "
+		"sentinel or guard)", "stack-overflow" },
+	[3] = { "K_ERR_KERNEL_OOPS",
+		"kernel oops, a software error that ends the thread (k_oops(), a bad system call)",
+		"kernel-oops" },
+	[4] = { "K_ERR_KERNEL_PANIC",
+		"kernel panic, a software error that halts the system (k_panic(), a kernel "
+		"assertion)", "kernel-panic" },
+	[16] = { "K_ERR_ARM_MEM_GENERIC", "MemManage fault", "memmanage" },
+	[17] = { "K_ERR_ARM_MEM_STACKING",
+		 "MPU fault while stacking on exception entry: stack overflow into a guard",
+		 "stack-overflow" },
+	[18] = { "K_ERR_ARM_MEM_UNSTACKING", "MPU fault while unstacking on exception return",
+		 "stacking" },
+	[19] = { "K_ERR_ARM_MEM_DATA_ACCESS", "data access the MPU forbids", "mem-data" },
+	[20] = { "K_ERR_ARM_MEM_INSTRUCTION_ACCESS",
+		 "instruction fetch from a region the MPU forbids", "mem-ifetch" },
+	[21] = { "K_ERR_ARM_MEM_FP_LAZY_STATE_PRESERVATION",
+		 "MPU fault during lazy FP state preservation", "stacking" },
+	[22] = { "K_ERR_ARM_BUS_GENERIC", "BusFault", "busfault" },
+	[23] = { "K_ERR_ARM_BUS_STACKING",
+		 "bus fault while stacking on exception entry: stack overflow off memory",
+		 "stack-overflow" },
+	[24] = { "K_ERR_ARM_BUS_UNSTACKING", "bus fault while unstacking on exception return",
+		 "stacking" },
+	[25] = { "K_ERR_ARM_BUS_PRECISE_DATA_BUS", "precise data bus error", "bus-precise" },
+	[26] = { "K_ERR_ARM_BUS_IMPRECISE_DATA_BUS",
+		 "imprecise data bus error: the stacked pc is past the culprit store",
+		 "bus-imprecise" },
+	[27] = { "K_ERR_ARM_BUS_INSTRUCTION_BUS", "bus error on instruction fetch",
+		 "bus-ifetch" },
+	[28] = { "K_ERR_ARM_BUS_FP_LAZY_STATE_PRESERVATION",
+		 "bus fault during lazy FP state preservation", "stacking" },
+	[29] = { "K_ERR_ARM_USAGE_GENERIC", "UsageFault", "usagefault" },
+	[30] = { "K_ERR_ARM_USAGE_DIV_0", "integer division by zero", "divide-by-zero" },
+	[31] = { "K_ERR_ARM_USAGE_UNALIGNED_ACCESS", "unaligned access", "unaligned" },
+	[32] = { "K_ERR_ARM_USAGE_STACK_OVERFLOW", "stack limit (PSPLIM/MSPLIM) exceeded",
+		 "stack-overflow" },
+	[33] = { "K_ERR_ARM_USAGE_NO_COPROCESSOR",
+		 "coprocessor (FPU) access while it is disabled", "no-coprocessor" },
+	[34] = { "K_ERR_ARM_USAGE_ILLEGAL_EXC_RETURN", "bad EXC_RETURN on exception return",
+		 "invalid-pc" },
+	[35] = { "K_ERR_ARM_USAGE_ILLEGAL_EPSR",
+		 "execution with EPSR.T = 0: a call or return through a pointer without the "
+		 "Thumb bit", "invalid-state" },
+	[36] = { "K_ERR_ARM_USAGE_UNDEFINED_INSTRUCTION", "undefined instruction",
+		 "undefined-instruction" },
+	[37] = { "K_ERR_ARM_SECURE_GENERIC", "SecureFault", "securefault" },
+	[38] = { "K_ERR_ARM_SECURE_ENTRY_POINT",
+		 "Non-secure code entered Secure code not at an SG entry point", "secure-entry" },
+	[39] = { "K_ERR_ARM_SECURE_INTEGRITY_SIGNATURE",
+		 "bad integrity signature when returning to Secure state", "secure-integrity" },
+	[40] = { "K_ERR_ARM_SECURE_EXCEPTION_RETURN",
+		 "exception return with an EXC_RETURN invalid for the state", "secure-return" },
+	[41] = { "K_ERR_ARM_SECURE_ATTRIBUTION_UNIT", "Non-secure access to a Secure address",
+		 "secure-access" },
+	[42] = { "K_ERR_ARM_SECURE_TRANSITION",
+		 "branch to Non-secure code without BLXNS/BXNS", "secure-transition" },
+	[43] = { "K_ERR_ARM_SECURE_LAZY_STATE_PRESERVATION",
+		 "SAU violation during lazy FP state preservation", "stacking" },
+	[44] = { "K_ERR_ARM_SECURE_LAZY_STATE_ERROR",
+		 "error while stacking or unstacking across security states", "stacking" },
+};
+
+static const struct zephyr_reason *zephyr_reason(uint32_t reason)
+{
+	if (reason >= ARRAY_SIZE(zephyr_reasons) || !zephyr_reasons[reason].name)
+		return NULL;
+	return &zephyr_reasons[reason];
+}
+
+/* Zephyr's name for a reason code, or NULL: one it does not give a Cortex-M. */
+const char *cw_fault_zephyr_reason_name(uint32_t reason)
+{
+	const struct zephyr_reason *z = zephyr_reason(reason);
+
+	return z ? z->name : NULL;
+}
+
+/*
+ * A Zephyr dump's reason, added to what the SCB registers said. When they
+ * said nothing (none in the dump, or no status bit set, as after k_panic()'s
+ * svc) the reason is the crash's class; otherwise theirs is the sharper one.
+ */
+void cw_fault_explain_zephyr(uint32_t reason, struct cw_fault *f)
+{
+	const struct zephyr_reason *z = zephyr_reason(reason);
+
+	f->zephyr_reason = reason;
+	if (reason == CW_NO_ZEPHYR_REASON)
+		return;
+	if (z && z->cls && (!f->have_scb || !f->nr))
+		snprintf(f->cls, sizeof(f->cls), "%s", z->cls);
+	if (f->nr >= ARRAY_SIZE(f->lines))
+		return;
+	if (z)
+		snprintf(f->lines[f->nr++], sizeof(f->lines[0]), "%s: Zephyr's reason %u: %s",
+			 z->name, reason, z->why);
+	else
+		snprintf(f->lines[f->nr++], sizeof(f->lines[0]), "Zephyr: reason %u, %s", reason,
+			 reason < ZEPHYR_ARCH_START ? "a code no Zephyr release defines" :
+			 "an architecture's code, not one of Cortex-M's");
+}
+
 static void disassemble(const struct cw_mem *mem, uint32_t pc, struct cw_fault *f)
 {
 	uint8_t code[4] = { 0 };
@@ -178,6 +310,7 @@ void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, str
 	uint32_t cpuid;
 
 	memset(f, 0, sizeof(*f));
+	f->zephyr_reason = CW_NO_ZEPHYR_REASON;
 	f->have_scb = !cw_mem_read32_dumped(mem, CW_SCB_CFSR, &f->cfsr) &&
 		      !cw_mem_read32_dumped(mem, SCB_HFSR, &f->hfsr);
 	if (f->have_scb) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cw_fault.h - fault decoding (decode/cw_fault.c): the SCB's fault status
- * registers explained and the faulting instruction disassembled.
+ * registers and a Zephyr dump's reason explained, and the faulting
+ * instruction disassembled.
  */
 #ifndef CW_FAULT_H
 #define CW_FAULT_H
@@ -17,6 +18,7 @@ struct cw_fault {
 	unsigned int nr;
 	char insn[224];		/* the faulting instruction, disassembled */
 	char cls[48];		/* short class for grouping: "bus-precise", "undefined", ... */
+	uint32_t zephyr_reason;	/* a Zephyr dump's reason code, or CW_NO_ZEPHYR_REASON */
 };
 
 /* CFSR (MMFSR, BFSR, UFSR) bits; decode/cw_fault.c explains each. */
@@ -53,5 +55,7 @@ void cw_fault_decode(const struct cw_mem *mem, uint32_t fault_pc, int pc_ok, str
 void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);
 void cw_fault_explain_debug(uint32_t dfsr, struct cw_fault *f);
 void cw_fault_explain_secure(uint32_t sfsr, struct cw_fault *f);
+void cw_fault_explain_zephyr(uint32_t reason, struct cw_fault *f);
+const char *cw_fault_zephyr_reason_name(uint32_t reason);
 
 #endif /* CW_FAULT_H */

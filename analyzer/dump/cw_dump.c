@@ -594,7 +594,7 @@ int cw_dump_parse(struct cw_dump *d, const char *path, const uint8_t *buf, size_
 	d->path = path;
 	d->buf = (uint8_t *)buf;
 	d->len = len;
-	d->reason = ~0u;
+	d->reason = CW_NO_ZEPHYR_REASON;
 	if (memmem(buf, len < 4096 ? len : 4096, "#CD:", 4) && decode_zephyr_log(d, err))
 		return -1;
 	d->format = detect(d->buf, d->len);

@@ -23,6 +23,9 @@ struct cw_gap {
 	int initial;		/* the image's initial values stand in (.data), else unknown (.bss) */
 };
 
+/* The reason of a dump that is not a Zephyr coredump, whose header has none. */
+#define CW_NO_ZEPHYR_REASON	(~0u)
+
 #define CW_MAX_GAPS	8
 #define CW_MAX_BUILD_ID	64	/* bytes: SHA-1 ids are 20, the longest in use 32 */
 
@@ -31,7 +34,7 @@ struct cw_dump {
 	enum cw_dump_format format;
 	enum cw_reg_context context;
 	struct cw_regs regs;
-	uint32_t reason;	/* Zephyr reason code, or ~0u */
+	uint32_t reason;	/* Zephyr reason code, or CW_NO_ZEPHYR_REASON */
 	uint8_t *buf;		/* the whole file, owned */
 	size_t len;
 	struct cw_mem mem;

@@ -283,6 +283,18 @@ static void json_firmware(FILE *out, const struct cw_image *img)
 	fputc('}', out);
 }
 
+/* A Zephyr dump's reason code and Zephyr's name for it; null for the other formats. */
+static void json_zephyr_reason(FILE *out, uint32_t reason)
+{
+	if (reason == CW_NO_ZEPHYR_REASON) {
+		fputs("null", out);
+		return;
+	}
+	fprintf(out, "{\"code\": %u, \"name\": ", reason);
+	cw_json_str(out, cw_fault_zephyr_reason_name(reason));
+	fputc('}', out);
+}
+
 static void report_json(FILE *out, const struct cw_image *img, const struct cw_dump *d,
 			const struct cw_backtrace *bt, const struct cw_fault *f,
 			const struct cw_rtos *rtos, const struct cw_match *m,
@@ -340,7 +352,9 @@ static void report_json(FILE *out, const struct cw_image *img, const struct cw_d
 		fputs(i ? ", " : "", out);
 		cw_json_str(out, f->lines[i]);
 	}
-	fprintf(out, "]}, \"fault_frame\": %u, ", cw_fault_frame(d->context, bt));
+	fputs("], \"zephyr_reason\": ", out);
+	json_zephyr_reason(out, f->zephyr_reason);
+	fprintf(out, "}, \"fault_frame\": %u, ", cw_fault_frame(d->context, bt));
 	json_frames(out, bt, o);
 	fputs(", ", out);
 	search_json(out, &bt->search);

@@ -118,6 +118,11 @@ static void zephyr_buffer(void)
 		fflush(f);
 		KTAP_EXPECT(json && strstr(json, "\"path\": \"serial:12\"") &&
 			    strstr(json, "\"function\": \"fault_bus\""), "%.200s", json);
+		/* Its header's reason 0 (K_ERR_CPU_EXCEPTION) leaves the SCB's class. */
+		KTAP_EXPECT(json && strstr(json, "\"class\": \"bus-precise\"") &&
+			    strstr(json, "\"zephyr_reason\": {\"code\": 0, \"name\": "
+				   "\"K_ERR_CPU_EXCEPTION\"}}"), "%.200s",
+			    json ? strstr(json, "\"fault\"") : "");
 	}
 out:
 	if (f)

@@ -346,6 +346,187 @@ static void zephyr_no_sp(void)
 	free(t);
 }
 
+/*
+ * ---- Zephyr's fatal error reason, as the report shows it ----
+ *
+ * The numbers are Zephyr's own, not crashwalk's table: enum
+ * k_fatal_error_reason (include/zephyr/fatal_types.h) counts 0 CPU exception,
+ * 1 spurious IRQ, 2 stack check failure, 3 oops, 4 panic; enum
+ * k_fatal_error_reason_arch (include/zephyr/arch/arm/arch.h) starts at
+ * K_ERR_ARCH_START = 16 with six MEM_, seven BUS_ and eight USAGE_ reasons,
+ * so 17 is K_ERR_ARM_MEM_STACKING and 26 K_ERR_ARM_BUS_IMPRECISE_DATA_BUS.
+ */
+
+#define DEMO_ELF	BUNDLED_DIR "/demo.elf"
+#define SCB_BASE	0xE000ED00u
+#define NO_SCB		(~0u)
+
+/*
+ * A Zephyr dump of demo.elf stopped at fault_bus's load (pc 0x64c) with the
+ * given reason in the header's reason word (coredump_hdr_t.reason, offset 8);
+ * unless cfsr is NO_SCB, the SCB is dumped too, CFSR at +0x28, HFSR at +0x2c.
+ */
+static void zephyr_reason_dump(struct tbuf *t, uint32_t reason, uint32_t cfsr, uint32_t hfsr)
+{
+	static const uint32_t regs[9] = {	/* r0 r1 r2 r3 r12 lr pc xpsr sp */
+		0, 0, 0, 0xf0000000, 0, 0x783, 0x64c, 0x01000000, RAM + 0x100,
+	};
+	uint32_t i;
+
+	zephyr_header(t, 1, 0);
+	tb_put32(t, 8, reason);
+	tb_u8(t, 'A');
+	tb_u16(t, 1);
+	tb_u16(t, sizeof(regs));
+	for (i = 0; i < 9; i++)
+		tb_u32(t, regs[i]);
+	tb_u8(t, 'M');
+	tb_u16(t, 1);
+	tb_u32(t, RAM + 0x80);
+	tb_u32(t, RAM + 0x180);
+	for (i = 0; i < 0x100 / 4; i++)
+		tb_u32(t, 0);
+	if (cfsr == NO_SCB)
+		return;
+	tb_u8(t, 'M');
+	tb_u16(t, 1);
+	tb_u32(t, SCB_BASE);
+	tb_u32(t, SCB_BASE + 0x40);
+	for (i = 0; i < 0x40; i += 4)
+		tb_u32(t, i == 0x28 ? cfsr : i == 0x2c ? hfsr : i == 0x38 ? 0xf0000000 : 0);
+}
+
+/* The text or JSON report of t against demo.elf, malloc'ed; NULL when refused. */
+static char *zephyr_reason_report(struct cw_image *img, const struct tbuf *t, int json)
+{
+	struct cw_options o = { .how = CW_UNWIND_AUTO, .rtos = CW_RTOS_NONE };
+	struct cw_report_opts ro = { .json = json };
+	struct cw_error err = { { 0 } };
+	struct cw_analysis *a = NULL;
+	uint8_t *buf = malloc(t->n);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memcpy(buf, t->b, t->n);
+	if (cw_analyze(img, &o, "reason.zephyr", buf, t->n, &a, &err)) {
+		KTAP_EXPECT(0, "refused: %s", err.msg);
+		return NULL;
+	}
+	f = open_memstream(&out, &len);
+	cw_report(f, &ro, a);
+	fclose(f);
+	cw_analysis_free(a);
+	return out;
+}
+
+struct reason_case {
+	const char *what;
+	uint32_t reason, cfsr, hfsr;
+	const char *fault_line;		/* the text report's, whole */
+	const char *reason_line;	/* its explanation line for the reason, whole */
+	const char *json_class;
+	const char *json_reason;
+};
+
+static const struct reason_case reason_cases[] = {
+	{ "k_panic() through svc: no SCB in the dump", 4, NO_SCB, 0,
+	  "fault: kernel-panic at 0x0000064c in fault_bus\n",
+	  "  K_ERR_KERNEL_PANIC: Zephyr's reason 4: kernel panic, a software error that halts "
+	  "the system (k_panic(), a kernel assertion)\n",
+	  "\"class\": \"kernel-panic\"", "{\"code\": 4, \"name\": \"K_ERR_KERNEL_PANIC\"}" },
+	{ "k_oops(): the SCB dumped, no status bit set", 3, 0, 0,
+	  "fault: kernel-oops at 0x0000064c in fault_bus\n",
+	  "  K_ERR_KERNEL_OOPS: Zephyr's reason 3: kernel oops, a software error that ends the "
+	  "thread (k_oops(), a bad system call)\n",
+	  "\"class\": \"kernel-oops\"", "{\"code\": 3, \"name\": \"K_ERR_KERNEL_OOPS\"}" },
+	{ "stack canary or sentinel", 2, NO_SCB, 0,
+	  "fault: stack-overflow at 0x0000064c in fault_bus\n",
+	  "  K_ERR_STACK_CHK_FAIL: Zephyr's reason 2: stack check failure: the faulting context "
+	  "overflowed its stack (canary, sentinel or guard)\n",
+	  "\"class\": \"stack-overflow\"", "{\"code\": 2, \"name\": \"K_ERR_STACK_CHK_FAIL\"}" },
+	/* PRECISERR | BFARVALID, FORCED: the registers keep their class, the reason is a line. */
+	{ "a CPU exception the SCB explains", 0, 0x00008200, 0x40000000,
+	  "fault: bus-precise at 0x0000064c in fault_bus\n",
+	  "  FORCED: a configurable fault escalated to HardFault\n"
+	  "  K_ERR_CPU_EXCEPTION: Zephyr's reason 0: CPU exception (Zephyr gave no finer "
+	  "reason)\n",
+	  "\"class\": \"bus-precise\"", "{\"code\": 0, \"name\": \"K_ERR_CPU_EXCEPTION\"}" },
+	/* Zephyr's reason when it has no finer one says no more than "unknown". */
+	{ "a CPU exception without the SCB", 0, NO_SCB, 0,
+	  "fault: unknown at 0x0000064c in fault_bus\n",
+	  "  K_ERR_CPU_EXCEPTION: Zephyr's reason 0: CPU exception (Zephyr gave no finer "
+	  "reason)\n",
+	  "\"class\": \"unknown\"", "{\"code\": 0, \"name\": \"K_ERR_CPU_EXCEPTION\"}" },
+	{ "an ARM stacking reason without the SCB", 17, NO_SCB, 0,
+	  "fault: stack-overflow at 0x0000064c in fault_bus\n",
+	  "  K_ERR_ARM_MEM_STACKING: Zephyr's reason 17: MPU fault while stacking on exception "
+	  "entry: stack overflow into a guard\n",
+	  "\"class\": \"stack-overflow\"",
+	  "{\"code\": 17, \"name\": \"K_ERR_ARM_MEM_STACKING\"}" },
+	{ "an ARM bus reason, the SCB silent", 26, 0, 0,
+	  "fault: bus-imprecise at 0x0000064c in fault_bus\n",
+	  "  K_ERR_ARM_BUS_IMPRECISE_DATA_BUS: Zephyr's reason 26: imprecise data bus error: "
+	  "the stacked pc is past the culprit store\n",
+	  "\"class\": \"bus-imprecise\"",
+	  "{\"code\": 26, \"name\": \"K_ERR_ARM_BUS_IMPRECISE_DATA_BUS\"}" },
+	/* Between the generic reasons and K_ERR_ARCH_START: no release defines 5-15. */
+	{ "a code Zephyr does not define", 7, NO_SCB, 0,
+	  "fault: unknown at 0x0000064c in fault_bus\n",
+	  "  Zephyr: reason 7, a code no Zephyr release defines\n",
+	  "\"class\": \"unknown\"", "{\"code\": 7, \"name\": null}" },
+};
+
+static void zephyr_reason_reported(void)
+{
+	struct tbuf *t = calloc(1, sizeof(*t));
+	struct cw_error err = { { 0 } };
+	struct cw_image *img = cw_image_open(DEMO_ELF, &err);
+	struct cw_analysis *a = NULL;
+	struct cw_options o = { .how = CW_UNWIND_AUTO, .rtos = CW_RTOS_NONE };
+	struct cw_report_opts ro = { .json = 1 };
+	char *text, *json = NULL;
+	const char *at;
+	size_t i, len;
+	FILE *f;
+
+	KTAP_EXPECT(img, "%s", err.msg);
+	for (i = 0; img && i < ARRAY_SIZE(reason_cases); i++) {
+		const struct reason_case *c = &reason_cases[i];
+
+		zephyr_reason_dump(t, c->reason, c->cfsr, c->hfsr);
+		text = zephyr_reason_report(img, t, 0);
+		json = zephyr_reason_report(img, t, 1);
+		KTAP_EXPECT(text && strstr(text, c->fault_line) && strstr(text, c->reason_line),
+			    "%s: %s", c->what, text ? text : "");
+		KTAP_EXPECT(json && strstr(json, c->json_class), "%s: %s", c->what,
+			    json ? json : "");
+		/* The reason is the fault object's last member. */
+		at = json ? strstr(json, "\"zephyr_reason\": ") : NULL;
+		KTAP_EXPECT(at && !strncmp(at + 17, c->json_reason, strlen(c->json_reason)) &&
+			    !strncmp(at + 17 + strlen(c->json_reason), "}, \"fault_frame\"", 16),
+			    "%s: %.120s", c->what, at ? at : "");
+		free(text);
+		free(json);
+		json = NULL;
+	}
+
+	/* A dump of another format has no reason: null, and no line for it. */
+	if (img && !cw_analyze(img, &o, BUNDLED_DIR "/demo.core", NULL, 0, &a, &err)) {
+		f = open_memstream(&json, &len);
+		cw_report(f, &ro, a);
+		fclose(f);
+		KTAP_EXPECT(strstr(json, "\"zephyr_reason\": null}") &&
+			    !strstr(json, "K_ERR_") && !strstr(json, "Zephyr"), "%s", json);
+		free(json);
+	} else {
+		KTAP_EXPECT(0, "demo.core: %s", err.msg);
+	}
+	cw_analysis_free(a);
+	cw_image_close(img);
+	free(t);
+}
+
 /* ---- CrashCatcher ---- */
 
 static void build_cc(struct tbuf *t, int fp, int trailer)
@@ -456,6 +637,7 @@ int main(void)
 	KTAP_RUN(zephyr_errors);
 	KTAP_RUN(zephyr_log);
 	KTAP_RUN(zephyr_no_sp);
+	KTAP_RUN(zephyr_reason_reported);
 	KTAP_RUN(crashcatcher);
 	KTAP_RUN(unknown_format);
 	KTAP_RUN(fuzz_readers);
