@@ -115,13 +115,14 @@ def colour_left(lo, hi):
     return n
 
 
-def live_context(exc_return=None, base=None):
+def live_context(exc_return=None, base=None, callee=None):
     """
     The thread the fault (or the interrupt the fault hit, whose EXC_RETURN is given) interrupted
-    in thread mode: its frame is on the process stack, or at base on the main stack.
+    in thread mode: its frame is on the process stack, or at base on the main stack; its r4-r11
+    the fault's, or callee's (those GDB restored through the interrupt's own frames).
     """
-    regs = {}
-    for i in range(8):
+    regs = dict(callee) if callee else {}
+    for i in range(8 if not callee else 0):
         regs["r%d" % (4 + i)] = u32("crash_entry.r4_r11[%d]" % i)
     hw_frame(regs, u32("crash_entry.psp") if base is None else base,
              u32("crash_entry.exc_return") if exc_return is None else exc_return)
@@ -154,6 +155,20 @@ def exception_base():
     while f is not None and f.type() != gdb.SIGTRAMP_FRAME:
         f = f.older()
     return int(f.read_register("sp")) & 0xFFFFFFFF if f is not None else None
+
+
+def exception_callee():
+    """
+    r4-r11 at GDB's first exception frame (from the selected registers), as it restored them
+    through the handler's frames: a handler that moved r7 (clang's frame pointer) or saved
+    r4-r11 has not changed the interrupted code's.
+    """
+    f = gdb.newest_frame()
+    while f is not None and f.type() != gdb.SIGTRAMP_FRAME:
+        f = f.older()
+    if f is None:
+        return None
+    return {"r%d" % i: int(f.read_register("r%d" % i)) & 0xFFFFFFFF for i in range(4, 12)}
 
 
 def with_registers(regs, fn):
@@ -191,7 +206,7 @@ def rtos_oracle(path, kernel, port):
     on_msp = threads_on_msp(kernel)
     # Returns to thread mode on the stack the threads run on: the PSP, or the MSP.
     in_thread = (exc_return & 0x8) == 0x8 and (on_msp or (exc_return & 0x4) == 0x4)
-    crash, tick_return, tick_base = None, None, None
+    crash, tick_return, tick_base, tick_callee = None, None, None, None
     if not in_thread and u32("crash_case") in (3, 8):
         # The "isr" case (and ThreadX's "isrtail", its fault in a leaf the tick tail-called):
         # the tick's work faulted on the interrupt stack over a thread. GDB's
@@ -204,6 +219,7 @@ def rtos_oracle(path, kernel, port):
             frames, stop, tick_return = frames[:at[0] + 1], "exception", frames[at[0]]["pc"]
             if on_msp:
                 tick_base = with_registers(fault_context(), exception_base)
+            tick_callee = with_registers(fault_context(), exception_callee)
         crash = {"frames": frames, "stop": stop}
     threads = []
     for i in range(u32("rtos_registry_n")):
@@ -215,7 +231,7 @@ def rtos_oracle(path, kernel, port):
             regs = fault_context() if on_msp else live_context()
             how = "exception-frame"
         elif tcb == current and tick_return is not None:
-            regs, how = live_context(tick_return, tick_base), "exception-frame"
+            regs, how = live_context(tick_return, tick_base, tick_callee), "exception-frame"
         elif tcb == current and kernel == "liteos":
             # LiteOS-M saves the running task only after OsSchedTaskSwitch: a fault in a
             # handler (its stack check) finds the task's frame at the PSP, nothing saved.
