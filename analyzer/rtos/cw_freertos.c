@@ -331,10 +331,19 @@ static int frt_find(struct cw_rtos_walk *w)
 		if (l.have_end_of_stack && th->have_stack &&
 		    !cw_rtos_rd32(w, th->tcb + l.end_of_stack, &end) && end > th->stack_lo)
 			frt_stack_top(w, th, end);
-		if (cw_rtos_rd32(w, th->tcb + l.top, &top))
+		if (cw_rtos_rd32(w, th->tcb + l.top, &top)) {
 			cw_thread_problem(th, "TCB at 0x%08x not in the dump", th->tcb);
-		else
-			frt_context(w, th, top, !cw_image_lookup(img, "xSecureContext", &addr));
+			continue;
+		}
+		/*
+		 * The kernel's own check (configCHECK_FOR_STACK_OVERFLOW): the sp its
+		 * switch saved at or below pxStack. The fill above cannot tell when the
+		 * registers saved there still hold fill, as a task's never-used r8-r11
+		 * do (pxPortInitialiseStack() leaves them unwritten).
+		 */
+		if (th->have_stack && top <= th->stack_lo)
+			th->overflow |= CW_OVF_SP_OUTSIDE;
+		frt_context(w, th, top, !cw_image_lookup(img, "xSecureContext", &addr));
 	}
 	return 0;
 }
