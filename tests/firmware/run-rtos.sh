@@ -20,9 +20,13 @@ cores=${RTOS_CORES:-"m0 m3 m4f m33"}
 # threadx, the ThreadX-shaped kernel, and nuttx, the NuttX-shaped one, on M3 and M4F (their v8-M
 # ports differ); nuttx-nois, NuttX without an interrupt stack (CONFIG_ARCH_INTERRUPTSTACK 0, its
 # default: tasks and handlers on the MSP), on M3 and M4F.
-kernels=${RTOS_KERNELS:-"freertos zephyr liteos freertos-noend freertos-retaddr freertos-integrity threadx nuttx nuttx-nois"}
+# Each kernel's "-clang" build is the same sources built by Debian's clang 14 and ld.lld (with
+# GCC's multilib libgcc and newlib for the same core), on the cores named below.
+kernels=${RTOS_KERNELS:-"freertos zephyr liteos freertos-noend freertos-retaddr freertos-integrity threadx nuttx nuttx-nois freertos-clang threadx-clang"}
 variant_core() {
 	case $1 in
+	freertos-clang) case $2 in m0|m3|m33) echo "$2";; esac;;
+	threadx-clang) [ "$2" = m3 ] && echo m3;;
 	freertos-noend) echo m4f;;
 	freertos-retaddr|freertos-integrity) echo m3;;
 	threadx|nuttx|nuttx-nois) [ "$2" != m33 ] && echo "$2" || echo none;;
@@ -32,11 +36,8 @@ variant_core() {
 # LiteOS-M's Cortex-M port is the cortex-m4 one (M3 and M4F here; its M33 port is another shape).
 core_kernels() {
 	# microbit's Cortex-M0 (16K of RAM) runs the FreeRTOS-shaped kernel, ARM_CM0's shape.
-	if [ "$1" = m0 ]; then
-		echo freertos
-		return
-	fi
 	for k in $kernels; do
+		case $1-$k in m0-freertos|m0-freertos-clang) ;; m0-*) continue;; esac
 		if [ "$(variant_core "$k" "$1")" = "$1" ] && { [ "$k" != liteos ] || [ "$1" != m33 ]; }; then
 			echo "$k"
 		fi
@@ -94,7 +95,32 @@ kernel_cases() {	# core kernel
 
 key=$( (cat "$src"/* "$here/src/crash.c" "$here/src/fw.h" "$0" "$here/rtos-oracle.py" "$here/oracle.py" \
 	"$here/qemu-gdb.sh" "$here/src/start.S";
-	arm-none-eabi-gcc --version; qemu-system-arm --version) | sha256sum | cut -c1-16)
+	arm-none-eabi-gcc --version; clang --version; qemu-system-arm --version) | sha256sum | cut -c1-16)
+
+# build CORE KERNEL OUT: by GCC, or by clang for a "-clang" kernel.
+build() {
+	case $2 in
+	*-clang)
+		# shellcheck disable=SC2046
+		clang --target=arm-none-eabi $(core_cflags "$1") $(kernel_cflags "${2%-clang}") \
+			-O2 -funwind-tables -g -ffile-prefix-map="$repo"=. -fdebug-prefix-map="$repo"=. \
+			-ffreestanding -nostdlib -Wall -Wextra -fuse-ld=lld \
+			-I"$src" -L"$src" -T "$src/$(core_ldscript "$1")" \
+			"$here/src/start.S" "$src/port.S" "$src/app.c" "$src/board.c" \
+			"$src/kernel_$(kernel_source "$2").c" "$here/src/crash.c" \
+			$(arm-none-eabi-gcc $(core_cflags "$1") -print-file-name=libc.a) \
+			$(arm-none-eabi-gcc $(core_cflags "$1") -print-libgcc-file-name) -o "$3";;
+	*)
+		# shellcheck disable=SC2046
+		arm-none-eabi-gcc $(core_cflags "$1") $(kernel_cflags "$2") \
+			-O2 -funwind-tables -g -ffile-prefix-map="$repo"=. -fdebug-prefix-map="$repo"=. \
+			-ffreestanding -nostdlib -Wall -Wextra \
+			-I"$src" -L"$src" -T "$src/$(core_ldscript "$1")" \
+			"$here/src/start.S" "$src/port.S" "$src/app.c" "$src/board.c" \
+			"$src/kernel_$(kernel_source "$2").c" \
+			"$here/src/crash.c" -lgcc -o "$3";;
+	esac
+}
 base=$out/$key
 mkdir -p "$base"
 # Builds of older sources are dead weight: keep only this key.
@@ -126,14 +152,7 @@ for core in $cores; do
 			# Source paths relative to the tree, as the bundled examples ship them (GCC 12
 			# hands only -fdebug-prefix-map on to the assembler, for start.S), built from
 			# the tree's top so that the same sources give the same bytes from any caller.
-			# shellcheck disable=SC2046
-			(cd "$repo" && arm-none-eabi-gcc $(core_cflags "$core") $(kernel_cflags "$k") \
-				-O2 -funwind-tables -g -ffile-prefix-map="$repo"=. -fdebug-prefix-map="$repo"=. \
-				-ffreestanding -nostdlib -Wall -Wextra \
-				-I"$src" -L"$src" -T "$src/$(core_ldscript "$core")" \
-				"$here/src/start.S" "$src/port.S" "$src/app.c" "$src/board.c" \
-				"$src/kernel_$(kernel_source "$k").c" \
-				"$here/src/crash.c" -lgcc -o "$d/fw.elf")
+			(cd "$repo" && build "$core" "$k" "$d/fw.elf")
 			# A Zephyr ELF names its main stack only by its stack object
 			# (z_interrupt_stacks), a NuttX one by g_intstackalloc: the linker
 			# script's names for crash.c go.
