@@ -14,6 +14,28 @@ runner_dirs() {
 	out=$(cd "$out" && pwd)
 }
 
+# The cores both runners build for: QEMU's board, and the compiler's flags.
+core_machine() {
+	case $1 in
+	m0) echo microbit;; m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;;
+	esac
+}
+core_cflags() {
+	case $1 in
+	m0) echo "-mcpu=cortex-m0 -mthumb";;
+	m3) echo "-mcpu=cortex-m3 -mthumb";;
+	m4f) echo "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard";;
+	m33) echo "-mcpu=cortex-m33 -mthumb -mfpu=fpv5-sp-d16 -mfloat-abi=hard";;
+	esac
+}
+# clang_libs CORE: what a clang build links, GCC's multilib newlib (for the __aeabi_mem*
+# helpers clang calls) and libgcc for the same core and float ABI.
+clang_libs() {
+	# shellcheck disable=SC2046
+	echo "$(arm-none-eabi-gcc $(core_cflags "$1") -print-file-name=libc.a)" \
+		"$(arm-none-eabi-gcc $(core_cflags "$1") -print-libgcc-file-name)"
+}
+
 # qemu_gdb CASE-DIR MACHINE SECONDS [GDB-ARGS...]: boot CASE-DIR/../fw.elf stopped, attach GDB,
 # run GDB-ARGS, then let the firmware finish (its fault handler writes the dumps into CASE-DIR).
 qemu_gdb() {

@@ -14,20 +14,7 @@ runner_dirs corpus src "${1:-}"
 
 # core: machine cpu-flags linker-script cases
 cores=${CORPUS_CORES:-"m0 m3 m4f m33"}
-core_machine() {
-	case $1 in
-	m0) echo microbit;; m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;;
-	esac
-}
 core_ldscript() { case $1 in m33) echo an505.ld;; *) echo mps2.ld;; esac; }
-core_cflags() {
-	case $1 in
-	m0) echo "-mcpu=cortex-m0 -mthumb";;
-	m3) echo "-mcpu=cortex-m3 -mthumb";;
-	m4f) echo "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard";;
-	m33) echo "-mcpu=cortex-m33 -mthumb -mfpu=fpv5-sp-d16 -mfloat-abi=hard";;
-	esac
-}
 # Case numbers are enum crash_kind in src/cases.c. v6-M has no divide instruction to trap and
 # microbit's Cortex-M0 neither an MPU nor a stack limit register to catch an overflow.
 tick_cases="tick0:11 tick1:12 tick2:13 tick3:14 tick4:15 tick5:16 tick6:17 tick7:18"
@@ -57,8 +44,7 @@ flavour_cflags() {
 	esac
 }
 
-# build CORE FLAVOUR OUT: the firmware, by GCC or by clang, which takes GCC's multilib libgcc
-# and newlib (for the __aeabi_mem* helpers clang calls) for the same core and float ABI.
+# build CORE FLAVOUR OUT: the firmware, by GCC or by clang (with clang_libs).
 build() {
 	case $2 in
 	*-clang)
@@ -67,8 +53,7 @@ build() {
 			-ffile-prefix-map="$repo"=. -fdebug-prefix-map="$repo"=. \
 			-ffreestanding -nostdlib -Wall -fuse-ld=lld -L"$src" -Wl,--build-id=sha1 \
 			-T "$src/$(core_ldscript "$1")" "$src/start.S" "$src/crash.c" "$src/cases.c" \
-			$(arm-none-eabi-gcc $(core_cflags "$1") -print-file-name=libc.a) \
-			$(arm-none-eabi-gcc $(core_cflags "$1") -print-libgcc-file-name) -o "$3";;
+			$(clang_libs "$1") -o "$3";;
 	*)
 		# shellcheck disable=SC2046
 		arm-none-eabi-gcc $(core_cflags "$1") $(flavour_cflags "$2") -g \

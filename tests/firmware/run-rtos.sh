@@ -44,18 +44,9 @@ core_kernels() {
 	done
 }
 kernel_source() { echo "${1%%-*}"; }
-core_machine() { case $1 in m0) echo microbit;; m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;; esac; }
 core_ldscript() { case $1 in m0) echo microbit.ld;; m33) echo an505.ld;; *) echo mps2.ld;; esac; }
 # The FreeRTOS port whose context layout the build follows: the oracle reads it the same way.
 core_port() { case $1 in m0) echo cm0;; m3) echo cm3;; m4f) echo cm4f;; m33) echo cm33;; esac; }
-core_cflags() {
-	case $1 in
-	m0) echo "-mcpu=cortex-m0 -mthumb";;
-	m3) echo "-mcpu=cortex-m3 -mthumb";;
-	m4f) echo "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard";;
-	m33) echo "-mcpu=cortex-m33 -mthumb -mfpu=fpv5-sp-d16 -mfloat-abi=hard";;
-	esac
-}
 kernel_cflags() {
 	case $1 in
 	zephyr) echo "-DKERNEL_ZEPHYR";;
@@ -97,7 +88,7 @@ key=$( (cat "$src"/* "$here/src/crash.c" "$here/src/fw.h" "$0" "$here/rtos-oracl
 	"$here/qemu-gdb.sh" "$here/src/start.S";
 	arm-none-eabi-gcc --version; clang --version; qemu-system-arm --version) | sha256sum | cut -c1-16)
 
-# build CORE KERNEL OUT: by GCC, or by clang for a "-clang" kernel.
+# build CORE KERNEL OUT: by GCC, or by clang (with clang_libs) for a "-clang" kernel.
 build() {
 	case $2 in
 	*-clang)
@@ -108,8 +99,7 @@ build() {
 			-I"$src" -L"$src" -T "$src/$(core_ldscript "$1")" \
 			"$here/src/start.S" "$src/port.S" "$src/app.c" "$src/board.c" \
 			"$src/kernel_$(kernel_source "$2").c" "$here/src/crash.c" \
-			$(arm-none-eabi-gcc $(core_cflags "$1") -print-file-name=libc.a) \
-			$(arm-none-eabi-gcc $(core_cflags "$1") -print-libgcc-file-name) -o "$3";;
+			$(clang_libs "$1") -o "$3";;
 	*)
 		# shellcheck disable=SC2046
 		arm-none-eabi-gcc $(core_cflags "$1") $(kernel_cflags "$2") \
