@@ -82,11 +82,16 @@ static void thread_range(struct cw_search_hints *h, const struct cw_rtos *rtos,
 			 th->name);
 }
 
-/* A thread not running: its stack, as the kernel gives it, holds no live frame. */
+/*
+ * A thread not running: its stack, as the kernel gives it, holds no live
+ * frame, and the context the kernel saved for it is none, wherever it lies.
+ */
 static void other_thread(struct cw_search_hints *h, const struct cw_thread *th)
 {
 	struct cw_stack_range *r;
 
+	if (th->saved_frame && h->nr_others < CW_MAX_OTHER_FRAMES)
+		h->others[h->nr_others++] = th->saved_frame;
 	if (!th->have_stack || !th->stack_size)
 		return;
 	r = add_range(h, th->stack_lo, th->stack_hi, !h->threads_on_msp, CW_BOUND_RTOS);

@@ -393,6 +393,17 @@ static int is_stale(const struct search *s, uint32_t base)
 	return 0;
 }
 
+/* Is the frame at base the context the kernel saved for a thread not running? */
+static int is_other_context(const struct search *s, uint32_t base)
+{
+	unsigned int i;
+
+	for (i = 0; s->t->hints && i < s->t->hints->nr_others; i++)
+		if (s->t->hints->others[i] == base)
+			return 1;
+	return 0;
+}
+
 static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 {
 	const struct cw_stack_range *r = range_of(s->t->hints, a);
@@ -435,7 +446,7 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 		 */
 		if (r && r->process && (f.words[CW_EXC_XPSR_WORD] & CW_XPSR_IPSR))
 			continue;
-		if (!candidate_ok(s->t, s->req, f.base, f.words))
+		if (!candidate_ok(s->t, s->req, f.base, f.words) || is_other_context(s, f.base))
 			continue;
 		s->res->candidates++;
 		if (s->nr == s->cap) {

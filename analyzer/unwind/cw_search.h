@@ -35,6 +35,7 @@ struct cw_stack_range {
 
 #define CW_MAX_STACK_RANGES	96	/* a thread's each, the main stacks */
 #define CW_MAX_STALE_FRAMES	8
+#define CW_MAX_OTHER_FRAMES	64
 
 /* Where the stacks are, for a search: cw_stack_hints() fills it. */
 struct cw_search_hints {
@@ -59,6 +60,13 @@ struct cw_search_hints {
 	 */
 	uint32_t stale[CW_MAX_STALE_FRAMES];
 	unsigned int nr_stale;
+	/*
+	 * The frames the kernel saved for the threads not running: never the
+	 * live one, wherever they lie (a neighbour's stack, below the running
+	 * thread's, which a search reaches when that one may have overflowed).
+	 */
+	uint32_t others[CW_MAX_OTHER_FRAMES];
+	unsigned int nr_others;
 };
 
 /* The outcome of a frame search, for the report. */

@@ -552,6 +552,52 @@ static void handler_frame_on_psp(void)
 }
 
 /*
+ * The real FreeRTOS allocates a task's TCB and stack from one heap, so a
+ * stack's neighbour below it is another task's; where the stacks are not
+ * painted (configCHECK_FOR_STACK_OVERFLOW 0) nothing says the running one did
+ * not overflow, and the search reaches below its start, into that neighbour
+ * and the context the kernel saved for it. That context is never the live
+ * frame: with the crasher's stack made to look overflowed and the worker's
+ * saved context and the frames above it moved into the reach below it
+ * (pxTopOfStack with them), the live frame must still win over that
+ * complete, non-stale chain below.
+ */
+static void other_thread_context(void)
+{
+	const struct cw_thread *w, *cr;
+	uint32_t top, to, lo, a, base;
+	struct crasher c;
+	int err;
+
+	if (open_crasher(&c))
+		return;
+	run(&c.s, CW_RTOS_FREERTOS);
+	w = thread(&c.s.r, "worker");
+	cr = thread(&c.s.r, "crasher");
+	if (!w || !cr || !w->saved_frame || w->exc_return != CW_EXC_RETURN_THREAD_PSP) {
+		KTAP_EXPECT(0, "the worker's saved context, a basic frame");
+		close_session(&c.s);
+		return;
+	}
+	/* The worker's whole used stack, its chain's frames above the context too. */
+	top = peek32(&c.s, w->tcb + TCB_TOP);
+	lo = cr->stack_lo;
+	to = ((lo - (w->stack_hi - top) - 8) & ~7u) | (top & 7);	/* frames stay 8-aligned */
+	for (a = top; a < w->stack_hi; a += 4)
+		poke32(&c.s, to + (a - top), peek32(&c.s, a));
+	poke32(&c.s, w->tcb + TCB_TOP, to);
+	base = to + (w->saved_frame - top);
+	poke32(&c.s, lo, 0);	/* the fill at the crasher's low end gone */
+	/* No fault status to rule the worker's frame out, as on v6-M or in RAM alone. */
+	poke32(&c.s, CW_SCB_CFSR, 0);
+	err = search_crasher(&c);
+	KTAP_EXPECT(c.h.nr_others >= 1, "the kernel's saved contexts known: %u", c.h.nr_others);
+	KTAP_EXPECT(!err && c.at == c.psp, "the live frame 0x%08x found at 0x%08x, not the worker's "
+		    "saved context at 0x%08x", c.psp, c.at, base);
+	close_session(&c.s);
+}
+
+/*
  * Where a call from caller to callee returns: the first address in caller
  * whose preceding instruction is a BL to callee. 0 when there is none.
  */
@@ -883,6 +929,7 @@ int main(void)
 	KTAP_RUN(freertos_stale_context);
 	KTAP_RUN(handler_frame_on_psp);
 	KTAP_RUN(rescue_through_rivals);
+	KTAP_RUN(other_thread_context);
 	KTAP_RUN(zephyr_stack_objects);
 	KTAP_RUN(parse_names);
 	KTAP_RUN(one_frame_schema);
