@@ -6,10 +6,17 @@
 # usage: fw_kernel_log.sh begin | leaks | plant BUG... | save FILE
 . "$(dirname "$0")/fw_lib.sh"
 
-# kmemleak's findings since the last report, into the kernel log.
+# kmemleak's findings since the last report, into the kernel log. With "until N":
+# scan up to N times until it finds one, for a leak planted just before; a scan
+# misses it while the pointer still lies somewhere (a register, a cached stack).
 report_leaks() {
 	[ -w "$KMEMLEAK" ] || return 0
-	fw_kmemleak_scan
+	tries=${2:-1}
+	while :; do
+		fw_kmemleak_scan
+		tries=$((tries - 1))
+		[ "$tries" -le 0 ] || [ -n "$(cat "$KMEMLEAK")" ] && break
+	done
 	fw_kmemleak_relay
 }
 
@@ -28,7 +35,7 @@ plant)
 	for b in "$@"; do
 		echo "fw-planted: begin $b" >/dev/kmsg
 		insmod "$FW_KO_DIR/fw_planted_bug.ko" bug="$b" && rmmod fw_planted_bug
-		[ "$b" = kmemleak ] && report_leaks
+		[ "$b" = kmemleak ] && report_leaks until 4
 		echo "fw-planted: end $b" >/dev/kmsg
 	done
 	;;
