@@ -381,27 +381,29 @@ static int stale_start_frame(const struct search *s, const struct cw_stack_range
  * right where the last preemption did (a thread spinning in one loop), so
  * the frame an interrupt left is not judged so.
  */
-static int is_stale(const struct search *s, uint32_t base)
+static int listed(const uint32_t *frames, unsigned int n, uint32_t base)
 {
 	unsigned int i;
 
-	if (!s->req->fault_frame)
-		return 0;
-	for (i = 0; s->t->hints && i < s->t->hints->nr_stale; i++)
-		if (s->t->hints->stale[i] == base)
+	for (i = 0; i < n; i++)
+		if (frames[i] == base)
 			return 1;
 	return 0;
+}
+
+static int is_stale(const struct search *s, uint32_t base)
+{
+	const struct cw_search_hints *h = s->t->hints;
+
+	return s->req->fault_frame && h && listed(h->stale, h->nr_stale, base);
 }
 
 /* Is the frame at base the context the kernel saved for a thread not running? */
 static int is_other_context(const struct search *s, uint32_t base)
 {
-	unsigned int i;
+	const struct cw_search_hints *h = s->t->hints;
 
-	for (i = 0; s->t->hints && i < s->t->hints->nr_others; i++)
-		if (s->t->hints->others[i] == base)
-			return 1;
-	return 0;
+	return h && listed(h->others, h->nr_others, base);
 }
 
 static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
