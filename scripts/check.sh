@@ -22,6 +22,9 @@ kernels=${KERNELS:-5.10 5.10-mcount 6.1 6.12 6.12-debug 7.2}
 mkdir -p "$logs"
 results=$logs/results.tsv
 : >"$results"
+# Why each failed result failed, in the words of its test, printed again at the end.
+failures=$logs/failures.txt
+: >"$failures"
 
 # record STATUS SUITE DESCRIPTION
 record() {
@@ -55,7 +58,7 @@ collect() {
 	local name=$1 log=$2 rc before
 	rc=$(cat "$log.rc" 2>/dev/null || echo 255)
 	before=$(grep -c '^FAIL' "$results")
-	awk -v suite="$name" -f "$top/scripts/ktap-results.awk" "$log" |
+	awk -v suite="$name" -v details="$failures" -f "$top/scripts/ktap-results.awk" "$log" |
 		while IFS=$'\t' read -r status rest; do
 			record "$status" "${rest%%: *}" "${rest#*: }"
 		done
@@ -240,6 +243,11 @@ fi
 passed=$(grep -c '^PASS' "$results")
 failed=$(grep -c '^FAIL' "$results")
 skipped=$(grep -c '^SKIP' "$results")
+if [ -s "$failures" ]; then
+	echo
+	echo "What the failed tests said (the last lines before each result; all in $logs):"
+	cat "$failures"
+fi
 echo
 if [ "$skipped" != 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

@@ -3,10 +3,19 @@
 # or flat, into one line per result: "PASS|FAIL|SKIP<TAB>SUITE: description".
 # Leaf results count. A parent result counts only when it failed and none of
 # its children did (the program crashed, timed out or exited non-zero).
-# usage: awk -v suite=NAME -f ktap-results.awk LOG
+# With -v details=FILE, each failed result's diagnostic lines (those of its
+# level since the result before it, the last 12) are appended to FILE under
+# its name: a log that only shows its end (CI's) then still shows why.
+# usage: awk -v suite=NAME [-v details=FILE] -f ktap-results.awk LOG
 
-function emit(status, desc) {
+function emit(status, desc,    i, n) {
 	printf "%s\t%s: %s\n", status, suite, desc
+	if (status != "FAIL" || details == "")
+		return
+	printf "%s: %s\n", suite, desc >>details
+	n = nnote[depth + 1]
+	for (i = n > 12 ? n - 12 : 0; i < n; i++)
+		print "    " note[depth + 1, i] >>details
 }
 
 {
@@ -16,8 +25,12 @@ function emit(status, desc) {
 		line = substr(line, 3)
 		depth++
 	}
-	if (line !~ /^(not )?ok [0-9]+( |$)/)
+	if (line !~ /^(not )?ok [0-9]+( |$)/) {
+		# A diagnostic of a result one level up ("# " is also the nesting mark).
+		if (depth > 0 && line !~ /^(KTAP|TAP) version|^[0-9]+\.\.[0-9]+/)
+			note[depth, nnote[depth]++] = line
 		next
+	}
 	failed = line ~ /^not ok/
 	desc = line
 	sub(/^(not )?ok [0-9]+ *(- )?/, "", desc)
@@ -31,6 +44,7 @@ function emit(status, desc) {
 		delete cnt[d]
 		delete bad[d]
 	}
+	nnote[depth + 1] = 0
 	cnt[depth]++
 	if (failed)
 		bad[depth]++

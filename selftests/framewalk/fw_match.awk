@@ -12,7 +12,7 @@
 # two halves tracing_on cuts off: a C line before FUNC's first O line and an
 # O line after FUNC's last C line, which are counted as cut.
 # -v maxdepth=N is the depth framewalk was walking to.
-# Output: "# mismatch ..." details, then
+# Output: "# mismatch ..." and "# unpaired ..." details, then
 # "RESULT FUNC matched mismatched unpaired cut recovered-frames trampoline-stops
 # lost-instance-stops", the last the trampoline stops where the kernel found no
 # return address either (its frame is 0), counted among the matched.
@@ -73,11 +73,18 @@ function compare(fn,    c, o, nc, no, i, n) {
 	}
 }
 
+# A hit one view saw and the other did not, said for the first few.
+function unpaired(fn, why) {
+	lost[fn]++
+	if (nlost++ < 8)
+		print "# unpaired " fn " (input line " NR "): " why
+}
+
 $1 == "O" {
 	fn = $2
 	ohit[fn] = 1
 	if (fn in oracle)
-		lost[fn]++
+		unpaired(fn, "the kernel's trace of the hit before has no framewalk chain")
 	ofound[fn] = $3
 	oracle[fn] = ""
 	for (i = 4; i <= NF; i++)
@@ -90,7 +97,7 @@ $1 == "C" {
 	seen[fn] = 1
 	if (!(fn in oracle)) {
 		if (fn in ohit)
-			lost[fn]++
+			unpaired(fn, "a framewalk chain without the kernel's trace before it")
 		else
 			cut[fn]++
 		next

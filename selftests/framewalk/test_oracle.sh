@@ -21,8 +21,9 @@ compare_at() {
 	depth=$1
 	fw_trace_reset
 	fw_oracle_compare "$TRACEFS" "$list" "$depth"
-	grep '^#' /tmp/fw_match_out
 	for fn in $FUNCS; do
+		# This function's mismatches and unpaired hits, beside its own result.
+		grep "^# [a-z]* $fn " /tmp/fw_match_out
 		set -- $(awk -v f="$fn" '$1 == "RESULT" && $2 == f { g += $3; b += $4; l += $5 }
 			END { print g + 0, b + 0, l + 0 }' /tmp/fw_match_out)
 		ktap_note "$fn depth=$depth: $1 equal, $2 different, $3 unpaired"
