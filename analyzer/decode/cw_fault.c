@@ -5,10 +5,12 @@
  * fatal error reason, and the faulting instruction disassembled with capstone.
  */
 #include <capstone/capstone.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/cw_base.h"
 #include "decode/cw_fault.h"
+#include "decode/cw_thumb.h"
 #include "dump/cw_dump.h"
 
 #define SCB_CPUID	0xE000ED00u
@@ -283,6 +285,36 @@ void cw_fault_explain_zephyr(uint32_t reason, struct cw_fault *f)
 			 "an architecture's code, not one of Cortex-M's");
 }
 
+/*
+ * A coprocessor instruction on p8, p9 or p12-p15 cannot be one on M-profile,
+ * which has only the FPU's p10/p11 and the custom datapath's p0-p7: in that
+ * space ARMv8.1-M puts MVE (vldrw, vaddv, ...), which capstone 4 reads as
+ * ldc/cdp p15.
+ */
+static int coproc_space(const cs_insn *insn)
+{
+	static const char *const ops[] = { "ldc", "stc", "mcr", "mrc", "cdp", NULL };
+	unsigned int i, cp;
+
+	for (i = 0; ops[i]; i++)
+		if (!strncmp(insn->mnemonic, ops[i], 3))
+			break;
+	if (!ops[i] || sscanf(insn->op_str, "p%u", &cp) != 1)
+		return 0;
+	return cp >= 8 && cp != 10 && cp != 11;
+}
+
+static void undecoded(struct cw_fault *f, const uint8_t *code, size_t len, const char *why)
+{
+	f->insn_undecoded = 1;
+	if (len == 4)
+		snprintf(f->insn, sizeof(f->insn), "not decoded: %02x%02x %02x%02x (%s)", code[1],
+			 code[0], code[3], code[2], why);
+	else
+		snprintf(f->insn, sizeof(f->insn), "not decoded: %02x%02x (%s)", code[1], code[0],
+			 why);
+}
+
 static void disassemble(const struct cw_mem *mem, uint32_t pc, struct cw_fault *f)
 {
 	uint8_t code[4] = { 0 };
@@ -295,13 +327,23 @@ static void disassemble(const struct cw_mem *mem, uint32_t pc, struct cw_fault *
 		if (cw_mem_read(mem, pc, code, 2))
 			return;
 	}
+	if (len == 4 && cw_thumb_lob_format((uint16_t)(code[0] | code[1] << 8),
+					    (uint16_t)(code[2] | code[3] << 8), pc, f->insn,
+					    sizeof(f->insn)))
+		return;
 	if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB | CS_MODE_MCLASS, &h) != CS_ERR_OK)
 		return;
 	n = cs_disasm(h, code, len, pc, 1, &insn);
-	if (n) {
+	if (n && coproc_space(insn))
+		undecoded(f, code, insn[0].size, "MVE or no M-profile instruction; capstone 4 "
+			  "has no ARMv8.1-M");
+	else if (n)
 		snprintf(f->insn, sizeof(f->insn), "%s %s", insn[0].mnemonic, insn[0].op_str);
+	else
+		undecoded(f, code, cw_thumb_is_32bit((uint16_t)(code[0] | code[1] << 8)) ? 4 : 2,
+			  "not an instruction capstone 4 knows");
+	if (n)
 		cs_free(insn, n);
-	}
 	cs_close(&h);
 }
 

@@ -17,6 +17,7 @@ struct cw_fault {
 	char lines[16][160];
 	unsigned int nr;
 	char insn[224];		/* the faulting instruction, disassembled */
+	int insn_undecoded;	/* insn says why it is not disassembled, with the encoding */
 	char cls[48];		/* short class for grouping: "bus-precise", "undefined", ... */
 	uint32_t zephyr_reason;	/* a Zephyr dump's reason code, or CW_NO_ZEPHYR_REASON */
 };

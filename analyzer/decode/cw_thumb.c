@@ -6,6 +6,8 @@
  * function's start to the pc (prologue) or from the pc to its return
  * (epilogue) (ARMv7-M ARM, chapter A7; ARMv6-M is its 16-bit subset).
  */
+#include <stdio.h>
+
 #include "image/cw_image.h"
 #include "decode/cw_thumb.h"
 
@@ -54,6 +56,109 @@ enum cw_call_kind cw_thumb_call_before(const struct cw_mem *mem, uint32_t ret, u
 	if (!read16(mem, ret - 2, &hw2) && cw_thumb_is_blx_reg(hw2))
 		return CW_CALL_BLX_REG;
 	return CW_CALL_NONE;
+}
+
+/*
+ * ARMv8.1-M's low-overhead loops (Armv8-M ARM, C2.4 "Branch and loop"):
+ * 1111 0000 0 size Rn | 11x0 ... 1. DLS/DLSTP (hw2 0xE001) and WLS/WLSTP
+ * (hw2 110x, exit offset) set lr to the iteration count; LE/LETP (Rn = 15,
+ * hw2 110x) branch back while they count lr down, LE without lr (size 2)
+ * loops for ever, and LCTP (Rn = 15, hw2 0xE001) ends tail predication.
+ * Their hw2 has bit 0 set, which v7-M leaves undefined in BLX's encoding.
+ */
+enum cw_lob_kind cw_thumb_lob_decode(uint16_t hw1, uint16_t hw2, uint32_t addr, uint32_t *target)
+{
+	unsigned int size = (hw1 >> 4) & 7, rn = hw1 & 0xF;
+	uint32_t off = (hw2 & 0x7FEu) << 1 | (hw2 & 0x800u) >> 10;
+
+	if ((hw1 & 0xFF80) != 0xF000 || !(hw2 & 1))
+		return CW_LOB_NONE;
+	if (hw2 == 0xE001)
+		return rn == 15 ? (size == 0 ? CW_LOB_LCTP : CW_LOB_NONE) :
+		       size <= 4 ? CW_LOB_DLS : CW_LOB_NONE;
+	if ((hw2 & 0xE000) != 0xC000)
+		return CW_LOB_NONE;
+	if (rn == 15) {
+		if (size > 2)
+			return CW_LOB_NONE;
+		*target = addr + 4 - off;
+		return size == 2 ? CW_LOB_LE_FOREVER : CW_LOB_LE;
+	}
+	if (size > 4)
+		return CW_LOB_NONE;
+	*target = addr + 4 + off;
+	return CW_LOB_WLS;
+}
+
+/* The assembler's text of a low-overhead loop instruction; 0 when it is none. */
+int cw_thumb_lob_format(uint16_t hw1, uint16_t hw2, uint32_t addr, char *buf, size_t n)
+{
+	static const char *const tp[] = { ".8", ".16", ".32", ".64", "" };
+	static const char *const reg[] = { "r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8",
+					   "r9", "r10", "r11", "r12", "sp", "lr", "pc" };
+	unsigned int size = (hw1 >> 4) & 7, rn = hw1 & 0xF;
+	uint32_t target = 0;
+
+	switch (cw_thumb_lob_decode(hw1, hw2, addr, &target)) {
+	case CW_LOB_DLS:
+		snprintf(buf, n, "dls%s%s lr, %s", size < 4 ? "tp" : "", tp[size], reg[rn]);
+		return 1;
+	case CW_LOB_WLS:
+		snprintf(buf, n, "wls%s%s lr, %s, #0x%x", size < 4 ? "tp" : "", tp[size], reg[rn],
+			 target);
+		return 1;
+	case CW_LOB_LE:
+		snprintf(buf, n, "%s lr, #0x%x", size ? "letp" : "le", target);
+		return 1;
+	case CW_LOB_LE_FOREVER:
+		snprintf(buf, n, "le #0x%x", target);
+		return 1;
+	case CW_LOB_LCTP:
+		snprintf(buf, n, "lctp");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Does lr hold something other than a return address at pc? In a function
+ * that counts a low-overhead loop in lr, once its prologue has saved the
+ * return address: between the save and the loop lr holds the count being
+ * computed, in the loop the count, after it what LE left (GCC and clang
+ * reuse lr so only where it is saved). The whole function is read, a loop
+ * may lie before or after pc.
+ */
+int cw_thumb_lr_free(const struct cw_mem *mem, const struct cw_image *img, uint32_t pc)
+{
+	const struct cw_symbol *fn = cw_image_func(img, pc);
+	struct cw_prologue p;
+	uint16_t hw1, hw2;
+	uint32_t a, end, target;
+	int lob = 0;
+
+	if (!fn || !fn->size || fn->size > 0x10000)
+		return 0;
+	end = fn->addr + fn->size;
+	for (a = fn->addr; a + 4 <= end && !lob; a += cw_thumb_is_32bit(hw1) ? 4 : 2) {
+		if (read16(mem, a, &hw1))
+			return 0;
+		if (!cw_thumb_is_32bit(hw1))
+			continue;
+		if (read16(mem, a + 2, &hw2))
+			return 0;
+		switch (cw_thumb_lob_decode(hw1, hw2, a, &target)) {
+		case CW_LOB_DLS:
+		case CW_LOB_WLS:
+		case CW_LOB_LE:
+			lob = 1;
+			break;
+		default:
+			break;
+		}
+	}
+	return lob && !cw_prologue_analyze(mem, img, fn->addr, pc, &p) &&
+	       (p.saved & 1u << CW_LR);
 }
 
 /* An unconditional branch (B T2 or B.W T4) at addr: how a tail call or a veneer leaves. */

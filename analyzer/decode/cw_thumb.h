@@ -6,6 +6,8 @@
 #ifndef CW_THUMB_H
 #define CW_THUMB_H
 
+#include <stddef.h>
+
 #include "base/cw_mem.h"
 
 struct cw_image;
@@ -26,6 +28,20 @@ enum cw_call_kind cw_thumb_call_before(const struct cw_mem *mem, uint32_t ret, u
 int cw_thumb_bl_decode(uint16_t hw1, uint16_t hw2, uint32_t addr, uint32_t *target);
 int cw_thumb_is_blx_reg(uint16_t hw);
 int cw_thumb_b_target(const struct cw_mem *mem, uint32_t addr, uint32_t *target, unsigned int *len);
+
+/* ARMv8.1-M's low-overhead loop instructions (cw_thumb_lob_decode()). */
+enum cw_lob_kind {
+	CW_LOB_NONE,
+	CW_LOB_DLS,		/* DLS, DLSTP: lr = the count */
+	CW_LOB_WLS,		/* WLS, WLSTP: lr = the count, or to the target when 0 */
+	CW_LOB_LE,		/* LE, LETP: count lr down, back to the target */
+	CW_LOB_LE_FOREVER,	/* LE without lr: back to the target */
+	CW_LOB_LCTP,		/* end tail predication */
+};
+
+enum cw_lob_kind cw_thumb_lob_decode(uint16_t hw1, uint16_t hw2, uint32_t addr, uint32_t *target);
+int cw_thumb_lob_format(uint16_t hw1, uint16_t hw2, uint32_t addr, char *buf, size_t n);
+int cw_thumb_lr_free(const struct cw_mem *mem, const struct cw_image *img, uint32_t pc);
 
 /* What a function's prologue did before a given pc, relative to the CFA (the sp at entry). */
 struct cw_prologue {

@@ -139,13 +139,16 @@ static const char *cause_mismatch(uint32_t cfsr, const char *insn)
  * into code was written by a BL or BLX (or popped after one), or is a
  * function's address a thread was started with to return to.
  */
-static void match_lr(const struct cw_target *t, uint32_t lr, unsigned int i,
+static void match_lr(const struct cw_target *t, uint32_t lr, uint32_t pc, unsigned int i,
 		     const char *whose, struct cw_match *m)
 {
 	const struct cw_symbol *fn;
 	uint32_t target;
 
 	if (!(lr & 1) || cw_is_exc_return(lr) || !cw_image_is_code(t->img, lr & ~1u))
+		return;
+	/* A low-overhead loop's count (v8.1-M) may be any odd number too. */
+	if (cw_thumb_lr_free(t->mem, t->img, pc))
 		return;
 	if (t->bounds && t->bounds->task_exit && (lr & ~1u) == t->bounds->task_exit)
 		return;
@@ -376,7 +379,8 @@ static void match_pcs(const struct cw_target *t, const struct cw_dump *d,
 			mismatch(m, "frame #%u: the stacked pc 0x%08x is not in the firmware's code, "
 				 "yet the fault (CFSR 0x%08x) was raised by an instruction there", ff,
 				 bt->frames[ff].pc, f->cfsr);
-	} else if (f->have_scb && f->insn[0] && (cause = cause_mismatch(f->cfsr, f->insn))) {
+	} else if (f->have_scb && f->insn[0] && !f->insn_undecoded &&
+		   (cause = cause_mismatch(f->cfsr, f->insn))) {
 		mismatch(m, "frame #%u: the firmware's instruction at the stacked pc 0x%08x (%s) "
 			 "cannot raise %s", ff, bt->frames[ff].pc, f->insn, cause);
 	}
@@ -410,9 +414,9 @@ static void match_pcs(const struct cw_target *t, const struct cw_dump *d,
 	for (i = ff; i < end; i++)
 		if ((bt->frames[i].flags & CW_FRAME_EXCEPTION) &&
 		    bt->frames[i].method == CW_M_EXCEPTION)
-			match_lr(t, bt->frames[i].stacked_lr, i, "stacked", m);
+			match_lr(t, bt->frames[i].stacked_lr, bt->frames[i].pc, i, "stacked", m);
 	if (d->context == CW_CTX_PRE_EXCEPTION && ff == 0 && cw_reg_ok(&d->regs, CW_LR))
-		match_lr(t, d->regs.r[CW_LR], 0, "dump's", m);
+		match_lr(t, d->regs.r[CW_LR], bt->frames[0].pc, 0, "dump's", m);
 	match_first_caller(t, bt, ff, m);
 	match_lost(t, bt, ff, m);
 }

@@ -225,8 +225,11 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 	if (lr == CW_LR_RESET_VALUE || (cw_is_exc_return(lr) && !cw_exc_return_decode(lr, &er)))
 		return 1;
 	/* After a call to a noreturn function that ends its caller, lr is past the code. */
-	return (lr & 1) && (cw_image_is_code(t->img, lr & ~1u) ||
-			    cw_thumb_call_before(t->mem, lr, &target) == CW_CALL_BL);
+	if ((lr & 1) && (cw_image_is_code(t->img, lr & ~1u) ||
+			 cw_thumb_call_before(t->mem, lr, &target) == CW_CALL_BL))
+		return 1;
+	/* A low-overhead loop's count (v8.1-M), where the function has saved its return address. */
+	return fn && cw_thumb_lr_free(t->mem, t->img, pc);
 }
 
 /* The stack a candidate sits in, as [lo, hi), and how it was bounded. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_decode.c - crashwalk's decoders: Thumb calls and branches (encodings
- * produced by GNU as, not by crashwalk), prologue analysis, fault status
+ * test_decode.c - crashwalk's decoders: Thumb calls, branches and low-overhead
+ * loops (encodings produced by GNU as, not by crashwalk), prologue analysis, fault status
  * bits, and the r7 record hook of the shared frame walker. The exception
  * model has its own test, test_exc.c.
  */
@@ -78,6 +78,68 @@ static void call_before(void)
 	KTAP_EXPECT(cw_thumb_b_target(&mem, 0x100000c, &t, &len) && t == 0x100000c && len == 2,
 		    "b . 0x%x", t);
 	KTAP_EXPECT(!cw_thumb_b_target(&mem, 0x1000000, &t, &len) && len == 4, "bl is not b");
+	cw_mem_free(&mem);
+}
+
+/*
+ * ARMv8.1-M's low-overhead loops: hw1, hw2, address and the text, from
+ * arm-none-eabi-as -march=armv8.1-m.main+mve and objdump (the le at 0x8a6
+ * and the dls before it are GCC 12's for cortex-m55, in the corpus's lob_sum).
+ */
+static const struct {
+	uint16_t hw1, hw2;
+	uint32_t addr;
+	const char *text;
+} lob_vectors[] = {
+	{ 0xf043, 0xe001, 0x0, "dls lr, r3" },
+	{ 0xf042, 0xc803, 0x4, "wls lr, r2, #0xe" },
+	{ 0xf021, 0xe001, 0x8, "dlstp.32 lr, r1" },
+	{ 0xf01f, 0xc809, 0xe, "letp lr, #0x0" },
+	{ 0xf00f, 0xc80b, 0x12, "le lr, #0x0" },
+	{ 0xf02f, 0xc80d, 0x16, "le #0x0" },
+	{ 0xf00f, 0xe001, 0x1a, "lctp" },
+	{ 0xf004, 0xc003, 0x1e, "wlstp.8 lr, r4, #0x26" },
+	{ 0xf04e, 0xe001, 0x896, "dls lr, lr" },
+	{ 0xf00f, 0xc807, 0x8a6, "le lr, #0x89c" },
+};
+
+static void low_overhead_loops(void)
+{
+	struct cw_mem mem = { 0 };
+	struct cw_fault f;
+	unsigned int i;
+	uint32_t t;
+	char buf[64];
+
+	for (i = 0; i < ARRAY_SIZE(lob_vectors); i++) {
+		buf[0] = 0;
+		cw_thumb_lob_format(lob_vectors[i].hw1, lob_vectors[i].hw2, lob_vectors[i].addr,
+				    buf, sizeof(buf));
+		KTAP_EXPECT(!strcmp(buf, lob_vectors[i].text), "%04x %04x: '%s', want '%s'",
+			    lob_vectors[i].hw1, lob_vectors[i].hw2, buf, lob_vectors[i].text);
+	}
+	/* Their neighbours in the encoding space are no loop: BL, BLX, B.W. */
+	KTAP_EXPECT(cw_thumb_lob_decode(0xf000, 0xf800, 0, &t) == CW_LOB_NONE, "bl");
+	KTAP_EXPECT(cw_thumb_lob_decode(0xf000, 0xe800, 0, &t) == CW_LOB_NONE, "blx");
+	KTAP_EXPECT(cw_thumb_lob_decode(0xf7ff, 0xbffa, 0, &t) == CW_LOB_NONE, "b.w");
+
+	/* The faulting instruction: a loop's own text, MVE said to be not decoded, not ldc. */
+	memset(flash, 0, sizeof(flash));
+	cw_mem_add(&mem, 0x1000, sizeof(flash), flash, "image");
+	put_hw(0, 0xf00f);
+	put_hw(2, 0xc807);	/* le lr, #0xff6 */
+	put_hw(4, 0xed90);
+	put_hw(6, 0x1f00);	/* vldrw.u32 q0, [r0] */
+	put_hw(8, 0xf852);
+	put_hw(10, 0x3b04);	/* ldr r3, [r2], #4 */
+	cw_fault_decode(&mem, 0x1000, 1, &f);
+	KTAP_EXPECT(!strcmp(f.insn, "le lr, #0xff6") && !f.insn_undecoded, "le: '%s'", f.insn);
+	cw_fault_decode(&mem, 0x1004, 1, &f);
+	KTAP_EXPECT(f.insn_undecoded && strstr(f.insn, "not decoded: ed90 1f00"), "vldrw: '%s'",
+		    f.insn);
+	cw_fault_decode(&mem, 0x1008, 1, &f);
+	KTAP_EXPECT(!strcmp(f.insn, "ldr r3, [r2], #4") && !f.insn_undecoded, "ldr: '%s'",
+		    f.insn);
 	cw_mem_free(&mem);
 }
 
@@ -501,6 +563,7 @@ int main(void)
 	KTAP_RUN(bl_decode);
 	KTAP_RUN(blx_not_bx);
 	KTAP_RUN(call_before);
+	KTAP_RUN(low_overhead_loops);
 	KTAP_RUN(prologue);
 	KTAP_RUN(prologue_sp_by_register);
 	KTAP_RUN(epilogue_forms);

@@ -18,6 +18,7 @@ runner_dirs() {
 core_machine() {
 	case $1 in
 	m0) echo microbit;; m3) echo mps2-an385;; m4f) echo mps2-an386;; m33) echo mps2-an505;;
+	m55) echo mps3-an547;;
 	esac
 }
 core_cflags() {
@@ -26,6 +27,9 @@ core_cflags() {
 	m3) echo "-mcpu=cortex-m3 -mthumb";;
 	m4f) echo "-mcpu=cortex-m4 -mthumb -mfpu=fpv4-sp-d16 -mfloat-abi=hard";;
 	m33) echo "-mcpu=cortex-m33 -mthumb -mfpu=fpv5-sp-d16 -mfloat-abi=hard";;
+	# ARMv8.1-M with MVE and its FPU (GCC's default for the core): low-overhead loops keep
+	# their count in lr, and vectorized loops use MVE.
+	m55) echo "-mcpu=cortex-m55 -mthumb -mfloat-abi=hard";;
 	esac
 }
 # clang_libs CORE: what a clang build links, GCC's multilib newlib (for the __aeabi_mem*

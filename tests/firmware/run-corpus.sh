@@ -13,7 +13,7 @@ set -eu
 runner_dirs corpus src "${1:-}"
 
 # core: machine cpu-flags linker-script cases
-cores=${CORPUS_CORES:-"m0 m3 m4f m33"}
+cores=${CORPUS_CORES:-"m0 m3 m4f m33 m55"}
 core_ldscript() { case $1 in m33) echo an505.ld;; *) echo mps2.ld;; esac; }
 # Case numbers are enum crash_kind in src/cases.c. v6-M has no divide instruction to trap and
 # microbit's Cortex-M0 neither an MPU nor a stack limit register to catch an overflow.
@@ -24,6 +24,10 @@ core_cases() {
 	m3) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 overflow:9 alloca:10";;
 	m4f) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 fpu:8 overflow:9 alloca:10";;
 	m33) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 fpu:8 overflow:9 alloca:10";;
+	# ARMv8.1-M's own (src/fw.h): faults in a dls/le loop and in an MVE load, and timer
+	# interrupts into a dls/le loop, each leaving a loop count in the stacked lr.
+	m55) echo "bus:1 undef:2 div0:3 unaligned:4 invstate:5 isr:6 psp:7 fpu:8 overflow:9 alloca:10" \
+		"lob:19 mve:20 lobtick0:21 lobtick1:22 lobtick2:23 lobtick3:24";;
 	esac
 	echo "$tick_cases"
 }
@@ -32,6 +36,15 @@ core_cases() {
 # builds and Rust firmware have them) instead of GCC's and GNU ld's.
 flavours=${CORPUS_FLAVOURS:-"O0-fp O0-nofp Os-fp Os-nofp O2-fp O2-nofp Os-fp-uw O2-nofp-uw \
 	O2-nofp-clang Oz-fp-clang"}
+# Cortex-M55 is built in the flavours where its loops differ: -O0 (none), GCC's and clang's
+# low-overhead loops, with and without frame pointer and unwind tables.
+core_flavours() {
+	case $1 in
+	m55) [ -n "${CORPUS_FLAVOURS:-}" ] && echo "$flavours" ||
+		echo "O0-fp Os-nofp O2-fp O2-nofp O2-nofp-uw O2-nofp-clang Oz-fp-clang";;
+	*) echo "$flavours";;
+	esac
+}
 flavour_cflags() {
 	o=${1%%-*}
 	case $1 in
@@ -96,7 +109,7 @@ run_case() {	# case-dir machine case-number breakpoint [gdb-commands...]
 
 status=0
 for core in $cores; do
-	for fl in $flavours; do
+	for fl in $(core_flavours "$core"); do
 		d=$base/$core-$fl
 		if [ ! -f "$d/.done" ]; then
 			rm -rf "$d"

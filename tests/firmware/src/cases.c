@@ -139,7 +139,7 @@ NOINLINE void overflow_thread(int kind)
  */
 static void guard_process_stack(void)
 {
-#if defined(__ARM_ARCH_8M_MAIN__)
+#if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
 	uint32_t lim = (uint32_t)__psp_stack_lo;
 
 	__asm__ volatile("msr psplim, %0" : : "r"(lim));
@@ -176,7 +176,7 @@ NOINLINE int do_fault(int kind, int x)
 		break;
 #endif
 	default:
-		fault_bus(x);
+		FW_DEFAULT_FAULT(kind, x);
 		break;
 	}
 	return sink + 1;
@@ -335,3 +335,53 @@ int main(void)
 	sink = run_case(crash_case ? (int)crash_case : CASE_BUS);
 	return 1;	/* no fault happened: the run fails */
 }
+
+#ifdef __ARM_FEATURE_MVE
+#include <arm_mve.h>
+
+static int lob_data[16];
+
+/* A counted loop: GCC at -O1 and up and clang make it dls/le, with the count in lr. */
+NOINLINE int lob_sum(const volatile int *p, int n)
+{
+	int i, s = 0;
+
+	for (i = 0; i < n; i++)
+		s += p[i] * 3;
+	return s;
+}
+
+/* MVE loads, which capstone 4 does not know (it reads them as coprocessor loads). */
+NOINLINE int mve_sum(const int32_t *p, int n)
+{
+	int32x4_t acc = vdupq_n_s32(0);
+	int i;
+
+	for (i = 0; i < n; i += 4)
+		acc = vaddq_s32(acc, vldrwq_s32(p + i));
+	return vaddvq_s32(acc);
+}
+
+void v81m_fault(int kind, int x)
+{
+	switch (kind) {
+	case CASE_LOB:
+		sink = lob_sum((const volatile int *)bad_address, 16 + (x & 1));
+		break;
+	case CASE_MVE:
+		sink = mve_sum((const int32_t *)bad_address, 16 + (x & 4));
+		break;
+	default:
+		if (kind < CASE_LOB_TICK || kind > CASE_LOB_TICK_LAST) {
+			fault_bus(x);
+			break;
+		}
+		/* Odd counts to the tick, as busy_forever's, inside the loop most of the time. */
+		SYST_RVR = 3001u + 89u * (uint32_t)(kind - CASE_LOB_TICK);
+		SYST_CVR = 0;
+		SYST_CSR = 7;
+		for (;;)
+			sink = lob_sum(lob_data, 16);
+	}
+}
+#endif

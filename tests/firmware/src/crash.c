@@ -72,7 +72,7 @@ void __aeabi_unwind_cpp_pr2(void) __attribute__((alias("abort")));
 
 void reset_handler(void)
 {
-	uint32_t *s = __data_load, *d = __data_start;
+	uint32_t *s = __data_load, *d = FW_EARLY_FPU(__data_start);
 
 	while (d < __data_end)
 		*d++ = *s++;
