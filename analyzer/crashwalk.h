@@ -91,15 +91,27 @@ enum cw_unwinder {
 	CW_UNWIND_CFI,		/* DWARF CFI; pseudo-execution only for code without CFI */
 };
 
+/*
+ * The kernels crashwalk reads, in the order --rtos auto tries them: the one
+ * list of them. Each line X(NAME, name) is a kernel's file rtos/cw_name.c,
+ * which defines struct cw_rtos_ops cw_name_ops; its value CW_RTOS_NAME of enum
+ * cw_rtos_kind; and its --rtos and JSON name "name". A new kernel is its file
+ * and its line here.
+ */
+#define CW_RTOS_KERNELS(X)						\
+	X(FREERTOS, freertos)						\
+	X(ZEPHYR, zephyr)						\
+	X(THREADX, threadx)						\
+	X(LITEOS, liteos)	/* OpenHarmony LiteOS-M */		\
+	X(NUTTX, nuttx)
+
+#define CW_RTOS_KIND_(NAME, name)	CW_RTOS_##NAME,
 enum cw_rtos_kind {
 	CW_RTOS_AUTO,		/* detect from the firmware's symbols */
 	CW_RTOS_NONE,
-	CW_RTOS_FREERTOS,
-	CW_RTOS_ZEPHYR,
-	CW_RTOS_THREADX,
-	CW_RTOS_LITEOS,		/* OpenHarmony LiteOS-M */
-	CW_RTOS_NUTTX,
+	CW_RTOS_KERNELS(CW_RTOS_KIND_)
 };
+#undef CW_RTOS_KIND_
 
 int cw_unwinder_parse(const char *s, enum cw_unwinder *out);
 int cw_rtos_parse(const char *s, enum cw_rtos_kind *out);
