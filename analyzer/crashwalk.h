@@ -160,6 +160,8 @@ uint32_t cw_analysis_build_id(const struct cw_analysis *a, const uint8_t **id, u
 const char *cw_analysis_path(const struct cw_analysis *a);
 /* Does buf, a file's first bytes (4096 suffice), start a crash dump rather than an ELF image? */
 int cw_dump_sniff(const uint8_t *buf, size_t len);
+/* The dump formats crashwalk reads, as reports name them: "elf-core, ... or crashcatcher". */
+const char *cw_dump_formats(void);
 
 /* A frame of the crash's backtrace, innermost first; its strings are the image's. */
 struct cw_frame_info {

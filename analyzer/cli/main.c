@@ -23,10 +23,10 @@ static void usage(FILE *out)
 	      "       crashwalk [OPTIONS] -w DIR [-k DIR] [FIRMWARE.elf] [DUMP...]\n"
 	      "       crashwalk [OPTIONS] -f [FIRMWARE.elf] STREAM...\n"
 	      "       crashwalk summary [--json] [REPORTS...]\n"
-	      "Unwind and explain Cortex-M crash dumps (ELF core, Zephyr coredump or #CD: log,\n"
-	      "CrashCatcher, remoteproc ELF); DUMP '-' is standard input. Without FIRMWARE.elf\n"
-	      "each dump's firmware is found by the GNU build-id it holds: in --symbols\n"
-	      "directories, then from the debuginfod servers DEBUGINFOD_URLS names.\n\n"
+	      "Unwind and explain Cortex-M crash dumps; DUMP '-' is standard input. Without\n"
+	      "FIRMWARE.elf each dump's firmware is found by the GNU build-id it holds: in\n"
+	      "--symbols directories, then from the debuginfod servers DEBUGINFOD_URLS names.\n"
+	      "Dump formats: %s, told apart by their first bytes.\n\n"
 	      "  -j, --json              one JSON object per dump, failed dumps included\n"
 	      "  -m, --method=M          auto, cfi, ehabi, prologue, fp or scan (default auto)\n"
 	      "  -r, --regs=SYM:LAYOUT   registers of a dump without them, from the register\n"
@@ -56,7 +56,7 @@ static void usage(FILE *out)
 	      "  -v, --verbose           say which dump is being read\n"
 	      "  -h, --help              this help\n"
 	      "  -V, --version           the version\n"
-	      "See crashwalk(1).\n", cw_rtos_kinds());
+	      "See crashwalk(1).\n", cw_dump_formats(), cw_rtos_kinds());
 }
 
 static int verbosity;	/* -1 with -q, 1 with -v */
