@@ -76,8 +76,8 @@ static void usage(FILE *out)
 static int verbosity;	/* -1 with -q, 1 with -v */
 
 /* A note on stderr, unless -q. */
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void note(const char *fmt, ...)
+static void stderr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void stderr_note(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -106,7 +106,7 @@ static void library_note(void *ctx, int error, const char *msg)
 	struct held *h = ctx;
 
 	if (!error)
-		note("%s\n", msg);
+		stderr_note("%s\n", msg);
 	else if (h->nr < sizeof(h->lines) / sizeof(h->lines[0]))
 		snprintf(h->lines[h->nr++], sizeof(h->lines[0]), "%s", msg);
 }
@@ -160,7 +160,7 @@ static struct cw_image *firmware_of(struct firmware *fw, const struct cw_analysi
 		return NULL;
 	}
 	if (cw_symbols_opened(fw->store) != opened) {
-		note("firmware %s\n", where);
+		stderr_note("firmware %s\n", where);
 		if (opt->analyze.regs && cw_image_check_regblock(img, opt->analyze.regs, &why)) {
 			snprintf(err->msg, sizeof(err->msg), "%s: %.640s", name, why.msg);
 			return NULL;
@@ -184,7 +184,7 @@ static int analyze(struct firmware *fw, const char *path, uint8_t *buf, size_t l
 	o.note_ctx = &held;
 	fw->dumps++;
 	if (verbosity > 0)
-		note("reading %s\n", path);
+		stderr_note("reading %s\n", path);
 	if (cw_analysis_read(path, buf, len, &a, &err)) {
 		fw->failed++;
 		return dump_failed(opt, path, NULL, err.msg);
@@ -543,8 +543,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "crashwalk: %s\n", err.msg);
 			rc = 1;
 		} else if (!w.dumps) {
-			note("%s: the stream ended without a crash dump (no #CD: or CrashCatcher "
-			     "lines)\n", strcmp(argv[i], "-") ? argv[i] : "<stdin>");
+			stderr_note("%s: the stream ended without a crash dump (no #CD: or CrashCatcher "
+				    "lines)\n", strcmp(argv[i], "-") ? argv[i] : "<stdin>");
 		}
 		rc |= w.failed;
 	}
@@ -552,8 +552,8 @@ int main(int argc, char **argv)
 		rc |= batch(&fw, list, &opt);
 		fflush(stdout);
 		/* The count after the stream, where a reader of stdout does not trip on it. */
-		note("%u dumps, %u failed, %u firmware images opened\n", fw.dumps, fw.failed,
-		     fw.store ? cw_symbols_opened(fw.store) : 1);
+		stderr_note("%u dumps, %u failed, %u firmware images opened\n", fw.dumps, fw.failed,
+			    fw.store ? cw_symbols_opened(fw.store) : 1);
 	}
 	if (watch) {
 		struct watch_ctx w = { &fw, &opt, 0, 0 };

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# test_cli.sh - crashwalk's command line: every short option has its long one, --help and
+# test_crashwalk_cli.sh - crashwalk's command line: every short option has its long one, --help and
 # --version, unknown options, methods and RTOS names named in the error (with the accepted
 # ones), --regs checked against the firmware, --sp parsed and used instead of the frame search, missing, empty, directory and non-ELF files named
 # with the reason, a failed dump as an error object in the --json stream, '-' for standard
@@ -8,7 +8,7 @@
 # the dump checked against the firmware (--allow-mismatch), source paths mapped (--path-map,
 # --strip-path), and each error in one line: a firmware given as the dump, a truncated
 # firmware, empty or terminal standard input, a followed stream without a dump.
-# Usage: test_cli.sh CRASHWALK BUNDLED_DIR
+# Usage: test_crashwalk_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
 b=$2
