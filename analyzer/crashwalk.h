@@ -91,15 +91,27 @@ enum cw_unwinder {
 	CW_UNWIND_CFI,		/* DWARF CFI; pseudo-execution only for code without CFI */
 };
 
+/*
+ * The kernels crashwalk reads, in the order --rtos auto tries them: the one
+ * list of them. Each line X(NAME, name) is a kernel's file rtos/cw_name.c,
+ * which defines struct cw_rtos_ops cw_name_ops; its value CW_RTOS_NAME of enum
+ * cw_rtos_kind; and its --rtos and JSON name "name". A new kernel is its file
+ * and its line here.
+ */
+#define CW_RTOS_KERNELS(X)						\
+	X(FREERTOS, freertos)						\
+	X(ZEPHYR, zephyr)						\
+	X(THREADX, threadx)						\
+	X(LITEOS, liteos)	/* OpenHarmony LiteOS-M */		\
+	X(NUTTX, nuttx)
+
+#define CW_RTOS_KIND_(NAME, name)	CW_RTOS_##NAME,
 enum cw_rtos_kind {
 	CW_RTOS_AUTO,		/* detect from the firmware's symbols */
 	CW_RTOS_NONE,
-	CW_RTOS_FREERTOS,
-	CW_RTOS_ZEPHYR,
-	CW_RTOS_THREADX,
-	CW_RTOS_LITEOS,		/* OpenHarmony LiteOS-M */
-	CW_RTOS_NUTTX,
+	CW_RTOS_KERNELS(CW_RTOS_KIND_)
 };
+#undef CW_RTOS_KIND_
 
 int cw_unwinder_parse(const char *s, enum cw_unwinder *out);
 int cw_rtos_parse(const char *s, enum cw_rtos_kind *out);
@@ -148,6 +160,8 @@ uint32_t cw_analysis_build_id(const struct cw_analysis *a, const uint8_t **id, u
 const char *cw_analysis_path(const struct cw_analysis *a);
 /* Does buf, a file's first bytes (4096 suffice), start a crash dump rather than an ELF image? */
 int cw_dump_sniff(const uint8_t *buf, size_t len);
+/* The dump formats crashwalk reads, as reports name them: "elf-core, ... or crashcatcher". */
+const char *cw_dump_formats(void);
 
 /* A frame of the crash's backtrace, innermost first; its strings are the image's. */
 struct cw_frame_info {

@@ -168,7 +168,7 @@ guest_only=
 only=("$@")
 if [ -z "$guest_only" ]; then
 	start host-lib "$logs/host-lib.log" "$top/tests/lib/test_fw_walk.sh"
-	start host-cli "$logs/host-cli.log" "$top/tests/userspace/test_cli.sh"
+	start host-cli "$logs/host-cli.log" "$top/tests/userspace/test_framewalk_cli.sh"
 	start host-usym "$logs/host-usym.log" "$top/tests/userspace/test_usym.sh"
 	start host-plugin "$logs/host-plugin.log" "$top/tests/userspace/test_plugin.sh"
 	start install "$logs/install.log" "$top/tests/install/test_install.sh"

@@ -19,7 +19,8 @@ int fw_color;
 
 /*
  * One subcommand: its options, the help text that documents them, and the
- * function that runs it. A new subcommand is one more entry in fw_cmds[].
+ * function that runs it. A new subcommand is one more entry in fw_cmds[],
+ * with its options and run function here, and its file (README.md says why).
  */
 struct fw_subcmd {
 	const char *name;

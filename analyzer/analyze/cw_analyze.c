@@ -15,9 +15,9 @@
 #include "image/cw_symbolize.h"
 
 /* A note for the caller; error: a refused dump's further reason, for after its error. */
-static void note(const struct cw_options *o, int error, const char *fmt, ...)
+static void tell_caller(const struct cw_options *o, int error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static void note(const struct cw_options *o, int error, const char *fmt, ...)
+static void tell_caller(const struct cw_options *o, int error, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -138,8 +138,8 @@ static int find_registers(const struct cw_options *o, const struct cw_target *t,
 		if (cw_find_exception_frame(t, d->context, frame_at, &d->regs, &at, found))
 			return cw_fail(err, d->path, -1, "no stack pointer, and no exception frame "
 				       "in memory holds the dump's registers; give it with --sp");
-		note(o, 0, "%s: no stack pointer; the dump's registers are the exception frame "
-		     "at 0x%08x", d->path, at);
+		tell_caller(o, 0, "%s: no stack pointer; the dump's registers are the exception frame "
+			    "at 0x%08x", d->path, at);
 		return 0;
 	}
 
@@ -152,7 +152,7 @@ static int find_registers(const struct cw_options *o, const struct cw_target *t,
 		return cw_fail(err, d->path, -1, "no registers and no exception frame in memory "
 			       "with a complete chain above it%s", d->regs.valid ? " (none was "
 			       "looked for below the stack pointers given with --sp)" : "");
-	note(o, 0, "%s: no registers; using the exception frame at 0x%08x", d->path, at);
+	tell_caller(o, 0, "%s: no registers; using the exception frame at 0x%08x", d->path, at);
 	return 0;
 }
 
@@ -170,12 +170,12 @@ static int refuse_mismatch(const struct cw_options *o, const struct cw_image *im
 
 	if (o->allow_mismatch) {
 		for (i = 0; i < m->nr; i++)
-			note(o, 0, "%s: warning: does not match %s: %s", d->path, fw,
-			     m->lines[i]);
+			tell_caller(o, 0, "%s: warning: does not match %s: %s", d->path, fw,
+				    m->lines[i]);
 		return 0;
 	}
 	for (i = 1; i < m->nr; i++)
-		note(o, 1, "%s: does not match %s: %s", d->path, fw, m->lines[i]);
+		tell_caller(o, 1, "%s: does not match %s: %s", d->path, fw, m->lines[i]);
 	if (m->nr > 1)
 		return cw_fail(err, d->path, -1, "not a dump of %s (--allow-mismatch reports it "
 			       "anyway): %s; %u more differences (-v lists them)", fw,
@@ -201,15 +201,15 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 	cw_rtos_bounds(img, o->rtos, &a->ends);
 	t = (struct cw_target){ .mem = &d->mem, .img = img, .bounds = &a->ends };
 	if (sp_is_the_frame(d)) {
-		note(o, 0, "%s: the sp recorded, 0x%08x, is the exception frame's address (as "
-		     "Zephyr before 4.1 writes it), not the sp before it", d->path,
-		     d->regs.r[CW_SP]);
+		tell_caller(o, 0, "%s: the sp recorded, 0x%08x, is the exception frame's address (as "
+			    "Zephyr before 4.1 writes it), not the sp before it", d->path,
+			    d->regs.r[CW_SP]);
 		frame_at = d->regs.r[CW_SP];
 		d->regs.valid &= ~(1u << CW_SP);
 	}
 	use_given_sp(d, &o->sp);
 	if (d->context != CW_CTX_MEMORY_ONLY && o->regs)
-		note(o, 0, "%s: the dump has its registers; --regs is not used", d->path);
+		tell_caller(o, 0, "%s: the dump has its registers; --regs is not used", d->path);
 	if (d->context == CW_CTX_MEMORY_ONLY && o->regs &&
 	    cw_regs_from_regblock(&t, d, o->regs, err))
 		return -1;
@@ -236,8 +236,8 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 	if (cw_match(&t, d, bt, &a->fault, &a->match) && refuse_mismatch(o, img, d, &a->match, err))
 		return -1;
 	if (cw_rtos_threads(&t, d, bt, &a->fault, o->rtos, o->how, &a->rtos))
-		note(o, 0, "%s: no %s kernel objects in the firmware", d->path,
-		     cw_rtos_name(o->rtos));
+		tell_caller(o, 0, "%s: no %s kernel objects in the firmware", d->path,
+			    cw_rtos_name(o->rtos));
 	return 0;
 }
 

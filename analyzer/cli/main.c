@@ -13,20 +13,34 @@
 #include <unistd.h>
 
 #include "../../lib/user/fw_color.h"
+#include "cli/cw_cli.h"
 #include "crashwalk.h"
 #include "fw_version.h"
 
+/* A subcommand as CW_SUBCOMMANDS (cli/cw_cli.h) lists it. */
+struct subcommand {
+	const char *name, *args;
+	int (*run)(int argc, char **argv);
+};
+
+#define CW_CMD_(name, args)	{ #name, args, cw_cmd_##name },
+static const struct subcommand subcommands[] = { CW_SUBCOMMANDS(CW_CMD_) };
+#undef CW_CMD_
+
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: crashwalk [OPTIONS] [FIRMWARE.elf] DUMP...\n"
+	unsigned int i;
+
+	fputs("usage: crashwalk [OPTIONS] [FIRMWARE.elf] DUMP...\n"
 	      "       crashwalk [OPTIONS] --batch[=LIST] [FIRMWARE.elf] [DUMP...]\n"
 	      "       crashwalk [OPTIONS] -w DIR [-k DIR] [FIRMWARE.elf] [DUMP...]\n"
-	      "       crashwalk [OPTIONS] -f [FIRMWARE.elf] STREAM...\n"
-	      "       crashwalk summary [--json] [REPORTS...]\n"
-	      "Unwind and explain Cortex-M crash dumps (ELF core, Zephyr coredump or #CD: log,\n"
-	      "CrashCatcher, remoteproc ELF); DUMP '-' is standard input. Without FIRMWARE.elf\n"
-	      "each dump's firmware is found by the GNU build-id it holds: in --symbols\n"
-	      "directories, then from the debuginfod servers DEBUGINFOD_URLS names.\n\n"
+	      "       crashwalk [OPTIONS] -f [FIRMWARE.elf] STREAM...\n", out);
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(out, "       crashwalk %s %s\n", subcommands[i].name, subcommands[i].args);
+	fprintf(out, "Unwind and explain Cortex-M crash dumps; DUMP '-' is standard input. Without\n"
+	      "FIRMWARE.elf each dump's firmware is found by the GNU build-id it holds: in\n"
+	      "--symbols directories, then from the debuginfod servers DEBUGINFOD_URLS names.\n"
+	      "Dump formats: %s, told apart by their first bytes.\n\n"
 	      "  -j, --json              one JSON object per dump, failed dumps included\n"
 	      "  -m, --method=M          auto, cfi, ehabi, prologue, fp or scan (default auto)\n"
 	      "  -r, --regs=SYM:LAYOUT   registers of a dump without them, from the register\n"
@@ -56,14 +70,14 @@ static void usage(FILE *out)
 	      "  -v, --verbose           say which dump is being read\n"
 	      "  -h, --help              this help\n"
 	      "  -V, --version           the version\n"
-	      "See crashwalk(1).\n", cw_rtos_kinds());
+	      "See crashwalk(1).\n", cw_dump_formats(), cw_rtos_kinds());
 }
 
 static int verbosity;	/* -1 with -q, 1 with -v */
 
 /* A note on stderr, unless -q. */
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void note(const char *fmt, ...)
+static void stderr_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void stderr_note(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -92,7 +106,7 @@ static void library_note(void *ctx, int error, const char *msg)
 	struct held *h = ctx;
 
 	if (!error)
-		note("%s\n", msg);
+		stderr_note("%s\n", msg);
 	else if (h->nr < sizeof(h->lines) / sizeof(h->lines[0]))
 		snprintf(h->lines[h->nr++], sizeof(h->lines[0]), "%s", msg);
 }
@@ -146,7 +160,7 @@ static struct cw_image *firmware_of(struct firmware *fw, const struct cw_analysi
 		return NULL;
 	}
 	if (cw_symbols_opened(fw->store) != opened) {
-		note("firmware %s\n", where);
+		stderr_note("firmware %s\n", where);
 		if (opt->analyze.regs && cw_image_check_regblock(img, opt->analyze.regs, &why)) {
 			snprintf(err->msg, sizeof(err->msg), "%s: %.640s", name, why.msg);
 			return NULL;
@@ -170,7 +184,7 @@ static int analyze(struct firmware *fw, const char *path, uint8_t *buf, size_t l
 	o.note_ctx = &held;
 	fw->dumps++;
 	if (verbosity > 0)
-		note("reading %s\n", path);
+		stderr_note("reading %s\n", path);
 	if (cw_analysis_read(path, buf, len, &a, &err)) {
 		fw->failed++;
 		return dump_failed(opt, path, NULL, err.msg);
@@ -190,13 +204,8 @@ static int analyze(struct firmware *fw, const char *path, uint8_t *buf, size_t l
 	return 0;
 }
 
-/*
- * Call fn for each line of the file at name ("-": standard input), with its
- * number; what names the option or command in the error an unreadable file
- * gets. 1 when the file cannot be opened, else the OR of what fn returned.
- */
-static int each_line(const char *name, const char *what,
-		     int (*fn)(void *ctx, char *line, size_t n, unsigned int lineno), void *ctx)
+int cw_each_line(const char *name, const char *what,
+		 int (*fn)(void *ctx, char *line, size_t n, unsigned int lineno), void *ctx)
 {
 	FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
 	unsigned int lineno = 0;
@@ -240,7 +249,7 @@ static int batch(struct firmware *fw, const char *list, const struct options *op
 {
 	struct batch_ctx b = { fw, opt };
 
-	return each_line(list, "--batch", batch_line, &b);
+	return cw_each_line(list, "--batch", batch_line, &b);
 }
 
 struct watch_ctx {
@@ -305,67 +314,6 @@ static int is_firmware(const char *path, int follow)
 	return n <= 0 || !cw_dump_sniff(buf, (size_t)n);
 }
 
-struct summary_ctx {
-	struct cw_summary *s;
-	const char *name;
-};
-
-static int summary_line(void *p, char *line, size_t n, unsigned int lineno)
-{
-	struct summary_ctx *c = p;
-	struct cw_error err = { { 0 } };
-
-	if (strspn(line, " \t\r\n") == n)
-		return 0;
-	if (cw_summary_add(c->s, line, n, &err)) {
-		fprintf(stderr, "crashwalk: %s:%u: %s\n", c->name, lineno, err.msg);
-		return 1;
-	}
-	return 0;
-}
-
-/* Add the JSON lines of the file at name ("-": standard input) to s; 0, or 1 after an error. */
-static int summary_read(struct cw_summary *s, const char *name)
-{
-	struct summary_ctx c = { s, name };
-
-	return each_line(name, "summary:", summary_line, &c);
-}
-
-/* crashwalk summary [--json] [REPORTS...]: crashwalk --json's lines grouped by signature. */
-static int summary(int argc, char **argv)
-{
-	struct cw_summary *s;
-	int i, json = 0, files = 0, rc = 0;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
-			json = 1;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs("usage: crashwalk summary [--json] [REPORTS...]\n", stdout);
-			return 0;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "crashwalk: summary: unknown option '%s'\n", argv[i]);
-			return 2;
-		}
-	}
-	s = cw_summary_new();
-	if (!s) {
-		fputs("crashwalk: out of memory\n", stderr);
-		return 1;
-	}
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--json") && strcmp(argv[i], "-j")) {
-			rc |= summary_read(s, argv[i]);
-			files++;
-		}
-	if (!files)
-		rc |= summary_read(s, "-");
-	cw_summary_print(stdout, s, json);
-	cw_summary_free(s);
-	return rc;
-}
-
 enum {
 	OPT_COLOR = 256, OPT_ALLOW_MISMATCH, OPT_PATH_MAP, OPT_STRIP_PATH, OPT_SYMBOLS,
 	OPT_NO_DEBUGINFOD, OPT_IMAGE_CACHE,
@@ -408,8 +356,9 @@ int main(int argc, char **argv)
 	int c, i, rc = 0, follow = 0, first;
 	char *end;
 
-	if (argc > 1 && !strcmp(argv[1], "summary"))
-		return summary(argc - 1, argv + 1);
+	for (i = 0; argc > 1 && i < (int)(sizeof(subcommands) / sizeof(subcommands[0])); i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].run(argc - 1, argv + 1);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":jm:w:k:fr:R:s:b::qvhV", opts, NULL)) != -1) {
 		switch (c) {
@@ -594,8 +543,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "crashwalk: %s\n", err.msg);
 			rc = 1;
 		} else if (!w.dumps) {
-			note("%s: the stream ended without a crash dump (no #CD: or CrashCatcher "
-			     "lines)\n", strcmp(argv[i], "-") ? argv[i] : "<stdin>");
+			stderr_note("%s: the stream ended without a crash dump (no #CD: or CrashCatcher "
+				    "lines)\n", strcmp(argv[i], "-") ? argv[i] : "<stdin>");
 		}
 		rc |= w.failed;
 	}
@@ -603,8 +552,8 @@ int main(int argc, char **argv)
 		rc |= batch(&fw, list, &opt);
 		fflush(stdout);
 		/* The count after the stream, where a reader of stdout does not trip on it. */
-		note("%u dumps, %u failed, %u firmware images opened\n", fw.dumps, fw.failed,
-		     fw.store ? cw_symbols_opened(fw.store) : 1);
+		stderr_note("%u dumps, %u failed, %u firmware images opened\n", fw.dumps, fw.failed,
+			    fw.store ? cw_symbols_opened(fw.store) : 1);
 	}
 	if (watch) {
 		struct watch_ctx w = { &fw, &opt, 0, 0 };

@@ -4,12 +4,13 @@
  * crash dump in it to a callback as soon as its last line arrives, so a host
  * reports an attached MCU's crashes live, from the UART they come out of.
  *
- * Two transports firmware uses for this: Zephyr's coredump log lines
+ * Each dump format that has a log transport says what it looks like
+ * (struct cw_dump_log, in its reader): tagged, as Zephyr's coredump log lines
  * ("#CD:BEGIN#", lines of "#CD:" and hex, "#CD:END#", each after whatever
- * prefix the logger puts on its lines; lines without "#CD:" are the
- * firmware's ordinary log, also between the lines of a dump), and
- * CrashCatcher's hex dump ("CRASH ENCOUNTERED", its prompt, lines of bare hex,
- * "End of dump"; written with interrupts off, so nothing else comes between).
+ * prefix the logger puts on its lines; lines without the tag are the
+ * firmware's ordinary log, also between the lines of a dump), or bare hex, as
+ * CrashCatcher's ("CRASH ENCOUNTERED", its prompt, lines of bare hex, "End of
+ * dump"; written with interrupts off, so nothing else comes between).
  * A dump cut short (the MCU reset while writing it, the stream ended, the
  * start was missed) is handed over too, with what cut it and what its bytes
  * lack, and the stream goes on: one bad dump never stops the next.
@@ -27,12 +28,6 @@
 #define LINE_MAX_LEN	4096		/* a dump's line is a log line: short */
 #define TEXT_MAX	(64u << 20)	/* text of the largest dump taken */
 
-enum dump_kind { NO_DUMP, ZEPHYR_LOG, CRASHCATCHER_HEX };
-
-/* The line that starts a dump of each kind, and the one that ends it. */
-static const char *const begin_mark[] = { "", "#CD:BEGIN#", "CRASH ENCOUNTERED" };
-static const char *const end_mark[] = { "", "#CD:END#", "End of dump" };
-
 struct follow {
 	const char *path;
 	cw_follow_fn fn;
@@ -43,10 +38,11 @@ struct follow {
 	size_t line_len;
 	int line_long;			/* the current line overflowed line[] */
 	/*
-	 * The dump being collected: a Zephyr one's lines verbatim, so offsets
-	 * point into them; a CrashCatcher one's bytes, decoded.
+	 * The format of the dump being collected, CW_FMT_UNKNOWN when none: a
+	 * tagged one's lines verbatim, so offsets point into them; a bare hex
+	 * one's bytes, decoded.
 	 */
-	enum dump_kind kind;
+	enum cw_dump_format kind;
 	int headless;			/* its #CD:BEGIN# was never seen */
 	unsigned long first_line;
 	char *text;
@@ -54,6 +50,12 @@ struct follow {
 	char cut[256];			/* set once the dump is known to be damaged */
 	char name[300];
 };
+
+/* How the format of kind travels in a log. */
+static const struct cw_dump_log *log_of(enum cw_dump_format kind)
+{
+	return &cw_formats[kind].reader->log;
+}
 
 static int hexdigit(char c)
 {
@@ -88,8 +90,8 @@ static int text_add(struct follow *f, const char *p, size_t n)
  */
 static void describe_cut(struct follow *f, struct cw_stream_dump *sd)
 {
-	const char *end = f->kind == ZEPHYR_LOG ? "#CD:END#\n" : "";
-	size_t end_len = strlen(end);
+	const struct cw_dump_log *log = log_of(f->kind);
+	size_t end_len = log->tag ? strlen(log->end) + 1 : 0;
 	struct cw_error err = { { 0 } };
 	struct cw_dump d;
 	uint8_t *copy = malloc(f->len + end_len + 1);
@@ -103,7 +105,10 @@ static void describe_cut(struct follow *f, struct cw_stream_dump *sd)
 	}
 	if (f->len)
 		memcpy(copy, f->text, f->len);
-	memcpy(copy + f->len, end, end_len);
+	if (end_len) {
+		memcpy(copy + f->len, log->end, end_len - 1);
+		copy[f->len + end_len - 1] = '\n';
+	}
 	if (cw_dump_parse(&d, sd->name, copy, f->len + end_len, &err)) {
 		size_t skip = strlen(sd->name) + 2;	/* the reader's "NAME: ", said already */
 
@@ -124,11 +129,11 @@ static int deliver(struct follow *f)
 	int rc;
 
 	if (f->headless && !f->cut[0])
-		snprintf(f->cut, sizeof(f->cut), "no #CD:BEGIN# before line %lu: the stream "
-			 "began inside a dump", f->first_line);
+		snprintf(f->cut, sizeof(f->cut), "no %s before line %lu: the stream "
+			 "began inside a dump", log_of(f->kind)->begin, f->first_line);
 	if (!f->len && !f->cut[0])
 		snprintf(f->cut, sizeof(f->cut), "no bytes before %s at line %lu",
-			 end_mark[f->kind], f->lineno);
+			 log_of(f->kind)->end, f->lineno);
 	if (f->cut[0]) {
 		describe_cut(f, &sd);
 		free(f->text);
@@ -138,7 +143,7 @@ static int deliver(struct follow *f)
 	}
 	f->text = NULL;
 	f->len = f->cap = 0;
-	f->kind = NO_DUMP;
+	f->kind = CW_FMT_UNKNOWN;
 	f->headless = 0;
 	f->cut[0] = '\0';
 	rc = f->fn(f->ctx, &sd);
@@ -146,11 +151,11 @@ static int deliver(struct follow *f)
 }
 
 /* A dump of kind starts at this line; one being collected is cut by it. */
-static int begin(struct follow *f, enum dump_kind kind, int headless)
+static int begin(struct follow *f, enum cw_dump_format kind, int headless)
 {
 	if (f->kind) {
 		snprintf(f->cut, sizeof(f->cut), "a new %s at line %lu before %s",
-			 begin_mark[kind], f->lineno, end_mark[f->kind]);
+			 log_of(kind)->begin, f->lineno, log_of(f->kind)->end);
 		if (deliver(f))
 			return 1;
 	}
@@ -174,13 +179,14 @@ static void dump_add(struct follow *f, const char *p, size_t n)
 
 static int follow_line(struct follow *f, const char *p, size_t n);
 
-/* A line inside a CrashCatcher hex dump: hex, a blank, the prompt, or its end. */
-static int crashcatcher_line(struct follow *f, const char *p, size_t n)
+/* A line inside a bare hex dump: hex, a blank, the prompt, or its end. */
+static int bare_line(struct follow *f, const char *p, size_t n)
 {
+	const struct cw_dump_log *log = log_of(f->kind);
 	char bytes[LINE_MAX_LEN / 2];
 	size_t i;
 
-	if (memmem(p, n, "End of dump", 11))
+	if (memmem(p, n, log->end, strlen(log->end)))
 		return deliver(f);
 	for (i = 0; i < n && isxdigit((unsigned char)p[i]); i++)
 		if (i % 2)
@@ -189,45 +195,83 @@ static int crashcatcher_line(struct follow *f, const char *p, size_t n)
 		dump_add(f, bytes, n / 2);
 		return 0;
 	}
-	if (memmem(p, n, "press any key", 13))
+	if (log->skip && memmem(p, n, log->skip, strlen(log->skip)))
 		return 0;
-	snprintf(f->cut, sizeof(f->cut), "line %lu is not hex, before %s", f->lineno,
-		 end_mark[f->kind]);
+	snprintf(f->cut, sizeof(f->cut), "line %lu is not hex, before %s", f->lineno, log->end);
 	if (deliver(f))
 		return 1;
 	return follow_line(f, p, n);	/* the firmware's log again */
 }
 
+/* Does the n bytes at p start with mark? */
+static int starts(const char *p, size_t n, const char *mark)
+{
+	size_t len = strlen(mark);
+
+	return n >= len && !memcmp(p, mark, len);
+}
+
+/* The format whose untagged dump line p begins, CW_FMT_UNKNOWN if none. */
+static enum cw_dump_format bare_begin(const char *p, size_t n)
+{
+	const struct cw_dump_log *log;
+	unsigned int k;
+
+	for (k = CW_FMT_UNKNOWN + 1; k < CW_NR_FORMATS; k++) {
+		log = log_of((enum cw_dump_format)k);
+		if (log->begin && !log->tag && memmem(p, n, log->begin, strlen(log->begin)))
+			return (enum cw_dump_format)k;
+	}
+	return CW_FMT_UNKNOWN;
+}
+
+/* The format whose tag line p carries, *tag where; CW_FMT_UNKNOWN if none. */
+static enum cw_dump_format tagged(const char *p, size_t n, const char **tag)
+{
+	const struct cw_dump_log *log;
+	unsigned int k;
+
+	for (k = CW_FMT_UNKNOWN + 1; k < CW_NR_FORMATS; k++) {
+		log = log_of((enum cw_dump_format)k);
+		if (log->tag && (*tag = memmem(p, n, log->tag, strlen(log->tag))))
+			return (enum cw_dump_format)k;
+	}
+	return CW_FMT_UNKNOWN;
+}
+
 /* One line of the log, without its end of line. */
 static int follow_line(struct follow *f, const char *p, size_t n)
 {
-	const char *m;
+	enum cw_dump_format kind;
+	const char *m = NULL;
 	size_t rest;
 
 	if (n && p[n - 1] == '\r')
 		n--;
-	if (memmem(p, n, begin_mark[CRASHCATCHER_HEX], strlen(begin_mark[CRASHCATCHER_HEX])))
-		return begin(f, CRASHCATCHER_HEX, 0);
-	if (f->kind == CRASHCATCHER_HEX)
-		return crashcatcher_line(f, p, n);
-	m = memmem(p, n, "#CD:", 4);
-	if (!m) {
+	/* A bare dump's first line starts it wherever it comes, a dump being collected cut. */
+	kind = bare_begin(p, n);
+	if (kind)
+		return begin(f, kind, 0);
+	if (f->kind && !log_of(f->kind)->tag)
+		return bare_line(f, p, n);
+	kind = tagged(p, n, &m);
+	if (!kind) {
 		if (f->log) {
 			fprintf(f->log, "%s: %.*s\n", f->path, (int)n, p);
 			fflush(f->log);
 		}
 		return 0;
 	}
-	rest = n - (size_t)(m + 4 - p);
-	if (rest >= 6 && !memcmp(m + 4, "BEGIN#", 6)) {
-		if (begin(f, ZEPHYR_LOG, 0))
+	rest = n - (size_t)(m - p);
+	if (starts(m, rest, log_of(kind)->begin)) {
+		if (begin(f, kind, 0))
 			return 1;
-	} else if (!f->kind && begin(f, ZEPHYR_LOG, 1)) {
+	} else if (f->kind != kind && begin(f, kind, 1)) {
 		return 1;
 	}
 	dump_add(f, p, n);
 	dump_add(f, "\n", 1);
-	if (rest >= 4 && !memcmp(m + 4, "END#", 4))
+	if (starts(m, rest, log_of(kind)->end))
 		return deliver(f);
 	return 0;
 }
@@ -307,7 +351,7 @@ int cw_follow(const char *path, FILE *log, cw_follow_fn fn, void *ctx, struct cw
 	}
 	if (f->kind && !stopped) {
 		snprintf(f->cut, sizeof(f->cut), "the stream %s after line %lu, before %s",
-			 rc ? "failed" : "ended", f->lineno, end_mark[f->kind]);
+			 rc ? "failed" : "ended", f->lineno, log_of(f->kind)->end);
 		deliver(f);
 	}
 	if (raw > 0)

@@ -400,7 +400,7 @@ static const char *frt_find_task_exit(const struct cw_image *img, uint32_t *addr
 }
 
 const struct cw_rtos_ops cw_freertos_ops = {
-	.kind = CW_RTOS_FREERTOS, .name = "freertos", .detect = "pxCurrentTCB", .fill = FREERTOS_FILL,
+	.detect = "pxCurrentTCB", .fill = FREERTOS_FILL,
 	.find = frt_find, .task_exit = "prvTaskExitError",
 	.find_task_exit = frt_find_task_exit, .settle = frt_settle,
 };

@@ -361,7 +361,7 @@ static int los_find(struct cw_rtos_walk *w)
 }
 
 const struct cw_rtos_ops cw_liteos_ops = {
-	.kind = CW_RTOS_LITEOS, .name = "liteos", .detect = "g_losTask", .fill = LITEOS_FILL,
+	.detect = "g_losTask", .fill = LITEOS_FILL,
 	.stack_guard = 4, .find = los_find,
 	.task_exit = "ArchSysExit", .thread_entry = "OsTaskEntry",
 };

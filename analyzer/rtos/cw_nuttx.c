@@ -613,7 +613,7 @@ static void nx_settle(struct cw_rtos_walk *w, struct cw_thread *th)
 }
 
 const struct cw_rtos_ops cw_nuttx_ops = {
-	.kind = CW_RTOS_NUTTX, .name = "nuttx", .detect = "g_readytorun",
+	.detect = "g_readytorun",
 	.fill_word = NUTTX_STACK_COLOR, .find = nx_find, .thread_entry = "nxtask_start",
 	.isr_stack_lo = "g_intstackalloc", .isr_stack_hi = "g_intstacktop", .settle = nx_settle,
 };

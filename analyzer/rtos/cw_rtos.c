@@ -17,10 +17,16 @@
 
 #include "rtos/cw_rtos_model.h"
 
-/* In the order --rtos auto tries them; a kernel is its file and its line here. */
-static const struct cw_rtos_ops *const kernels[] = {
-	&cw_freertos_ops, &cw_zephyr_ops, &cw_threadx_ops, &cw_liteos_ops, &cw_nuttx_ops,
+/* A kernel as CW_RTOS_KERNELS (crashwalk.h) lists it: its kind, its name, its reader. */
+struct kernel {
+	enum cw_rtos_kind kind;
+	const char *name;
+	const struct cw_rtos_ops *ops;
 };
+
+#define CW_RTOS_KERNEL_(NAME, name)	{ CW_RTOS_##NAME, #name, &cw_##name##_ops },
+static const struct kernel kernels[] = { CW_RTOS_KERNELS(CW_RTOS_KERNEL_) };
+#undef CW_RTOS_KERNEL_
 
 /*
  * Kernels crashwalk does not read, by a symbol only they define: --rtos auto
@@ -39,8 +45,8 @@ const char *cw_rtos_name(enum cw_rtos_kind kind)
 	if (kind == CW_RTOS_AUTO)
 		return "auto";
 	for (i = 0; i < ARRAY_SIZE(kernels); i++)
-		if (kernels[i]->kind == kind)
-			return kernels[i]->name;
+		if (kernels[i].kind == kind)
+			return kernels[i].name;
 	return kind == CW_RTOS_NONE ? "none" : "unknown";
 }
 
@@ -54,8 +60,8 @@ int cw_rtos_parse(const char *s, enum cw_rtos_kind *out)
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(kernels); i++)
-		if (!strcmp(s, kernels[i]->name)) {
-			*out = kernels[i]->kind;
+		if (!strcmp(s, kernels[i].name)) {
+			*out = kernels[i].kind;
 			return 0;
 		}
 	return -1;
@@ -72,7 +78,7 @@ const char *cw_rtos_kinds(void)
 	n = snprintf(list, sizeof(list), "auto, none");
 	for (i = 0; i < ARRAY_SIZE(kernels); i++)
 		n += snprintf(list + n, sizeof(list) - n, "%s%s",
-			      i + 1 < ARRAY_SIZE(kernels) ? ", " : " or ", kernels[i]->name);
+			      i + 1 < ARRAY_SIZE(kernels) ? ", " : " or ", kernels[i].name);
 	return list;
 }
 
@@ -87,16 +93,23 @@ const char *cw_thread_state_name(enum cw_thread_state s)
 	return s < ARRAY_SIZE(names) ? names[s] : "unknown";
 }
 
-static const struct cw_rtos_ops *pick_kernel(const struct cw_image *img, enum cw_rtos_kind kind)
+static const struct kernel *pick_kernel(const struct cw_image *img, enum cw_rtos_kind kind)
 {
 	uint32_t addr;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(kernels); i++)
-		if (kernels[i]->kind == kind ||
-		    (kind == CW_RTOS_AUTO && !cw_image_lookup(img, kernels[i]->detect, &addr)))
-			return kernels[i];
+		if (kernels[i].kind == kind ||
+		    (kind == CW_RTOS_AUTO && !cw_image_lookup(img, kernels[i].ops->detect, &addr)))
+			return &kernels[i];
 	return NULL;
+}
+
+static const struct cw_rtos_ops *pick_ops(const struct cw_image *img, enum cw_rtos_kind kind)
+{
+	const struct kernel *k = pick_kernel(img, kind);
+
+	return k ? k->ops : NULL;
 }
 
 static void kernel_ends(const struct cw_image *img, const struct cw_rtos_ops *ops,
@@ -125,14 +138,14 @@ static void kernel_ends(const struct cw_image *img, const struct cw_rtos_ops *op
  */
 void cw_rtos_bounds(const struct cw_image *img, enum cw_rtos_kind kind, struct cw_bounds *b)
 {
-	kernel_ends(img, pick_kernel(img, kind), b);
+	kernel_ends(img, pick_ops(img, kind), b);
 }
 
 /* The kernel's own interrupt stack: the name of its low end's symbol, NULL if none. */
 const char *cw_rtos_isr_stack(const struct cw_image *img, enum cw_rtos_kind kind, uint32_t *lo,
 			      uint32_t *hi)
 {
-	const struct cw_rtos_ops *ops = pick_kernel(img, kind);
+	const struct cw_rtos_ops *ops = pick_ops(img, kind);
 
 	if (!ops || !ops->isr_stack_lo || cw_image_lookup(img, ops->isr_stack_lo, lo) ||
 	    cw_image_lookup(img, ops->isr_stack_hi, hi) || *hi <= *lo)
@@ -187,20 +200,22 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 {
 	struct cw_rtos_walk w = { .t = t, .dump = dump, .bt = bt, .fault = f, .how = how,
 				  .out = out };
+	const struct kernel *k;
 	const struct cw_rtos_ops *ops;
 	unsigned int i;
 
 	memset(out, 0, sizeof(*out));
 	out->kind = CW_RTOS_NONE;
-	ops = pick_kernel(t->img, kind);
-	if (!ops && kind == CW_RTOS_AUTO)
+	k = pick_kernel(t->img, kind);
+	if (!k && kind == CW_RTOS_AUTO)
 		note_unread_kernel(&w);
-	if (!ops)
+	if (!k)
 		return kind == CW_RTOS_NONE || kind == CW_RTOS_AUTO ? 0 : -1;
 	out->threads = calloc(CW_MAX_THREADS, sizeof(*out->threads));
 	if (!out->threads)
 		return -1;
-	out->kind = ops->kind;
+	out->kind = k->kind;
+	ops = k->ops;
 	w.fill = ops->fill;
 	w.fill_word = ops->fill_word;
 	w.stack_guard = ops->stack_guard;

@@ -28,12 +28,10 @@ struct cw_rtos_walk {
 };
 
 /*
- * A kernel: its --rtos name, the symbol that shows it is there, its stack
- * fill byte, how to find its threads.
+ * A kernel: the symbol that shows it is there, its stack fill byte, how to
+ * find its threads. Its kind and name are its line in CW_RTOS_KERNELS.
  */
 struct cw_rtos_ops {
-	enum cw_rtos_kind kind;
-	const char *name;
 	const char *detect;
 	uint8_t fill;
 	uint32_t fill_word;	/* a kernel that paints words (NuttX): the word, fill unused */
@@ -56,11 +54,9 @@ struct cw_rtos_ops {
 	void (*settle)(struct cw_rtos_walk *w, struct cw_thread *th);
 };
 
-extern const struct cw_rtos_ops cw_freertos_ops;
-extern const struct cw_rtos_ops cw_zephyr_ops;
-extern const struct cw_rtos_ops cw_threadx_ops;
-extern const struct cw_rtos_ops cw_liteos_ops;
-extern const struct cw_rtos_ops cw_nuttx_ops;
+#define CW_RTOS_OPS_(NAME, name)	extern const struct cw_rtos_ops cw_##name##_ops;
+CW_RTOS_KERNELS(CW_RTOS_OPS_)
+#undef CW_RTOS_OPS_
 
 /* One field: its offset from DWARF, else the default. */
 struct cw_rtos_field {

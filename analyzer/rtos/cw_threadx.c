@@ -307,6 +307,6 @@ static int tx_find(struct cw_rtos_walk *w)
 }
 
 const struct cw_rtos_ops cw_threadx_ops = {
-	.kind = CW_RTOS_THREADX, .name = "threadx", .detect = "_tx_thread_current_ptr",
+	.detect = "_tx_thread_current_ptr",
 	.fill = THREADX_FILL, .find = tx_find, .thread_entry = "_tx_thread_shell_entry",
 };

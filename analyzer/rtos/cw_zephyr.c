@@ -172,6 +172,6 @@ static int zep_find(struct cw_rtos_walk *w)
 }
 
 const struct cw_rtos_ops cw_zephyr_ops = {
-	.kind = CW_RTOS_ZEPHYR, .name = "zephyr", .detect = "_kernel", .fill = ZEPHYR_FILL, .find = zep_find,
+	.detect = "_kernel", .fill = ZEPHYR_FILL, .find = zep_find,
 	.thread_entry = "z_thread_entry",
 };

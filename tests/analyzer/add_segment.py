@@ -3,7 +3,7 @@
 # add_segment.py - copy an ELF core with one more segment: the firmware's .text (one byte flipped on request) or a GNU build-id note.
 """Usage: add_segment.py IN.core OUT.core (--text FIRMWARE.elf [--flip OFFSET] | --build-id HEX)
 
-For test_cli.sh: crashwalk must compare what a dump holds of the firmware's read-only sections
+For test_crashwalk_cli.sh: crashwalk must compare what a dump holds of the firmware's read-only sections
 and its build-id with the firmware's own. The new program header table goes at the end of the
 file, so the existing segments keep their offsets.
 """

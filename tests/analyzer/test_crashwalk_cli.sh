@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# test_cli.sh - crashwalk's command line: every short option has its long one, --help and
+# test_crashwalk_cli.sh - crashwalk's command line: every short option has its long one, --help and
 # --version, unknown options, methods and RTOS names named in the error (with the accepted
 # ones), --regs checked against the firmware, --sp parsed and used instead of the frame search, missing, empty, directory and non-ELF files named
 # with the reason, a failed dump as an error object in the --json stream, '-' for standard
@@ -8,7 +8,7 @@
 # the dump checked against the firmware (--allow-mismatch), source paths mapped (--path-map,
 # --strip-path), and each error in one line: a firmware given as the dump, a truncated
 # firmware, empty or terminal standard input, a followed stream without a dump.
-# Usage: test_cli.sh CRASHWALK BUNDLED_DIR
+# Usage: test_crashwalk_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
 b=$2
@@ -70,6 +70,20 @@ for k in $kinds; do
 	echo "$table" | grep -q "^$k" || undocumented="$undocumented table:$k"
 done
 check "every_rtos_kind_documented" "${kinds:+${undocumented:-none}}" none
+# Every dump format --help names (its list comes from the library's table of formats) is in the
+# man page's paragraph of formats, the Inputs section of crashwalk.rst and the JSON schema's
+# "format" values.
+formats=$(sed -n 's/^Dump formats: \(.*\), told apart.*/\1/p' "$tmp/help" | sed 's/,\| or / /g')
+man_formats=$(sed -n '/^Dump formats/,/^\.PP/p' "$man" | sed -n 's/^\.B //p')
+rst_inputs=$(awk '/^Inputs$/ { on = 1 } on && /^Exception model$/ { exit } on' "$rst")
+schema=$(grep '"format": "' "$rst")
+undocumented=
+for k in $formats; do
+	echo "$man_formats" | grep -qx -- "$k" || undocumented="$undocumented man:$k"
+	echo "$rst_inputs" | grep -q -- "^\`\`$k\`\`:" || undocumented="$undocumented rst:$k"
+	echo "$schema" | grep -q "\"$k\"" || undocumented="$undocumented schema:$k"
+done
+check "every_dump_format_documented" "${formats:+${undocumented:-none}}" none
 # The examples in the README, Documentation/ and the man page use only crashwalk's own letters.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 wrong=
@@ -187,7 +201,7 @@ check "follow_stream_without_a_dump_said_at_its_end" "$?: $(cat "$tmp/out" "$tmp
 check "json_failed_dump_exits_1" "$?" 1
 check "json_failed_dump_is_an_error_object_in_the_stream" \
 	"$(sed -n 2p "$tmp/out")" \
-	"{\"schema\": \"crashwalk\", \"version\": 6, \"dump\": {\"path\": \"$tmp/text\", \"build_id\": null}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (ELF core, Zephyr, #CD: log, CrashCatcher)\"}"
+	"{\"schema\": \"crashwalk\", \"version\": 6, \"dump\": {\"path\": \"$tmp/text\", \"build_id\": null}, \"error\": \"$tmp/text: offset 0 (0x0): not a known dump format (elf-core, zephyr or crashcatcher)\"}"
 check "json_stream_keeps_the_good_dumps" "$(grep -c '"frames": \[' "$tmp/out")" 2
 # The man page and the guide name the schema version the report writes.
 man=$(dirname "$0")/../../analyzer/crashwalk.1

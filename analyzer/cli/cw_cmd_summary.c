@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cw_cmd_summary.c - crashwalk summary [--json] [REPORTS...]: crashwalk
+ * --json's lines grouped by crash signature (fleet/cw_summary.c groups them).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cw_cli.h"
+#include "crashwalk.h"
+
+struct summary_ctx {
+	struct cw_summary *s;
+	const char *name;
+};
+
+static int summary_line(void *p, char *line, size_t n, unsigned int lineno)
+{
+	struct summary_ctx *c = p;
+	struct cw_error err = { { 0 } };
+
+	if (strspn(line, " \t\r\n") == n)
+		return 0;
+	if (cw_summary_add(c->s, line, n, &err)) {
+		fprintf(stderr, "crashwalk: %s:%u: %s\n", c->name, lineno, err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+/* Add the JSON lines of the file at name ("-": standard input) to s; 0, or 1 after an error. */
+static int summary_read(struct cw_summary *s, const char *name)
+{
+	struct summary_ctx c = { s, name };
+
+	return cw_each_line(name, "summary:", summary_line, &c);
+}
+
+int cw_cmd_summary(int argc, char **argv)
+{
+	struct cw_summary *s;
+	int i, json = 0, files = 0, rc = 0;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
+			json = 1;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs("usage: crashwalk summary [--json] [REPORTS...]\n", stdout);
+			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "crashwalk: summary: unknown option '%s'\n", argv[i]);
+			return 2;
+		}
+	}
+	s = cw_summary_new();
+	if (!s) {
+		fputs("crashwalk: out of memory\n", stderr);
+		return 1;
+	}
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--json") && strcmp(argv[i], "-j")) {
+			rc |= summary_read(s, argv[i]);
+			files++;
+		}
+	if (!files)
+		rc |= summary_read(s, "-");
+	cw_summary_print(stdout, s, json);
+	cw_summary_free(s);
+	return rc;
+}
