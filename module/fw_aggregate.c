@@ -19,7 +19,7 @@
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
 
-#include "framewalk.h"
+#include "fw_aggregate.h"
 
 /*
  * Count chains instead of (or as well as) writing events: one hash-table

@@ -10,6 +10,7 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 
+#include "fw_aggregate.h"
 #include "fw_arm64.h"
 
 #define CREATE_TRACE_POINTS

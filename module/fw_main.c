@@ -15,6 +15,7 @@
 #include <linux/trace_events.h>
 
 #include "framewalk.h"
+#include "fw_aggregate.h"
 
 static struct trace_array *fw_tr;
 

@@ -18,6 +18,7 @@
 #include <linux/string.h>
 
 #include "framewalk.h"
+#include "fw_aggregate.h"
 #include "fw_compat.h"
 
 /* Longest filter or notrace list accepted, in bytes. */
