@@ -9,6 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include "fw_compat.h"
+#include "fw_recursion.h"
 #include "fw_walk.h"
 
 /* Upper bound of the depth parameter: the size of the per-CPU frame buffers. */
@@ -114,15 +115,6 @@ extern struct fw_cpu __percpu *fw_pcpu;
 extern struct ftrace_ops *fw_live_ops;
 void fw_callback(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
 		 struct fw_regs *regs);
-
-/* fw_recover.c: the walk of a task whose returns a tracer hooks. */
-void fw_recovery_init(void);
-unsigned int fw_walk_hooked(unsigned long callsite, unsigned long parent_ip,
-			    unsigned long fp, struct fw_context *slot,
-			    unsigned int nr_stacks, unsigned int depth);
-#ifdef FW_KRETPROBE_GLOBAL
-extern unsigned long fw_kretprobe_trampoline;
-#endif
 
 /* fw_ops.c: the ftrace_ops and the filter it was built from. */
 int fw_ops_start(void);

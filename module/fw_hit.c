@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fw_hit.c - the ftrace_ops callback: at every hit of a filtered function,
- * walk the chain from the hook (fw_compat.h says where it stands), then write
+ * walk the chain from the hook (fw_hook.h says where it stands), then write
  * it as a framewalk:chain event, count it (fw_aggregate.c), or both.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -12,6 +12,8 @@
 
 #include "fw_aggregate.h"
 #include "fw_arm64.h"
+#include "fw_hook.h"
+#include "fw_recover.h"
 
 #define CREATE_TRACE_POINTS
 #include "fw_trace.h"

@@ -16,6 +16,7 @@
 
 #include "framewalk.h"
 #include "fw_aggregate.h"
+#include "fw_recover.h"
 
 static struct trace_array *fw_tr;
 

@@ -19,7 +19,7 @@
 
 #include "framewalk.h"
 #include "fw_aggregate.h"
-#include "fw_compat.h"
+#include "fw_hook.h"
 
 /* Longest filter or notrace list accepted, in bytes. */
 #define FW_PATTERNS_MAX	1024

@@ -14,6 +14,8 @@
 #include <linux/string.h>
 
 #include "fw_arm64.h"
+#include "fw_hook.h"
+#include "fw_recover.h"
 
 /*
  * Return trampolines, found by name at load; 0 where the kernel has none.
