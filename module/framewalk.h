@@ -138,7 +138,13 @@ extern unsigned int fw_user;
 DECLARE_STATIC_KEY_FALSE(fw_user_walking);
 void fw_user_chain_walk(struct fw_context *slot);
 
-/* No user frames: the state of a slot's user_chain outside a user walk. */
+/**
+ * fw_user_chain_empty() - no user frames in @slot
+ * @slot: the context whose user_chain to empty
+ *
+ * The state of a slot's user_chain outside a user walk, which every event of
+ * a hit with user=0 copies.
+ */
 static __always_inline void fw_user_chain_empty(struct fw_context *slot)
 {
 	slot->user_chain.stop = FW_STOP_USER_OFF;
@@ -154,7 +160,13 @@ bool fw_param_uint(const char *name, const char *val, unsigned int max,
 DECLARE_STATIC_KEY_FALSE(fw_pid_filtering);
 bool fw_pid_skip_slow(void);
 
-/* Whether the hit's process is excluded; a patched-out branch while no list is set. */
+/**
+ * fw_pid_skip() - whether pid or notrace_pid excludes the hit's process
+ *
+ * A patched-out branch while no list is set, so the common hit pays nothing.
+ *
+ * Return: true if the hit is not to be walked.
+ */
 static __always_inline bool fw_pid_skip(void)
 {
 	return static_branch_unlikely(&fw_pid_filtering) && fw_pid_skip_slow();

@@ -25,7 +25,11 @@ struct fw_agg_chain {
 extern bool fw_aggregate;
 extern bool fw_agg_paused;
 
-/* Whether hits are counted now: the parameter is on and no clear is under way. */
+/**
+ * fw_agg_on() - whether hits are counted now
+ *
+ * Return: true if the aggregate parameter is on and no clear is under way.
+ */
 static __always_inline bool fw_agg_on(void)
 {
 	return READ_ONCE(fw_aggregate) && !READ_ONCE(fw_agg_paused);
@@ -37,10 +41,17 @@ void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent
 		  const fw_u64 *ancestors, u32 shape, const struct fw_user_chain *u,
 		  struct fw_stats *stats);
 
-/*
- * A chain's frame counts and stops in one word, so that the common compare
- * of a hit with the chain counted last tests them at once; @u is NULL on
- * the path where user=0 has patched the user walk out.
+/**
+ * fw_agg_shape() - a chain's frame counts and stops in one word
+ * @nr: the number of ancestors
+ * @stop: how the kernel walk ended, enum fw_stop
+ * @u: the user frames, NULL on the path where user=0 has patched the user
+ *	walk out
+ *
+ * In one word so that the common compare of a hit with the chain counted
+ * last tests them at once.
+ *
+ * Return: the shape, taken apart by the fw_agg_shape_*() macros.
  */
 static __always_inline u32 fw_agg_shape(unsigned int nr, unsigned int stop,
 					const struct fw_user_chain *u)
@@ -55,7 +66,14 @@ static __always_inline u32 fw_agg_shape(unsigned int nr, unsigned int stop,
 #define fw_agg_shape_nr_user(shape)	((shape) >> 16 & 0xff)
 #define fw_agg_shape_user_stop(shape)	((shape) >> 24)
 
-/* Whether the @nr words at @stored are those at @words. */
+/**
+ * fw_agg_words_same() - whether two runs of frame words are equal
+ * @stored: the words a table keeps
+ * @words: the hit's
+ * @nr: how many
+ *
+ * Return: true if the @nr words at @stored are those at @words.
+ */
 static __always_inline bool fw_agg_words_same(const unsigned long *stored,
 					      const fw_u64 *words, unsigned int nr)
 {
@@ -77,11 +95,23 @@ static __always_inline bool fw_agg_words_same(const unsigned long *stored,
 	return true;
 }
 
-/*
- * Whether @c holds this chain: its key, then its ancestors and its user
- * frames. @nr is also in @shape: taken apart, the compare of the ancestors
- * kept its paired loads (with nr unpacked from shape here, the counted hit
- * of user=0 paid 8 instructions more at depth 16).
+/**
+ * fw_agg_same() - whether a table's chain is this hit's
+ * @t: the table
+ * @c: the chain in it
+ * @ip: the hit's traced function
+ * @parent_ip: its return address into the caller
+ * @ancestors: the return addresses above, innermost first
+ * @nr: how many, also in @shape
+ * @shape: fw_agg_shape() of the hit
+ * @u: the user frames, NULL where user=0
+ *
+ * The key first, then the ancestors and the user frames. @nr is passed
+ * besides @shape: taken apart, the compare of the ancestors kept its paired
+ * loads (with nr unpacked from shape here, the counted hit of user=0 paid 8
+ * instructions more at depth 16).
+ *
+ * Return: true if @c holds the hit's chain.
  */
 static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
 					const struct fw_agg_chain *c,
@@ -98,10 +128,20 @@ static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
 	return !u || fw_agg_words_same(stored + nr, u->frames, u->nr);
 }
 
-/*
- * Count a hit's chain. A hot function mostly repeats its last chain: that
- * one compare and the count are inline on the walk's path, and only another
- * chain pays the call, the hash and the probe of fw_agg_count().
+/**
+ * fw_agg_hit() - count a hit's chain
+ * @t: the table of the running CPU and context
+ * @ip: the traced function
+ * @parent_ip: its return address into the caller
+ * @ancestors: the return addresses above, innermost first
+ * @nr: how many
+ * @stop: how the kernel walk ended
+ * @u: the user frames, NULL where user=0
+ * @stats: the context's counters
+ *
+ * A hot function mostly repeats its last chain: that one compare and the
+ * count are inline on the walk's path, and only another chain pays the call,
+ * the hash and the probe of fw_agg_count().
  */
 static __always_inline void fw_agg_hit(struct fw_agg_table *t, unsigned long ip,
 				       unsigned long parent_ip, const fw_u64 *ancestors,

@@ -36,11 +36,23 @@
 #endif
 
 #if defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS) && defined(FW_FTRACE_REGS)
+/**
+ * fw_regs_fp() - x29 as the hook saved it
+ * @regs: what ftrace hands the callback
+ *
+ * Return: the frame pointer at the hook.
+ */
 static __always_inline unsigned long fw_regs_fp(struct fw_regs *regs)
 {
 	return ftrace_regs_get_frame_pointer(regs);
 }
 
+/**
+ * fw_regs_sp() - sp as the hook saved it
+ * @regs: what ftrace hands the callback
+ *
+ * Return: the stack pointer at the hook.
+ */
 static __always_inline unsigned long fw_regs_sp(struct fw_regs *regs)
 {
 	return ftrace_regs_get_stack_pointer(regs);
@@ -120,6 +132,10 @@ static __always_inline unsigned long fw_regs_sp(struct fw_regs *regs)
 #ifdef FW_FREE_FILTER_EXPORTED
 #define fw_free_filter(ops)	ftrace_free_filter(ops)
 #else
+/**
+ * fw_free_filter() - free the filter hashes of an unregistered ops
+ * @ops: the ops, unregistered
+ */
 static inline void fw_free_filter(struct ftrace_ops *ops)
 {
 	ftrace_set_filter(ops, NULL, 0, 1);
@@ -141,11 +157,23 @@ static inline void fw_free_filter(struct ftrace_ops *ops)
  * and that was 3 of 5.10's 41 instructions a user frame.
  */
 #ifdef FW_PTRAUTH_STRIP_USER
+/**
+ * fw_user_pac_mask() - the mask fw_strip_user_pac() takes, once per walk
+ *
+ * Return: the user PAC mask before 6.4, 0 where it is not needed.
+ */
 static __always_inline u64 fw_user_pac_mask(void)
 {
 	return 0;
 }
 
+/**
+ * fw_strip_user_pac() - a user return address without its PAC bits
+ * @ptr: the address as loaded
+ * @mask: fw_user_pac_mask()
+ *
+ * Return: @ptr stripped.
+ */
 static __always_inline u64 fw_strip_user_pac(u64 ptr, u64 mask)
 {
 	return ptrauth_strip_user_insn_pac(ptr);
@@ -173,7 +201,16 @@ static __always_inline u64 fw_strip_user_pac(u64 ptr, u64 mask)
 }
 #endif
 
-/* The selftests' timer: 6.13 set the callback with the timer, 7.x dropped hrtimer_init(). */
+/**
+ * fw_hrtimer_setup() - hrtimer_setup() where the kernel has it
+ * @timer: the timer
+ * @fn: its callback
+ * @clock: its clock
+ * @mode: its mode
+ *
+ * The selftests' timer: 6.13 set the callback with the timer, 7.x dropped
+ * hrtimer_init().
+ */
 static inline void fw_hrtimer_setup(struct hrtimer *timer,
 				    enum hrtimer_restart (*fn)(struct hrtimer *),
 				    clockid_t clock, enum hrtimer_mode mode)

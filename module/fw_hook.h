@@ -36,6 +36,15 @@ struct fw_hook_hit {
 #define FW_CALLSITE_OFFSET \
 	(AARCH64_INSN_SIZE * (IS_ENABLED(CONFIG_ARM64_BTI_KERNEL) ? 2 : 1))
 
+/**
+ * fw_hook_locate() - where the hook stands, for the patchable entry
+ * @h: set to the hit's call site, child, parent, first record and sp
+ * @ip: the call site ftrace reports
+ * @parent_ip: the return address into the caller
+ * @regs: what the hook saved
+ *
+ * Return: true; false only for the -pg hook, whose record may not be found.
+ */
 static __always_inline bool fw_hook_locate(struct fw_hook_hit *h, unsigned long ip,
 					   unsigned long parent_ip, struct fw_regs *regs)
 {

@@ -27,6 +27,16 @@
 #define FW_GRAPH_STACK_EMPTY	0
 #endif
 
+/**
+ * fw_return_hooks_pending() - whether a return of the current task may be
+ *	hooked now
+ *
+ * Then its stack can hold a trampoline's address and the walk must be
+ * fw_walk_hooked(). The answer holds for the whole walk (see above).
+ *
+ * Return: true if the graph tracer's return stack is not empty or a
+ * kretprobe or rethook may hold an instance of this task.
+ */
 static __always_inline bool fw_return_hooks_pending(void)
 {
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER

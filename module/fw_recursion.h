@@ -27,12 +27,28 @@
 #ifdef FW_TRACE_RECURSION_H
 #define FW_CONTEXTS	(TRACE_CTX_TRANSITION + 1)
 
+/**
+ * fw_recursion_lock() - take the recursion guard of the running context
+ * @ip: the hit's call site, as ftrace's guard takes it
+ * @parent_ip: its return address, likewise
+ * @busy: the per-CPU context bits where the module keeps them (5.10)
+ *
+ * Also disables preemption, which the per-CPU state needs.
+ *
+ * Return: the context index, the slot of struct fw_cpu, or -1 where this
+ * context already holds the guard.
+ */
 static __always_inline int fw_recursion_lock(unsigned long ip, unsigned long parent_ip,
 					     unsigned long *busy)
 {
 	return ftrace_test_recursion_trylock(ip, parent_ip) - TRACE_FTRACE_START;
 }
 
+/**
+ * fw_recursion_unlock() - drop what fw_recursion_lock() took
+ * @ctx: the context index it returned
+ * @busy: the same per-CPU bits
+ */
 static __always_inline void fw_recursion_unlock(int ctx, unsigned long *busy)
 {
 	ftrace_test_recursion_unlock(ctx + TRACE_FTRACE_START);
