@@ -9,6 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include "fw_compat.h"
+#include "fw_recursion.h"
 #include "fw_walk.h"
 
 /* Upper bound of the depth parameter: the size of the per-CPU frame buffers. */
@@ -39,23 +40,13 @@ struct fw_stats {
 	u64 stops[FW_STOP_NR];
 };
 
-/*
- * One distinct chain in an aggregation table. count is 0 while the slot is
- * free and is published last: a reader that sees it non-zero sees the key.
- */
-struct fw_agg_chain {
-	u64 count;
-	unsigned long ip;		/* the traced function */
-	unsigned long parent_ip;	/* return address into its caller */
-	u32 hash;
-	u32 words;			/* its ancestors, then user frames, in the words */
-	u32 shape;			/* fw_agg_shape(): frame counts and stops */
-};
+struct fw_agg_chain;
 
 /*
  * The chains one context of one CPU counted: an open-addressing hash table
  * of mask + 1 slots, at most aggregate_entries of them used, and the
  * ancestors' return addresses in words, allocated in order of first hit.
+ * Here because every context embeds one; what fills it is fw_aggregate.h's.
  */
 struct fw_agg_table {
 	struct fw_agg_chain *slots;
@@ -125,15 +116,6 @@ extern struct ftrace_ops *fw_live_ops;
 void fw_callback(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
 		 struct fw_regs *regs);
 
-/* fw_recover.c: the walk of a task whose returns a tracer hooks. */
-void fw_recovery_init(void);
-unsigned int fw_walk_hooked(unsigned long callsite, unsigned long parent_ip,
-			    unsigned long fp, struct fw_context *slot,
-			    unsigned int nr_stacks, unsigned int depth);
-#ifdef FW_KRETPROBE_GLOBAL
-extern unsigned long fw_kretprobe_trampoline;
-#endif
-
 /* fw_ops.c: the ftrace_ops and the filter it was built from. */
 int fw_ops_start(void);
 void fw_ops_stop(void);
@@ -156,21 +138,18 @@ extern unsigned int fw_user;
 DECLARE_STATIC_KEY_FALSE(fw_user_walking);
 void fw_user_chain_walk(struct fw_context *slot);
 
-/* No user frames: the state of a slot's user_chain outside a user walk. */
+/**
+ * fw_user_chain_empty() - no user frames in @slot
+ * @slot: the context whose user_chain to empty
+ *
+ * The state of a slot's user_chain outside a user walk, which every event of
+ * a hit with user=0 copies.
+ */
 static __always_inline void fw_user_chain_empty(struct fw_context *slot)
 {
 	slot->user_chain.stop = FW_STOP_USER_OFF;
 	slot->user_chain.nr = 0;
 	slot->user_chain.lr = 0;
-}
-
-extern bool fw_aggregate;
-extern bool fw_agg_paused;
-
-/* Whether hits are counted now: the parameter is on and no clear is under way. */
-static __always_inline bool fw_agg_on(void)
-{
-	return READ_ONCE(fw_aggregate) && !READ_ONCE(fw_agg_paused);
 }
 
 const char *fw_trim(const char *val, size_t *len);
@@ -181,98 +160,16 @@ bool fw_param_uint(const char *name, const char *val, unsigned int max,
 DECLARE_STATIC_KEY_FALSE(fw_pid_filtering);
 bool fw_pid_skip_slow(void);
 
-/* Whether the hit's process is excluded; a patched-out branch while no list is set. */
+/**
+ * fw_pid_skip() - whether pid or notrace_pid excludes the hit's process
+ *
+ * A patched-out branch while no list is set, so the common hit pays nothing.
+ *
+ * Return: true if the hit is not to be walked.
+ */
 static __always_inline bool fw_pid_skip(void)
 {
 	return static_branch_unlikely(&fw_pid_filtering) && fw_pid_skip_slow();
-}
-
-int fw_agg_init(struct fw_cpu __percpu *pcpu, struct dentry *dir);
-void fw_agg_exit(void);
-void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent_ip,
-		  const fw_u64 *ancestors, u32 shape, const struct fw_user_chain *u,
-		  struct fw_stats *stats);
-
-/*
- * A chain's frame counts and stops in one word, so that the common compare
- * of a hit with the chain counted last tests them at once; @u is NULL on
- * the path where user=0 has patched the user walk out.
- */
-static __always_inline u32 fw_agg_shape(unsigned int nr, unsigned int stop,
-					const struct fw_user_chain *u)
-{
-	if (!u)
-		return nr | stop << 8 | FW_STOP_USER_OFF << 24;
-	return nr | stop << 8 | u->nr << 16 | u->stop << 24;
-}
-
-#define fw_agg_shape_nr(shape)		((shape) & 0xff)
-#define fw_agg_shape_stop(shape)	((shape) >> 8 & 0xff)
-#define fw_agg_shape_nr_user(shape)	((shape) >> 16 & 0xff)
-#define fw_agg_shape_user_stop(shape)	((shape) >> 24)
-
-/* Whether the @nr words at @stored are those at @words. */
-static __always_inline bool fw_agg_words_same(const unsigned long *stored,
-					      const fw_u64 *words, unsigned int nr)
-{
-	const fw_u64 *end;
-
-	/*
-	 * Four words per step, their differences or-ed into one test: paired
-	 * loads and one branch per four words, where a word at a time cost a
-	 * load, a compare and a branch each (7 instructions a word; two words
-	 * a step, 5.5).
-	 */
-	for (end = words + (nr & ~3u); words != end; stored += 4, words += 4)
-		if ((stored[0] ^ words[0]) | (stored[1] ^ words[1]) |
-		    (stored[2] ^ words[2]) | (stored[3] ^ words[3]))
-			return false;
-	for (end = words + (nr & 3u); words != end; stored++, words++)
-		if (*stored != *words)
-			return false;
-	return true;
-}
-
-/*
- * Whether @c holds this chain: its key, then its ancestors and its user
- * frames. @nr is also in @shape: taken apart, the compare of the ancestors
- * kept its paired loads (with nr unpacked from shape here, the counted hit
- * of user=0 paid 8 instructions more at depth 16).
- */
-static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
-					const struct fw_agg_chain *c,
-					unsigned long ip, unsigned long parent_ip,
-					const fw_u64 *ancestors, unsigned int nr, u32 shape,
-					const struct fw_user_chain *u)
-{
-	const unsigned long *stored = t->words + c->words;
-
-	if (!c->count || c->ip != ip || c->parent_ip != parent_ip || c->shape != shape)
-		return false;
-	if (!fw_agg_words_same(stored, ancestors, nr))
-		return false;
-	return !u || fw_agg_words_same(stored + nr, u->frames, u->nr);
-}
-
-/*
- * Count a hit's chain. A hot function mostly repeats its last chain: that
- * one compare and the count are inline on the walk's path, and only another
- * chain pays the call, the hash and the probe of fw_agg_count().
- */
-static __always_inline void fw_agg_hit(struct fw_agg_table *t, unsigned long ip,
-				       unsigned long parent_ip, const fw_u64 *ancestors,
-				       unsigned int nr, unsigned int stop,
-				       const struct fw_user_chain *u, struct fw_stats *stats)
-{
-	struct fw_agg_chain *c = &t->slots[t->last];
-	u32 shape = fw_agg_shape(nr, stop, u);
-
-	if (likely(fw_agg_same(t, c, ip, parent_ip, ancestors, nr, shape, u))) {
-		WRITE_ONCE(c->count, c->count + 1);
-		stats->aggregated++;
-		return;
-	}
-	fw_agg_count(t, ip, parent_ip, ancestors, shape, u, stats);
 }
 
 #endif /* FRAMEWALK_H */

@@ -19,7 +19,7 @@
 #include <linux/sort.h>
 #include <linux/vmalloc.h>
 
-#include "framewalk.h"
+#include "fw_aggregate.h"
 
 /*
  * Count chains instead of (or as well as) writing events: one hash-table
@@ -76,9 +76,17 @@ static __always_inline u32 fw_agg_hash(unsigned long ip, unsigned long parent_ip
 	return (u32)(h >> 32);
 }
 
-/*
- * Count one chain that is not the one counted last (fw_agg_hit() tried that)
- * in the table of the running CPU and context, whose only writer is the
+/**
+ * fw_agg_count() - count a chain that is not the one counted last
+ * @t: the table of the running CPU and context
+ * @ip: the traced function
+ * @parent_ip: the return address into its caller
+ * @ancestors: the return addresses above it, innermost first
+ * @shape: the frame counts and stops, fw_agg_shape()
+ * @u: the user frames, NULL where user=0 patched the user walk out
+ * @stats: the context's counters: aggregated or aggregate_dropped
+ *
+ * fw_agg_hit() tried the chain counted last. The only writer of @t is the
  * holder of that context's recursion lock: plain stores. A new chain's key
  * is written before its count is published with a release, so a reader that
  * sees a non-zero count sees the whole key. The table is at most half full,
@@ -435,7 +443,16 @@ static void fw_agg_free_tables(void)
 	}
 }
 
-/* Tables of twice aggregate_entries slots, so probes stay short and always end. */
+/**
+ * fw_agg_init() - allocate every context's table and create folded and chains
+ * @pcpu: the per-CPU state whose contexts get a table each
+ * @dir: the framewalk debugfs directory (fw_stats_init())
+ *
+ * Tables of twice aggregate_entries slots, so probes stay short and always
+ * end; allocated at load, so a hit never allocates.
+ *
+ * Return: 0, -EINVAL for an aggregate_entries out of range, or -ENOMEM.
+ */
 int fw_agg_init(struct fw_cpu __percpu *pcpu, struct dentry *dir)
 {
 	unsigned int slots;
@@ -472,7 +489,12 @@ int fw_agg_init(struct fw_cpu __percpu *pcpu, struct dentry *dir)
 	return 0;
 }
 
-/* After the ops are unregistered and the debugfs files removed: nothing can reach a table. */
+/**
+ * fw_agg_exit() - free every table
+ *
+ * Called after the ops are unregistered and the debugfs files removed:
+ * nothing can reach a table then.
+ */
 void fw_agg_exit(void)
 {
 	fw_agg_free_tables();

@@ -14,12 +14,16 @@
 #include "fw_compat.h"
 #include "fw_arm64_walk.h"
 
-/*
- * The stacks a walk from here may visit, innermost first. On an IRQ stack the
- * chain continues on the interrupted task's stack, never the other way. The
- * IRQ stack's bounds follow from sp: with VMAP_STACK each is IRQ_STACK_SIZE
- * bytes allocated at THREAD_ALIGN (arch/arm64/kernel/irq.c), so the per-CPU
- * irq_stack_ptr, which is not exported, is not needed.
+/**
+ * fw_stacks() - the stacks a walk from here may visit, innermost first
+ * @st: the ranges to fill, room for two
+ *
+ * On an IRQ stack the chain continues on the interrupted task's stack, never
+ * the other way. The IRQ stack's bounds follow from sp: with VMAP_STACK each
+ * is IRQ_STACK_SIZE bytes allocated at THREAD_ALIGN (arch/arm64/kernel/irq.c),
+ * so the per-CPU irq_stack_ptr, which is not exported, is not needed.
+ *
+ * Return: the number of ranges in @st, 1 or 2.
  */
 static __always_inline unsigned int fw_stacks(struct fw_stack_range *st)
 {
@@ -38,7 +42,14 @@ static __always_inline unsigned int fw_stacks(struct fw_stack_range *st)
 	return n + 1;
 }
 
-/* arm64's frame records, {x29, x30}, on the stacks fw_stacks() put in @slot. */
+/**
+ * fw_cfg() - lib/fw_walk.h's configuration for arm64's frame records
+ * @slot: the context whose stacks fw_stacks() filled
+ * @nr_stacks: how many it filled
+ *
+ * Return: the walk's configuration: {x29, x30} records, 8-byte words and
+ * alignment, on @slot's stacks.
+ */
 static __always_inline struct fw_walk_cfg fw_cfg(struct fw_context *slot, unsigned int nr_stacks)
 {
 	return (struct fw_walk_cfg){

@@ -11,14 +11,20 @@
 #ifndef FW_ARM64_INSN_H
 #define FW_ARM64_INSN_H
 
-/*
- * Load a frame record {fp, lr} in one ldp that cannot oops: a fault jumps to
- * the end with *fault set and lr zeroed, as __get_kernel_nofault() does for
- * one word (which would cost the walk two loads and two error tests per
- * frame). The walk's test for a zero return address catches the fault, and
- * *fault is read only then: the load has no error test of its own. The
- * copy_from_kernel_nofault() load without its call, its pagefault_disable()
- * (a kernel address never sleeps in the fault handler) and its byte loop.
+/**
+ * fw_load_pair_nofault() - load a frame record in one ldp that cannot oops
+ * @addr: the record's address
+ * @fp: set to its first word, the next record's address
+ * @lr: set to its second, the return address; 0 after a fault
+ * @fault: set to -EFAULT by a fault, else left as it was
+ *
+ * A fault jumps to the end with @fault set and @lr zeroed, as
+ * __get_kernel_nofault() does for one word (which would cost the walk two
+ * loads and two error tests per frame). The walk's test for a zero return
+ * address catches the fault, and @fault is read only then: the load has no
+ * error test of its own. The copy_from_kernel_nofault() load without its
+ * call, its pagefault_disable() (a kernel address never sleeps in the fault
+ * handler) and its byte loop.
  */
 static __always_inline void fw_load_pair_nofault(unsigned long addr, u64 *fp, u64 *lr,
 						 int *fault)
@@ -43,10 +49,15 @@ static __always_inline void fw_load_pair_nofault(unsigned long addr, u64 *fp, u6
 	*lr = b;
 }
 
-/*
+/**
+ * fw_strip_pac() - a kernel return address without its PAC bits
+ * @lr: the saved lr, maybe signed
+ *
  * Saved LRs of non-leaf functions are PAC-signed. xpaclri strips x30 on every
  * kernel in one instruction (a NOP without pointer authentication); 6.1's
  * ptrauth_strip_insn_pac() tests bit 55 and masks in three.
+ *
+ * Return: @lr stripped.
  */
 static __always_inline u64 fw_strip_pac(u64 lr)
 {

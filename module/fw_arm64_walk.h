@@ -14,7 +14,14 @@
 #include "fw_walk.h"
 #include "fw_arm64_insn.h"
 
-/*
+/**
+ * fw_load_record() - the walk's load_record operation: fw_load_pair_nofault()
+ * @ctx: unused
+ * @addr: the record's address
+ * @fp: set to the next record's address
+ * @ret: set to the return address, 0 after a fault
+ * @fault: set by a fault
+ *
  * The walker reads only records it has placed on the current task or IRQ
  * stack, which are mapped kernel memory: an inline exception-table load is
  * enough, and a stray fault still just ends the walk (read_fault). Inlined
@@ -28,6 +35,13 @@ static __always_inline void fw_load_record(void *ctx, fw_u64 addr, fw_u64 *fp, f
 	fw_load_pair_nofault((unsigned long)addr, fp, ret, fault);
 }
 
+/**
+ * fw_fixup_ret() - the walk's fixup_ret operation: fw_strip_pac()
+ * @ctx: unused
+ * @ret: a return address as loaded
+ *
+ * Return: @ret without its PAC bits.
+ */
 static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
 {
 	return fw_strip_pac(ret);
@@ -89,13 +103,26 @@ static __always_inline fw_u64 fw_fixup_ret(void *ctx, fw_u64 ret)
 	FW_ASM_LOAD_FIXUP(2, 3, w9, x30)				\
 	FW_ASM_LOAD_FIXUP(4, 9, w9, x30)
 
-/*
- * The common walk's fast path (fw_walk_ops.walk_fast). In C each record
- * cost two moves, the frame pointer read becoming the previous one and the
- * loaded one the next to test, and the three checks two branches; here 11
+/**
+ * fw_walk_fast() - the walk's walk_fast operation: FW_WALK_FAST_ASM
+ * @ctx: unused
+ * @fp: the record to test next; set to where the pass stopped
+ * @prev: the record before it; set likewise
+ * @top: the highest record address the current stack allows
+ * @ret_out: where the next return address goes; advanced past those stored
+ * @ret_end: the end of the return addresses' array (the depth)
+ * @rec_out: where the next record address goes, NULL where none is kept
+ * @stop: set where the walk ends here (chain_end, read_fault, depth)
+ *
+ * In C each record cost two moves, the frame pointer read becoming the
+ * previous one and the loaded one the next to test, and the three checks two
+ * branches; here 11
  * instructions a record with its address stored, 10 without. It also ends
  * the walk where a chain's last record or the depth is met, sparing the C
  * loop a second load of that record.
+ *
+ * Return: 0 where a record failed a check and the C loop takes it over, 1
+ * where the chain ended, 2 where the depth did (@stop says which).
  */
 static __always_inline int fw_walk_fast(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_u64 top,
 					fw_u64 **ret_out, fw_u64 *ret_end, fw_u64 **rec_out,
@@ -124,7 +151,15 @@ static __always_inline int fw_walk_fast(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_
 }
 
 #ifdef FW_PT_REGS_RECORD
-/*
+/**
+ * fw_exception_boundary() - the walk's boundary operation: through pt_regs
+ * @ctx: unused
+ * @record: a record {0, 0}, maybe the metadata record of a pt_regs
+ * @stack: the stack it is on
+ * @ret: set to the interrupted pc
+ * @fp: set to the interrupted x29
+ * @prev: set to the top of the pt_regs, below which no record may follow
+ *
  * Since 6.13 an exception taken in the kernel leaves in its pt_regs, where
  * the record {x29, elr} was, a record {0, 0} and a type word, and the
  * kernel's unwinder reports regs->pc there and walks on from regs->regs[29]
@@ -133,6 +168,8 @@ static __always_inline int fw_walk_fast(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_
  * record in pt_regs), FW_PT_REGS_SIZE, FW_PT_REGS_FP (regs[29]),
  * FW_PT_REGS_SP (sp, which pc follows) and FW_PT_REGS_TYPE (the type word
  * of a kernel exception's pt_regs; the others end the chain).
+ *
+ * Return: FW_STOP_NR to walk on from @fp, else the stop that ends the chain.
  */
 static __always_inline enum fw_stop fw_exception_boundary(void *ctx, fw_u64 record,
 							  const struct fw_stack_range *stack,

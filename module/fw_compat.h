@@ -1,29 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fw_compat.h - every difference between the arm64 kernels framewalk.ko
- * builds for (5.10 to 7.x, patchable-entry and -pg/_mcount hooks), in one place.
+ * fw_compat.h - the differences between the kernel versions framewalk.ko
+ * builds for (5.10 to 7.x) that are only that: another name, argument or
+ * layout for the same thing.
  *
  * Each difference is one #if here, on a Kconfig symbol or on a feature test
  * of the headers in Kbuild (FW_*): distributions backport such changes
- * regardless of version numbers, so no test reads LINUX_VERSION_CODE.
+ * regardless of version numbers, so no test reads LINUX_VERSION_CODE. A
+ * concept that differs between kernels keeps its #if with its code: where the
+ * hook stands (fw_hook.h), the recursion guard (fw_recursion.h) and whether a
+ * return may be hooked (fw_recover.h).
  */
 #ifndef FW_COMPAT_H
 #define FW_COMPAT_H
 
 #include <linux/ftrace.h>
-#include <linux/hardirq.h>
 #include <linux/hrtimer.h>
-#include <linux/preempt.h>
-#include <linux/sched.h>
 #include <linux/trace.h>
 #include <linux/uaccess.h>
 #include <asm/insn.h>
 #include <asm/pointer_auth.h>
 #ifdef FW_ASM_EXTABLE_H
 #include <asm/asm-extable.h>
-#endif
-#ifdef FW_TRACE_RECURSION_H
-#include <linux/trace_recursion.h>
 #endif
 
 /*
@@ -38,11 +36,23 @@
 #endif
 
 #if defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS) && defined(FW_FTRACE_REGS)
+/**
+ * fw_regs_fp() - x29 as the hook saved it
+ * @regs: what ftrace hands the callback
+ *
+ * Return: the frame pointer at the hook.
+ */
 static __always_inline unsigned long fw_regs_fp(struct fw_regs *regs)
 {
 	return ftrace_regs_get_frame_pointer(regs);
 }
 
+/**
+ * fw_regs_sp() - sp as the hook saved it
+ * @regs: what ftrace hands the callback
+ *
+ * Return: the stack pointer at the hook.
+ */
 static __always_inline unsigned long fw_regs_sp(struct fw_regs *regs)
 {
 	return ftrace_regs_get_stack_pointer(regs);
@@ -115,157 +125,6 @@ static __always_inline unsigned long fw_regs_sp(struct fw_regs *regs)
 #endif
 
 /*
- * Where the hook stands, as data the walk starts from (fw_hit.c), so the
- * patchable-entry and -pg/_mcount hooks run the same walk:
- *   callsite  the address ftrace reports, whose return (+ 4) the kernel's own
- *             stack trace shows next to parent_ip (fw_recover.c aligns on it);
- *   child     the traced function as the event names it;
- *   fp        the first frame record to walk: the parent's;
- *   sp        the stack pointer the event reports.
- */
-struct fw_hook_hit {
-	unsigned long callsite;
-	unsigned long child;
-	unsigned long parent_ip;
-	unsigned long fp;
-	unsigned long sp;
-};
-
-#if defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) || defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
-/*
- * The patchable entry (-fpatchable-function-entry): the hook runs before the
- * traced function's prologue, so x29 is still the parent's frame record, and
- * ftrace reports the `bl ftrace_caller` after `mov x9, lr` (and after
- * `bti c` when BTI is built in).
- */
-#define FW_HOOK_NAME		"patchable-entry"
-#define FW_CALLSITE_OFFSET \
-	(AARCH64_INSN_SIZE * (IS_ENABLED(CONFIG_ARM64_BTI_KERNEL) ? 2 : 1))
-
-static __always_inline bool fw_hook_locate(struct fw_hook_hit *h, unsigned long ip,
-					   unsigned long parent_ip, struct fw_regs *regs)
-{
-	h->callsite = ip;
-	h->child = ip - FW_CALLSITE_OFFSET;
-	h->parent_ip = parent_ip;
-	h->fp = fw_regs_fp(regs);
-	h->sp = fw_regs_sp(regs);
-	return true;
-}
-#else
-/*
- * The -pg hook (`mov x0, x30; bl _mcount` after the prologue): the traced
- * function's own frame record is built, and ftrace_caller pushed one more
- * whose return is ip + 4; regs is NULL. That record is found from this
- * callback's own frame, a few records up (the list function, maybe the
- * assist function, ftrace_caller); its fp is the traced function's record,
- * whose fp is the parent's. ftrace reports the `bl _mcount` itself, inside
- * the body: the event's child is that address, which symbolizes to the
- * function like an entry does. sp is the traced function's record.
- */
-#define FW_HOOK_NAME		"mcount"
-#define FW_HOOK_SEARCH		8
-
-static __always_inline bool fw_hook_locate(struct fw_hook_hit *h, unsigned long ip,
-					   unsigned long parent_ip, struct fw_regs *regs)
-{
-	unsigned long fp = (unsigned long)__builtin_frame_address(0);
-	u64 next, lr, self_fp;
-	int fault = 0, i;
-
-	for (i = 0; i < FW_HOOK_SEARCH; i++) {
-		fw_load_pair_nofault(fp, &next, &lr, &fault);
-		if (fault || !next)
-			return false;
-		if (fw_strip_pac(lr) == ip + AARCH64_INSN_SIZE) {
-			/* next is the traced function's record: {parent's fp, parent_ip}. */
-			fw_load_pair_nofault(next, &self_fp, &lr, &fault);
-			if (fault)
-				return false;
-			h->callsite = ip;
-			h->child = ip;
-			h->parent_ip = parent_ip;
-			h->fp = self_fp;
-			h->sp = next;
-			return true;
-		}
-		fp = next;
-	}
-	return false;
-}
-#endif
-
-/*
- * The recursion guard, which also disables preemption for the per-CPU state.
- * Since 5.11 it is ftrace's own (trace_recursion.h): one bit per context of
- * the task, and one re-entry let through while an interrupt has not yet
- * raised the preempt count (TRACE_CTX_TRANSITION). 5.10 keeps that lock
- * private to kernel/trace; there the module keeps the same bits per CPU, in
- * fw_cpu.busy, with preemption disabled for as long as one is set. Both give
- * the context index (the slot of fw_cpu) or -1.
- */
-#ifdef FW_TRACE_RECURSION_H
-#define FW_CONTEXTS	(TRACE_CTX_TRANSITION + 1)
-
-static __always_inline int fw_recursion_lock(unsigned long ip, unsigned long parent_ip,
-					     unsigned long *busy)
-{
-	return ftrace_test_recursion_trylock(ip, parent_ip) - TRACE_FTRACE_START;
-}
-
-static __always_inline void fw_recursion_unlock(int ctx, unsigned long *busy)
-{
-	ftrace_test_recursion_unlock(ctx + TRACE_FTRACE_START);
-}
-#else
-#define FW_CTX_NMI		0
-#define FW_CTX_IRQ		1
-#define FW_CTX_SOFTIRQ		2
-#define FW_CTX_NORMAL		3
-#define FW_CTX_TRANSITION	4
-#define FW_CONTEXTS		(FW_CTX_TRANSITION + 1)
-
-static __always_inline int fw_recursion_lock(unsigned long ip, unsigned long parent_ip,
-					     unsigned long *busy)
-{
-	unsigned long pc = preempt_count(), val;
-	int ctx;
-
-	if (pc & NMI_MASK)
-		ctx = FW_CTX_NMI;
-	else if (pc & HARDIRQ_MASK)
-		ctx = FW_CTX_IRQ;
-	else if (pc & SOFTIRQ_OFFSET)
-		ctx = FW_CTX_SOFTIRQ;
-	else
-		ctx = FW_CTX_NORMAL;
-	preempt_disable_notrace();
-	/*
-	 * An interrupt between the read and the write sets and clears its own
-	 * bit before it returns, so the plain read-modify-write loses nothing.
-	 */
-	val = READ_ONCE(*this_cpu_ptr(busy));
-	if (unlikely(val & BIT(ctx))) {
-		ctx = FW_CTX_TRANSITION;
-		if (val & BIT(ctx)) {
-			preempt_enable_notrace();
-			return -1;
-		}
-	}
-	WRITE_ONCE(*this_cpu_ptr(busy), val | BIT(ctx));
-	barrier();
-	return ctx;
-}
-
-static __always_inline void fw_recursion_unlock(int ctx, unsigned long *busy)
-{
-	barrier();
-	WRITE_ONCE(*this_cpu_ptr(busy), READ_ONCE(*this_cpu_ptr(busy)) & ~BIT(ctx));
-	preempt_enable_notrace();
-}
-#endif
-
-/*
  * A filter's hashes are freed with ftrace_free_filter(), exported since 5.13.
  * Before, resetting both hashes of the unregistered ops to empty frees them
  * the same way (ftrace_set_hash() swaps in the static empty hash).
@@ -273,64 +132,15 @@ static __always_inline void fw_recursion_unlock(int ctx, unsigned long *busy)
 #ifdef FW_FREE_FILTER_EXPORTED
 #define fw_free_filter(ops)	ftrace_free_filter(ops)
 #else
+/**
+ * fw_free_filter() - free the filter hashes of an unregistered ops
+ * @ops: the ops, unregistered
+ */
 static inline void fw_free_filter(struct ftrace_ops *ops)
 {
 	ftrace_set_filter(ops, NULL, 0, 1);
 	ftrace_set_notrace(ops, NULL, 0, 1);
 }
-#endif
-
-/*
- * Whether a return of the current task may be hooked now, so that its stack
- * can hold a trampoline's address: the graph tracer's return stack is not
- * empty, or a kretprobe (with RETHOOK, a rethook) holds an instance. The walk
- * runs on this task's stacks, and interrupts unhook what they hook before
- * they return, so the answer holds for the whole walk. The empty graph stack
- * is -1 in the array layout (until 6.8), 0 since. Until 5.11 kretprobe
- * instances are in a global hash, not on the task (FW_KRETPROBE_GLOBAL):
- * there the common walk runs, and a chain that holds the trampoline's
- * address is walked again by the one that watches (fw_kretprobe_seen()).
- */
-#ifdef FW_GRAPH_RET_STACK_ARRAY
-#define FW_GRAPH_STACK_EMPTY	(-1)
-#else
-#define FW_GRAPH_STACK_EMPTY	0
-#endif
-
-static __always_inline bool fw_return_hooks_pending(void)
-{
-#ifdef CONFIG_FUNCTION_GRAPH_TRACER
-	if (READ_ONCE(current->curr_ret_stack) > FW_GRAPH_STACK_EMPTY)
-		return true;
-#endif
-#ifdef CONFIG_RETHOOK
-	/* Kretprobes on rethook and fprobe exits. */
-	if (READ_ONCE(current->rethooks.first))
-		return true;
-#endif
-#if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
-#ifdef FW_KRETPROBE_TASK_LIST
-	if (READ_ONCE(current->kretprobe_instances.first))
-		return true;
-#ifndef FW_KRETPROBE_BRK
-	/*
-	 * Until the kretprobe trampoline became a BRK (handled with interrupts
-	 * masked), it ran its handler in C with them on, and its saved
-	 * registers' frame record kept the trampoline's address after the
-	 * instance had left the task's list: an interrupt there walks into a
-	 * trampoline whose list is empty (6.1: once in 23 587 chains).
-	 */
-	if (!in_task())
-		return true;
-#endif
-#endif
-#endif
-	return false;
-}
-
-#if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK) && \
-	!defined(FW_KRETPROBE_TASK_LIST)
-#define FW_KRETPROBE_GLOBAL
 #endif
 
 /*
@@ -347,11 +157,23 @@ static __always_inline bool fw_return_hooks_pending(void)
  * and that was 3 of 5.10's 41 instructions a user frame.
  */
 #ifdef FW_PTRAUTH_STRIP_USER
+/**
+ * fw_user_pac_mask() - the mask fw_strip_user_pac() takes, once per walk
+ *
+ * Return: the user PAC mask before 6.4, 0 where it is not needed.
+ */
 static __always_inline u64 fw_user_pac_mask(void)
 {
 	return 0;
 }
 
+/**
+ * fw_strip_user_pac() - a user return address without its PAC bits
+ * @ptr: the address as loaded
+ * @mask: fw_user_pac_mask()
+ *
+ * Return: @ptr stripped.
+ */
 static __always_inline u64 fw_strip_user_pac(u64 ptr, u64 mask)
 {
 	return ptrauth_strip_user_insn_pac(ptr);
@@ -379,7 +201,16 @@ static __always_inline u64 fw_strip_user_pac(u64 ptr, u64 mask)
 }
 #endif
 
-/* The selftests' timer: 6.13 set the callback with the timer, 7.x dropped hrtimer_init(). */
+/**
+ * fw_hrtimer_setup() - hrtimer_setup() where the kernel has it
+ * @timer: the timer
+ * @fn: its callback
+ * @clock: its clock
+ * @mode: its mode
+ *
+ * The selftests' timer: 6.13 set the callback with the timer, 7.x dropped
+ * hrtimer_init().
+ */
 static inline void fw_hrtimer_setup(struct hrtimer *timer,
 				    enum hrtimer_restart (*fn)(struct hrtimer *),
 				    clockid_t clock, enum hrtimer_mode mode)

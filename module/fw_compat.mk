@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Feature tests against the headers for the version differences in fw_compat.h, included by
+# Feature tests against the headers for the version differences in fw_compat.h (and in
+# fw_hook.h, fw_recursion.h, fw_recover.h, where a concept differs), included by
 # every Kbuild of the project: distributions backport such changes regardless of version
 # numbers, so the headers are asked, not LINUX_VERSION_CODE.
 # 5.11 brought

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fw_hit.c - the ftrace_ops callback: at every hit of a filtered function,
- * walk the chain from the hook (fw_compat.h says where it stands), then write
+ * walk the chain from the hook (fw_hook.h says where it stands), then write
  * it as a framewalk:chain event, count it (fw_aggregate.c), or both.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -10,7 +10,10 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 
+#include "fw_aggregate.h"
 #include "fw_arm64.h"
+#include "fw_hook.h"
+#include "fw_recover.h"
 
 #define CREATE_TRACE_POINTS
 #include "fw_trace.h"
@@ -150,6 +153,17 @@ static __always_inline bool fw_user_event_on(void)
 	return static_branch_unlikely(&fw_user_walking) && trace_chain_user_enabled();
 }
 
+/**
+ * fw_callback() - the ftrace_ops callback, at every hit of a filtered function
+ * @ip: the call site ftrace reports for the traced function (fw_hook.h)
+ * @parent_ip: the return address into its caller
+ * @op: the ops that called; only fw_live_ops' hits are reported
+ * @regs: what the hook saved (NULL with the -pg/_mcount hook)
+ *
+ * Counts the hit and, where an event or the aggregate wants it, walks and
+ * writes the chain. It runs in any context, NMI included, and so takes no
+ * lock but the recursion guard, which also keeps the per-CPU slot its own.
+ */
 notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 			 struct ftrace_ops *op, struct fw_regs *regs)
 {

@@ -15,6 +15,8 @@
 #include <linux/trace_events.h>
 
 #include "framewalk.h"
+#include "fw_aggregate.h"
+#include "fw_recover.h"
 
 static struct trace_array *fw_tr;
 

@@ -18,7 +18,8 @@
 #include <linux/string.h>
 
 #include "framewalk.h"
-#include "fw_compat.h"
+#include "fw_aggregate.h"
+#include "fw_hook.h"
 
 /* Longest filter or notrace list accepted, in bytes. */
 #define FW_PATTERNS_MAX	1024
@@ -185,7 +186,14 @@ module_param_cb(notrace, &fw_patterns_ops, fw_notrace, 0644);
 MODULE_PARM_DESC(notrace, "Functions not to trace: comma-separated globs");
 #pragma pop_macro("notrace")
 
-/* Start tracing with the loaded filter; the module is ready from here on. */
+/**
+ * fw_ops_start() - start tracing with the filter given at load
+ *
+ * The module is ready from here on (fw_ready): a change of a parameter then
+ * takes effect or fails.
+ *
+ * Return: 0, or the error of building or registering the ops.
+ */
 int fw_ops_start(void)
 {
 	int ret;
@@ -202,7 +210,12 @@ int fw_ops_start(void)
 	return ret;
 }
 
-/* Returns once no CPU can still be inside the callback. */
+/**
+ * fw_ops_stop() - stop tracing
+ *
+ * Returns once no CPU can still be inside the callback, so the caller may
+ * free what the callback writes.
+ */
 void fw_ops_stop(void)
 {
 	struct ftrace_ops *ops;

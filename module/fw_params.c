@@ -36,7 +36,15 @@ bool fw_load_refused;
  */
 unsigned int fw_depth = 16;
 
-/* The value without the blanks around it: "echo ' x' > p" reads back "x". */
+/**
+ * fw_trim() - a parameter's value without the blanks around it
+ * @val: the value as written
+ * @len: set to the length of what is returned
+ *
+ * So that "echo ' x' > p" reads back "x".
+ *
+ * Return: the first non-blank character of @val; @len characters from it.
+ */
 const char *fw_trim(const char *val, size_t *len)
 {
 	val = skip_spaces(val);
@@ -46,9 +54,14 @@ const char *fw_trim(const char *val, size_t *len)
 	return val;
 }
 
-/*
- * A refused value: while loading, remember it for init to fail on; at run
- * time, fail the write.
+/**
+ * fw_refuse() - refuse a parameter's value
+ *
+ * While loading, it remembers the refusal for init to fail on: an error from
+ * the setter would make the kernel log a second, generic line for the same
+ * value (fw_load_refused). At run time, the write fails.
+ *
+ * Return: what the setter returns: -EINVAL at run time, 0 while loading.
  */
 int fw_refuse(void)
 {
@@ -58,10 +71,18 @@ int fw_refuse(void)
 	return 0;
 }
 
-/*
- * A number parameter's value, 0 to @max, into *@num: false where it is
- * not one, said in the log, with *@ret what fw_refuse() makes of it.
+/**
+ * fw_param_uint() - a number parameter's value
+ * @name: the parameter, for the log
+ * @val: the value as written
+ * @max: the largest value accepted; 0 is the smallest
+ * @num: set to the number where it is one
+ * @ret: set to what the setter returns where it is not (fw_refuse())
+ *
  * Called with fw_lock held.
+ *
+ * Return: true if @val is a number from 0 to @max; false if not, said in
+ * the log.
  */
 bool fw_param_uint(const char *name, const char *val, unsigned int max,
 		   unsigned int *num, int *ret)

@@ -51,9 +51,14 @@ static bool fw_pid_listed(const struct fw_pid_list *l, pid_t tgid)
 	return false;
 }
 
-/*
+/**
+ * fw_pid_skip_slow() - whether pid and notrace_pid exclude the current process
+ *
+ * The lists' test behind fw_pid_skip(), called only while a list is set.
  * Called with preemption disabled (the recursion lock), which is an RCU
  * read-side section for the lists' kfree_rcu().
+ *
+ * Return: true if the hit's process is not to be walked.
  */
 bool fw_pid_skip_slow(void)
 {

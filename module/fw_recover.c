@@ -14,6 +14,8 @@
 #include <linux/string.h>
 
 #include "fw_arm64.h"
+#include "fw_hook.h"
+#include "fw_recover.h"
 
 /*
  * Return trampolines, found by name at load; 0 where the kernel has none.
@@ -158,11 +160,23 @@ static noinline enum fw_stop fw_recover_chain(const struct fw_hook_hit *h,
 	return stop;
 }
 
-/*
- * The walk of a task one of whose returns a tracer hooks: it watches for the
- * trampolines and looks behind them. Out of line, with its results in @slot,
- * so that no local of the common walk has its address taken: there the
- * compiler keeps the walk's state in registers, with no stack canary.
+/**
+ * fw_walk_hooked() - walk a chain whose returns a tracer may hook
+ * @callsite: where the hook stands (struct fw_hook_hit), to align the
+ *	kernel's own stack trace on
+ * @parent_ip: the traced function's return address into its caller
+ * @fp: the first frame record to walk, the parent's
+ * @slot: the hit's context: frames, stop, trampoline and recovered bits
+ * @nr_stacks: how many of @slot's stacks the walk may visit
+ * @depth: the most ancestors to walk
+ *
+ * It watches for the return trampolines and looks behind them. Out of
+ * line, with its results in @slot, so that no local of the common walk has
+ * its address taken: there the compiler keeps the walk's state in
+ * registers, with no stack canary.
+ *
+ * Return: the number of ancestors written to @slot; the stop is in
+ * @slot->stop.
  */
 noinline unsigned int fw_walk_hooked(unsigned long callsite, unsigned long parent_ip,
 				     unsigned long fp, struct fw_context *slot,
@@ -279,7 +293,13 @@ static bool fw_unwinder_recovers_kretprobe(void)
 }
 #endif
 
-/* Find the trampolines and what the kernel's unwinder sees behind. */
+/**
+ * fw_recovery_init() - find the return trampolines and what the kernel's
+ *	unwinder sees behind them
+ *
+ * Called once at load, before the ops are registered: the walks read what it
+ * finds without a lock. It sets the recovery parameter.
+ */
 void fw_recovery_init(void)
 {
 	size_t len;

@@ -124,7 +124,13 @@ static const struct file_operations fw_stats_fops = {
 	.release = single_release,
 };
 
-/* The framewalk directory is also where fw_agg_init() puts its files. */
+/**
+ * fw_stats_init() - create the framewalk debugfs directory and its stats file
+ * @pcpu: the per-CPU state whose counters the file sums
+ * @dir: set to the directory, where fw_agg_init() puts its files too
+ *
+ * Return: 0, or the error of creating the directory.
+ */
 int fw_stats_init(struct fw_cpu __percpu *pcpu, struct dentry **dir)
 {
 	fw_stats_pcpu = pcpu;
@@ -138,6 +144,11 @@ int fw_stats_init(struct fw_cpu __percpu *pcpu, struct dentry **dir)
 	return 0;
 }
 
+/**
+ * fw_stats_exit() - remove the framewalk debugfs directory and all its files
+ *
+ * Aggregation's files go with it: they are in the same directory.
+ */
 void fw_stats_exit(void)
 {
 	debugfs_remove_recursive(fw_debugfs_dir);

@@ -200,10 +200,13 @@ out:
 	return n;
 }
 
-/*
- * The user frames of the hit in @slot, into its user_chain for the event
- * and the aggregate. Out of line, so that its locals, whose addresses the
- * walk takes, give the hit path no stack canary to pay where user=0.
+/**
+ * fw_user_chain_walk() - walk the user frames behind a hit
+ * @slot: the hit's context; its user_chain gets the frames and the stop
+ *
+ * For the event and the aggregate. Out of line, so that its locals, whose
+ * addresses the walk takes, give the hit path no stack canary to pay where
+ * user=0.
  */
 noinline void fw_user_chain_walk(struct fw_context *slot)
 {

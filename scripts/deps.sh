@@ -159,15 +159,16 @@ fetch_arm64_userland() {
 	printf '%s\n' $ARM64_USERLAND >"$dir/stamp"
 }
 
-# checkpatch.pl and its data files, from Debian's kernel source tarball.
+# checkpatch.pl and its data files, and kernel-doc, from Debian's kernel source tarball.
 fetch_checkpatch() {
 	local dir=$cache/checkpatch tarball
-	[ -x "$dir/scripts/checkpatch.pl" ] && return 0
+	[ -x "$dir/scripts/checkpatch.pl" ] && [ -x "$dir/scripts/kernel-doc" ] && return 0
 	tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -1)
 	[ -n "$tarball" ] || die "linux-source-6.12 is installed but its tarball is not in /usr/src"
 	mkdir -p "$dir"
 	tar -xf "$tarball" -C "$dir" --strip-components=1 --wildcards \
-		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch' ||
+		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch' \
+		'*/scripts/kernel-doc' ||
 		die "cannot extract checkpatch.pl from $tarball"
 }
 
@@ -175,7 +176,8 @@ fetch_checkpatch() {
 quick_check() {
 	local s
 	[ -f "$cache/deps.stamp" ] || return 1
-	[ -x "$cache/busybox/busybox" ] && [ -x "$cache/checkpatch/scripts/checkpatch.pl" ] || return 1
+	[ -x "$cache/busybox/busybox" ] && [ -x "$cache/checkpatch/scripts/checkpatch.pl" ] &&
+		[ -x "$cache/checkpatch/scripts/kernel-doc" ] || return 1
 	[ -z "$(arm64_userland_missing)" ] || return 1
 	[ -f "$cache/npm/stamp" ] && cmp -s "$cache/npm/package-lock.json" \
 		"$top/userspace/flamegraph/package-lock.json" || return 1

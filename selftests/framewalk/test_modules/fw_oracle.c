@@ -14,6 +14,7 @@
 #include <asm/insn.h>
 
 #include "fw_compat.h"
+#include "fw_recursion.h"
 
 #define CREATE_TRACE_POINTS
 #include "fw_oracle_trace.h"
