@@ -26,9 +26,11 @@ typedef __u8 fw_u8;
 
 /*
  * Why a walk ended, written once: the enum, fw_stop_name() and the trace
- * event's symbols (module/fw_trace.h) are all made from this list, which
- * applies the macro it is given to each (ID, name). Stable values, exported
- * in trace events and JSON: add a stop at the end.
+ * event's symbols (module/fw_trace.h) are all made from these lists, each of
+ * which applies the macro it is given to each (ID, name). The values are an
+ * ABI: the trace events, the module's counters and chains files, framewalk's
+ * recordings and crashwalk's JSON carry them, so a value never changes.
+ * The kernel walk's stops, from 0, in FW_STOP_KERNEL_LIST:
  *   CHAIN_END       record with fp == 0 or lr == 0: outermost frame
  *   DEPTH           the caller's frame budget is used up
  *   MISALIGNED      fp not aligned to the record alignment
@@ -37,8 +39,9 @@ typedef __u8 fw_u8;
  *   READ_FAULT      the reader could not read the record
  *   TRAMPOLINE      a return trampoline replaced the return address
  *   NO_RECORD       record_at found no record for this frame pointer
- * and then the ends of the user-space walk (framewalk.ko's user=N), which
- * the event and the counters keep apart from the kernel walk's stop:
+ * The user-space walk's (framewalk.ko's user=N), from FW_STOP_USER_FIRST
+ * (128), in FW_STOP_USER_LIST, which the event and the counters keep apart
+ * from the kernel walk's stop:
  *   USER_OFF             no user walk asked for (user=0)
  *   USER_KERNEL          no user context: a kernel thread, or an interrupt,
  *                        softirq or NMI that did not interrupt user mode
@@ -48,10 +51,18 @@ typedef __u8 fw_u8;
  *   USER_BAD_FP          x29 not 8-aligned or not a user address
  *   USER_NOT_INCREASING  record not above the previous one (a cycle)
  *   USER_FAULT           the record could not be read without a page fault
- * The entries are not indented: the trace event's format text is this list
+ * To add a kernel stop, add its line at the end of FW_STOP_KERNEL_LIST; to
+ * add a user stop, at the end of FW_STOP_USER_LIST. Each range grows at its
+ * end alone, so neither moves the other's values (static asserts in
+ * module/fw_trace.h keep the kernel's below FW_STOP_USER_FIRST and the
+ * user's in the events' byte). Then add its value and name to the tables
+ * of Documentation/framewalk.rst and of tests/lib/test_fw_walk.c, which
+ * pins them. Readers of events and recordings of other versions map the
+ * values by name (userspace/fw_stops.c, the recording's stop lines).
+ * The entries are not indented: the trace event's format text is the lists
  * stringified, and whitespace before an entry would show there as a space.
  */
-#define FW_STOP_LIST(...)	\
+#define FW_STOP_KERNEL_LIST(...)	\
 __VA_ARGS__(CHAIN_END, chain_end)\
 __VA_ARGS__(DEPTH, depth)\
 __VA_ARGS__(MISALIGNED, misaligned)\
@@ -59,7 +70,9 @@ __VA_ARGS__(OFF_STACK, off_stack)\
 __VA_ARGS__(NOT_INCREASING, not_increasing)\
 __VA_ARGS__(READ_FAULT, read_fault)\
 __VA_ARGS__(TRAMPOLINE, trampoline)\
-__VA_ARGS__(NO_RECORD, no_record)\
+__VA_ARGS__(NO_RECORD, no_record)
+
+#define FW_STOP_USER_LIST(...)	\
 __VA_ARGS__(USER_OFF, user_off)\
 __VA_ARGS__(USER_KERNEL, user_kernel)\
 __VA_ARGS__(USER_COMPAT, user_compat)\
@@ -69,15 +82,31 @@ __VA_ARGS__(USER_BAD_FP, user_bad_fp)\
 __VA_ARGS__(USER_NOT_INCREASING, user_not_increasing)\
 __VA_ARGS__(USER_FAULT, user_fault)
 
+/* Every stop, kernel then user: for what names them all (no space between, see above). */
+#define FW_STOP_LIST(...)	\
+FW_STOP_KERNEL_LIST(__VA_ARGS__)FW_STOP_USER_LIST(__VA_ARGS__)
+
+/* The first of the user walk's stops: the kernel walk ends with one below it. */
+#define FW_STOP_USER_FIRST	128
+
 #define FW_STOP_ENUM(id, ...)	FW_STOP_##id,
 
 enum fw_stop {
-	FW_STOP_LIST(FW_STOP_ENUM)
-	FW_STOP_NR
+	FW_STOP_KERNEL_LIST(FW_STOP_ENUM)
+	FW_STOP_KERNEL_NR,		/* one past the last kernel stop: their count */
+	/* So that the user list starts at FW_STOP_USER_FIRST. */
+	FW_STOP_USER_BEFORE = FW_STOP_USER_FIRST - 1,
+	FW_STOP_USER_LIST(FW_STOP_ENUM)
+	FW_STOP_USER_NEXT,		/* one past the last user stop */
+	/*
+	 * Not a stop: what a walk holds while it goes on, and what a reader
+	 * makes of a stop whose name it does not know (framewalk record then
+	 * writes it as such). The module never stores it.
+	 */
+	FW_STOP_NONE = 255,
 };
 
-/* The first of the user walk's stops: the kernel walk ends with one below it. */
-#define FW_STOP_USER_FIRST	FW_STOP_USER_OFF
+#define FW_STOP_USER_NR		(FW_STOP_USER_NEXT - FW_STOP_USER_FIRST)
 
 /* A stack the walk may visit: [lo, hi). */
 struct fw_stack_range {
@@ -140,7 +169,7 @@ struct fw_walk_ops {
 	 * May be NULL: whether the record at @record, on @stack, whose return
 	 * address is 0 and was read without a fault, is not the chain's end
 	 * but an exception boundary, as arm64's pt_regs have held since 6.13
-	 * (a record {0, 0} followed by a type word). Returns FW_STOP_NR where
+	 * (a record {0, 0} followed by a type word). Returns FW_STOP_NONE where
 	 * it is, with *@ret the interrupted pc, *@fp the interrupted frame
 	 * pointer and *@prev the last byte of the saved state, which must lie
 	 * wholly on @stack (the next record on it lies above); otherwise the
@@ -197,12 +226,28 @@ static inline const char *fw_tramp_name(unsigned int tramp)
 
 #define FW_STOP_NAME(id, name)		\
 	[FW_STOP_##id] = #name,
+#define FW_STOP_USER_NAME(id, name)	\
+	[FW_STOP_##id - FW_STOP_USER_FIRST] = #name,
 
+/* A stop's name, "unknown" for a value of neither range. */
 static inline const char *fw_stop_name(unsigned int stop)
 {
-	static const char *const names[FW_STOP_NR] = { FW_STOP_LIST(FW_STOP_NAME) };
+	static const char *const kernel[FW_STOP_KERNEL_NR] = {
+		FW_STOP_KERNEL_LIST(FW_STOP_NAME)
+	};
+	static const char *const user[FW_STOP_USER_NR] = { FW_STOP_USER_LIST(FW_STOP_USER_NAME) };
 
-	return stop < FW_STOP_NR ? names[stop] : "unknown";
+	if (stop < FW_STOP_KERNEL_NR)
+		return kernel[stop];
+	if (stop - FW_STOP_USER_FIRST < FW_STOP_USER_NR)
+		return user[stop - FW_STOP_USER_FIRST];
+	return "unknown";
+}
+
+/* Whether stop is one of the user walk's. */
+static inline int fw_stop_is_user(unsigned int stop)
+{
+	return stop - FW_STOP_USER_FIRST < FW_STOP_USER_NR;
 }
 
 /*
@@ -261,7 +306,7 @@ static inline int fw_stack_index(const struct fw_walk_cfg *cfg, unsigned int fro
 /*
  * At the record @fp on stack @cur whose return address is 0, read without a
  * fault: go through it where ops->boundary says it is an exception boundary.
- * Returns FW_STOP_NR with the interrupted pc in *@ret, the record to go on
+ * Returns FW_STOP_NONE with the interrupted pc in *@ret, the record to go on
  * from in *@next and in *@prev the address the next record on this stack
  * must lie above; otherwise the stop that ends the walk there.
  */
@@ -275,11 +320,11 @@ static __always_inline enum fw_stop fw_cross(const struct fw_walk_cfg *cfg,
 	if (!ops->boundary)
 		return FW_STOP_CHAIN_END;
 	stop = ops->boundary(ctx, fp, &cfg->stacks[cur], ret, next, prev);
-	if (stop != FW_STOP_NR)
+	if (stop != FW_STOP_NONE)
 		return stop;
 	if (ops->fixup_ret)
 		*ret = ops->fixup_ret(ctx, *ret);
-	return *ret ? FW_STOP_NR : FW_STOP_CHAIN_END;
+	return *ret ? FW_STOP_NONE : FW_STOP_CHAIN_END;
 }
 
 /*
@@ -345,7 +390,7 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 		floor = fp;
 		if (ret == 0) {
 			*stop = fw_cross(cfg, ops, ctx, (unsigned int)idx, fp, &ret, &next, &floor);
-			if (*stop != FW_STOP_NR)
+			if (*stop != FW_STOP_NONE)
 				break;
 		}
 		/* Checked after the read so a chain that ends exactly here says so. */
@@ -466,7 +511,7 @@ end_record:
 		floor = fp;
 		if (ret == 0) {
 			*stop = fw_cross(cfg, ops, ctx, cur, fp, &ret, &next, &floor);
-			if (*stop != FW_STOP_NR)
+			if (*stop != FW_STOP_NONE)
 				break;
 		}
 		if (ret_out == ret_end) {

@@ -35,9 +35,11 @@ struct fw_stats {
 	u64 filtered;		/* not walked: pid or notrace_pid excludes the process */
 	/*
 	 * How each walked chain ended: the kernel stops' sum is walks; where
-	 * user=N is set, each walk also ends its user frames with a user stop.
+	 * user=N is set, each walk also ends its user frames with a user stop,
+	 * counted at user_stops[stop - FW_STOP_USER_FIRST].
 	 */
-	u64 stops[FW_STOP_NR];
+	u64 stops[FW_STOP_KERNEL_NR];
+	u64 user_stops[FW_STOP_USER_NR];
 };
 
 struct fw_agg_chain;

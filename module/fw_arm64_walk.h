@@ -194,7 +194,7 @@ static __always_inline enum fw_stop fw_exception_boundary(void *ctx, fw_u64 reco
 	if (fault)
 		return FW_STOP_READ_FAULT;
 	*prev = regs + FW_PT_REGS_SIZE - 1;
-	return FW_STOP_NR;
+	return FW_STOP_NONE;
 }
 
 #define FW_BOUNDARY	fw_exception_boundary

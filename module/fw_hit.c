@@ -103,7 +103,7 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	slot->stats.stops[stop]++;
 	if (user_walk) {
 		fw_user_chain_walk(slot);
-		slot->stats.stops[slot->user_chain.stop]++;
+		slot->stats.user_stops[slot->user_chain.stop - FW_STOP_USER_FIRST]++;
 	}
 	if (user_event) {
 		trace_chain_user(h.child, h.parent_ip, h.sp, slot,

@@ -25,7 +25,7 @@ static void fw_stats_print(struct seq_file *m, const char *prefix, const struct 
 	 * Each walk ends with one kernel stop: their sum is the walks, a
 	 * counter the hit path saves. The user stops count the user walks.
 	 */
-	for (i = 0; i < FW_STOP_USER_FIRST; i++)
+	for (i = 0; i < FW_STOP_KERNEL_NR; i++)
 		walks += s->stops[i];
 	seq_printf(m, "%shits %llu\n", prefix, s->hits);
 	seq_printf(m, "%swalks %llu\n", prefix, walks);
@@ -35,8 +35,11 @@ static void fw_stats_print(struct seq_file *m, const char *prefix, const struct 
 	seq_printf(m, "%srecursion %llu\n", prefix, s->recursion);
 	seq_printf(m, "%srcu_off %llu\n", prefix, s->rcu_off);
 	seq_printf(m, "%sfiltered %llu\n", prefix, s->filtered);
-	for (i = 0; i < FW_STOP_NR; i++)
+	for (i = 0; i < FW_STOP_KERNEL_NR; i++)
 		seq_printf(m, "%sstop.%s %llu\n", prefix, fw_stop_name(i), s->stops[i]);
+	for (i = 0; i < FW_STOP_USER_NR; i++)
+		seq_printf(m, "%sstop.%s %llu\n", prefix, fw_stop_name(FW_STOP_USER_FIRST + i),
+			   s->user_stops[i]);
 }
 
 static void fw_stats_add(struct fw_stats *sum, const struct fw_stats *s)
@@ -50,8 +53,10 @@ static void fw_stats_add(struct fw_stats *sum, const struct fw_stats *s)
 	sum->recursion += s->recursion;
 	sum->rcu_off += s->rcu_off;
 	sum->filtered += s->filtered;
-	for (i = 0; i < FW_STOP_NR; i++)
+	for (i = 0; i < FW_STOP_KERNEL_NR; i++)
 		sum->stops[i] += s->stops[i];
+	for (i = 0; i < FW_STOP_USER_NR; i++)
+		sum->user_stops[i] += s->user_stops[i];
 }
 
 /* One CPU's counters: its context slots and its refused entries. */

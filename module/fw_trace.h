@@ -15,6 +15,14 @@
 
 /* The event's arrays are unsigned long, filled from the walk's u64 arrays. */
 static_assert(sizeof(unsigned long) == sizeof(u64));
+/*
+ * The stops are one byte each, and each range grows at its end alone: the
+ * kernel's stay below the user's, and FW_STOP_KERNEL_NR, which counters
+ * use for any other value, names none.
+ */
+static_assert(FW_STOP_KERNEL_NR < FW_STOP_USER_FIRST);
+static_assert(FW_STOP_USER_NEXT <= FW_STOP_NONE);
+static_assert((u8)FW_STOP_NONE == FW_STOP_NONE);
 
 /* The tokens as given: lets a macro below expand to a leading comma or a statement. */
 #define fw_tokens(...)	__VA_ARGS__

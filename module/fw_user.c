@@ -117,7 +117,7 @@ static __always_inline enum fw_stop fw_user_record(unsigned long fp, u64 pac, u6
 		return FW_STOP_USER_FAULT;
 	*next = a;
 	*ret = fw_strip_user_pac(b, pac);
-	return FW_STOP_NR;
+	return FW_STOP_NONE;
 }
 
 /* The records from @fp on, the first's return address already read as @ret. */
@@ -149,7 +149,7 @@ static unsigned int fw_user_records(unsigned long fp, u64 pac, u64 next, u64 ret
 			break;
 		}
 		*stop = fw_user_record(fp, pac, &next, &ret);
-		if (*stop != FW_STOP_NR)
+		if (*stop != FW_STOP_NONE)
 			break;
 	}
 	return n;
@@ -192,7 +192,7 @@ static unsigned int fw_walk_user(fw_u64 *out, unsigned int max, bool *lr, enum f
 		out[n++] = link;
 		*lr = true;
 	}
-	if (*stop == FW_STOP_NR)
+	if (*stop == FW_STOP_NONE)
 		n = fw_user_records(fp, pac, next, ret, out, n, max, stop);
 out:
 	uaccess_ttbr0_disable();

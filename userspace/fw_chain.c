@@ -28,17 +28,18 @@ static void fw_chain_tramp(const struct fw_chain_out *out, unsigned int tramp)
 void fw_chain_format(const struct fw_chain_out *out, const struct fw_chain *c)
 {
 	const char *sep = out->oneline ? " <- " : "\n => ";
+	const char *stop = c->stop_name ? c->stop_name : fw_stop_name(c->stop);
+	const char *user_stop = c->user_stop_name ? c->user_stop_name : fw_stop_name(c->user_stop);
 	unsigned int i;
 
 	fw_chain_print(out, "%s", out->bold ? "\033[1m" : "");
 	out->sym(out->ctx, c->ip, 0);
 	fw_chain_print(out, "%s", out->bold ? "\033[0m" : "");
 	if (!out->oneline) {
-		fw_chain_print(out, " nr_ancestors=%u stop=%s", c->nr_ancestors,
-			       fw_stop_name(c->stop));
+		fw_chain_print(out, " nr_ancestors=%u stop=%s", c->nr_ancestors, stop);
 		fw_chain_tramp(out, c->tramp);
 		if (c->user_stop != FW_STOP_USER_OFF)
-			fw_chain_print(out, " user_stop=%s", fw_stop_name(c->user_stop));
+			fw_chain_print(out, " user_stop=%s", user_stop);
 	}
 	fw_chain_print(out, "%s", sep);
 	out->sym(out->ctx, c->parent, 1);
@@ -61,10 +62,10 @@ void fw_chain_format(const struct fw_chain_out *out, const struct fw_chain *c)
 		fw_chain_print(out, " [u%s]", i == 1 && c->user_lr ? " lr" : "");
 	}
 	if (out->oneline) {
-		fw_chain_print(out, "   [%s", fw_stop_name(c->stop));
+		fw_chain_print(out, "   [%s", stop);
 		fw_chain_tramp(out, c->tramp);
 		if (c->user_stop != FW_STOP_USER_OFF)
-			fw_chain_print(out, " %s", fw_stop_name(c->user_stop));
+			fw_chain_print(out, " %s", user_stop);
 		fw_chain_print(out, "]");
 	}
 }

@@ -27,6 +27,13 @@ struct fw_chain {
 	unsigned int user_first;
 	unsigned int user_stop;
 	int user_lr;		/* user frame 1 is the lr register */
+	/*
+	 * Where not NULL, the names stop and user_stop print as: the plugin's,
+	 * from the event's format, as the module that wrote it numbered them.
+	 * user_stop then only tells user_off from the others.
+	 */
+	const char *stop_name;
+	const char *user_stop_name;
 };
 
 /* Where the text goes (a trace_seq, a FILE) and how an address is named there. */

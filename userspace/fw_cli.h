@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include "../lib/fw_walk.h"
 #include "fw_recording.h"
 
 /* -q: -1, errors only; 0: normal; -v: 1, say what is being done. */
@@ -60,7 +61,18 @@ struct fw_usym;
 void fw_print_chain(FILE *out, struct fw_symtab *syms, struct fw_usym *usym,
 		    const struct fw_event *e, const char *comm, int frames);
 int fw_report(struct fw_recording *r, FILE *out, int frames);
-/* "; stops: a=N b=M" for the stop reasons counted (FW_STOP_NR + 1 counters); nothing if none. */
+/*
+ * Kernel stops are counted in FW_STOP_NR_COUNTERS counters, at
+ * fw_stop_counter(stop): one a stop, and a last one for any other value.
+ */
+#define FW_STOP_NR_COUNTERS	(FW_STOP_KERNEL_NR + 1)
+
+static inline unsigned int fw_stop_counter(unsigned int stop)
+{
+	return stop < FW_STOP_KERNEL_NR ? stop : FW_STOP_KERNEL_NR;
+}
+
+/* "; stops: a=N b=M" for the stop reasons counted (fw_stop_counter()); nothing if none. */
 void fw_print_stops(FILE *out, const unsigned long long *stops);
 int fw_folded(struct fw_recording *r, FILE *out);
 int fw_top(struct fw_recording *r, FILE *out, unsigned int limit);

@@ -156,7 +156,7 @@ static int fw_flame_read_folded(FILE *f, const char *name, struct fw_fnode *root
 static int fw_flame_read_recording(const char *path, const char *name, struct fw_fnode *root,
 				   char *summary, size_t len)
 {
-	unsigned long long stops[FW_STOP_NR + 1] = {};
+	unsigned long long stops[FW_STOP_NR_COUNTERS] = {};
 	struct fw_recording r;
 	char err[512], *text = NULL;
 	size_t n, textlen = 0;
@@ -169,11 +169,11 @@ static int fw_flame_read_recording(const char *path, const char *name, struct fw
 		return -1;
 	}
 	for (n = 0; n < r.nev; n++)
-		stops[r.ev[n].stop < FW_STOP_NR ? r.ev[n].stop : FW_STOP_NR]++;
+		stops[fw_stop_counter(r.ev[n].stop)]++;
 	used = snprintf(summary, len,
 			"%s: %zu chains, %llu dropped; kernel %s, filter '%s', depth %u",
 			name, r.nev, r.dropped, r.kernel, r.filter, r.depth);
-	for (i = 0; i <= FW_STOP_NR && used > 0 && (size_t)used < len; i++)
+	for (i = 0; i < FW_STOP_NR_COUNTERS && used > 0 && (size_t)used < len; i++)
 		if (stops[i])
 			used += snprintf(summary + used, len - used, "%s %s=%llu",
 					 strstr(summary, "; stops:") ? "" : "; stops:",

@@ -14,6 +14,7 @@
 
 #include "../lib/fw_walk.h"
 #include "fw_cli.h"
+#include "fw_stops.h"
 
 #define FW_DEBUGFS	"/sys/kernel/debug/framewalk"
 
@@ -50,16 +51,6 @@ static int fw_clear_counts(void)
 	return 0;
 }
 
-static int fw_stop_by_name(const char *name, size_t len)
-{
-	unsigned int i;
-
-	for (i = 0; i < FW_STOP_NR; i++)
-		if (strlen(fw_stop_name(i)) == len && !strncmp(fw_stop_name(i), name, len))
-			return (int)i;
-	return -1;
-}
-
 /*
  * The user part of a chains line, "[user_stop];0xoutermost_[u];...;0xpc_[u];",
  * into e; *tok is its first token, and is left at the kernel part's [stop].
@@ -72,7 +63,7 @@ static const char *fw_parse_user(char **tok, char **save, struct fw_event *e)
 	int stop;
 
 	stop = fw_stop_by_name(*tok + 1, strlen(*tok) - 2);
-	if (stop < FW_STOP_USER_FIRST)
+	if (stop < 0 || !fw_stop_is_user(stop))
 		return NULL;	/* a kernel stop: no user part */
 	while ((*tok = strtok_r(NULL, ";", save)) != NULL && (*tok)[0] != '[') {
 		if (n == FW_MAX_USER)
@@ -122,7 +113,7 @@ static const char *fw_parse_chain(char *line, struct fw_event *e)
 	if (why)
 		return why;
 	stop = fw_stop_by_name(tok + 1, strlen(tok) - 2);
-	if (stop < 0 || stop >= FW_STOP_USER_FIRST)
+	if (stop < 0 || fw_stop_is_user(stop))
 		return "unknown stop reason";
 	while ((tok = strtok_r(NULL, ";", &save)) != NULL) {
 		if (n == FW_MAX_ANCESTORS + 2)

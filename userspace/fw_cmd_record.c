@@ -23,6 +23,7 @@
 #include "../lib/fw_walk.h"
 #include "fw_cli.h"
 #include "fw_maps.h"
+#include "fw_stops.h"
 
 /* Every recorder's trace instance is named so; reset finds them by it. */
 #define FW_INSTANCE	"framewalk-"
@@ -38,7 +39,8 @@ struct fw_recorder {
 	struct fw_maps *maps;		/* record: the mappings behind user frames */
 	unsigned int tick;		/* drains so far: maps are re-read once per tick */
 	size_t events;
-	unsigned long long stops[FW_STOP_NR + 1];
+	unsigned long long stops[FW_STOP_NR_COUNTERS];
+	int stops_guessed, stops_unknown;	/* said once: see fw_stop_field() */
 };
 
 static unsigned long long fw_field(struct tep_event *ev, struct tep_record *rec,
@@ -48,6 +50,28 @@ static unsigned long long fw_field(struct tep_event *ev, struct tep_record *rec,
 
 	tep_get_field_val(NULL, ev, name, rec, &v, 0);
 	return v;
+}
+
+/*
+ * The stop in field @name as this framewalk numbers it: the module's event
+ * format names each of its values, and a module of another version may
+ * number them otherwise. Where the format names none, or names one this
+ * framewalk does not know, the recording says it once on stderr.
+ */
+static unsigned int fw_stop_field(struct fw_recorder *s, struct tep_event *ev,
+				  struct tep_record *rec, const char *name)
+{
+	unsigned long long v = fw_field(ev, rec, name);
+	int guessed = 0;
+	unsigned int stop = fw_event_stop(ev, name, v, &guessed);
+
+	if (guessed && !s->stops_guessed++)
+		fprintf(stderr, "framewalk: the module's %s event names no stop values: "
+			"taking them as this framewalk numbers them\n", ev->name);
+	if (stop == FW_STOP_NONE && !s->stops_unknown++)
+		fprintf(stderr, "framewalk: the module's %s %llu is no stop this framewalk "
+			"knows (a newer module?): recorded as unknown\n", name, v);
+	return stop;
 }
 
 /*
@@ -85,15 +109,13 @@ static const char *fw_stream_comm(struct fw_recorder *s, int pid)
 static void fw_user_fields(struct fw_recorder *s, struct tep_event *ev, struct tep_record *rec,
 			   struct fw_event *e)
 {
-	unsigned long long v = FW_STOP_USER_OFF;
 	int len = 0, word, i;
 	char *raw;
 
 	e->user_stop = FW_STOP_USER_OFF;
 	if (!tep_find_field(ev, "user_stop"))
 		return;
-	tep_get_field_val(NULL, ev, "user_stop", rec, &v, 0);
-	e->user_stop = (unsigned int)v;
+	e->user_stop = fw_stop_field(s, ev, rec, "user_stop");
 	e->user_lr = fw_field(ev, rec, "user_lr") != 0;
 	raw = tep_get_field_raw(NULL, ev, "user", rec, &len, 0);
 	word = tep_get_long_size(s->tep);
@@ -118,7 +140,7 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 	e.pid = tep_data_pid(s->tep, rec);
 	e.ip = fw_field(ev, rec, "ip");
 	e.parent = fw_field(ev, rec, "parent_ip");
-	e.stop = (unsigned int)fw_field(ev, rec, "stop");
+	e.stop = fw_stop_field(s, ev, rec, "stop");
 	e.tramp = (unsigned int)fw_field(ev, rec, "tramp");
 	e.recovered = fw_field(ev, rec, "recovered");
 	raw = tep_get_field_raw(NULL, ev, "ancestors", rec, &len, 0);
@@ -137,7 +159,7 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 		fw_recording_write_user(s->out, &e);
 	}
 	s->events++;
-	s->stops[e.stop < FW_STOP_NR ? e.stop : FW_STOP_NR]++;
+	s->stops[fw_stop_counter(e.stop)]++;
 	return 0;
 }
 

@@ -82,7 +82,7 @@ void fw_print_chain(FILE *out, struct fw_symtab *syms, struct fw_usym *usym,
 
 int fw_report(struct fw_recording *r, FILE *out, int frames)
 {
-	unsigned long long stops[FW_STOP_NR + 1] = {}, hits = 0;
+	unsigned long long stops[FW_STOP_NR_COUNTERS] = {}, hits = 0;
 	struct fw_usym *usym = fw_usym_new(r);
 	size_t n;
 
@@ -96,7 +96,7 @@ int fw_report(struct fw_recording *r, FILE *out, int frames)
 	for (n = 0; n < r->nev; n++) {
 		fw_print_chain(out, &r->syms, usym, &r->ev[n], fw_recording_comm(r, r->ev[n].pid),
 			       frames);
-		stops[r->ev[n].stop < FW_STOP_NR ? r->ev[n].stop : FW_STOP_NR] += r->ev[n].count;
+		stops[fw_stop_counter(r->ev[n].stop)] += r->ev[n].count;
 		hits += r->ev[n].count;
 	}
 	fw_usym_free(usym);
@@ -119,7 +119,7 @@ void fw_print_stops(FILE *out, const unsigned long long *stops)
 	const char *sep = "; stops:";
 	unsigned int i;
 
-	for (i = 0; i <= FW_STOP_NR; i++) {
+	for (i = 0; i < FW_STOP_NR_COUNTERS; i++) {
 		if (!stops[i])
 			continue;
 		fprintf(out, "%s %s=%llu", sep, fw_stop_name(i), stops[i]);

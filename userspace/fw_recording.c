@@ -15,6 +15,7 @@
 
 #include "../lib/fw_walk.h"
 #include "fw_recording.h"
+#include "fw_stops.h"
 
 void *fw_grow(void *v, size_t *cap, size_t n, size_t elem, size_t first)
 {
@@ -130,11 +131,22 @@ void fw_symtab_free(struct fw_symtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* One "stop VALUE NAME" line per stop: the numbers of the lines after it, by name. */
+static void fw_recording_write_stops(FILE *f)
+{
+	unsigned int v;
+
+	for (v = 0; v < FW_STOP_NONE; v++)
+		if (v < FW_STOP_KERNEL_NR || fw_stop_is_user(v))
+			fprintf(f, "stop %u %s\n", v, fw_stop_name(v));
+}
+
 void fw_recording_write_header(FILE *f, const char *kernel, const char *filter,
 			 const char *notrace, unsigned int depth)
 {
 	fprintf(f, "%s %d\n", FW_RECORDING_MAGIC, FW_RECORDING_VERSION);
 	fprintf(f, "kernel %s\nfilter %s\nnotrace %s\ndepth %u\n", kernel, filter, notrace, depth);
+	fw_recording_write_stops(f);
 }
 
 void fw_recording_write_event(FILE *f, const struct fw_event *e)
@@ -226,6 +238,80 @@ static int fw_read_err(char *err, size_t len, const char *path, unsigned long li
 }
 
 /*
+ * How a recording numbers its stops: its value v is this framewalk's to[v],
+ * by the name its "stop v NAME" line gives v (name[v], "" where no line
+ * does). Recordings before format 4 have no such lines: they numbered the
+ * stops as fw_stop_legacy lists them.
+ */
+struct fw_stop_table {
+	unsigned char to[FW_STOP_NONE + 1];
+	char name[FW_STOP_NONE + 1][FW_STOP_NAME_MAX];
+};
+
+/* The stops of formats 1 to 3, in their order: the kernel's 0 to 7, then the user's 8 to 15. */
+static const char *const fw_stop_legacy[] = {
+	"chain_end", "depth", "misaligned", "off_stack", "not_increasing", "read_fault",
+	"trampoline", "no_record", "user_off", "user_kernel", "user_compat", "user_end",
+	"user_depth", "user_bad_fp", "user_not_increasing", "user_fault",
+};
+
+/* Value v of the recording is name: a "stop" line, or a legacy entry. NULL when fine. */
+static const char *fw_stop_table_set(struct fw_stop_table *t, unsigned int v, const char *name)
+{
+	size_t len = strlen(name);
+	int to;
+
+	if (v >= FW_STOP_NONE)
+		return "a stop value above 254";
+	if (!len || len >= FW_STOP_NAME_MAX ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
+		return "a stop name that is not lowercase letters, digits and _, or longer than 31";
+	if (t->name[v][0] && strcmp(t->name[v], name))
+		return "a stop value named twice, differently";
+	to = fw_stop_by_name(name, len);
+	t->to[v] = to < 0 ? FW_STOP_NONE : (unsigned char)to;
+	strcpy(t->name[v], name);
+	return NULL;
+}
+
+static void fw_stop_table_init(struct fw_stop_table *t, int version)
+{
+	unsigned int v;
+
+	memset(t->to, FW_STOP_NONE, sizeof(t->to));
+	memset(t->name, 0, sizeof(t->name));
+	if (version >= 4)
+		return;
+	for (v = 0; v < sizeof(fw_stop_legacy) / sizeof(fw_stop_legacy[0]); v++)
+		fw_stop_table_set(t, v, fw_stop_legacy[v]);
+}
+
+/*
+ * The recording's stop *stop as this framewalk numbers it, in place; a
+ * message on error, NULL when fine. FW_STOP_NONE is a stop whose name the
+ * recorder did not know, written as such.
+ */
+static const char *fw_stop_table_map(const struct fw_stop_table *t, unsigned int *stop)
+{
+	static char why[128];
+
+	if (*stop == FW_STOP_NONE)
+		return NULL;
+	if (*stop > FW_STOP_NONE || !t->name[*stop][0]) {
+		snprintf(why, sizeof(why), "stop %u is not in the recording's stop table "
+			 "(its 'stop VALUE NAME' lines)", *stop);
+		return why;
+	}
+	if (t->to[*stop] == FW_STOP_NONE) {
+		snprintf(why, sizeof(why), "stop %u is '%s', which this framewalk does not know "
+			 "(a newer one wrote the recording?)", *stop, t->name[*stop]);
+		return why;
+	}
+	*stop = t->to[*stop];
+	return NULL;
+}
+
+/*
  * The n addresses that end a line into v; on error "fewer WHAT than the line
  * says" or "trailing data after the WHAT" (of the static buffer), else NULL.
  */
@@ -276,12 +362,25 @@ static char *fw_recording_parse_sym(char *p, unsigned long long *addr)
 	return len && !strpbrk(p, " \t") ? p : NULL;
 }
 
-/*
- * Parse an "E ..." line of a recording in format @version into e; returns a
- * message on error, NULL when fine. Version 1 had no tramp and recovered.
- */
-static const char *fw_recording_parse_event(char *p, int version, struct fw_event *e)
+/* The kernel stop of an E or A line, mapped by t; a message on error, NULL when fine. */
+static const char *fw_recording_kernel_stop(const struct fw_stop_table *t, struct fw_event *e)
 {
+	const char *why = fw_stop_table_map(t, &e->stop);
+
+	if (why)
+		return why;
+	return fw_stop_is_user(e->stop) ? "not a kernel stop reason" : NULL;
+}
+
+/*
+ * Parse an "E ..." line of a recording in format @version, whose stops @t
+ * maps, into e; returns a message on error, NULL when fine. Version 1 had no
+ * tramp and recovered.
+ */
+static const char *fw_recording_parse_event(char *p, int version, const struct fw_stop_table *t,
+					    struct fw_event *e)
+{
+	const char *why;
 	int used;
 
 	if (version == 1) {
@@ -293,6 +392,9 @@ static const char *fw_recording_parse_event(char *p, int version, struct fw_even
 			  &e->nr_ancestors, &used) != 9) {
 		return "malformed event line";
 	}
+	why = fw_recording_kernel_stop(t, e);
+	if (why)
+		return why;
 	if (e->tramp >= FW_TRAMP_NR)
 		return "unknown trampoline number";
 	if (e->tramp != FW_TRAMP_NONE && e->stop != FW_STOP_TRAMPOLINE)
@@ -304,13 +406,18 @@ static const char *fw_recording_parse_event(char *p, int version, struct fw_even
 }
 
 /* Parse an "A ..." line (a counted chain) into e. */
-static const char *fw_recording_parse_chain(char *p, struct fw_event *e)
+static const char *fw_recording_parse_chain(char *p, const struct fw_stop_table *t,
+					    struct fw_event *e)
 {
+	const char *why;
 	int used;
 
 	if (sscanf(p, "A %llu %llx %llx %u %u%n", &e->count, &e->ip, &e->parent, &e->stop,
 		   &e->nr_ancestors, &used) != 5)
 		return "malformed chain line";
+	why = fw_recording_kernel_stop(t, e);
+	if (why)
+		return why;
 	if (!e->count)
 		return "chain counted 0 times";
 	e->counted = 1;
@@ -318,13 +425,18 @@ static const char *fw_recording_parse_chain(char *p, struct fw_event *e)
 }
 
 /* Parse "U STOP LR NR ADDR..." into e, whose E or A line it follows. */
-static const char *fw_recording_parse_user(char *p, struct fw_event *e)
+static const char *fw_recording_parse_user(char *p, const struct fw_stop_table *t,
+					   struct fw_event *e)
 {
+	const char *why;
 	int used;
 
 	if (sscanf(p, "U %u %d %u%n", &e->user_stop, &e->user_lr, &e->nr_user, &used) != 3)
 		return "malformed user line, expected 'U STOP LR NR ADDR...'";
-	if (e->user_stop < FW_STOP_USER_FIRST || e->user_stop >= FW_STOP_NR)
+	why = fw_stop_table_map(t, &e->user_stop);
+	if (why)
+		return why;
+	if (!fw_stop_is_user(e->user_stop) && e->user_stop != FW_STOP_NONE)
 		return "not a user stop reason";
 	if (e->nr_user > FW_MAX_USER)
 		return "more than 64 user frames";
@@ -439,11 +551,12 @@ static int fw_recording_add_mapping(struct fw_recording *r, const struct fw_mapp
 }
 
 /*
- * A U, P or M line (format 3) into r: user_due says whether an E or A line
+ * A U, P or M line (format 3) into r, t mapping its stops: user_due says whether an E or A line
  * came just before, maps_due how many M lines the last P line still counts.
  * Returns a message on error, NULL when fine.
  */
-static const char *fw_recording_read_user_line(struct fw_recording *r, char *line, int user_due,
+static const char *fw_recording_read_user_line(struct fw_recording *r, char *line,
+					       const struct fw_stop_table *t, int user_due,
 					       size_t *maps_due)
 {
 	struct fw_event *e = r->nev ? &r->ev[r->nev - 1] : NULL;
@@ -455,7 +568,7 @@ static const char *fw_recording_read_user_line(struct fw_recording *r, char *lin
 	case 'U':
 		if (!user_due)
 			return "a user line that follows no E or A line";
-		why = fw_recording_parse_user(line, e);
+		why = fw_recording_parse_user(line, t, e);
 		/* A counted chain has no pid: its frames go unnamed. */
 		if (!why && !e->counted)
 			e->mapset = fw_recording_mapset_of(r, e->pid);
@@ -529,7 +642,9 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 	const char *name = strcmp(path, "-") ? path : "<stdin>";
 	unsigned long lineno = 0;
 	unsigned long long addr;
-	char *line = NULL, *sym, comm[256];
+	char *line = NULL, *sym, comm[256], stop_name[FW_STOP_NAME_MAX + 1];
+	struct fw_stop_table *stops;
+	unsigned int stop;
 	struct fw_event e;
 	const char *why;
 	int version, pid, ended = 0, user_due = 0, ret = -1;
@@ -538,9 +653,16 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 	FILE *f;
 
 	memset(r, 0, sizeof(*r));
-	f = fw_recording_open(path, err, errlen);
-	if (!f)
+	stops = malloc(sizeof(*stops));
+	if (!stops) {
+		fw_read_err(err, errlen, name, 0, "out of memory");
 		return -1;
+	}
+	f = fw_recording_open(path, err, errlen);
+	if (!f) {
+		free(stops);
+		return -1;
+	}
 	while ((len = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if (lineno == 1) {
@@ -569,10 +691,12 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 		}
 		if (lineno == 1) {
 			if (version < 1 || version > FW_RECORDING_VERSION) {
-				fw_read_err(err, errlen, name, 1, "format version %d, expected 1 to %d",
-					    version, FW_RECORDING_VERSION);
+				fw_read_err(err, errlen, name, 1, "format version %d, expected 1 to %d%s",
+					    version, FW_RECORDING_VERSION, version > FW_RECORDING_VERSION ?
+					    " (a newer framewalk wrote it)" : "");
 				goto out;
 			}
+			fw_stop_table_init(stops, version);
 			continue;
 		}
 		if (ended) {
@@ -594,8 +718,8 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 		case 'A':
 			memset(&e, 0, sizeof(e));
 			e.user_stop = FW_STOP_USER_OFF;
-			why = line[0] == 'E' ? fw_recording_parse_event(line, version, &e) :
-					       fw_recording_parse_chain(line, &e);
+			why = line[0] == 'E' ? fw_recording_parse_event(line, version, stops, &e) :
+					       fw_recording_parse_chain(line, stops, &e);
 			if (why) {
 				fw_read_err(err, errlen, name, lineno, "%s", why);
 				goto out;
@@ -608,7 +732,7 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 		case 'U':
 		case 'P':
 		case 'M':
-			why = fw_recording_read_user_line(r, line, user_due, &maps_due);
+			why = fw_recording_read_user_line(r, line, stops, user_due, &maps_due);
 			if (why) {
 				fw_read_err(err, errlen, name, lineno, "%s", why);
 				goto out;
@@ -642,6 +766,17 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 				fw_copy_value(r->notrace, sizeof(r->notrace), line, "notrace");
 			} else if (sscanf(line, "depth %u", &r->depth) == 1) {
 				;
+			} else if (!strncmp(line, "stop ", 5)) {
+				why = version < 4 ? "a stop line in a recording of format 3 or older "
+						    "(stop tables came with format 4)" :
+				      sscanf(line, "stop %u %" FW_STR(FW_STOP_NAME_MAX) "s", &stop,
+					     stop_name) != 2 ?
+						"malformed stop line, expected 'stop VALUE NAME'" :
+						fw_stop_table_set(stops, stop, stop_name);
+				if (why) {
+					fw_read_err(err, errlen, name, lineno, "%s", why);
+					goto out;
+				}
 			} else if (sscanf(line, "end %zu %llu", &nend, &r->dropped) == 2) {
 				if (nend != r->nev) {
 					fw_read_err(err, errlen, name, lineno,
@@ -681,6 +816,7 @@ nomem:
 	fw_read_err(err, errlen, name, lineno, "out of memory");
 out:
 	free(line);
+	free(stops);
 	fclose(f);
 	if (ret)
 		fw_recording_free(r);

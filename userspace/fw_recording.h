@@ -9,8 +9,16 @@
 #include <stdio.h>
 
 #define FW_RECORDING_MAGIC	"framewalk-record"
-/* 3: user frames (U lines) and the mappings they are symbolized with (P, M lines). */
-#define FW_RECORDING_VERSION	3
+/*
+ * 3: user frames (U lines) and the mappings they are symbolized with (P, M lines).
+ * 4: the stop table ("stop VALUE NAME" lines), by which a reader maps the
+ * stops by name: the user stops moved from 8 to 128.
+ */
+#define FW_RECORDING_VERSION	4
+/* Room for a stop's name in a recording's stop table, its '\0' included. */
+#define FW_STOP_NAME_MAX	32
+#define FW_STR_(x)		#x
+#define FW_STR(x)		FW_STR_(x)
 #define FW_MAX_ANCESTORS	64
 /* The module's user=N limit (FW_USER_MAX): a user array holds at most this many. */
 #define FW_MAX_USER		64
@@ -31,7 +39,7 @@ struct fw_event {
 	int pid;
 	unsigned long long ip;		/* child */
 	unsigned long long parent;
-	unsigned int stop;
+	unsigned int stop;		/* enum fw_stop, a kernel stop, as this framewalk numbers it */
 	unsigned int tramp;		/* enum fw_tramp: which one, at stop=trampoline */
 	unsigned long long recovered;	/* bit j: ancestors[j] recovered behind a trampoline */
 	unsigned int nr_ancestors;	/* found above the parent; at most the depth limit */

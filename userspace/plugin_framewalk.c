@@ -13,6 +13,8 @@
  * module recovered the real one. At stop=trampoline, tramp=NAME says which
  * trampoline it could not see behind. The layout is fw_chain.c's, shared with
  * framewalk report and stream; this file reads the event and names addresses.
+ * The stop names are the event format's own (its __print_symbolic()), so a
+ * trace.dat of a module older or newer than the plugin prints its own names.
  * User frames (chain_user) are addresses marked [u]; with
  * -O framewalk:maps=TRACE.DAT, recorded with trace-cmd record --proc-map, each
  * also shows its mapping: "0xaaaadcdf0db4 (/usr/bin/prog+0xdb4) [u]".
@@ -27,6 +29,7 @@
 #include "../lib/fw_walk.h"
 #include "fw_chain.h"
 #include "fw_procmaps.h"
+#include "fw_stops.h"
 
 struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 	{
@@ -131,6 +134,31 @@ static const struct fw_procmaps *fw_plugin_maps(void)
 }
 
 /*
+ * The name of stop @val in @event's field @field, from the event's format,
+ * which the module that wrote it made from its own list; where the format
+ * names no stops, from the plugin's own table, which is said once.
+ */
+static const char *fw_stop_label(struct tep_event *event, const char *field,
+				 unsigned long long val)
+{
+	static int said;
+	const char *name;
+
+	switch (fw_event_stop_name(event, field, val, &name)) {
+	case 1:
+		return name;
+	case 0:
+		return fw_stop_name(FW_STOP_NONE);
+	default:
+		if (!said++)
+			fprintf(stderr, "plugin_framewalk: the %s:%s format names no stops: "
+				"naming them with the plugin's own table\n", event->system,
+				event->name);
+		return fw_stop_name(val < FW_STOP_NONE ? (unsigned int)val : FW_STOP_NONE);
+	}
+}
+
+/*
  * The event's ancestors array, then its user array, in the traced kernel's
  * word size and byte order: word i past the ancestors is user frame i - nr.
  */
@@ -156,7 +184,7 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 {
 	struct tep_handle *tep = event->tep;
 	unsigned long long ip, parent, stop, found, tramp = FW_TRAMP_NONE, recovered = 0;
-	unsigned long long user_stop = FW_STOP_USER_OFF, user_lr = 0;
+	unsigned long long user_stop, user_lr = 0;
 	const char *nr_field = tep_find_field(event, "nr_ancestors") ? "nr_ancestors" : "depth";
 	struct fw_raw_ancestors raw = { .tep = tep };
 	struct fw_seq seq = { .s = s, .tep = tep, .pid = tep_data_pid(tep, record) };
@@ -190,19 +218,24 @@ static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 
 	c.ip = ip;
 	c.parent = parent;
-	c.stop = (unsigned int)stop;
+	c.stop_name = fw_stop_label(event, "stop", stop);
 	c.tramp = (unsigned int)tramp;
 	c.recovered = recovered;
 	c.nr_ancestors = (unsigned int)(len / raw.word);
 	/* Only chain_user has them (user=N): chain shows no user frame. */
-	tep_get_field_val(NULL, event, "user_stop", record, &user_stop, 0);
 	tep_get_field_val(NULL, event, "user_lr", record, &user_lr, 0);
 	if (tep_find_field(event, "user"))
 		raw.user = tep_get_field_raw(NULL, event, "user", record, &user_len, 0);
 	raw.nr = c.nr_ancestors;
 	c.user_first = c.nr_ancestors;
 	c.nr_user = raw.user ? (unsigned int)(user_len / raw.word) : 0;
-	c.user_stop = (unsigned int)user_stop;
+	c.user_stop = FW_STOP_USER_OFF;
+	if (!tep_get_field_val(NULL, event, "user_stop", record, &user_stop, 0)) {
+		c.user_stop_name = fw_stop_label(event, "user_stop", user_stop);
+		/* By name: user_off's value is the module's, not necessarily the plugin's. */
+		if (strcmp(c.user_stop_name, fw_stop_name(FW_STOP_USER_OFF)))
+			c.user_stop = FW_STOP_NONE;
+	}
 	c.user_lr = user_lr != 0;
 	if (c.nr_user) {
 		seq.maps = fw_plugin_maps();

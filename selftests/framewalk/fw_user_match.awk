@@ -69,7 +69,7 @@ BEGIN {
 	n = split("user_off user_kernel user_compat user_end user_depth user_bad_fp " \
 		  "user_not_increasing user_fault", names, " ")
 	for (i = 1; i <= n; i++)
-		stopname[i + 7] = names[i]
+		stopname[i + 127] = names[i]
 }
 
 $1 == "map" && NF == 5 {

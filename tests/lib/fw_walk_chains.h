@@ -156,7 +156,7 @@ static inline enum fw_stop boundary_cb(void *ctx, fw_u64 record,
 	*ret = words[1];
 	*prev = regs + PT_REGS_SIZE - 1;
 	boundaries_crossed++;
-	return FW_STOP_NR;
+	return FW_STOP_NONE;
 }
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -255,7 +255,7 @@ static __always_inline int native_matches(const struct fw_walk_cfg *cfg,
 	struct fw_frame f[16];
 	fw_u64 ancestors[16], records[16], ancestors_only[16], fixed, rfixed;
 	/* Set where the walks end, which the compiler cannot see through the fast path. */
-	enum fw_stop nstop = FW_STOP_NR, rstop = FW_STOP_NR;
+	enum fw_stop nstop = FW_STOP_NONE, rstop = FW_STOP_NONE;
 	unsigned int gn, nn, rn, i;
 
 	gn = fw_walk(cfg, gops, ctx, start, f, max, stop);
@@ -291,7 +291,7 @@ static inline void expect_walks_varied(unsigned int frames, const unsigned int *
 
 	KTAP_EXPECT(frames > 10000, "frames=%u", frames);
 	KTAP_EXPECT(boundaries_crossed > 300, "boundaries_crossed=%u", boundaries_crossed);
-	for (i = 0; i < FW_STOP_USER_FIRST; i++)
+	for (i = 0; i < FW_STOP_KERNEL_NR; i++)
 		if (i != FW_STOP_NO_RECORD)
 			KTAP_EXPECT(stops[i] > 0, "no walk ended with %s", fw_stop_name(i));
 }

@@ -289,7 +289,7 @@ static void native_equals_generic(void)
 					.walk_fast = model_walk_fast };
 	struct fw_walk_ops plain_old = { .read = mem_read };
 	struct fw_walk_cfg cfg = cfg64;
-	unsigned int round, bad = 0, frames = 0, stops[FW_STOP_NR] = { 0 };
+	unsigned int round, bad = 0, frames = 0, stops[FW_STOP_KERNEL_NR] = { 0 };
 	unsigned int fast_bad = 0, fast_frames = 0;
 
 	for (round = 0; round < 20000; round++) {
@@ -319,13 +319,60 @@ static void native_equals_generic(void)
 	expect_walks_varied(frames, stops);
 }
 
-static void stop_names(void)
-{
-	unsigned int i;
+/*
+ * The stops' values and names as the trace events, the counters and the
+ * recordings promise them, written out here rather than made from
+ * FW_STOP_LIST: a stop inserted, moved or renamed in the list fails here.
+ * A new stop adds its line to the end of its range.
+ */
+static const struct {
+	unsigned int stop;	/* the enum's value */
+	unsigned int value;	/* the ABI's */
+	const char *name;
+} stop_abi[] = {
+	{ FW_STOP_CHAIN_END, 0, "chain_end" },
+	{ FW_STOP_DEPTH, 1, "depth" },
+	{ FW_STOP_MISALIGNED, 2, "misaligned" },
+	{ FW_STOP_OFF_STACK, 3, "off_stack" },
+	{ FW_STOP_NOT_INCREASING, 4, "not_increasing" },
+	{ FW_STOP_READ_FAULT, 5, "read_fault" },
+	{ FW_STOP_TRAMPOLINE, 6, "trampoline" },
+	{ FW_STOP_NO_RECORD, 7, "no_record" },
+	{ FW_STOP_USER_OFF, 128, "user_off" },
+	{ FW_STOP_USER_KERNEL, 129, "user_kernel" },
+	{ FW_STOP_USER_COMPAT, 130, "user_compat" },
+	{ FW_STOP_USER_END, 131, "user_end" },
+	{ FW_STOP_USER_DEPTH, 132, "user_depth" },
+	{ FW_STOP_USER_BAD_FP, 133, "user_bad_fp" },
+	{ FW_STOP_USER_NOT_INCREASING, 134, "user_not_increasing" },
+	{ FW_STOP_USER_FAULT, 135, "user_fault" },
+};
 
-	for (i = 0; i < FW_STOP_NR; i++)
-		KTAP_EXPECT(strcmp(fw_stop_name(i), "unknown") != 0, "stop %u has a name", i);
-	KTAP_EXPECT(strcmp(fw_stop_name(FW_STOP_NR), "unknown") == 0, "out of range");
+#define NR_STOP_ABI	(sizeof(stop_abi) / sizeof(stop_abi[0]))
+
+static void stop_values_and_names(void)
+{
+	unsigned int i, v, named = 0;
+
+	for (i = 0; i < NR_STOP_ABI; i++) {
+		KTAP_EXPECT(stop_abi[i].stop == stop_abi[i].value, "%s is %u, the ABI says %u",
+			    stop_abi[i].name, stop_abi[i].stop, stop_abi[i].value);
+		KTAP_EXPECT(strcmp(fw_stop_name(stop_abi[i].value), stop_abi[i].name) == 0,
+			    "stop %u is %s, the ABI says %s", stop_abi[i].value,
+			    fw_stop_name(stop_abi[i].value), stop_abi[i].name);
+		KTAP_EXPECT(fw_stop_is_user(stop_abi[i].value) == (stop_abi[i].value >= 128),
+			    "%s is in the %s range", stop_abi[i].name,
+			    stop_abi[i].value >= 128 ? "user" : "kernel");
+	}
+	/* Every value of the events' byte that has a name is one of the table's. */
+	for (v = 0; v < 256; v++)
+		named += strcmp(fw_stop_name(v), "unknown") != 0;
+	KTAP_EXPECT(named == NR_STOP_ABI, "%u values have a name, the ABI %zu", named,
+		    NR_STOP_ABI);
+	KTAP_EXPECT(FW_STOP_KERNEL_NR == 8 && FW_STOP_USER_NR == 8, "kernel %d, user %d",
+		    FW_STOP_KERNEL_NR, FW_STOP_USER_NR);
+	KTAP_EXPECT(strcmp(fw_stop_name(FW_STOP_NONE), "unknown") == 0, "FW_STOP_NONE named");
+	KTAP_EXPECT(strcmp(fw_stop_name(1000), "unknown") == 0, "out of range");
 }
 
 /* The values and names are exported (event, recording): generating them must keep both. */
@@ -358,7 +405,7 @@ int main(void)
 	KTAP_RUN(walk_thumb32);
 	KTAP_RUN(walk_record_at);
 	KTAP_RUN(native_equals_generic);
-	KTAP_RUN(stop_names);
+	KTAP_RUN(stop_values_and_names);
 	KTAP_RUN(tramp_names);
 	return ktap_finish();
 }

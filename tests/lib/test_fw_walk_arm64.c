@@ -145,7 +145,7 @@ static __always_inline int fast_matches(const struct fw_walk_cfg *cfg, uint64_t 
 	fw_u64 ancestors[2][16], records[2][16], fp[2] = { start, start }, prev[2] = { 0, 0 };
 	fw_u64 *ret_out[2] = { ancestors[0], ancestors[1] }, *rec_out[2] = { records[0], records[1] };
 	fw_u64 top = 0;
-	enum fw_stop stop[2] = { FW_STOP_NR, FW_STOP_NR };
+	enum fw_stop stop[2] = { FW_STOP_NONE, FW_STOP_NONE };
 	int end[2];
 	long n;
 
@@ -191,7 +191,7 @@ static void arm64_walk_equals_generic(void)
 	struct fw_walk_cfg cfg = {
 		.word_size = 8, .fp_off = 0, .lr_off = 8, .align = 8,
 	};
-	unsigned int round, stops[FW_STOP_NR] = { 0 }, frames = 0, fast_frames = 0;
+	unsigned int round, stops[FW_STOP_KERNEL_NR] = { 0 }, frames = 0, fast_frames = 0;
 	unsigned int bad = 0, hooked_bad = 0, model_bad = 0, fast_bad = 0, fault_rounds = 0;
 	long page = sysconf(_SC_PAGESIZE);
 	struct sigaction sa = { .sa_sigaction = fw_fault, .sa_flags = SA_SIGINFO };

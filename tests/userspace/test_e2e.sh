@@ -73,6 +73,18 @@ got=$(TRACEEVENT_PLUGIN_DIR=$top/build/host/plugins trace-cmd report \
 echo "$got" | sed 's/^/# plugin: /'
 [ "$(echo "$want" | grep -c ' (/usr/bin/fw_user_fp_g+0x')" -ge 5 ] && [ "$got" = "$want" ]
 ktap_result $? "trace-cmd report -O framewalk:maps=: each user frame's file and offset, as the program's maps give"
+# The stop names: the plugin prints those the trace.dat's own format gives, as
+# libtraceevent prints its __print_symbolic without any plugin (-N), not the plugin's
+# numbering; the recording names its stops in its stop lines, user_end at 131.
+plain=$(trace-cmd report -N -i "$procmap.dat" 2>/dev/null |
+	sed -n 's/.* stop=\([a-z_0-9]*\) .* user_stop=\([a-z_0-9]*\) .*/\1 \2/p')
+plugin=$(TRACEEVENT_PLUGIN_DIR=$top/build/host/plugins trace-cmd report -i "$procmap.dat" 2>&1 |
+	sed -n 's/.* nr_ancestors=[0-9]* stop=\([a-z_0-9]*\).* user_stop=\([a-z_0-9]*\)$/\1 \2/p')
+echo "$plugin" | sort | uniq -c | sed 's/^/# stops: /'
+[ -n "$plain" ] && [ "$plugin" = "$plain" ]
+ktap_result $? "trace-cmd report with the plugin: the stop names of the trace.dat's own format"
+[ "$(grep -c '^stop ' "$files/usym.rec")" = 16 ] && grep -q '^stop 131 user_end$' "$files/usym.rec"
+ktap_result $? "the guest's recording names its stops in stop lines"
 # The guest's report of fw_user_fp_g's user frames (test_user_symbols.sh) against binutils'
 # nm and addr2line on the same file, from the recording's addresses and mappings.
 . "$top/tests/userspace/usym_oracle.sh"

@@ -193,7 +193,7 @@ bad() {
 	rc=$?
 	check "$what" "$rc: $got" "1: framewalk report: $tmp/bad.rec$want"
 }
-expect=" expected a 'framewalk-record 3' line"
+expect=" expected a 'framewalk-record 4' line"
 echo "not a recording" >"$tmp/bad.rec"
 bad "a file that is not a recording" ":1: not a framewalk recording;$expect"
 printf '\027\010\104tracing6\000\001\010\000\000\000' >"$tmp/bad.rec"
@@ -204,7 +204,7 @@ bad "an ELF file is named as one" ":1: not a framewalk recording: it is an ELF f
 printf 'framewalk-record 1\nE \000\001\n' >"$tmp/bad.rec"
 bad "binary data after the magic" ":2: binary data in a text recording"
 printf 'framewalk-record 9\n' >"$tmp/bad.rec"
-bad "an unknown format version" ":1: format version 9, expected 1 to 3"
+bad "an unknown format version" ":1: format version 9, expected 1 to 4 (a newer framewalk wrote it)"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 3 a b\n' >"$tmp/bad.rec"
 bad "an event with fewer ancestors than it says" ":2: fewer ancestors than the line says"
 printf 'framewalk-record 1\nE 0 1 1 1 1 0 65\n' >"$tmp/bad.rec"
@@ -230,6 +230,75 @@ head -c 5000 /dev/zero | tr '\0' 'x' | sed 's/^/framewalk-record 1\nE /' >"$tmp/
 bad "an overlong line" ":2: line of 5002 bytes, longer than any a recording holds (4096)"
 : >"$tmp/bad.rec"
 bad "an empty file" ": empty file, expected a framewalk recording"
+
+# The stops by name. Format 3 and older numbered the user stops from 8, after the
+# kernel's 0 to 7; format 4 names each value in its "stop VALUE NAME" lines, which
+# need not number them as this framewalk does (an older or a newer one wrote it).
+stop_rec() {
+	printf 'framewalk-record %s\nkernel t\nfilter child\nnotrace\ndepth 4\n%s' "$1" "$2"
+	printf 'E 0 1000000000 10 1000 2010 %s 0 0 1 3020\n%s' "$3" "$4"
+	printf 'S 1000 child\nS 2000 parentfn\nS 3000 grand\nend 1 0\n'
+}
+stop_rec 3 "" 0 "U 11 0 1 aaaa0000
+" >"$tmp/v3.rec"
+stop_rec 3 "" 3 "U 15 0 1 aaaa0000
+" >"$tmp/v3b.rec"
+check "a format 3 recording's stops read with the names of its numbering" \
+	"$(for r in v3 v3b; do "$fw" report -q "$tmp/$r.rec" 2>&1; done | sed 's/.*   //')" \
+	"[chain_end user_end]
+[off_stack user_fault]"
+stops4="stop 0 chain_end
+stop 5 off_stack
+stop 9 not_increasing
+stop 140 user_end
+stop 200 user_fault
+"
+stop_rec 4 "$stops4" 5 "U 140 0 1 aaaa0000
+" >"$tmp/v4.rec"
+stop_rec 4 "$stops4" 9 "U 200 0 1 aaaa0000
+" >"$tmp/v4b.rec"
+check "a format 4 recording's stops read by the names its stop lines give them" \
+	"$(for r in v4 v4b; do "$fw" report -q "$tmp/$r.rec" 2>&1; done | sed 's/.*   //')" \
+	"[off_stack user_end]
+[not_increasing user_fault]"
+check "folded roots both walks cut short at the stops its table names" \
+	"$("$fw" folded "$tmp/v4b.rec")" \
+	"[user_fault];0xaaaa0000_[u];[not_increasing];grand;parentfn;child 1"
+stop_rec 4 "$stops4" 255 "" >"$tmp/v4c.rec"
+check "stop 255, one the recorder could not name, reads as unknown" \
+	"$("$fw" report -q "$tmp/v4c.rec" 2>&1 | sed 's/.*   //')" "[unknown]"
+stop_rec 4 "stop 0 chain_end
+stop 8 frobbed
+" 8 "" >"$tmp/bad.rec"
+bad "a stop whose name this framewalk does not know" \
+	":8: stop 8 is 'frobbed', which this framewalk does not know (a newer one wrote the recording?)"
+stop_rec 4 "$stops4" 7 "" >"$tmp/bad.rec"
+bad "a stop its recording's table does not name" \
+	":11: stop 7 is not in the recording's stop table (its 'stop VALUE NAME' lines)"
+stop_rec 4 "$stops4" 0 "U 11 0 1 aaaa0000
+" >"$tmp/bad.rec"
+bad "format 4 is not read with format 3's numbers" \
+	":12: stop 11 is not in the recording's stop table (its 'stop VALUE NAME' lines)"
+stop_rec 4 "$stops4" 0 "U 5 0 1 aaaa0000
+" >"$tmp/bad.rec"
+bad "a kernel stop on a U line" ":12: not a user stop reason"
+stop_rec 4 "$stops4" 140 "" >"$tmp/bad.rec"
+bad "a user stop on an E line" ":11: not a kernel stop reason"
+stop_rec 4 "stop 5 off_stack
+stop 5 depth
+" 5 "" >"$tmp/bad.rec"
+bad "a stop value named twice" ":7: a stop value named twice, differently"
+stop_rec 4 "stop 5
+" 5 "" >"$tmp/bad.rec"
+bad "a malformed stop line" ":6: malformed stop line, expected 'stop VALUE NAME'"
+stop_rec 4 "stop 255 none
+" 0 "" >"$tmp/bad.rec"
+bad "a stop line for the value that names none" ":6: a stop value above 254"
+stop_rec 3 "stop 0 chain_end
+" 0 "" >"$tmp/bad.rec"
+bad "a stop line in a format 3 recording" \
+	":6: a stop line in a recording of format 3 or older (stop tables came with format 4)"
+
 got=$("$fw" report "$tmp" 2>&1)
 check "a directory" "$got" "framewalk report: $tmp: is a directory, expected a framewalk recording"
 got=$("$fw" report "$tmp/missing.rec" 2>&1)

@@ -180,18 +180,42 @@ static void chain_with_old_depth_field_prints_the_same(void)
 	fw_expect_chain("depth");
 }
 
-/* chain_user: the chain's fields, then the user frames (module/fw_trace.h). */
+/* chain_user: the chain's fields, then the user frames (module/fw_trace.h); then its print fmt. */
+#define FW_USER_FORMAT							\
+	"name: chain_user\n"						\
+	"ID: 1501\n"							\
+	"format:\n"							\
+	FW_CHAIN_FIELDS("nr_ancestors")					\
+	"\tfield:__data_loc unsigned long[] user;\toffset:56;\tsize:4;\tsigned:0;\n" \
+	"\tfield:unsigned char user_stop;\toffset:60;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char user_lr;\toffset:61;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned short nr_user;\toffset:62;\tsize:2;\tsigned:0;\n" \
+	"\n"								\
+	"print fmt: "
+
+/* A format that names no stops: the plugin falls back to its own table. */
 static const char fw_user_format[] =
-	"name: chain_user\n"
-	"ID: 1501\n"
-	"format:\n"
-	FW_CHAIN_FIELDS("nr_ancestors")
-	"\tfield:__data_loc unsigned long[] user;\toffset:56;\tsize:4;\tsigned:0;\n"
-	"\tfield:unsigned char user_stop;\toffset:60;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char user_lr;\toffset:61;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned short nr_user;\toffset:62;\tsize:2;\tsigned:0;\n"
-	"\n"
-	"print fmt: \"ip=%lx nr_user=%u\", REC->ip, REC->nr_user\n";
+	FW_USER_FORMAT "\"ip=%lx nr_user=%u\", REC->ip, REC->nr_user\n";
+
+/*
+ * Formats that name the stops as the module fw_trace.h makes them does: the
+ * values are the module's, whatever the plugin's are. Today's module (the
+ * user stops from 128), the modules before it (from 8), and a module that
+ * numbers both otherwise and has a stop the plugin does not know.
+ */
+#define FW_USER_FORMAT_SYMBOLIC(kernel, user)				\
+	FW_USER_FORMAT "\"ip=%lx stop=%s user_stop=%s\", REC->ip, "	\
+	"__print_symbolic(REC->stop, " kernel "), "			\
+	"__print_symbolic(REC->user_stop, " user ")\n"
+static const char fw_user_format_today[] = FW_USER_FORMAT_SYMBOLIC(
+	"{ 0, \"chain_end\" }, { 1, \"depth\" }",
+	"{ 128, \"user_off\" }, { 129, \"user_kernel\" }, { 131, \"user_end\" }");
+static const char fw_user_format_older[] = FW_USER_FORMAT_SYMBOLIC(
+	"{ 0, \"chain_end\" }, { 1, \"depth\" }",
+	"{ 8, \"user_off\" }, { 9, \"user_kernel\" }, { 11, \"user_end\" }");
+static const char fw_user_format_other[] = FW_USER_FORMAT_SYMBOLIC(
+	"{ 0, \"chain_end\" }, { 5, \"off_stack\" }, { 9, \"frobbed\" }",
+	"{ 40, \"user_off\" }, { 42, \"user_end\" }, { 47, \"user_new\" }");
 
 struct fw_test_user_event {
 	struct fw_test_head h;
@@ -235,23 +259,31 @@ static const char fw_dump[] =
  * The chain_user event of pid: the leaf's pc in the program, the lr in a
  * mapping above its lowest, a return address in libc, and one in no mapping.
  */
-static int fw_print_user(int pid, const char *maps, char *out, size_t len)
+static int fw_print_user_as(const char *format, unsigned int stop, unsigned int user_stop, int pid,
+			    const char *maps, char *out, size_t len)
 {
 	struct fw_test_user_event ev = {
 		.h = {
 			.type = 1501, .pid = pid, .ip = 0x1000, .parent_ip = 0x2010, .nr = 1,
+			.stop = stop,
 			.ancestors_loc = (sizeof(ev.ancestors) << 16) |
 					 offsetof(struct fw_test_user_event, ancestors),
 			.records_loc = offsetof(struct fw_test_user_event, user),
 		},
 		.ancestors = { 0x3020 },
 		.user_loc = (sizeof(ev.user) << 16) | offsetof(struct fw_test_user_event, user),
-		.user_stop = FW_STOP_USER_END, .user_lr = 1, .nr_user = 4,
+		.user_stop = user_stop, .user_lr = 1, .nr_user = 4,
 		.user = { 0xaaaa000010b4, 0xaaaa00010800, 0xffff00027744, 0x12345 },
 	};
 	struct tep_record rec = { .data = &ev, .size = sizeof(ev) };
 
-	return fw_plugin_print(fw_user_format, &rec, maps, out, len);
+	return fw_plugin_print(format, &rec, maps, out, len);
+}
+
+static int fw_print_user(int pid, const char *maps, char *out, size_t len)
+{
+	return fw_print_user_as(fw_user_format, FW_STOP_CHAIN_END, FW_STOP_USER_END, pid, maps,
+				out, len);
 }
 
 static const char fw_user_head[] =
@@ -324,6 +356,45 @@ static void user_frames_without_readable_maps_stay_addresses(void)
 	KTAP_EXPECT(!strcmp(got, want), "maps= of no file: bare addresses");
 }
 
+/* The first line the plugin prints of the chain_user event in format, with these values. */
+static void fw_expect_stops(const char *format, unsigned int stop, unsigned int user_stop,
+			    const char *what, const char *want)
+{
+	char got[1024] = "";
+
+	KTAP_EXPECT(fw_print_user_as(format, stop, user_stop, 0xa4, NULL, got,
+				     sizeof(got)) == 0, "%s: printed", what);
+	got[strcspn(got, "\n")] = '\0';
+	KTAP_EXPECT(!strcmp(got, want), "%s: %s", what, got);
+}
+
+/* The names come from the event's own format, as the module that wrote it numbered them. */
+static void stop_names_come_from_the_event_format(void)
+{
+	fw_expect_stops(fw_user_format_today, 1, 131, "today's module",
+			"child nr_ancestors=1 stop=depth user_stop=user_end");
+	fw_expect_stops(fw_user_format_older, 0, 11, "a module before the user stops moved",
+			"child nr_ancestors=1 stop=chain_end user_stop=user_end");
+	fw_expect_stops(fw_user_format_older, 0, 9, "the same, user_kernel",
+			"child nr_ancestors=1 stop=chain_end user_stop=user_kernel");
+	fw_expect_stops(fw_user_format_other, 5, 42, "a module numbered otherwise",
+			"child nr_ancestors=1 stop=off_stack user_stop=user_end");
+	fw_expect_stops(fw_user_format_other, 9, 47, "stops the plugin does not know",
+			"child nr_ancestors=1 stop=frobbed user_stop=user_new");
+	/* user_off by its name in the format, not by the plugin's value of it: no user_stop=. */
+	fw_expect_stops(fw_user_format_other, 0, 40, "user_off of another numbering",
+			"child nr_ancestors=1 stop=chain_end");
+	fw_expect_stops(fw_user_format_today, 0, 130, "a value the format does not name",
+			"child nr_ancestors=1 stop=chain_end user_stop=unknown");
+}
+
+/* A format without the symbols (none of framewalk's modules): the plugin's own table. */
+static void stop_names_without_symbols_are_the_plugins(void)
+{
+	fw_expect_stops(fw_user_format, FW_STOP_DEPTH, FW_STOP_USER_FAULT, "no symbols",
+			"child nr_ancestors=1 stop=depth user_stop=user_fault");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -337,5 +408,7 @@ int main(int argc, char **argv)
 	KTAP_RUN(user_frames_show_their_mapping_with_maps);
 	KTAP_RUN(user_frames_of_unknown_pids_stay_addresses);
 	KTAP_RUN(user_frames_without_readable_maps_stay_addresses);
+	KTAP_RUN(stop_names_come_from_the_event_format);
+	KTAP_RUN(stop_names_without_symbols_are_the_plugins);
 	return ktap_finish();
 }

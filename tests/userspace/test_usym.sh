@@ -22,7 +22,8 @@ cleanup() {
 }
 trap cleanup EXIT
 unset DEBUGINFOD_URLS
-# The user stops' numbers (enum fw_stop, lib/fw_walk.h).
+# The user stops' numbers in the format 3 recordings below, which numbered them from 8
+# (format 4 names its numbers in stop lines): an old recording still reads right.
 USER_END=11
 USER_FAULT=15
 
