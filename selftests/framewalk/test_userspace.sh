@@ -75,6 +75,10 @@ ktap_expect "top reads the profile: fw_test_l5 -> fw_test_leaf 6 times" \
 	-n "$(framewalk top /tmp/prof.rec | grep '^ *6 .*fw_test_l5 -> fw_test_leaf$')"
 ktap_expect "folded reads it back as profile printed it" \
 	"$(framewalk folded /tmp/prof.rec | sort)" = "$(sort /tmp/prof.txt)"
+# The module's own folded file still holds the counts profile read: the same chains, laid
+# out by the module and by the CLI from one definition (lib/fw_folded.h), must read alike.
+ktap_expect "the module's folded file is framewalk's folded of the same chains" \
+	"$(fw_folded_merged)" = "$(sort /tmp/prof.txt)"
 ktap_case_end "framewalk profile counts chains in the module; top and folded read its recording"
 
 # trace-cmd, Debian's arm64 build, records the same event for the host's trace-cmd report.
