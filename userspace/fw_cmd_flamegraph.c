@@ -120,9 +120,12 @@ static int fw_flame_read_recording(const char *path, const char *name, struct fw
 	}
 	for (n = 0; n < r.nev; n++)
 		stops[r.ev[n].stop < FW_STOP_NR ? r.ev[n].stop : FW_STOP_NR]++;
-	used = snprintf(summary, len,
-			"%s: %zu chains, %llu dropped; kernel %s, filter '%s', depth %u",
-			name, r.nev, r.dropped, r.kernel, r.filter, r.depth);
+	if (r.tracedat)
+		used = snprintf(summary, len, "%s: %zu chains (trace-cmd trace.dat)", name, r.nev);
+	else
+		used = snprintf(summary, len,
+				"%s: %zu chains, %llu dropped; kernel %s, filter '%s', depth %u",
+				name, r.nev, r.dropped, r.kernel, r.filter, r.depth);
 	for (i = 0; i <= FW_STOP_NR && used > 0 && (size_t)used < len; i++)
 		if (stops[i])
 			used += snprintf(summary + used, len - used, "%s %s=%llu",
@@ -302,7 +305,7 @@ int fw_flamegraph(const char *input, const char *output)
 	if (!fgets(magic, sizeof(magic), in))
 		magic[0] = 0;
 	rewind(in);
-	if (!strcmp(magic, FW_RECORDING_MAGIC)) {
+	if (!strcmp(magic, FW_RECORDING_MAGIC) || (strcmp(input, "-") && fw_tracedat_is(input))) {
 		snprintf(path, sizeof(path), "/dev/fd/%d", fileno(in));
 		ret = fw_flame_read_recording(strcmp(input, "-") ? input : path, name, &root,
 					      summary, sizeof(summary));

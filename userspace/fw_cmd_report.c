@@ -44,14 +44,6 @@ static void fw_file_usym(void *ctx, unsigned int i, unsigned long long addr)
 	fputs(fw_usym_name(sink->usym, sink->e, i, FW_USYM_FULL, buf, sizeof(buf)), sink->f);
 }
 
-/* Ancestor i, or user frame i - nr_ancestors past them (fw_chain's user_first). */
-static unsigned long long fw_event_ancestor(const void *src, unsigned int i)
-{
-	const struct fw_event *e = src;
-
-	return i < e->nr_ancestors ? e->ancestors[i] : e->user[i - e->nr_ancestors];
-}
-
 /*
  * One event's chain, or a counted chain, after its task, CPU and time (or
  * its count): one line, or one "=> frame" line per frame, laid out by
@@ -64,13 +56,9 @@ void fw_print_chain(FILE *out, struct fw_symtab *syms, struct fw_usym *usym,
 	struct fw_chain_out to = { .vprint = fw_file_vprint, .sym = fw_file_sym,
 				   .usym = fw_file_usym, .ctx = &sink,
 				   .oneline = !frames, .bold = fw_color };
-	struct fw_chain c = {
-		.ip = e->ip, .parent = e->parent, .stop = e->stop, .tramp = e->tramp,
-		.recovered = e->recovered, .nr_ancestors = e->nr_ancestors,
-		.ancestor = fw_event_ancestor, .src = e, .user_stop = e->user_stop,
-		.nr_user = e->nr_user, .user_first = e->nr_ancestors, .user_lr = e->user_lr,
-	};
+	struct fw_chain c;
 
+	fw_chain_of_event(&c, e);
 	if (e->counted)
 		fprintf(out, "%10llu hits: ", e->count);
 	else
@@ -90,7 +78,9 @@ int fw_report(struct fw_recording *r, FILE *out, int frames)
 		fprintf(stderr, "framewalk: out of memory\n");
 		return 1;
 	}
-	if (fw_verbosity >= 0)
+	if (fw_verbosity >= 0 && r->tracedat)
+		fprintf(out, "# framewalk events of a trace-cmd trace.dat\n");
+	else if (fw_verbosity >= 0)
 		fprintf(out, "# framewalk recording: kernel %s, filter '%s', notrace '%s', depth %u\n",
 			r->kernel, r->filter, r->notrace, r->depth);
 	for (n = 0; n < r->nev; n++) {
@@ -105,6 +95,8 @@ int fw_report(struct fw_recording *r, FILE *out, int frames)
 	if (r->cut_line)
 		fprintf(out, "# %zu events, drops unknown: cut short at line %lu", r->nev,
 			r->cut_line);
+	else if (r->tracedat)
+		fprintf(out, "# %zu events", r->nev);
 	else if (hits == r->nev)
 		fprintf(out, "# %zu events, %llu dropped", r->nev, r->dropped);
 	else

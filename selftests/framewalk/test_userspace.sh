@@ -168,7 +168,7 @@ ktap_expect "reset -v with nothing left says so" \
 ktap_case_end "framewalk reset clears what a SIGKILLed recorder left"
 
 # trace-cmd record --proc-map keeps the maps of the command it runs, read through ptrace
-# when it exits, for the host's plugin to name the user frames with (-O framewalk:maps=):
+# when it exits, for the host's framewalk report -i to name the user frames with:
 # test_e2e.sh checks them against the maps the program printed (user-procmap.out).
 insmod "$FW_KO_DIR/framewalk.ko" filter=__arm64_sys_getpriority depth=8 user=16 ||
 	ktap_fail "insmod user=16 failed"
