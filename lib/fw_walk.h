@@ -251,14 +251,14 @@ static inline int fw_stop_is_user(unsigned int stop)
 }
 
 /*
- * Whether a walk that ended with stop was cut short: by neither the chain's
- * end nor the depth limit. Folded stacks, the module's folded file and
- * framewalk folded alike, root such a chain at "[stop]", so that a flame
- * graph shows where the unwinding gave up.
+ * Whether a walk, the kernel's or the user's, that ended with stop was cut
+ * short: by neither its chain's end nor its depth limit. Folded stacks root
+ * such a part at "[stop]" (fw_folded.h).
  */
 static inline int fw_stop_cut_short(unsigned int stop)
 {
-	return stop != FW_STOP_CHAIN_END && stop != FW_STOP_DEPTH;
+	return stop != FW_STOP_CHAIN_END && stop != FW_STOP_DEPTH &&
+	       stop != FW_STOP_USER_END && stop != FW_STOP_USER_DEPTH;
 }
 
 static inline fw_u64 fw_load_le(const fw_u8 *p, unsigned int size)

@@ -9,6 +9,7 @@
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/kallsyms.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
@@ -20,6 +21,7 @@
 #include <linux/vmalloc.h>
 
 #include "fw_aggregate.h"
+#include "fw_folded.h"
 
 /*
  * Count chains instead of (or as well as) writing events: one hash-table
@@ -153,7 +155,8 @@ struct fw_agg_view {
 	struct fw_agg_snap *chains;
 	unsigned long *words;
 	size_t nr_chains;
-	bool symbolic;			/* folded: %ps names; chains: hex addresses */
+	bool symbolic;			/* folded: function names; chains: hex addresses */
+	char sym[KSYM_SYMBOL_LEN];	/* a frame's name, while it is printed */
 };
 
 /* The words a chain holds: its ancestors, then its user frames. */
@@ -273,56 +276,73 @@ static void fw_agg_seq_stop(struct seq_file *m, void *p)
 {
 }
 
-static void fw_agg_print_frame(struct seq_file *m, bool symbolic, unsigned long addr)
+/* Where a chain's folded line goes while fw_folded_chain() lays it out. */
+struct fw_agg_line {
+	struct seq_file *m;
+	struct fw_agg_view *v;
+	const struct fw_agg_snap *s;
+};
+
+static void fw_agg_line_stop(void *ctx, unsigned int stop)
 {
-	if (symbolic)
-		seq_printf(m, "%ps", (void *)addr);
-	else
-		seq_printf(m, "0x%lx", addr);
+	struct fw_agg_line *l = ctx;
+
+	seq_printf(l->m, FW_FOLDED_STOP_FMT, fw_stop_name(stop));
+}
+
+/* User frames stay addresses: the module cannot read the process's files. */
+static void fw_agg_line_user(void *ctx, unsigned int i)
+{
+	struct fw_agg_line *l = ctx;
+
+	seq_printf(l->m, "0x%lx" FW_FOLDED_USER_MARK,
+		   l->s->ancestors[fw_agg_shape_nr(l->s->shape) + i]);
 }
 
 /*
- * Where a chain's stop is written before its frames: always in chains, which
- * programs read; in folded only where the walk was cut short, so that a
- * flame graph shows where the unwinding gave up.
+ * The function alone, as the CLI names a kernel frame: %ps would add
+ * " [module]" to a module's function, and the two folded outputs would
+ * differ on the same chain.
  */
-static void fw_agg_print_stop(struct seq_file *m, bool symbolic, unsigned int stop)
+static void fw_agg_line_kernel(void *ctx, unsigned int i)
 {
-	bool whole = stop == FW_STOP_CHAIN_END || stop == FW_STOP_DEPTH ||
-		     stop == FW_STOP_USER_END || stop == FW_STOP_USER_DEPTH;
+	struct fw_agg_line *l = ctx;
+	unsigned long addr = i == 0 ? l->s->ip : i == 1 ? l->s->parent_ip :
+			     l->s->ancestors[i - 2];
 
-	if (!symbolic || !whole)
-		seq_printf(m, "[%s];", fw_stop_name(stop));
+	if (!l->v->symbolic) {
+		seq_printf(l->m, "0x%lx", addr);
+		return;
+	}
+	sprint_symbol_no_offset(l->v->sym, addr);
+	l->v->sym[strcspn(l->v->sym, " ")] = '\0';
+	seq_puts(l->m, l->v->sym);
 }
 
+static void fw_agg_line_sep(void *ctx)
+{
+	seq_putc(((struct fw_agg_line *)ctx)->m, FW_FOLDED_SEP);
+}
+
+static const struct fw_folded_ops fw_agg_line_ops = {
+	.stop = fw_agg_line_stop,
+	.user = fw_agg_line_user,
+	.kernel = fw_agg_line_kernel,
+	.sep = fw_agg_line_sep,
+};
+
 /*
- * Outermost frame first, the traced function last, then the count: the
- * user frames (marked _[u], as flame graph tools mark kernel frames _[k])
- * from the outermost to the user pc, each part after its stop where
- * fw_agg_print_stop() writes it, then the kernel's. A chain without user
- * frames (user=0, a kernel thread) is the kernel's part alone.
+ * One chain as fw_folded.h lays it out, then its count. chains boxes every
+ * stop: framewalk profile reads it back into a recording.
  */
 static int fw_agg_seq_show(struct seq_file *m, void *p)
 {
-	const struct fw_agg_view *v = m->private;
-	const struct fw_agg_snap *s = p;
-	unsigned int nr = fw_agg_shape_nr(s->shape);
-	unsigned int nr_user = fw_agg_shape_nr_user(s->shape);
-	int i;
+	struct fw_agg_line l = { .m = m, .v = m->private, .s = p };
 
-	if (nr_user)
-		fw_agg_print_stop(m, v->symbolic, fw_agg_shape_user_stop(s->shape));
-	for (i = nr_user - 1; i >= 0; i--)
-		seq_printf(m, "0x%lx_[u];", s->ancestors[nr + i]);
-	fw_agg_print_stop(m, v->symbolic, fw_agg_shape_stop(s->shape));
-	for (i = nr - 1; i >= 0; i--) {
-		fw_agg_print_frame(m, v->symbolic, s->ancestors[i]);
-		seq_putc(m, ';');
-	}
-	fw_agg_print_frame(m, v->symbolic, s->parent_ip);
-	seq_putc(m, ';');
-	fw_agg_print_frame(m, v->symbolic, s->ip);
-	seq_printf(m, " %llu\n", s->count);
+	fw_folded_chain(&fw_agg_line_ops, &l, fw_agg_shape_nr(l.s->shape) + 2,
+			fw_agg_shape_stop(l.s->shape), fw_agg_shape_nr_user(l.s->shape),
+			fw_agg_shape_user_stop(l.s->shape), !l.v->symbolic);
+	seq_printf(m, " %llu\n", l.s->count);
 	return 0;
 }
 

@@ -169,7 +169,7 @@ static __always_inline int fw_walk_fast(void *ctx, fw_u64 *fp, fw_u64 *prev, fw_
  * FW_PT_REGS_SP (sp, which pc follows) and FW_PT_REGS_TYPE (the type word
  * of a kernel exception's pt_regs; the others end the chain).
  *
- * Return: FW_STOP_NR to walk on from @fp, else the stop that ends the chain.
+ * Return: FW_STOP_NONE to walk on from @fp, else the stop that ends the chain.
  */
 static __always_inline enum fw_stop fw_exception_boundary(void *ctx, fw_u64 record,
 							  const struct fw_stack_range *stack,

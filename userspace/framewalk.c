@@ -212,9 +212,28 @@ static int fw_run_record(const struct fw_subcmd *cmd, int argc, char **argv)
 	return fw_record(&o);
 }
 
+/*
+ * The input, from -i FILE (trace-cmd's way) or the one argument, into *input
+ * (left alone when neither); 0, or -1 after a usage error.
+ */
+static int fw_one_input(const struct fw_subcmd *cmd, const char *what, const char **input,
+			int argc, char **argv)
+{
+	int n = argc - optind + (*input != NULL);
+
+	if (n > 1) {
+		fprintf(stderr, "framewalk %s: one %s, not %d ('%s' is extra)\n", cmd->name, what,
+			n, argv[*input ? optind : optind + 1]);
+		return -1;
+	}
+	if (optind < argc)
+		*input = argv[optind];
+	return 0;
+}
+
 static int fw_run_file(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	const char *path = "framewalk.rec";
+	const char *path = "framewalk.rec", *input = NULL;
 	struct fw_recording r;
 	long limit = 20;
 	int c, frames = 0, ret;
@@ -222,6 +241,9 @@ static int fw_run_file(const struct fw_subcmd *cmd, int argc, char **argv)
 
 	while ((c = fw_getopt(cmd, argc, argv)) != -1) {
 		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
 		case 'F':
 			frames = 1;
 			break;
@@ -233,13 +255,10 @@ static int fw_run_file(const struct fw_subcmd *cmd, int argc, char **argv)
 			return fw_opt_status(c);
 		}
 	}
-	if (argc - optind > 1) {
-		fprintf(stderr, "framewalk %s: one recording, not %d ('%s' is extra)\n",
-			cmd->name, argc - optind, argv[optind + 1]);
+	if (fw_one_input(cmd, "recording", &input, argc, argv))
 		return 2;
-	}
-	if (optind < argc)
-		path = argv[optind];
+	if (input)
+		path = input;
 	if (fw_recording_read(path, &r, err, sizeof(err))) {
 		fprintf(stderr, "framewalk %s: %s\n", cmd->name, err);
 		return 1;
@@ -346,13 +365,19 @@ static const struct option fw_profile_long[] = {
 	FW_COMMON_LONG
 };
 
+#define FW_INPUT_LONG	{ "input", required_argument, NULL, 'i' }
+#define FW_INPUT_HELP							\
+	"  -i, --input=FILE      read FILE, as trace-cmd report -i does (or give it as FILE)\n"
+
 static const struct option fw_report_long[] = {
+	FW_INPUT_LONG,
 	{ "frames", no_argument, NULL, 'F' },
 	FW_COLOR_LONG,
 	FW_COMMON_LONG
 };
 
 static const struct option fw_top_long[] = {
+	FW_INPUT_LONG,
 	{ "limit", required_argument, NULL, 'l' },
 	FW_COMMON_LONG
 };
@@ -362,28 +387,31 @@ static const struct option fw_reset_long[] = {
 	FW_COMMON_LONG
 };
 
-static const struct option fw_output_long[] = {
-	{ "output", required_argument, NULL, 'o' },
+static const struct option fw_folded_long[] = {
+	FW_INPUT_LONG,
 	FW_COMMON_LONG
 };
 
-static const struct option fw_common_long[] = {
+static const struct option fw_output_long[] = {
+	FW_INPUT_LONG,
+	{ "output", required_argument, NULL, 'o' },
 	FW_COMMON_LONG
 };
 
 static int fw_run_flamegraph(const struct fw_subcmd *cmd, int argc, char **argv)
 {
 	struct fw_session_opts o = { .output = "flamegraph.html" };	/* -o alone */
-	int c = fw_getopt_session(cmd, argc, argv, &o);
+	const char *input = NULL;
+	int c;
 
-	if (c != -1)
-		return fw_opt_status(c);
-	if (argc - optind > 1) {
-		fprintf(stderr, "framewalk %s: one recording or folded file, not %d ('%s' is "
-			"extra)\n", cmd->name, argc - optind, argv[optind + 1]);
-		return 2;
+	while ((c = fw_getopt_session(cmd, argc, argv, &o)) != -1) {
+		if (c != 'i')
+			return fw_opt_status(c);
+		input = optarg;
 	}
-	return fw_flamegraph(optind < argc ? argv[optind] : "framewalk.rec", o.output) ? 1 : 0;
+	if (fw_one_input(cmd, "recording or folded file", &input, argc, argv))
+		return 2;
+	return fw_flamegraph(input ? input : "framewalk.rec", o.output) ? 1 : 0;
 }
 
 static const struct fw_subcmd fw_cmds[] = {
@@ -408,17 +436,18 @@ static const struct fw_subcmd fw_cmds[] = {
 	  /* -F, --folded's old short form, is still taken for scripts but not shown. */
 	  "+:f:n:d:k:t:Fl:o:" FW_COMMON_SHORT, fw_profile_long, fw_run_profile },
 	{ "report", "[OPTIONS] [FILE|-]",
-	  "Print each recorded chain (FILE defaults to framewalk.rec).",
-	  "  -F, --frames          one line per frame\n" FW_COLOR_HELP,
-	  ":F" FW_COMMON_SHORT, fw_report_long, fw_run_file },
+	  "Print each recorded chain (FILE defaults to framewalk.rec). A trace-cmd trace.dat\n"
+	  "is read too, its user frames named from trace-cmd record --proc-map's maps.",
+	  FW_INPUT_HELP "  -F, --frames          one line per frame\n" FW_COLOR_HELP,
+	  ":i:F" FW_COMMON_SHORT, fw_report_long, fw_run_file },
 	{ "folded", "[OPTIONS] [FILE|-]",
 	  "Print folded stacks, outermost first, for flame graphs.",
-	  "",
-	  ":" FW_COMMON_SHORT, fw_common_long, fw_run_file },
+	  FW_INPUT_HELP,
+	  ":i:" FW_COMMON_SHORT, fw_folded_long, fw_run_file },
 	{ "top", "[OPTIONS] [FILE|-]",
 	  "Print the most frequent caller -> callee edges.",
-	  "  -l, --limit=N         how many edges (default 20)\n",
-	  ":l:" FW_COMMON_SHORT, fw_top_long, fw_run_file },
+	  FW_INPUT_HELP "  -l, --limit=N         how many edges (default 20)\n",
+	  ":i:l:" FW_COMMON_SHORT, fw_top_long, fw_run_file },
 	{ "reset", "[OPTIONS]",
 	  "Remove what framewalk left in tracefs (as root).",
 	  "Removes the trace instances of recorders that are gone and disables\n"
@@ -428,8 +457,8 @@ static const struct fw_subcmd fw_cmds[] = {
 	{ "flamegraph", "[OPTIONS] [FILE|FOLDED|-]",
 	  "Write a self-contained HTML flame graph of a recording (FILE defaults to\n"
 	  "framewalk.rec) or of folded stacks, as folded prints them.",
-	  "  -o, --output=FILE     the page (default flamegraph.html; - for stdout)\n",
-	  ":o:" FW_COMMON_SHORT, fw_output_long, fw_run_flamegraph },
+	  FW_INPUT_HELP "  -o, --output=FILE     the page (default flamegraph.html; - for stdout)\n",
+	  ":i:o:" FW_COMMON_SHORT, fw_output_long, fw_run_flamegraph },
 };
 
 #define FW_NCMDS (sizeof(fw_cmds) / sizeof(fw_cmds[0]))

@@ -7,6 +7,7 @@
 
 #include "../lib/fw_walk.h"
 #include "fw_chain.h"
+#include "fw_recording.h"
 
 __attribute__((format(printf, 2, 3)))
 static void fw_chain_print(const struct fw_chain_out *out, const char *fmt, ...)
@@ -68,4 +69,22 @@ void fw_chain_format(const struct fw_chain_out *out, const struct fw_chain *c)
 			fw_chain_print(out, " %s", user_stop);
 		fw_chain_print(out, "]");
 	}
+}
+
+/* Ancestor i, or user frame i - nr_ancestors past them (user_first). */
+static unsigned long long fw_event_ancestor(const void *src, unsigned int i)
+{
+	const struct fw_event *e = src;
+
+	return i < e->nr_ancestors ? e->ancestors[i] : e->user[i - e->nr_ancestors];
+}
+
+void fw_chain_of_event(struct fw_chain *c, const struct fw_event *e)
+{
+	*c = (struct fw_chain) {
+		.ip = e->ip, .parent = e->parent, .stop = e->stop, .tramp = e->tramp,
+		.recovered = e->recovered, .nr_ancestors = e->nr_ancestors,
+		.ancestor = fw_event_ancestor, .src = e, .user_stop = e->user_stop,
+		.nr_user = e->nr_user, .user_first = e->nr_ancestors, .user_lr = e->user_lr,
+	};
 }

@@ -41,10 +41,7 @@ struct fw_chain_out {
 	void (*vprint)(void *ctx, const char *fmt, va_list ap);
 	/* "func+0xoff" (with_offset) or "func", or "0xaddr" where no symbol covers addr. */
 	void (*sym)(void *ctx, unsigned long long addr, int with_offset);
-	/*
-	 * User frame i at addr, named; NULL: as "0xaddr". The plugin's adds the
-	 * mapping where trace-cmd record --proc-map kept it (-O framewalk:maps=).
-	 */
+	/* User frame i at addr, named; NULL (the plugin's): as "0xaddr". */
 	void (*usym)(void *ctx, unsigned int i, unsigned long long addr);
 	void *ctx;
 	int oneline;	/* "child <- parent+off <- ... [stop]"; else a " => frame" line each */
@@ -63,5 +60,9 @@ struct fw_chain_out {
  * tramp= shows only at a trampoline the walk could not see behind.
  */
 void fw_chain_format(const struct fw_chain_out *out, const struct fw_chain *c);
+
+struct fw_event;
+/* c reading e: its frames, stops and marks, the user frames after the ancestors. */
+void fw_chain_of_event(struct fw_chain *c, const struct fw_event *e);
 
 #endif /* FW_CHAIN_H */

@@ -74,7 +74,40 @@ static inline unsigned int fw_stop_counter(unsigned int stop)
 
 /* "; stops: a=N b=M" for the stop reasons counted (fw_stop_counter()); nothing if none. */
 void fw_print_stops(FILE *out, const unsigned long long *stops);
+/*
+ * Frame i of e from the child outward (child, parent, ancestors, then the user
+ * frames from the pc), as folded stacks and top name it: the kernel's by
+ * function, the user's by function or address, marked FW_FOLDED_USER_MARK.
+ */
+const char *fw_frame_name(struct fw_recording *r, struct fw_usym *u, const struct fw_event *e,
+			  unsigned int i, char *buf, size_t len);
+
+/* fw_folded.c: one chain's folded stack, its elements outermost first (lib/fw_folded.h). */
+struct fw_fold {
+	const char **elem;
+	unsigned int n;
+	unsigned long long count;
+};
+
+/* Each chain of r, as the module's folded file lays it out, to cb; stops at cb's non-zero. */
+int fw_fold_each(struct fw_recording *r, int (*cb)(void *ctx, const struct fw_fold *f),
+		 void *ctx);
+/* r's folded stacks as text: one line per distinct stack, sorted. */
 int fw_folded(struct fw_recording *r, FILE *out);
+/*
+ * Each line of folded text in `in` to cb; a line that is not one is an error
+ * printed as "WHO: NAME:LINE: not folded stacks: why", and -1.
+ */
+int fw_folded_read(FILE *in, const char *who, const char *name,
+		   int (*cb)(void *ctx, const struct fw_fold *f), void *ctx);
+/* A key and the hits behind it. */
+struct fw_count {
+	const char *key;
+	unsigned long long count;
+};
+
+/* Sort keys and add up the counts of equal ones; returns the number of distinct keys. */
+size_t fw_count_keys(struct fw_count *c, size_t n);
 int fw_top(struct fw_recording *r, FILE *out, unsigned int limit);
 /* The HTML flame graph page of a recording or folded stacks (input "-": stdin, output "-": stdout). */
 int fw_flamegraph(const char *input, const char *output);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fw_cmd_flamegraph.c - framewalk flamegraph: one self-contained HTML page drawn by
- * d3-flame-graph, from a recording (through the folded stacks of fw_folded) or from
- * folded stacks.
+ * d3-flame-graph, from a recording's chains or from folded stacks (fw_folded.c both).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,13 +31,13 @@ struct fw_fnode {
 	struct fw_fnode *child, *next;
 };
 
-static struct fw_fnode *fw_fnode_new(const char *name, size_t len)
+static struct fw_fnode *fw_fnode_new(const char *name)
 {
 	struct fw_fnode *n = calloc(1, sizeof(*n));
 
 	if (!n)
 		return NULL;
-	n->name = strndup(name, len);
+	n->name = strdup(name);
 	if (!n->name) {
 		free(n);
 		return NULL;
@@ -57,70 +57,35 @@ static void fw_fnode_free(struct fw_fnode *n)
 	}
 }
 
-/* Add COUNT chains along "outermost;...;child"; -1 when out of memory. */
-static int fw_fnode_add(struct fw_fnode *root, const char *stack, unsigned long long count)
-{
-	struct fw_fnode *at = root, *c;
-	const char *s = stack, *e;
-
-	root->value += count;
-	while (*s) {
-		e = strchr(s, ';');
-		if (!e)
-			e = s + strlen(s);
-		for (c = at->child; c; c = c->next)
-			if (strlen(c->name) == (size_t)(e - s) && !memcmp(c->name, s, e - s))
-				break;
-		if (!c) {
-			c = fw_fnode_new(s, e - s);
-			if (!c)
-				return -1;
-			c->next = at->child;
-			at->child = c;
-		}
-		c->value += count;
-		at = c;
-		s = *e ? e + 1 : e;
-	}
-	return 0;
-}
-
 /*
- * Parse one folded line "frame;...;frame COUNT" into the tree. Returns 0, or -1 with
- * what is wrong in err.
+ * Add a chain's count along its elements, outermost first. Children stay
+ * sorted by name: the page is the same whatever order the chains came in
+ * (a recording's, or folded text's).
  */
-static int fw_flame_line(struct fw_fnode *root, char *line, char *err, size_t errlen)
+static int fw_fnode_add(void *ctx, const struct fw_fold *f)
 {
-	unsigned long long count;
-	char *sp, *end, *f;
+	struct fw_fnode *at = ctx, *c, **link;
+	unsigned int i;
+	int cmp = 1;
 
-	line[strcspn(line, "\r\n")] = 0;
-	sp = strrchr(line, ' ');
-	if (!sp || sp == line) {
-		snprintf(err, errlen, "expected 'frame;...;frame COUNT'");
-		return -1;
-	}
-	errno = 0;
-	count = strtoull(sp + 1, &end, 10);
-	if (sp[1] < '0' || sp[1] > '9' || *end || errno || !count) {
-		snprintf(err, errlen, "expected a positive count after the last space, not '%s'",
-			 sp + 1);
-		return -1;
-	}
-	*sp = 0;
-	for (f = line; ; f++) {
-		if (*f == ';' || !*f) {
-			if (f == line || f[-1] == ';') {
-				snprintf(err, errlen, "empty frame name in '%s'", line);
+	at->value += f->count;
+	for (i = 0; i < f->n; i++) {
+		for (link = &at->child; (c = *link); link = &c->next) {
+			cmp = strcmp(c->name, f->elem[i]);
+			if (cmp >= 0)
+				break;
+		}
+		if (!c || cmp) {
+			c = fw_fnode_new(f->elem[i]);
+			if (!c) {
+				fprintf(stderr, "framewalk flamegraph: out of memory\n");
 				return -1;
 			}
-			if (!*f)
-				break;
+			c->next = *link;
+			*link = c;
 		}
-	}
-	if (fw_fnode_add(root, line, count)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		c->value += f->count;
+		at = c;
 	}
 	return 0;
 }
@@ -128,22 +93,8 @@ static int fw_flame_line(struct fw_fnode *root, char *line, char *err, size_t er
 /* Every line of folded stacks in F into the tree; errors name NAME and the line. */
 static int fw_flame_read_folded(FILE *f, const char *name, struct fw_fnode *root)
 {
-	char *line = NULL, err[256];
-	size_t cap = 0, lineno = 0;
-	int ret = 0;
+	int ret = fw_folded_read(f, "framewalk flamegraph", name, fw_fnode_add, root);
 
-	while (getline(&line, &cap, f) > 0) {
-		lineno++;
-		if (line[0] == '\n' || line[0] == '#')
-			continue;
-		if (fw_flame_line(root, line, err, sizeof(err))) {
-			fprintf(stderr, "framewalk flamegraph: %s:%zu: not folded stacks: %s\n",
-				name, lineno, err);
-			ret = -1;
-			break;
-		}
-	}
-	free(line);
 	if (!ret && !root->value) {
 		fprintf(stderr, "framewalk flamegraph: %s: no stacks: %s\n", name,
 			"neither a framewalk recording nor folded stacks");
@@ -152,17 +103,16 @@ static int fw_flame_read_folded(FILE *f, const char *name, struct fw_fnode *root
 	return ret;
 }
 
-/* A recording: its folded stacks (with the [stop] roots) into the tree, its header into summary. */
+/* A recording: its chains, folded as fw_fold_each lays them out, into the tree; its header into summary. */
 static int fw_flame_read_recording(const char *path, const char *name, struct fw_fnode *root,
 				   char *summary, size_t len)
 {
 	unsigned long long stops[FW_STOP_NR_COUNTERS] = {};
 	struct fw_recording r;
-	char err[512], *text = NULL;
-	size_t n, textlen = 0;
+	char err[512];
 	unsigned int i;
+	size_t n;
 	int used, ret;
-	FILE *mem;
 
 	if (fw_recording_read(path, &r, err, sizeof(err))) {
 		fprintf(stderr, "framewalk flamegraph: %s\n", err);
@@ -170,29 +120,24 @@ static int fw_flame_read_recording(const char *path, const char *name, struct fw
 	}
 	for (n = 0; n < r.nev; n++)
 		stops[fw_stop_counter(r.ev[n].stop)]++;
-	used = snprintf(summary, len,
-			"%s: %zu chains, %llu dropped; kernel %s, filter '%s', depth %u",
-			name, r.nev, r.dropped, r.kernel, r.filter, r.depth);
+	if (r.tracedat)
+		used = snprintf(summary, len, "%s: %zu chains (trace-cmd trace.dat)", name, r.nev);
+	else
+		used = snprintf(summary, len,
+				"%s: %zu chains, %llu dropped; kernel %s, filter '%s', depth %u",
+				name, r.nev, r.dropped, r.kernel, r.filter, r.depth);
 	for (i = 0; i < FW_STOP_NR_COUNTERS && used > 0 && (size_t)used < len; i++)
 		if (stops[i])
 			used += snprintf(summary + used, len - used, "%s %s=%llu",
 					 strstr(summary, "; stops:") ? "" : "; stops:",
 					 fw_stop_name(i), stops[i]);
-	mem = open_memstream(&text, &textlen);
-	ret = mem ? fw_folded(&r, mem) : -1;
-	if (mem && fclose(mem))
+	ret = fw_fold_each(&r, fw_fnode_add, root);
+	if (!ret && !root->value) {
+		fprintf(stderr, "framewalk flamegraph: %s: no stacks: the recording holds no chain\n",
+			name);
 		ret = -1;
-	fw_recording_free(&r);
-	if (ret) {
-		fprintf(stderr, "framewalk flamegraph: out of memory\n");
-		free(text);
-		return -1;
 	}
-	mem = fmemopen(text, textlen ? textlen : 1, "r");
-	ret = mem ? fw_flame_read_folded(mem, name, root) : -1;
-	if (mem)
-		fclose(mem);
-	free(text);
+	fw_recording_free(&r);
 	return ret;
 }
 
@@ -360,7 +305,7 @@ int fw_flamegraph(const char *input, const char *output)
 	if (!fgets(magic, sizeof(magic), in))
 		magic[0] = 0;
 	rewind(in);
-	if (!strcmp(magic, FW_RECORDING_MAGIC)) {
+	if (!strcmp(magic, FW_RECORDING_MAGIC) || (strcmp(input, "-") && fw_tracedat_is(input))) {
 		snprintf(path, sizeof(path), "/dev/fd/%d", fileno(in));
 		ret = fw_flame_read_recording(strcmp(input, "-") ? input : path, name, &root,
 					      summary, sizeof(summary));

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fw_cmd_report.c - what the framewalk CLI prints from a recording: the chains,
- * folded stacks for flame graphs, and the hottest caller -> callee edges.
+ * fw_cmd_report.c - what the framewalk CLI prints from a recording: the chains
+ * and the hottest caller -> callee edges (folded stacks: fw_folded.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/fw_walk.h"
+#include "../lib/fw_folded.h"
 #include "fw_chain.h"
 #include "fw_cli.h"
 #include "fw_maps.h"
@@ -44,14 +44,6 @@ static void fw_file_usym(void *ctx, unsigned int i, unsigned long long addr)
 	fputs(fw_usym_name(sink->usym, sink->e, i, FW_USYM_FULL, buf, sizeof(buf)), sink->f);
 }
 
-/* Ancestor i, or user frame i - nr_ancestors past them (fw_chain's user_first). */
-static unsigned long long fw_event_ancestor(const void *src, unsigned int i)
-{
-	const struct fw_event *e = src;
-
-	return i < e->nr_ancestors ? e->ancestors[i] : e->user[i - e->nr_ancestors];
-}
-
 /*
  * One event's chain, or a counted chain, after its task, CPU and time (or
  * its count): one line, or one "=> frame" line per frame, laid out by
@@ -64,13 +56,9 @@ void fw_print_chain(FILE *out, struct fw_symtab *syms, struct fw_usym *usym,
 	struct fw_chain_out to = { .vprint = fw_file_vprint, .sym = fw_file_sym,
 				   .usym = fw_file_usym, .ctx = &sink,
 				   .oneline = !frames, .bold = fw_color };
-	struct fw_chain c = {
-		.ip = e->ip, .parent = e->parent, .stop = e->stop, .tramp = e->tramp,
-		.recovered = e->recovered, .nr_ancestors = e->nr_ancestors,
-		.ancestor = fw_event_ancestor, .src = e, .user_stop = e->user_stop,
-		.nr_user = e->nr_user, .user_first = e->nr_ancestors, .user_lr = e->user_lr,
-	};
+	struct fw_chain c;
 
+	fw_chain_of_event(&c, e);
 	if (e->counted)
 		fprintf(out, "%10llu hits: ", e->count);
 	else
@@ -90,7 +78,9 @@ int fw_report(struct fw_recording *r, FILE *out, int frames)
 		fprintf(stderr, "framewalk: out of memory\n");
 		return 1;
 	}
-	if (fw_verbosity >= 0)
+	if (fw_verbosity >= 0 && r->tracedat)
+		fprintf(out, "# framewalk events of a trace-cmd trace.dat\n");
+	else if (fw_verbosity >= 0)
 		fprintf(out, "# framewalk recording: kernel %s, filter '%s', notrace '%s', depth %u\n",
 			r->kernel, r->filter, r->notrace, r->depth);
 	for (n = 0; n < r->nev; n++) {
@@ -105,6 +95,8 @@ int fw_report(struct fw_recording *r, FILE *out, int frames)
 	if (r->cut_line)
 		fprintf(out, "# %zu events, drops unknown: cut short at line %lu", r->nev,
 			r->cut_line);
+	else if (r->tracedat)
+		fprintf(out, "# %zu events", r->nev);
 	else if (hits == r->nev)
 		fprintf(out, "# %zu events, %llu dropped", r->nev, r->dropped);
 	else
@@ -133,15 +125,10 @@ static unsigned int fw_nr_frames(const struct fw_event *e)
 	return e->nr_ancestors + 2 + e->nr_user;
 }
 
-/*
- * The i-th frame from the child outward (child, parent, ancestors, user
- * frames from the pc outward) as folded stacks and top name it: the kernel's
- * by function, the user's by function or address, marked "_[u]".
- */
-static const char *fw_frame_name(struct fw_recording *r, struct fw_usym *u,
-				 const struct fw_event *e, unsigned int i, char *buf, size_t len)
+const char *fw_frame_name(struct fw_recording *r, struct fw_usym *u, const struct fw_event *e,
+			  unsigned int i, char *buf, size_t len)
 {
-	size_t n;
+	size_t n, mark = strlen(FW_FOLDED_USER_MARK);
 
 	if (i == 0)
 		return fw_symtab_format(&r->syms, e->ip, 0, buf, len);
@@ -149,36 +136,11 @@ static const char *fw_frame_name(struct fw_recording *r, struct fw_usym *u,
 		return fw_symtab_format(&r->syms, e->parent, 0, buf, len);
 	if (i < e->nr_ancestors + 2)
 		return fw_symtab_format(&r->syms, e->ancestors[i - 2], 0, buf, len);
-	fw_usym_name(u, e, i - e->nr_ancestors - 2, FW_USYM_FUNC, buf, len - 4);
+	fw_usym_name(u, e, i - e->nr_ancestors - 2, FW_USYM_FUNC, buf, len - mark);
 	n = strlen(buf);
-	snprintf(buf + n, len - n, "_[u]");
+	snprintf(buf + n, len - n, FW_FOLDED_USER_MARK);
 	return buf;
 }
-
-/* A user walk cut short: neither its outermost frame nor the user=N limit. */
-static int fw_user_cut_short(unsigned int stop)
-{
-	return stop != FW_STOP_USER_END && stop != FW_STOP_USER_DEPTH;
-}
-
-/* s (of len bytes) with ";" (unless empty) and name appended; NULL when out of memory. */
-static char *fw_fold_append(char *s, size_t *len, const char *name)
-{
-	char *t = realloc(s, *len + strlen(name) + 2);
-
-	if (!t) {
-		free(s);
-		return NULL;
-	}
-	*len += sprintf(t + *len, "%s%s", *len ? ";" : "", name);
-	return t;
-}
-
-/* A key and the hits behind it. */
-struct fw_count {
-	const char *key;
-	unsigned long long count;
-};
 
 static int fw_key_cmp(const void *a, const void *b)
 {
@@ -194,8 +156,7 @@ static int fw_count_cmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-/* Sort keys and add up the counts of equal ones; returns the number of distinct keys. */
-static size_t fw_count_keys(struct fw_count *c, size_t n)
+size_t fw_count_keys(struct fw_count *c, size_t n)
 {
 	size_t i, d = 0;
 
@@ -215,67 +176,6 @@ static void fw_free_keys(char **keys, size_t n)
 	while (n)
 		free(keys[--n]);
 	free(keys);
-}
-
-/*
- * "outermost;...;parent;child count" per distinct stack, for flamegraph.pl, inferno and
- * framewalk flamegraph. A walk cut short (fw_stop_cut_short: neither chain_end nor depth)
- * has its stop reason as the root, "[off_stack];...", as the module's own folded file has.
- * User frames come first, marked "_[u]", after their own stop where it was cut short: the
- * module's layout.
- */
-int fw_folded(struct fw_recording *r, FILE *out)
-{
-	char **keys = calloc(r->nev ? r->nev : 1, sizeof(*keys));
-	struct fw_count *counts = calloc(r->nev ? r->nev : 1, sizeof(*counts));
-	struct fw_usym *usym = fw_usym_new(r);
-	char buf[FW_SYM_BUF];
-	size_t n, d, len;
-	int i;
-
-	if (!keys || !counts || !usym)
-		goto nomem;
-	for (n = 0; n < r->nev; n++) {
-		const struct fw_event *e = &r->ev[n];
-		char *s = NULL;
-
-		len = 0;
-		if (e->nr_user && fw_user_cut_short(e->user_stop)) {
-			snprintf(buf, sizeof(buf), "[%s]", fw_stop_name(e->user_stop));
-			s = fw_fold_append(s, &len, buf);
-			if (!s)
-				goto nomem;
-		}
-		for (i = (int)fw_nr_frames(e) - 1; i >= 0; i--) {
-			if (i == (int)e->nr_ancestors + 1 && fw_stop_cut_short(e->stop)) {
-				snprintf(buf, sizeof(buf), "[%s]", fw_stop_name(e->stop));
-				s = fw_fold_append(s, &len, buf);
-				if (!s)
-					goto nomem;
-			}
-			s = fw_fold_append(s, &len, fw_frame_name(r, usym, e, (unsigned int)i,
-								  buf, sizeof(buf)));
-			if (!s)
-				goto nomem;
-		}
-		keys[n] = s;
-		counts[n].key = s;
-		counts[n].count = e->count;
-	}
-	d = fw_count_keys(counts, r->nev);
-	for (n = 0; n < d; n++)
-		fprintf(out, "%s %llu\n", counts[n].key, counts[n].count);
-	fw_free_keys(keys, r->nev);
-	free(counts);
-	fw_usym_free(usym);
-	return 0;
-nomem:
-	fprintf(stderr, "framewalk: out of memory\n");
-	if (keys)
-		fw_free_keys(keys, r->nev);
-	free(counts);
-	fw_usym_free(usym);
-	return 1;
 }
 
 /* The caller -> callee pairs along every chain, most frequent first. */

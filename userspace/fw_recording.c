@@ -509,7 +509,7 @@ int fw_recording_add(struct fw_recording *r, const struct fw_event *e)
 	return 0;
 }
 
-static int fw_recording_add_comm(struct fw_recording *r, int pid, const char *name)
+int fw_recording_add_comm(struct fw_recording *r, int pid, const char *name)
 {
 	struct fw_comm *v = fw_grow(r->comm, &r->ccap, r->ncomm, sizeof(*v), 64);
 
@@ -523,7 +523,7 @@ static int fw_recording_add_comm(struct fw_recording *r, int pid, const char *na
 	return 0;
 }
 
-static int fw_recording_add_mapset(struct fw_recording *r, int pid)
+int fw_recording_add_mapset(struct fw_recording *r, int pid)
 {
 	struct fw_mapset *v = fw_grow(r->mapsets, &r->mscap, r->nmapsets, sizeof(*v), 64);
 
@@ -538,7 +538,7 @@ static int fw_recording_add_mapset(struct fw_recording *r, int pid)
 }
 
 /* m into the last mapping set; its path is the recording's from now on. */
-static int fw_recording_add_mapping(struct fw_recording *r, const struct fw_mapping *m)
+int fw_recording_add_mapping(struct fw_recording *r, const struct fw_mapping *m)
 {
 	struct fw_mapping *v = fw_grow(r->maps, &r->mcap, r->nmaps, sizeof(*v), 256);
 
@@ -609,7 +609,7 @@ static const char *fw_recording_sniff(const char *head, size_t n)
 	static const char tracedat[] = "\x17\x08\x44tracing";
 
 	if (n >= sizeof(tracedat) - 1 && !memcmp(head, tracedat, sizeof(tracedat) - 1))
-		return "it is a trace-cmd trace.dat (read it with trace-cmd report)";
+		return "it is a trace-cmd trace.dat (name it as a file, not standard input)";
 	if (n >= 4 && !memcmp(head, "\x7f" "ELF", 4))
 		return "it is an ELF file";
 	if (memchr(head, '\0', n))
@@ -652,6 +652,8 @@ int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_
 	ssize_t len;
 	FILE *f;
 
+	if (strcmp(path, "-") && fw_tracedat_is(path))
+		return fw_tracedat_read(path, r, err, errlen);
 	memset(r, 0, sizeof(*r));
 	stops = malloc(sizeof(*stops));
 	if (!stops) {

@@ -106,6 +106,7 @@ struct fw_recording {
 	size_t nmapsets, mscap;
 	unsigned long long dropped;	/* from the end line */
 	unsigned long cut_line;		/* 0: complete; else where it was cut short */
+	int tracedat;			/* a trace.dat's events: no filter, depth or drops */
 };
 
 /*
@@ -144,6 +145,14 @@ void fw_recording_write_end(FILE *f, size_t events, unsigned long long dropped);
  */
 int fw_recording_read(const char *path, struct fw_recording *r, char *err, size_t errlen);
 int fw_recording_add(struct fw_recording *r, const struct fw_event *e);
+int fw_recording_add_comm(struct fw_recording *r, int pid, const char *name);
+/* A new mapping set of pid, which fw_recording_add_mapping fills; r owns m's path then. */
+int fw_recording_add_mapset(struct fw_recording *r, int pid);
+int fw_recording_add_mapping(struct fw_recording *r, const struct fw_mapping *m);
+
+/* fw_tracedat.c: whether path is a trace-cmd trace.dat, and it read as a recording. */
+int fw_tracedat_is(const char *path);
+int fw_tracedat_read(const char *path, struct fw_recording *r, char *err, size_t errlen);
 const char *fw_recording_comm(const struct fw_recording *r, int pid);
 void fw_recording_free(struct fw_recording *r);
 

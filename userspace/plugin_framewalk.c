@@ -15,9 +15,11 @@
  * framewalk report and stream; this file reads the event and names addresses.
  * The stop names are the event format's own (its __print_symbolic()), so a
  * trace.dat of a module older or newer than the plugin prints its own names.
- * User frames (chain_user) are addresses marked [u]; with
- * -O framewalk:maps=TRACE.DAT, recorded with trace-cmd record --proc-map, each
- * also shows its mapping: "0xaaaadcdf0db4 (/usr/bin/prog+0xdb4) [u]".
+ * User frames (chain_user) are addresses marked [u]: a libtraceevent plugin
+ * is given the event parser alone, not the trace.dat trace-cmd report reads,
+ * whose process maps (trace-cmd record --proc-map) would name them; framewalk
+ * report -i TRACE.DAT reads those through libtracecmd and names each frame's
+ * file and function, and the plugin says so once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +30,8 @@
 
 #include "../lib/fw_walk.h"
 #include "fw_chain.h"
-#include "fw_procmaps.h"
 #include "fw_stops.h"
+#include "fw_tep_event.h"
 
 struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 	{
@@ -44,31 +46,19 @@ struct tep_plugin_option TEP_PLUGIN_OPTIONS[] = {
 		.description = "also print each frame's raw address",
 		.set = 0,
 	},
-	{
-		/* A string option: libtraceevent takes a value only where there is one. */
-		.name = "maps",
-		.plugin_alias = "framewalk",
-		.description = "the trace.dat (this one) whose process maps, kept by trace-cmd "
-			       "record --proc-map, name the file of each user frame",
-		.value = "",
-	},
 	{ .name = NULL }
 };
 
 static struct tep_plugin_option *fw_opt_oneline = &TEP_PLUGIN_OPTIONS[0];
 static struct tep_plugin_option *fw_opt_addr = &TEP_PLUGIN_OPTIONS[1];
-static struct tep_plugin_option *fw_opt_maps = &TEP_PLUGIN_OPTIONS[2];
 
-/* The maps of the file maps= names, read at the first user frame; the file they were read from. */
-static struct fw_procmaps *fw_maps;
-static char *fw_maps_file;
+/* Whether the way to name user frames was said: once per trace-cmd run. */
+static int fw_said_usym;
 
-/* Where fw_chain_format writes, the symbols it names addresses with, and the task's maps. */
+/* Where fw_chain_format writes and the symbols it names addresses with. */
 struct fw_seq {
 	struct trace_seq *s;
 	struct tep_handle *tep;
-	const struct fw_procmaps *maps;
-	int pid;
 };
 
 static void fw_seq_vprint(void *ctx, const char *fmt, va_list ap)
@@ -91,46 +81,6 @@ static void fw_seq_sym(void *ctx, unsigned long long addr, int with_offset)
 		trace_seq_printf(seq->s, "%s", func);
 	if (fw_opt_addr->set && func)
 		trace_seq_printf(seq->s, " <0x%llx>", addr);
-}
-
-/*
- * A user frame: its address, and where maps= knows the task's mapping that
- * holds it, "(FILE+0xOFF)" as framewalk report writes an unnamed frame;
- * "+~0x" where the offset is a distance from the file's lowest mapping, not
- * its offset in the file (fw_procmaps.h).
- */
-static void fw_seq_usym(void *ctx, unsigned int i, unsigned long long addr)
-{
-	struct fw_seq *seq = ctx;
-	struct fw_procmap_place p;
-
-	(void)i;
-	trace_seq_printf(seq->s, "0x%llx", addr);
-	if (!fw_procmaps_find(seq->maps, seq->pid, addr, &p))
-		trace_seq_printf(seq->s, " (%s+%s0x%llx)", p.path, p.exact ? "" : "~", p.off);
-}
-
-/*
- * The maps of the trace.dat maps= names, read once (again only if the option
- * changes); NULL without the option, or, said once, when they cannot be read.
- */
-static const struct fw_procmaps *fw_plugin_maps(void)
-{
-	const char *file = fw_opt_maps->value;
-	char err[256];
-
-	if (!file || !*file)
-		return NULL;
-	if (fw_maps_file && !strcmp(fw_maps_file, file))
-		return fw_maps;
-	fw_procmaps_free(fw_maps);
-	free(fw_maps_file);
-	fw_maps = fw_procmaps_read(file, err, sizeof(err));
-	fw_maps_file = strdup(file);
-	if (!fw_maps)
-		fprintf(stderr, "plugin_framewalk: maps=%s: %s; user frames stay addresses\n",
-			file, err);
-	return fw_maps;
 }
 
 /*
@@ -158,89 +108,33 @@ static const char *fw_stop_label(struct tep_event *event, const char *field,
 	}
 }
 
-/*
- * The event's ancestors array, then its user array, in the traced kernel's
- * word size and byte order: word i past the ancestors is user frame i - nr.
- */
-struct fw_raw_ancestors {
-	struct tep_handle *tep;
-	const char *data;
-	const char *user;
-	unsigned int nr;
-	int word;
-};
-
-static unsigned long long fw_raw_ancestor(const void *src, unsigned int i)
-{
-	const struct fw_raw_ancestors *a = src;
-
-	if (i >= a->nr)
-		return tep_read_number(a->tep, a->user + (i - a->nr) * a->word, a->word);
-	return tep_read_number(a->tep, a->data + i * a->word, a->word);
-}
-
 static int fw_chain_handler(struct trace_seq *s, struct tep_record *record,
 			    struct tep_event *event, void *context)
 {
-	struct tep_handle *tep = event->tep;
-	unsigned long long ip, parent, stop, found, tramp = FW_TRAMP_NONE, recovered = 0;
-	unsigned long long user_stop, user_lr = 0;
-	const char *nr_field = tep_find_field(event, "nr_ancestors") ? "nr_ancestors" : "depth";
-	struct fw_raw_ancestors raw = { .tep = tep };
-	struct fw_seq seq = { .s = s, .tep = tep, .pid = tep_data_pid(tep, record) };
+	struct fw_seq seq = { .s = s, .tep = event->tep };
 	struct fw_chain_out out = {
 		.vprint = fw_seq_vprint, .sym = fw_seq_sym, .ctx = &seq,
 		.oneline = fw_opt_oneline->set,
 	};
-	struct fw_chain c = { .ancestor = fw_raw_ancestor, .src = &raw };
-	int len, user_len = 0;
+	unsigned long long val;
+	struct fw_event e;
+	struct fw_chain c;
 
 	(void)context;
-	/*
-	 * nr_ancestors, the ancestors found (called depth in older modules'
-	 * recordings), is only checked for: the ancestors array's length says
-	 * the same.
-	 */
-	if (tep_get_field_val(s, event, "ip", record, &ip, 1) ||
-	    tep_get_field_val(s, event, "parent_ip", record, &parent, 1) ||
-	    tep_get_field_val(s, event, "stop", record, &stop, 1) ||
-	    tep_get_field_val(s, event, nr_field, record, &found, 1))
+	if (fw_tep_event(s, event, record, &e))
 		return 0;
-	/* Absent from events of modules older than the recovery. */
-	tep_get_field_val(NULL, event, "tramp", record, &tramp, 0);
-	tep_get_field_val(NULL, event, "recovered", record, &recovered, 0);
-	raw.data = tep_get_field_raw(s, event, "ancestors", record, &len, 1);
-	if (!raw.data)
-		return 0;
-	raw.word = tep_get_long_size(tep);
-	if (raw.word != 4 && raw.word != 8)
-		raw.word = 8;
-
-	c.ip = ip;
-	c.parent = parent;
-	c.stop_name = fw_stop_label(event, "stop", stop);
-	c.tramp = (unsigned int)tramp;
-	c.recovered = recovered;
-	c.nr_ancestors = (unsigned int)(len / raw.word);
-	/* Only chain_user has them (user=N): chain shows no user frame. */
-	tep_get_field_val(NULL, event, "user_lr", record, &user_lr, 0);
-	if (tep_find_field(event, "user"))
-		raw.user = tep_get_field_raw(NULL, event, "user", record, &user_len, 0);
-	raw.nr = c.nr_ancestors;
-	c.user_first = c.nr_ancestors;
-	c.nr_user = raw.user ? (unsigned int)(user_len / raw.word) : 0;
-	c.user_stop = FW_STOP_USER_OFF;
-	if (!tep_get_field_val(NULL, event, "user_stop", record, &user_stop, 0)) {
-		c.user_stop_name = fw_stop_label(event, "user_stop", user_stop);
-		/* By name: user_off's value is the module's, not necessarily the plugin's. */
-		if (strcmp(c.user_stop_name, fw_stop_name(FW_STOP_USER_OFF)))
-			c.user_stop = FW_STOP_NONE;
+	if (e.nr_user && !fw_said_usym) {
+		fw_said_usym = 1;
+		fprintf(stderr, "plugin_framewalk: user frames are addresses here; framewalk "
+			"report -i TRACE.DAT names their files (trace-cmd record --proc-map) and "
+			"functions\n");
 	}
-	c.user_lr = user_lr != 0;
-	if (c.nr_user) {
-		seq.maps = fw_plugin_maps();
-		out.usym = fw_seq_usym;
-	}
+	fw_chain_of_event(&c, &e);
+	/* The names the event's own format gives the values, known to the plugin or not. */
+	if (!tep_get_field_val(NULL, event, "stop", record, &val, 0))
+		c.stop_name = fw_stop_label(event, "stop", val);
+	if (!tep_get_field_val(NULL, event, "user_stop", record, &val, 0))
+		c.user_stop_name = fw_stop_label(event, "user_stop", val);
 	fw_chain_format(&out, &c);
 	return 0;
 }
@@ -258,8 +152,4 @@ void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	tep_unregister_event_handler(tep, -1, "framewalk", "chain", fw_chain_handler, NULL);
 	tep_unregister_event_handler(tep, -1, "framewalk", "chain_user", fw_chain_handler, NULL);
 	tep_plugin_remove_options(TEP_PLUGIN_OPTIONS);
-	fw_procmaps_free(fw_maps);
-	fw_maps = NULL;
-	free(fw_maps_file);
-	fw_maps_file = NULL;
 }

@@ -148,6 +148,13 @@ fw_read_file() {
 	dd if="${1:-/proc/version}" of=/dev/null bs=32 2>/dev/null
 }
 
+# The module's folded file with equal lines merged, sorted: it lists chains that differ only in
+# call sites within the same functions as equal lines, which framewalk folded adds up.
+fw_folded_merged() {
+	awk '{ n = $NF; sub(/ [0-9]+$/, ""); c[$0] += n } END { for (k in c) print k, c[k] }' \
+		"$DEBUGFS/framewalk/folded" | sort
+}
+
 # Print the inconsistencies of the stats file (per-CPU sums against totals,
 # stop reasons against walks, which the module prints as their sum, walks
 # against hits, events and aggregated chains against walks); nothing when

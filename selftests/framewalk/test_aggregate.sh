@@ -158,7 +158,7 @@ echo "$list" >$P/filter
 workload
 echo $IDLE >$P/filter
 ktap_expect "after a clear the table has room again" "$(wc -l <"$CHAINS")" -ge 1
-# A frame in a module prints as "name [module]", as %ps has it.
+# A frame in a module prints as its function alone, as framewalk folded names it.
 ktap_expect "folded lines are 'frame;...;frame count'" \
 	-z "$(grep -Ev '^([^;]+;)+[^;]+ [0-9]+$' "$FOLDED")"
 ktap_note "$before chains before the clear, $(wc -l <"$CHAINS") after new hits"

@@ -91,6 +91,8 @@ ktap_expect "the saved recording keeps them in a U line" \
 	-n "$(grep -q '^stop 131 user_end$' /tmp/prof.rec && grep '^U 131 0 [0-9]* [0-9a-f]' /tmp/prof.rec)"
 ktap_expect "folded reads the saved recording back as profile printed it" \
 	"$(framewalk folded /tmp/prof.rec)" = "$(grep ';' /tmp/prof.txt)"
+ktap_expect "the module's folded file is framewalk's folded, user part and all" \
+	"$(fw_folded_merged)" = "$(grep ';' /tmp/prof.txt | sort)"
 ktap_case_end "profile keeps the user part of the module's chains"
 rmmod framewalk
 ktap_exit

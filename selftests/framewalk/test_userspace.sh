@@ -75,6 +75,10 @@ ktap_expect "top reads the profile: fw_test_l5 -> fw_test_leaf 6 times" \
 	-n "$(framewalk top /tmp/prof.rec | grep '^ *6 .*fw_test_l5 -> fw_test_leaf$')"
 ktap_expect "folded reads it back as profile printed it" \
 	"$(framewalk folded /tmp/prof.rec | sort)" = "$(sort /tmp/prof.txt)"
+# The module's own folded file still holds the counts profile read: the same chains, laid
+# out by the module and by the CLI from one definition (lib/fw_folded.h), must read alike.
+ktap_expect "the module's folded file is framewalk's folded of the same chains" \
+	"$(fw_folded_merged)" = "$(sort /tmp/prof.txt)"
 ktap_case_end "framewalk profile counts chains in the module; top and folded read its recording"
 
 # trace-cmd, Debian's arm64 build, records the same event for the host's trace-cmd report.
@@ -164,7 +168,7 @@ ktap_expect "reset -v with nothing left says so" \
 ktap_case_end "framewalk reset clears what a SIGKILLed recorder left"
 
 # trace-cmd record --proc-map keeps the maps of the command it runs, read through ptrace
-# when it exits, for the host's plugin to name the user frames with (-O framewalk:maps=):
+# when it exits, for the host's framewalk report -i to name the user frames with:
 # test_e2e.sh checks them against the maps the program printed (user-procmap.out).
 insmod "$FW_KO_DIR/framewalk.ko" filter=__arm64_sys_getpriority depth=8 user=16 ||
 	ktap_fail "insmod user=16 failed"

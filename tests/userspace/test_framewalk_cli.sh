@@ -196,9 +196,13 @@ bad() {
 expect=" expected a 'framewalk-record 4' line"
 echo "not a recording" >"$tmp/bad.rec"
 bad "a file that is not a recording" ":1: not a framewalk recording;$expect"
+# A trace.dat is read through libtracecmd (fw_tracedat.c): one cut after its magic is refused
+# by it, and one on standard input, which libtracecmd cannot be given, is named.
 printf '\027\010\104tracing6\000\001\010\000\000\000' >"$tmp/bad.rec"
-bad "a trace.dat is named as one" \
-	":1: not a framewalk recording: it is a trace-cmd trace.dat (read it with trace-cmd report);$expect"
+bad "a broken trace.dat goes to libtracecmd, which refuses it" ": libtracecmd cannot read it"
+got=$("$fw" report - <"$tmp/bad.rec" 2>&1 >/dev/null)
+check "a trace.dat on standard input is named as one" "$?: $got" \
+	"1: framewalk report: <stdin>:1: not a framewalk recording: it is a trace-cmd trace.dat (name it as a file, not standard input);$expect"
 cp "$fw" "$tmp/bad.rec"
 bad "an ELF file is named as one" ":1: not a framewalk recording: it is an ELF file;$expect"
 printf 'framewalk-record 1\nE \000\001\n' >"$tmp/bad.rec"
