@@ -14,21 +14,9 @@
 #include <unistd.h>
 
 #include "../lib/fw_walk.h"
+#include "../lib/user/fw_hex.h"
 #include "fw_recording.h"
 #include "fw_stops.h"
-
-void *fw_grow(void *v, size_t *cap, size_t n, size_t elem, size_t first)
-{
-	size_t want = *cap ? *cap * 2 : first;
-	void *p;
-
-	if (n < *cap)
-		return v;
-	p = realloc(v, want * elem);
-	if (p)
-		*cap = want;
-	return p;
-}
 
 int fw_symtab_add(struct fw_symtab *t, unsigned long long addr, const char *name)
 {
@@ -190,13 +178,9 @@ void fw_recording_write_user(FILE *f, const struct fw_event *e)
 
 const char *fw_build_id_hex(const unsigned char *id, unsigned int len, char *buf)
 {
-	unsigned int i;
-
 	if (!len)
 		return strcpy(buf, "-");
-	for (i = 0; i < len && i < FW_BUILD_ID_MAX; i++)
-		sprintf(buf + 2 * i, "%02x", id[i]);
-	return buf;
+	return fw_hex(id, len, buf, 2 * FW_BUILD_ID_MAX + 1);
 }
 
 void fw_recording_write_mapset(FILE *f, int pid, const struct fw_mapping *m, size_t n)

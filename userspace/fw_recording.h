@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../lib/user/fw_grow.h"
+
 #define FW_RECORDING_MAGIC	"framewalk-record"
 /*
  * 3: user frames (U lines) and the mappings they are symbolized with (P, M lines).
@@ -108,13 +110,6 @@ struct fw_recording {
 	unsigned long cut_line;		/* 0: complete; else where it was cut short */
 	int tracedat;			/* a trace.dat's events: no filter, depth or drops */
 };
-
-/*
- * The doubling array v (of *cap elements of elem bytes, first at the start)
- * with room for its element n: v itself, or v moved; NULL when out of memory,
- * v then left as it was.
- */
-void *fw_grow(void *v, size_t *cap, size_t n, size_t elem, size_t first);
 
 int fw_symtab_add(struct fw_symtab *t, unsigned long long addr, const char *name);
 /* Text symbols of a kallsyms listing ("addr type name [module]"). */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../lib/user/fw_hex.h"
 #include "base/cw_base.h"
 
 int cw_failv(struct cw_error *err, const char *file, long offset, const char *fmt, va_list ap)
@@ -60,14 +61,8 @@ int cw_reg_by_name(const char *name, size_t len)
 	return -1;
 }
 
-/* A build-id as its hex string, the form debuginfod and the .build-id directories name it by. */
+/* The library's name for lib/user/'s hex, which framewalk's recordings use too. */
 void cw_build_id_hex(const uint8_t *id, uint32_t len, char *buf, size_t size)
 {
-	uint32_t i;
-
-	if (!size)
-		return;
-	for (i = 0; i < len && 2 * i + 2 < size; i++)
-		snprintf(buf + 2 * i, 3, "%02x", id[i]);
-	buf[2 * i] = 0;
+	fw_hex(id, len, buf, size);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/user/fw_grow.h"
 #include "base/cw_mem.h"
 
 #define CW_MAX_REGIONS	4096
@@ -22,15 +23,10 @@ int cw_mem_add(struct cw_mem *mem, uint32_t addr, uint32_t size, const uint8_t *
 		return 0;
 	if (mem->nr >= CW_MAX_REGIONS || (uint64_t)addr + size > 0x100000000ull)
 		return -1;
-	if (mem->nr == mem->cap) {
-		unsigned int cap = mem->cap ? mem->cap * 2 : 16;
-
-		r = realloc(mem->regions, cap * sizeof(*r));
-		if (!r)
-			return -1;
-		mem->regions = r;
-		mem->cap = cap;
-	}
+	r = fw_grow(mem->regions, &mem->cap, mem->nr, sizeof(*r), 16);
+	if (!r)
+		return -1;
+	mem->regions = r;
 	mem->regions[mem->nr++] = (struct cw_region){ addr, size, data, origin };
 	return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef CW_MEM_H
 #define CW_MEM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct cw_region {
@@ -18,7 +19,7 @@ struct cw_region {
 struct cw_mem {
 	struct cw_region *regions;
 	unsigned int nr;
-	unsigned int cap;
+	size_t cap;
 };
 
 int cw_mem_read(const struct cw_mem *mem, uint32_t addr, void *buf, uint32_t size);

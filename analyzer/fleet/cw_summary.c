@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/user/fw_grow.h"
+#include "../../lib/user/fw_json.h"
 #include "base/cw_base.h"
-#include "report/cw_report.h"
 
 /* ---- a JSON value tree, for one line ---- */
 
@@ -288,15 +289,10 @@ static struct group *group_of(struct group_list *l, const char *key, const char 
 	for (i = 0; i < l->nr; i++)
 		if (!strcmp(l->g[i].key, key))
 			return &l->g[i];
-	if (l->nr == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-
-		g = realloc(l->g, cap * sizeof(*g));
-		if (!g)
-			return NULL;
-		l->g = g;
-		l->cap = cap;
-	}
+	g = fw_grow(l->g, &l->cap, l->nr, sizeof(*g), 64);
+	if (!g)
+		return NULL;
+	l->g = g;
 	g = &l->g[l->nr];
 	memset(g, 0, sizeof(*g));
 	g->key = strdup(key);
@@ -421,27 +417,27 @@ static void group_json(FILE *out, const struct group *g, int crash)
 	unsigned int k;
 
 	fputs(crash ? "{\"signature\": " : "{\"error\": ", out);
-	cw_json_str(out, g->key);
+	fw_json_str(out, g->key, 0);
 	fprintf(out, ", \"count\": %u, \"first\": ", g->count);
-	cw_json_str(out, g->first);
+	fw_json_str(out, g->first, 0);
 	fputs(", \"last\": ", out);
-	cw_json_str(out, g->last);
+	fw_json_str(out, g->last, 0);
 	if (crash) {
 		fputs(", \"fault\": ", out);
-		cw_json_str(out, g->cls);
+		fw_json_str(out, g->cls, 0);
 		fputs(", \"frames\": [", out);
 		for (k = 0; k < g->nr_frames; k++) {
 			fputs(k ? ", " : "", out);
-			cw_json_str(out, g->frames[k]);
+			fw_json_str(out, g->frames[k], 0);
 		}
 		fputc(']', out);
 	}
 	fputs(", \"builds\": [", out);
 	for (k = 0; k < g->nr_builds; k++) {
 		fputs(k ? ", {\"build_id\": " : "{\"build_id\": ", out);
-		cw_json_str(out, g->builds[k].build_id);
+		fw_json_str(out, g->builds[k].build_id, 0);
 		fputs(", \"firmware\": ", out);
-		cw_json_str(out, g->builds[k].firmware);
+		fw_json_str(out, g->builds[k].firmware, 0);
 		fprintf(out, ", \"count\": %u}", g->builds[k].count);
 	}
 	fprintf(out, "], \"other_builds\": %u}", g->other_builds);

@@ -59,7 +59,7 @@ struct cw_linetab {
 	const uint8_t *std_lengths;	/* [opcode - 1] */
 	const uint8_t *end;		/* the unit's program ends here */
 	char **files;			/* libdw's numbering: 0 is "???" before DWARF 5 */
-	size_t nr_files;
+	size_t nr_files, cap_files;
 	struct cw_lineseq *seqs;
 	size_t nr_seqs;
 	struct cw_linemark *marks;
@@ -116,7 +116,7 @@ struct cw_image {
 	uint32_t *named;		/* open-addressed hash of defined symbols by name: */
 	size_t nr_named;		/* elfsyms indices (0 a free slot), a power of two of them */
 	struct cw_cuindex *cus;		/* units an inline lookup has needed so far */
-	size_t nr_cus;
+	size_t nr_cus, cap_cus;
 	Dwarf *cfi_dwarf;		/* our own handle on .debug_frame, opened on first use */
 	Dwarf_CFI *debug_frame, *eh_frame;
 	int cfi_opened;

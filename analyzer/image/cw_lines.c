@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/user/fw_grow.h"
 #include "image/cw_image_impl.h"
 
 /*
@@ -304,20 +305,6 @@ struct seq_scan {
 	int failed;
 };
 
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = realloc(*v, (*cap ? 2 * *cap : 64) * size);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = *cap ? 2 * *cap : 64;
-	return 0;
-}
-
 static int scan_row(void *arg, const struct line_row *r, const uint8_t *next)
 {
 	struct seq_scan *sc = arg;
@@ -325,8 +312,12 @@ static int scan_row(void *arg, const struct line_row *r, const uint8_t *next)
 
 	if (r->end) {
 		if (sc->open && r->addr > sc->lo) {
-			if (grow((void **)&lt->seqs, &sc->cap_seqs, lt->nr_seqs, sizeof(*lt->seqs)))
+			struct cw_lineseq *s = fw_grow(lt->seqs, &sc->cap_seqs, lt->nr_seqs,
+						       sizeof(*s), 64);
+
+			if (!s)
 				goto fail;
+			lt->seqs = s;
 			lt->seqs[lt->nr_seqs++] = (struct cw_lineseq){
 				sc->lo, r->addr, 0, sc->first_mark, lt->nr_marks - sc->first_mark
 			};
@@ -338,13 +329,17 @@ static int scan_row(void *arg, const struct line_row *r, const uint8_t *next)
 	}
 	/* No mark on a row of line 0 but a sequence's first: a lookup starts at its mark. */
 	if (!sc->open || (sc->since >= LINE_MARK_EVERY && r->addr > sc->last && r->line)) {
+		struct cw_linemark *m;
+
 		if (!sc->open) {
 			sc->open = 1;
 			sc->lo = r->addr;
 			sc->first_mark = lt->nr_marks;
 		}
-		if (grow((void **)&lt->marks, &sc->cap_marks, lt->nr_marks, sizeof(*lt->marks)))
+		m = fw_grow(lt->marks, &sc->cap_marks, lt->nr_marks, sizeof(*m), 64);
+		if (!m)
 			goto fail;
+		lt->marks = m;
 		lt->marks[lt->nr_marks++] = (struct cw_linemark){
 			r->addr, r->file, r->line, r->stmt, next
 		};
@@ -510,7 +505,7 @@ static int add_file(struct cw_linetab *lt, char *name)
 
 	if (!name)
 		return -1;
-	n = realloc(lt->files, (lt->nr_files + 1) * sizeof(*n));
+	n = fw_grow(lt->files, &lt->cap_files, lt->nr_files, sizeof(*n), 16);
 	if (!n) {
 		free(name);
 		return -1;
@@ -824,15 +819,11 @@ static int funcrange_cmp(const void *a, const void *b)
 
 static int note_range(struct cw_cuindex *ix, Dwarf_Die *fn, Dwarf_Addr lo, Dwarf_Addr hi)
 {
-	if (ix->nr == ix->cap) {
-		size_t cap = ix->cap ? 2 * ix->cap : 64;
-		struct cw_funcrange *n = realloc(ix->funcs, cap * sizeof(*n));
+	struct cw_funcrange *f = fw_grow(ix->funcs, &ix->cap, ix->nr, sizeof(*f), 64);
 
-		if (!n)
-			return -1;
-		ix->funcs = n;
-		ix->cap = cap;
-	}
+	if (!f)
+		return -1;
+	ix->funcs = f;
 	ix->funcs[ix->nr++] = (struct cw_funcrange){ lo, hi, dwarf_dieoffset(fn) };
 	return 0;
 }
@@ -945,7 +936,7 @@ static struct cw_cuindex *cu_entry(struct cw_image *img, Dwarf_Die *cu)
 	for (i = 0; i < img->nr_cus; i++)
 		if (img->cus[i].cu == off)
 			return &img->cus[i];
-	n = realloc(img->cus, (img->nr_cus + 1) * sizeof(*n));
+	n = fw_grow(img->cus, &img->cap_cus, img->nr_cus, sizeof(*n), 16);
 	if (!n)
 		return NULL;
 	img->cus = n;

@@ -23,6 +23,7 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/debuginfod.h>
 
+#include "../../lib/user/fw_grow.h"
 #include "base/cw_base.h"
 #include "dump/cw_dump.h"
 #include "image/cw_image.h"
@@ -195,13 +196,10 @@ static void index_dir(struct symbol_dir *d)
 		len = file_build_id(path, id);
 		if (!len)
 			continue;
-		if (d->nr == cap) {
-			cap = cap ? 2 * cap : 64;
-			f = realloc(d->files, cap * sizeof(*f));
-			if (!f)
-				break;
-			d->files = f;
-		}
+		f = fw_grow(d->files, &cap, d->nr, sizeof(*f), 64);
+		if (!f)
+			break;
+		d->files = f;
 		f = &d->files[d->nr];
 		f->path = strdup(path);
 		if (!f->path)

@@ -71,14 +71,6 @@ static void match_sections(const struct cw_target *t, const struct cw_dump *d,
 	}
 }
 
-static void hex(char *out, size_t len, const uint8_t *b, uint32_t n)
-{
-	uint32_t i;
-
-	for (i = 0; i < n && 2 * i + 2 < len; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
-}
-
 static void match_build_id(const struct cw_target *t, const struct cw_dump *d, struct cw_match *m)
 {
 	char want[2 * CW_MAX_BUILD_ID + 1] = "", got[2 * CW_MAX_BUILD_ID + 1] = "";
@@ -89,8 +81,8 @@ static void match_build_id(const struct cw_target *t, const struct cw_dump *d, s
 		return;
 	if (len == d->build_id_len && !memcmp(id, d->build_id, len))
 		return;
-	hex(want, sizeof(want), id, len < CW_MAX_BUILD_ID ? len : CW_MAX_BUILD_ID);
-	hex(got, sizeof(got), d->build_id, d->build_id_len);
+	cw_build_id_hex(id, len, want, sizeof(want));
+	cw_build_id_hex(d->build_id, d->build_id_len, got, sizeof(got));
 	if (!len)
 		mismatch(m, "build-id: the dump names build-id %s, the firmware has none", got);
 	else

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../lib/user/fw_json.h"
 #include "analyze/cw_analyze.h"
 #include "decode/cw_exc.h"
 #include "report/cw_report.h"
@@ -30,25 +31,6 @@ static uint64_t signature(const struct cw_dump *d, const struct cw_backtrace *bt
 			h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
 	}
 	return h;
-}
-
-/* s as a JSON string literal, or null. */
-void cw_json_str(FILE *out, const char *s)
-{
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", *s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
 }
 
 /* The engine's unwinders in the order it tries them: how provenance lists them. */
@@ -101,9 +83,10 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 
 	fprintf(out, "%s{\"index\": %u, \"pc\": %u, \"sp\": %u, \"function\": ", i ? ", " : "",
 		i, f->pc, f->sp);
-	cw_json_str(out, f->func ? f->func->name : NULL);
+	fw_json_str(out, f->func ? f->func->name : NULL, 0);
 	fprintf(out, ", \"offset\": %u, \"file\": ", f->func ? f->pc - f->func->addr : 0);
-	cw_json_str(out, f->has_src ? shown_path(o, f->src.file, path, sizeof(path)) : NULL);
+	fw_json_str(out, f->has_src ? shown_path(o, f->src.file, path, sizeof(path)) : NULL,
+		    0);
 	fprintf(out, ", \"line\": %d, \"method\": \"%s\", \"confidence\": %d, "
 		"\"exception\": %s, \"exc_return\": %u, \"return_address\": %s, "
 		"\"indirect\": %s, \"tailcall\": %s, \"fallback\": %s, \"agreed\": [",
@@ -128,9 +111,9 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 	fputs(", \"inlined\": [", out);
 	for (k = 0; k < f->nr_inl; k++) {
 		fputs(k ? ", {\"function\": " : "{\"function\": ", out);
-		cw_json_str(out, f->inl[k].func);
+		fw_json_str(out, f->inl[k].func, 0);
 		fputs(", \"file\": ", out);
-		cw_json_str(out, shown_path(o, f->inl[k].src.file, path, sizeof(path)));
+		fw_json_str(out, shown_path(o, f->inl[k].src.file, path, sizeof(path)), 0);
 		fprintf(out, ", \"line\": %d}", f->inl[k].src.line);
 	}
 	fputs("]}", out);
@@ -149,7 +132,7 @@ static void json_frames(FILE *out, const struct cw_backtrace *bt,
 		json_frame(out, &bt->frames[i], i, searched, o);
 	}
 	fprintf(out, "], \"stop\": {\"reason\": \"%s\", \"detail\": ", cw_stop_name(bt->stop));
-	cw_json_str(out, bt->stop_detail);
+	fw_json_str(out, bt->stop_detail, 0);
 	fputc('}', out);
 }
 
@@ -210,15 +193,15 @@ static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_rep
 		const struct cw_thread *th = &r->threads[i];
 
 		fprintf(out, "%s{\"name\": ", i ? ", " : "");
-		cw_json_str(out, th->name);
+		fw_json_str(out, th->name, 0);
 		fprintf(out, ", \"tcb\": %u, \"state\": \"%s\", \"kernel_state\": ", th->tcb,
 			cw_thread_state_name(th->state));
-		cw_json_str(out, th->kernel_state[0] ? th->kernel_state : NULL);
+		fw_json_str(out, th->kernel_state[0] ? th->kernel_state : NULL, 0);
 		fputs(", \"waits_on\": ", out);
-		cw_json_str(out, th->waits_on[0] ? th->waits_on : NULL);
+		fw_json_str(out, th->waits_on[0] ? th->waits_on : NULL, 0);
 		fprintf(out, ", \"priority\": %d, \"current\": %s, \"layout\": ", th->priority,
 			th->current ? "true" : "false");
-		cw_json_str(out, th->layout);
+		fw_json_str(out, th->layout, 0);
 		fprintf(out, ", \"exc_return\": %u, \"fp_frame\": %s, \"sp\": ", th->exc_return,
 			cw_exc_return_fp_frame(th->exc_return) ? "true" : "false");
 		if (th->have_regs)
@@ -244,7 +227,7 @@ static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_rep
 			th->overflow & CW_OVF_WATERMARK ? "\"watermark-reached\"" : "",
 			(th->overflow & CW_OVF_WATERMARK) && (th->overflow & 4) ? ", " : "",
 			th->overflow & CW_OVF_PSPLIM ? "\"psplim\"" : "");
-		cw_json_str(out, th->problem[0] ? th->problem : NULL);
+		fw_json_str(out, th->problem[0] ? th->problem : NULL, 0);
 		fputs(", ", out);
 		json_frames(out, &th->bt, o);
 		fputc('}', out);
@@ -252,7 +235,7 @@ static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_rep
 	fputs("], \"rtos_warnings\": [", out);
 	for (i = 0; r && i < r->nr_warnings; i++) {
 		fputs(i ? ", " : "", out);
-		cw_json_str(out, r->warnings[i]);
+		fw_json_str(out, r->warnings[i], 0);
 	}
 	fputc(']', out);
 }
@@ -262,7 +245,7 @@ static void json_build_id(FILE *out, const uint8_t *id, uint32_t len)
 	char hex[2 * CW_MAX_BUILD_ID + 1];
 
 	cw_build_id_hex(id, len, hex, sizeof(hex));
-	cw_json_str(out, len ? hex : NULL);
+	fw_json_str(out, len ? hex : NULL, 0);
 }
 
 /* The firmware the dump was analyzed against: its file and build-id; null when not known. */
@@ -277,7 +260,7 @@ static void json_firmware(FILE *out, const struct cw_image *img)
 	}
 	len = cw_image_build_id(img, &id);
 	fputs("{\"path\": ", out);
-	cw_json_str(out, cw_image_path(img));
+	fw_json_str(out, cw_image_path(img), 0);
 	fputs(", \"build_id\": ", out);
 	json_build_id(out, id, len);
 	fputc('}', out);
@@ -291,7 +274,7 @@ static void json_zephyr_reason(FILE *out, uint32_t reason)
 		return;
 	}
 	fprintf(out, "{\"code\": %u, \"name\": ", reason);
-	cw_json_str(out, cw_fault_zephyr_reason_name(reason));
+	fw_json_str(out, cw_fault_zephyr_reason_name(reason), 0);
 	fputc('}', out);
 }
 
@@ -304,21 +287,21 @@ static void report_json(FILE *out, const struct cw_image *img, const struct cw_d
 
 	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
 		CW_JSON_SCHEMA_VERSION);
-	cw_json_str(out, d->path);
+	fw_json_str(out, d->path, 0);
 	fprintf(out, ", \"format\": \"%s\", \"context\": \"%s\", \"warning\": ",
 		cw_dump_format_name(d->format),
 		d->context == CW_CTX_HANDLER_ENTRY ? "handler-entry" :
 		d->context == CW_CTX_MEMORY_ONLY ? "memory-only" : "pre-exception");
-	cw_json_str(out, d->warning);
+	fw_json_str(out, d->warning, 0);
 	fputs(", \"mismatch\": [", out);
 	for (i = 0; m && i < m->nr; i++) {
 		fputs(i ? ", " : "", out);
-		cw_json_str(out, m->lines[i]);
+		fw_json_str(out, m->lines[i], 0);
 	}
 	fputs("], \"gaps\": [", out);
 	for (i = 0; i < d->nr_gaps; i++) {
 		fprintf(out, "%s{\"section\": ", i ? ", " : "");
-		cw_json_str(out, d->gaps[i].section);
+		fw_json_str(out, d->gaps[i].section, 0);
 		fprintf(out, ", \"start\": %u, \"end\": %u, \"contents\": \"%s\"}",
 			d->gaps[i].lo, d->gaps[i].hi,
 			d->gaps[i].initial ? "initial-values" : "unknown");
@@ -346,11 +329,11 @@ static void report_json(FILE *out, const struct cw_image *img, const struct cw_d
 		f->cfsr, f->hfsr, f->dfsr, f->mmfar, f->bfar,
 		f->cfsr & CW_CFSR_MMARVALID ? "true" : "false", f->cfsr & CW_CFSR_BFARVALID ? "true" : "false",
 		f->sfsr, f->sfar, f->sfsr & CW_SFSR_SFARVALID ? "true" : "false");
-	cw_json_str(out, f->insn[0] ? f->insn : NULL);
+	fw_json_str(out, f->insn[0] ? f->insn : NULL, 0);
 	fputs(", \"explanation\": [", out);
 	for (i = 0; i < f->nr; i++) {
 		fputs(i ? ", " : "", out);
-		cw_json_str(out, f->lines[i]);
+		fw_json_str(out, f->lines[i], 0);
 	}
 	fputs("], \"zephyr_reason\": ", out);
 	json_zephyr_reason(out, f->zephyr_reason);
@@ -567,10 +550,10 @@ void cw_report_error(FILE *out, const struct cw_report_opts *o, const char *path
 		return;
 	fprintf(out, "{\"schema\": \"crashwalk\", \"version\": %d, \"dump\": {\"path\": ",
 		CW_JSON_SCHEMA_VERSION);
-	cw_json_str(out, path);
+	fw_json_str(out, path, 0);
 	fputs(", \"build_id\": ", out);
 	json_build_id(out, a ? a->dump.build_id : NULL, a ? a->dump.build_id_len : 0);
 	fputs("}, \"error\": ", out);
-	cw_json_str(out, msg);
+	fw_json_str(out, msg, 0);
 	fputs("}\n", out);
 }

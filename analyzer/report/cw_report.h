@@ -19,7 +19,4 @@ void cw_report_crash(FILE *out, const struct cw_report_opts *o, const struct cw_
 		     const struct cw_backtrace *bt, const struct cw_fault *f, const struct cw_rtos *rtos,
 		     const struct cw_match *match);
 
-/* s as a JSON string literal, or null: the report's, and the summary's of reports. */
-void cw_json_str(FILE *out, const char *s);
-
 #endif /* CW_REPORT_H */
