@@ -1,15 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_sort.c - the image's symbol sort (sort_by_key() in image/cw_image.c)
- * against a reference stable sort: input in a few runs in order (merged),
- * in many (radix sorted), sorted, reversed, with keys repeated or not.
+ * test_sort.c - the image's sort (cw_sort_by_key() in base/cw_sort.h, for
+ * symbols, mapping symbols, line sequences and functions) against a
+ * reference stable sort: input in a few runs in order (merged), in many
+ * (radix sorted), sorted, reversed, with keys repeated or not.
  */
 #include <stdlib.h>
 #include <string.h>
 
-/* The sort is static to the image reader: this test compiles its own copy. */
-#include "image/cw_image.c"
+/* The sort is inline: this test compiles its own instances, as its callers do. */
+#include "base/cw_sort.h"
+#include "image/cw_image_impl.h"
 #include "ktap.h"
+
+#define MERGE_RUNS	CW_SORT_MERGE_RUNS
+
+static uint32_t sym_key(const void *p)
+{
+	return ((const struct cw_symbol *)p)->addr;
+}
+
+static uint32_t map_key(const void *p)
+{
+	return ((const struct cw_mapsym *)p)->addr;
+}
 
 #define MAX_N		6000
 #define TRIALS		400
@@ -60,8 +74,8 @@ static void make_input(size_t n, size_t runs, uint32_t range)
 /* Both instances the image uses, symbols and mapping symbols; 0 when both match the reference. */
 static int sort_matches(size_t n)
 {
-	if (sort_by_key(syms, n, sizeof(*syms), sym_key) ||
-	    sort_by_key(maps, n, sizeof(*maps), map_key))
+	if (cw_sort_by_key(syms, n, sizeof(*syms), sym_key) ||
+	    cw_sort_by_key(maps, n, sizeof(*maps), map_key))
 		return -1;
 	return memcmp(syms, want, n * sizeof(*syms)) || memcmp(maps, want_maps, n * sizeof(*maps));
 }
@@ -120,6 +134,15 @@ static void edge_cases_match(void)
 	}
 	expect_stable(n);
 	KTAP_EXPECT(!sort_matches(n), "reversed input with ties");
+	/* Strictly descending (a unit's functions as GCC writes them): reversed in place. */
+	for (i = 0; i < n; i++)
+		syms[i] = (struct cw_symbol){ "s", (uint32_t)(3 * (n - i)), 0 };
+	expect_stable(n);
+	KTAP_EXPECT(!sort_matches(n), "strictly descending input");
+	/* The same with one tie: runs of one and one of two, so sorted, not reversed. */
+	syms[n / 2].addr = syms[n / 2 + 1].addr;
+	expect_stable(n);
+	KTAP_EXPECT(!sort_matches(n), "descending input with one tie");
 	make_input(n, 1, 1);
 	KTAP_EXPECT(!sort_matches(n), "one key");
 	make_input(0, 1, 1);
