@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../lib/fw_walk.h"
+#include "../lib/user/fw_json.h"
 #include "fw_cli.h"
 
 /*
@@ -141,29 +142,12 @@ static int fw_flame_read_recording(const char *path, const char *name, struct fw
 	return ret;
 }
 
-/* A JSON string that is also safe inside <script>: no '<', '>' or '&' as themselves. */
-static void fw_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static void fw_json_tree(FILE *out, const struct fw_fnode *n)
 {
 	const struct fw_fnode *c;
 
 	fputs("{\"name\":", out);
-	fw_json_str(out, n->name);
+	fw_json_str(out, n->name, FW_JSON_SCRIPT);
 	fprintf(out, ",\"value\":%llu", n->value);
 	if (n->child) {
 		fputs(",\"children\":[", out);
@@ -261,7 +245,7 @@ static int fw_flame_write(FILE *out, const struct fw_fnode *root, const char *su
 	fputs(fw_flame_head, out);
 	fprintf(out, "<script>\n%s\n</script>\n<script>\n%s\n</script>\n", fw_d3_js, fw_flame_js);
 	fputs("<script type=\"application/json\" id=\"fw-data\">{\"summary\":", out);
-	fw_json_str(out, summary);
+	fw_json_str(out, summary, FW_JSON_SCRIPT);
 	fputs(",\"tree\":", out);
 	fw_json_tree(out, root);
 	fprintf(out, "}</script>\n<script>\n%s</script>\n</body>\n</html>\n", fw_flame_script);
