@@ -229,9 +229,36 @@ static void fw_record_tick(void *ctx, unsigned int n)
 		fw_progress(s, 0);
 }
 
+/*
+ * framewalk's two events from tracefs, parsed with the word size set first:
+ * libtraceevent sizes their arrays (sizeof(unsigned long) in the print fmt)
+ * by it, and tracefs_local_events_system() (libtracefs 1.6) parses before it
+ * is known, which cuts chain_user's print fmt short, user_stop's stop names
+ * with it. framewalk runs on the traced machine: its long is the kernel's.
+ */
+static struct tep_handle *fw_local_events(void)
+{
+	static const char *const names[] = { "chain", "chain_user" };
+	struct tep_handle *tep = tep_alloc();
+	unsigned int i;
+	char *text;
+	int size;
+
+	if (!tep)
+		return NULL;
+	tep_set_long_size(tep, sizeof(long));
+	tep_set_page_size(tep, getpagesize());
+	for (i = 0; i < 2; i++) {
+		text = tracefs_event_file_read(NULL, "framewalk", names[i], "format", &size);
+		if (text)
+			tep_parse_event(tep, text, size, "framewalk");
+		free(text);
+	}
+	return tep;
+}
+
 int fw_record(const struct fw_session_opts *o)
 {
-	const char *systems[] = { "framewalk", NULL };
 	struct fw_recorder s = { .o = o };
 	char name[64], pid[16], filter[1024], notrace[1024], depth[16];
 	struct tep_event *ev;
@@ -259,7 +286,7 @@ int fw_record(const struct fw_session_opts *o)
 	fw_catch_signal(SIGPIPE);
 	if (fw_setup_module(o))
 		return 1;
-	s.tep = tracefs_local_events_system(NULL, systems);
+	s.tep = fw_local_events();
 	ev = s.tep ? tep_find_event_by_name(s.tep, "framewalk", "chain") : NULL;
 	if (!ev) {
 		fprintf(stderr, "framewalk: no framewalk:chain event in tracefs\n");

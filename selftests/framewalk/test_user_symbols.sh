@@ -15,6 +15,9 @@ FW_U_HOLD_MS=300 framewalk record -o "$OUT/usym.rec" -- fw_user_fp_g chain \
 	>/tmp/usym.out 2>/tmp/usym.err
 ktap_expect "record exits 0" "$?" = 0
 sed 's/^/# /' /tmp/usym.err
+# Its stops by the names of the module's own format (the chain_user event's too), no guess.
+ktap_expect "record reads the stop names of the module's format" \
+	-z "$(grep 'names no stop values' /tmp/usym.err)"
 pid=$(awk '$1 == "pid" { print $2 }' /tmp/usym.out)
 ktap_expect "one event of the program with user frames" \
 	"$(grep -c "^E [0-9]* [0-9]* $pid " "$OUT/usym.rec")" -ge 1
