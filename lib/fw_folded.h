@@ -33,6 +33,27 @@ struct fw_folded_ops {
 	void (*sep)(void *ctx);
 };
 
+/* An element of the line, after a separator unless it opens the line. */
+static inline void fw_folded_elem(const struct fw_folded_ops *ops, void *ctx, int *first,
+				  void (*elem)(void *ctx, unsigned int v), unsigned int v)
+{
+	if (!*first)
+		ops->sep(ctx);
+	*first = 0;
+	elem(ctx, v);
+}
+
+/* A part: its stop's box where boxed, then frame() for nr frames, outermost first. */
+static inline void fw_folded_part(const struct fw_folded_ops *ops, void *ctx, int *first,
+				  unsigned int stop, int boxed,
+				  void (*frame)(void *ctx, unsigned int i), unsigned int nr)
+{
+	if (boxed)
+		fw_folded_elem(ops, ctx, first, ops->stop, stop);
+	while (nr-- > 0)
+		fw_folded_elem(ops, ctx, first, frame, nr);
+}
+
 /*
  * One chain's elements, outermost first: the user part (where user frames
  * were walked), from the outermost user frame to the pc, then the kernel's,
@@ -48,28 +69,12 @@ static inline void fw_folded_chain(const struct fw_folded_ops *ops, void *ctx,
 				   int all_stops)
 {
 	int first = 1;
-	unsigned int i;
 
-	if (nr_user && (all_stops || fw_stop_cut_short(user_stop))) {
-		ops->stop(ctx, user_stop);
-		first = 0;
-	}
-	for (i = nr_user; i-- > 0; first = 0) {
-		if (!first)
-			ops->sep(ctx);
-		ops->user(ctx, i);
-	}
-	if (all_stops || fw_stop_cut_short(stop)) {
-		if (!first)
-			ops->sep(ctx);
-		ops->stop(ctx, stop);
-		first = 0;
-	}
-	for (i = nr_kernel; i-- > 0; first = 0) {
-		if (!first)
-			ops->sep(ctx);
-		ops->kernel(ctx, i);
-	}
+	if (nr_user)
+		fw_folded_part(ops, ctx, &first, user_stop,
+			       all_stops || fw_stop_cut_short(user_stop), ops->user, nr_user);
+	fw_folded_part(ops, ctx, &first, stop, all_stops || fw_stop_cut_short(stop),
+		       ops->kernel, nr_kernel);
 }
 
 #endif /* FW_FOLDED_H */

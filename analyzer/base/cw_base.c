@@ -37,6 +37,14 @@ int cw_fail(struct cw_error *err, const char *file, long offset, const char *fmt
 	return -1;
 }
 
+void cw_add_linev(char *lines, size_t width, size_t max, unsigned int *nr, const char *fmt,
+		  va_list ap)
+{
+	if (*nr >= max)
+		return;
+	vsnprintf(lines + (size_t)(*nr)++ * width, width, fmt, ap);
+}
+
 /* The names JSON reports and --regs accepts. */
 const char *cw_reg_name(enum cw_reg r)
 {

@@ -20,6 +20,13 @@ int cw_fail(struct cw_error *err, const char *file, long offset, const char *fmt
 int cw_failv(struct cw_error *err, const char *file, long offset, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 
+/*
+ * Append a line to lines, a char [max][width] with *nr of them in use; a full
+ * list drops it. Reports keep such lists in fixed arrays, nothing to free.
+ */
+void cw_add_linev(char *lines, size_t width, size_t max, unsigned int *nr, const char *fmt,
+		  va_list ap) __attribute__((format(printf, 5, 0)));
+
 const char *cw_reg_name(enum cw_reg r);
 int cw_reg_by_name(const char *name, size_t len);
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cw_sort.h - the one sort for the image's arrays that mostly arrive in
- * order (symbols, mapping symbols, line sequences, a unit's functions):
- * stable, by a 32-bit key, inlined so that each caller's is specialised.
+ * order (symbols, mapping symbols, line sequences, a unit's functions), and
+ * the one search in them: stable, by a 32-bit key, inlined so that each
+ * caller's is specialised.
  */
 #ifndef CW_SORT_H
 #define CW_SORT_H
@@ -17,8 +18,31 @@
 #define CW_SORT_MERGE_RUNS	64	/* more runs in order than this: radix sort instead */
 
 /*
- * The first index in [from, to) whose key is at least v (above v when past
- * is set): a doubling step, then halving, so a long stretch costs a log.
+ * The first index in [lo, hi) whose key is at least v (above v when past is
+ * set), by halving: with past set, one past the last element at or below v,
+ * which is how the image's lookups find the symbol, sequence or function
+ * that holds an address.
+ */
+static inline __attribute__((always_inline)) size_t
+cw_sort_bound(const void *base, size_t lo, size_t hi, uint32_t v, int past, size_t size,
+	      uint32_t (*key)(const void *))
+{
+	const uint8_t *b = base;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (past ? key(b + mid * size) <= v : key(b + mid * size) < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * cw_sort_bound() from from, a doubling step first, so that a long stretch
+ * short of v costs a log, and a short one a compare or two.
  */
 static inline __attribute__((always_inline)) size_t
 cw_sort_gallop(const uint8_t *base, size_t from, size_t to, uint32_t v, int past, size_t size,
@@ -31,16 +55,7 @@ cw_sort_gallop(const uint8_t *base, size_t from, size_t to, uint32_t v, int past
 		step *= 2;
 	hi = lo + step < to ? lo + step : to;
 	/* Every index below lo + step / 2 (below lo, at the first step) is known short of v. */
-	lo = step > 1 ? lo + step / 2 : lo;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (past ? key(base + mid * size) <= v : key(base + mid * size) < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return cw_sort_bound(base, step > 1 ? lo + step / 2 : lo, hi, v, past, size, key);
 }
 
 /*

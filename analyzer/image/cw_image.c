@@ -537,16 +537,9 @@ void cw_image_cfi(struct cw_image *img, Dwarf_CFI **debug_frame, Dwarf_CFI **eh_
 
 const struct cw_symbol *cw_image_func(const struct cw_image *img, uint32_t addr)
 {
-	unsigned int lo = 0, hi = img->nr_syms, k;
+	unsigned int lo, k;
 
-	while (lo < hi) {
-		unsigned int mid = (lo + hi) / 2;
-
-		if (img->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = cw_sort_bound(img->syms, 0, img->nr_syms, addr, 1, sizeof(*img->syms), sym_key);
 	/* lo - 1 is the last symbol at or below addr; aliases and nesting sit just before it. */
 	for (k = lo; k > 0 && lo - k < 8; k--) {
 		const struct cw_symbol *s = &img->syms[k - 1];
@@ -563,16 +556,9 @@ const struct cw_symbol *cw_image_func(const struct cw_image *img, uint32_t addr)
 /* The last mapping symbol ($t, $d, $a) at or below addr, NULL if none. */
 static const struct cw_mapsym *map_at(const struct cw_image *img, uint32_t addr)
 {
-	unsigned int lo = 0, hi = img->nr_maps;
+	size_t lo = cw_sort_bound(img->maps, 0, img->nr_maps, addr, 1, sizeof(*img->maps),
+				  map_key);
 
-	while (lo < hi) {
-		unsigned int mid = (lo + hi) / 2;
-
-		if (img->maps[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo ? &img->maps[lo - 1] : NULL;
 }
 

@@ -363,6 +363,11 @@ static uint32_t lineseq_key(const void *p)
 	return ((const struct cw_lineseq *)p)->lo;
 }
 
+static uint32_t linemark_key(const void *p)
+{
+	return ((const struct cw_linemark *)p)->addr;
+}
+
 /* A string of a DWARF 5 entry format: inline, or an offset into .debug_str or .debug_line_str. */
 struct line_strs {
 	Elf_Data *str, *line_str;
@@ -668,7 +673,7 @@ static int fast_srcline(struct cw_image *img, Dwarf_Die *cu, Dwarf_Addr addr,
 	struct cw_cuindex *ix = cu_entry(img, cu);
 	struct cw_linetab *lt = ix ? &ix->lines : NULL;
 	struct seq_query q = { .addr = (uint32_t)addr };
-	size_t lo = 0, hi, i, mark = 0;
+	size_t lo, i, mark = 0;
 	int found = 0;
 
 	if (!lt || addr > UINT32_MAX)
@@ -677,15 +682,7 @@ static int fast_srcline(struct cw_image *img, Dwarf_Die *cu, Dwarf_Addr addr,
 		lt->state = read_linetab(lt, cu) ? -1 : 1;
 	if (lt->state < 0)
 		return 1;
-	hi = lt->nr_seqs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (lt->seqs[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = cw_sort_bound(lt->seqs, 0, lt->nr_seqs, q.addr, 1, sizeof(*lt->seqs), lineseq_key);
 	/*
 	 * Sequences may overlap: every one that starts at or below addr and
 	 * covers it. libdw's rows at one address keep the program's order, so
@@ -697,18 +694,12 @@ static int fast_srcline(struct cw_image *img, Dwarf_Die *cu, Dwarf_Addr addr,
 		struct seq_query one = { .addr = q.addr, .found = 1 };
 		const struct cw_linemark *m;
 		const struct line_row *e, *l;
-		size_t mlo = 0, mhi = sq->nr_marks;
+		size_t mlo;
 
 		if (addr >= sq->hi)
 			continue;
-		while (mlo < mhi) {
-			size_t mid = mlo + (mhi - mlo) / 2;
-
-			if (lt->marks[sq->mark + mid].addr <= addr)
-				mlo = mid + 1;
-			else
-				mhi = mid;
-		}
+		mlo = cw_sort_bound(lt->marks + sq->mark, 0, sq->nr_marks, q.addr, 1,
+				    sizeof(*lt->marks), linemark_key);
 		m = &lt->marks[sq->mark + mlo - 1];	/* mlo >= 1: the first mark is at sq->lo */
 		one.best = (struct line_row){ m->addr, m->file, m->line, m->stmt, false };
 		if (!line_run(lt, m->ops, &one.best, 1, query_row, &one))
@@ -946,16 +937,13 @@ void cw_cuindex_free(struct cw_cuindex *ix)
 
 static const struct cw_funcrange *find_func(const struct cw_cuindex *ix, Dwarf_Addr pc)
 {
-	size_t lo = 0, hi = ix->nr;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->funcs[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* Sorted by funcrange_key(): a 32-bit target's addresses, none of which reaches pc. */
+	if (pc > UINT32_MAX)
+		return NULL;
+	lo = cw_sort_bound(ix->funcs, 0, ix->nr, (uint32_t)pc, 1, sizeof(*ix->funcs),
+			   funcrange_key);
 	return lo && pc < ix->funcs[lo - 1].hi ? &ix->funcs[lo - 1] : NULL;
 }
 

@@ -36,10 +36,8 @@ static void mismatch(struct cw_match *m, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (m->nr >= ARRAY_SIZE(m->lines))
-		return;
 	va_start(ap, fmt);
-	vsnprintf(m->lines[m->nr++], sizeof(m->lines[0]), fmt, ap);
+	cw_add_linev(*m->lines, sizeof(m->lines[0]), ARRAY_SIZE(m->lines), &m->nr, fmt, ap);
 	va_end(ap);
 }
 

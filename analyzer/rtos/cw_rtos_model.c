@@ -90,10 +90,9 @@ void cw_rtos_warn(struct cw_rtos_walk *w, const char *fmt, ...)
 	struct cw_rtos *r = w->out;
 	va_list ap;
 
-	if (r->nr_warnings >= ARRAY_SIZE(r->warnings))
-		return;
 	va_start(ap, fmt);
-	vsnprintf(r->warnings[r->nr_warnings++], sizeof(r->warnings[0]), fmt, ap);
+	cw_add_linev(*r->warnings, sizeof(r->warnings[0]), ARRAY_SIZE(r->warnings),
+		     &r->nr_warnings, fmt, ap);
 	va_end(ap);
 }
 

@@ -34,6 +34,7 @@ struct session {
 	struct cw_rtos r;
 };
 
+/* A bundled dump and its firmware; one that does not load fails the case that wants it. */
 static int open_session(struct session *s, const char *elf, const char *core)
 {
 	struct cw_error err = { { 0 } };
@@ -41,7 +42,7 @@ static int open_session(struct session *s, const char *elf, const char *core)
 	memset(s, 0, sizeof(*s));
 	s->img = cw_image_open(elf, &err);
 	if (!s->img || cw_dump_load(&s->d, core, &err) || cw_image_add_memory(s->img, &s->d.mem)) {
-		printf("# %s\n", err.msg);
+		KTAP_EXPECT(0, "bundled dump %s loads: %s", core, err.msg);
 		if (s->img)
 			cw_image_close(s->img);
 		return -1;
@@ -100,6 +101,45 @@ static const struct cw_thread *thread(const struct cw_rtos *r, const char *name)
 	return NULL;
 }
 
+/*
+ * A bundled dump read by kind's reader, for a case that rewrites one of its
+ * threads: that thread, or NULL, the session closed, where it is missing.
+ */
+static const struct cw_thread *open_thread(struct session *s, const char *elf, const char *core,
+					   enum cw_rtos_kind kind, const char *name)
+{
+	const struct cw_thread *th;
+
+	if (open_session(s, elf, core))
+		return NULL;
+	run(s, kind);
+	th = thread(&s->r, name);
+	KTAP_EXPECT(th, "a thread %s", name);
+	if (!th)
+		close_session(s);
+	return th;
+}
+
+/*
+ * The bundled FreeRTOS dump read, for a case that writes a context into its
+ * IDLE thread's stack: that thread, and idle_task's address without the Thumb
+ * bit, the pc to write. NULL, the session closed, when either is missing.
+ */
+static const struct cw_thread *freertos_idle(struct session *s, uint32_t *pc)
+{
+	const struct cw_thread *th = open_thread(s, FRT_ELF, FRT_CORE, CW_RTOS_FREERTOS, "IDLE");
+
+	if (!th)
+		return NULL;
+	if (cw_image_lookup(s->img, "idle_task", pc)) {
+		KTAP_EXPECT(0, "idle_task symbol");
+		close_session(s);
+		return NULL;
+	}
+	*pc &= ~1u;	/* a Thumb function symbol has bit 0 set */
+	return th;
+}
+
 static int has_warning(const struct cw_rtos *r, const char *what)
 {
 	unsigned int i;
@@ -123,10 +163,8 @@ static void freertos_threads(void)
 	struct session s;
 	unsigned int i;
 
-	if (open_session(&s, FRT_ELF, FRT_CORE)) {
-		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+	if (open_session(&s, FRT_ELF, FRT_CORE))
 		return;
-	}
 	KTAP_EXPECT(!run(&s, CW_RTOS_AUTO), "threads found");
 	KTAP_EXPECT(s.r.kind == CW_RTOS_FREERTOS, "detected %s", cw_rtos_name(s.r.kind));
 	KTAP_EXPECT(s.r.nr == 9, "%u threads", s.r.nr);
@@ -169,10 +207,8 @@ static void freertos_cyclic_list(void)
 	struct session s;
 	uint32_t list, item;
 
-	if (open_session(&s, FRT_ELF, FRT_CORE)) {
-		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+	if (open_session(&s, FRT_ELF, FRT_CORE))
 		return;
-	}
 	KTAP_EXPECT(!cw_image_lookup(s.img, "xDelayedTaskList1", &list), "list symbol");
 	item = peek32(&s, list + LIST_END + ITEM_NEXT);
 	poke32(&s, item + ITEM_NEXT, item);
@@ -190,16 +226,9 @@ static void freertos_garbage_pointers(void)
 	uint32_t list, item;
 	unsigned int i;
 
-	if (open_session(&s, FRT_ELF, FRT_CORE)) {
-		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+	th = open_thread(&s, FRT_ELF, FRT_CORE, CW_RTOS_FREERTOS, "waiter");
+	if (!th)
 		return;
-	}
-	run(&s, CW_RTOS_FREERTOS);
-	th = thread(&s.r, "waiter");
-	if (!th) {
-		close_session(&s);
-		return;
-	}
 	poke32(&s, th->tcb + TCB_TOP, 0xDEADBEE0u);
 	KTAP_EXPECT(!cw_image_lookup(s.img, "xDelayedTaskList1", &list), "list symbol");
 	item = peek32(&s, list + LIST_END + ITEM_NEXT);
@@ -227,18 +256,9 @@ static void freertos_cm33_fp_context(void)
 	struct session s;
 	uint32_t top, base, pc, i;
 
-	if (open_session(&s, FRT_ELF, FRT_CORE)) {
-		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+	th = freertos_idle(&s, &pc);
+	if (!th)
 		return;
-	}
-	run(&s, CW_RTOS_FREERTOS);
-	th = thread(&s.r, "IDLE");
-	KTAP_EXPECT(!cw_image_lookup(s.img, "idle_task", &pc), "idle_task symbol");
-	pc &= ~1u;	/* a Thumb function symbol has bit 0 set */
-	if (!th) {
-		close_session(&s);
-		return;
-	}
 	top = th->stack_lo + 0x100;
 	poke32(&s, top, th->stack_lo);				/* PSPLIM */
 	poke32(&s, top + 4, 0xFFFFFFEDu);			/* EXC_RETURN: FP frame */
@@ -271,16 +291,15 @@ static void freertos_overflow(void)
 {
 	const struct cw_thread *th;
 	struct session s;
+	const struct cw_thread *worker;
 	uint32_t top, pc, i, lo;
 
-	if (open_session(&s, FRT_ELF, FRT_CORE)) {
-		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+	th = freertos_idle(&s, &pc);
+	if (!th)
 		return;
-	}
-	run(&s, CW_RTOS_FREERTOS);
-	KTAP_EXPECT(!cw_image_lookup(s.img, "idle_task", &pc), "idle_task symbol");
-	th = thread(&s.r, "IDLE");
-	if (!th || !thread(&s.r, "worker")) {
+	worker = thread(&s.r, "worker");
+	KTAP_EXPECT(worker, "a worker thread");
+	if (!worker) {
 		close_session(&s);
 		return;
 	}
@@ -291,7 +310,7 @@ static void freertos_overflow(void)
 	poke32(&s, top + 32 + 24, pc | 1);
 	poke32(&s, top + 32 + 28, 0x01000000u);
 	poke32(&s, th->tcb + TCB_TOP, top);
-	lo = thread(&s.r, "worker")->stack_lo;
+	lo = worker->stack_lo;
 	for (i = 0; i < 4; i++)
 		poke32(&s, lo + 4 * i, 0);
 	run(&s, CW_RTOS_FREERTOS);
@@ -311,10 +330,8 @@ static void zephyr_threads(void)
 	struct session s;
 	uint32_t kernel, first;
 
-	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
-		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+	if (open_session(&s, ZEP_ELF, ZEP_CORE))
 		return;
-	}
 	KTAP_EXPECT(!run(&s, CW_RTOS_AUTO), "threads found");
 	KTAP_EXPECT(s.r.kind == CW_RTOS_ZEPHYR, "detected %s", cw_rtos_name(s.r.kind));
 	KTAP_EXPECT(s.r.nr == 6 && !s.r.nr_warnings, "%u threads", s.r.nr);
@@ -347,10 +364,8 @@ static void running_thread_bounded(void)
 	struct session s;
 	uint32_t off, size, top, i, above = 0;
 
-	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
-		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+	if (open_session(&s, ZEP_ELF, ZEP_CORE))
 		return;
-	}
 	run(&s, CW_RTOS_ZEPHYR);
 	th = thread(&s.r, "crasher");
 	if (!th || th->bt.nr < 6 ||
@@ -404,10 +419,8 @@ static void zephyr_search_ranges(void)
 	uint32_t kernel, lo = 0, cur;
 	unsigned int n, others;
 
-	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
-		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+	if (open_session(&s, ZEP_ELF, ZEP_CORE))
 		return;
-	}
 	n = rtos_ranges(&s, &lo, &others);
 	KTAP_EXPECT(n == 1 && lo, "running thread: %u ranges, crasher's from 0x%08x", n, lo);
 	KTAP_EXPECT(others >= 3, "running thread: %u other threads' stacks ruled out", others);
@@ -435,10 +448,8 @@ static int open_crasher(struct crasher *c)
 {
 	uint32_t cur;
 
-	if (open_session(&c->s, FRT_ELF, FRT_CORE)) {
-		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+	if (open_session(&c->s, FRT_ELF, FRT_CORE))
 		return -1;
-	}
 	if (cw_image_lookup(c->s.img, "pxCurrentTCB", &cur) || !cw_reg_ok(&c->s.d.regs, CW_PSP)) {
 		KTAP_EXPECT(0, "pxCurrentTCB and the dump's PSP");
 		close_session(&c->s);
@@ -737,10 +748,8 @@ static void zephyr_stack_objects(void)
 	struct session s;
 	uint32_t kernel, cur;
 
-	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
-		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+	if (open_session(&s, ZEP_ELF, ZEP_CORE))
 		return;
-	}
 	object_ranges(&s, &nr_isr, &nr_rows, &named_rows);
 	KTAP_EXPECT(nr_isr == 1 && !nr_rows && !named_rows,
 		    "running thread known: interrupt stack %u, thread rows %u, named rows %u",
@@ -812,10 +821,8 @@ static void one_frame_schema(void)
 	size_t len = 0;
 	FILE *out;
 
-	if (open_session(&s, FRT_ELF, FRT_CORE)) {
-		KTAP_EXPECT(0, "bundled FreeRTOS dump loads");
+	if (open_session(&s, FRT_ELF, FRT_CORE))
 		return;
-	}
 	KTAP_EXPECT(!run(&s, CW_RTOS_AUTO) && s.r.nr, "threads found");
 	out = open_memstream(&json, &len);
 	cw_report_crash(out, &o, &s.d, &s.bt, &s.f, &s.r, NULL);
@@ -855,16 +862,9 @@ static void zephyr_states(void)
 	struct session s;
 	uint32_t tcb;
 
-	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
-		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+	th = open_thread(&s, ZEP_ELF, ZEP_CORE, CW_RTOS_ZEPHYR, "sensor");
+	if (!th)
 		return;
-	}
-	run(&s, CW_RTOS_ZEPHYR);
-	th = thread(&s.r, "sensor");
-	if (!th) {
-		close_session(&s);
-		return;
-	}
 	tcb = th->tcb;
 	KTAP_EXPECT(zephyr_state_of(&s, tcb, 0x10, tcb) == CW_TS_DELAYED,
 		    "suspended with its timeout armed: sleeping");
@@ -891,10 +891,8 @@ static void zephyr_unpainted(void)
 	unsigned int i, flagged = 0, used = 0;
 	uint32_t a;
 
-	if (open_session(&s, ZEP_ELF, ZEP_CORE)) {
-		KTAP_EXPECT(0, "bundled Zephyr dump loads");
+	if (open_session(&s, ZEP_ELF, ZEP_CORE))
 		return;
-	}
 	run(&s, CW_RTOS_ZEPHYR);
 	KTAP_EXPECT(!s.r.unpainted, "painted stacks taken as painted");
 	for (i = 0; i < s.r.nr; i++)

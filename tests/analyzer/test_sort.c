@@ -3,7 +3,8 @@
  * test_sort.c - the image's sort (cw_sort_by_key() in base/cw_sort.h, for
  * symbols, mapping symbols, line sequences and functions) against a
  * reference stable sort: input in a few runs in order (merged), in many
- * (radix sorted), sorted, reversed, with keys repeated or not.
+ * (radix sorted), sorted, reversed, with keys repeated or not; and its
+ * search, cw_sort_bound(), against a scan.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,37 @@ static void edge_cases_match(void)
 	KTAP_EXPECT(!sort_matches(1), "one symbol");
 }
 
+/*
+ * cw_sort_bound(), the lookups' search, against a scan: for every key in a
+ * sorted array with ties and gaps, and below and above them all, the first
+ * element at or above it, and the first above it.
+ */
+static void bound_matches_a_scan(void)
+{
+	size_t n = 300, i, scan, got, bad = 0;
+	uint32_t v, bad_v = 0;
+	int past, bad_past = 0;
+
+	make_input(n, 1, 200);
+	cw_sort_by_key(syms, n, sizeof(*syms), sym_key);
+	for (past = 0; past < 2; past++)
+		for (v = 0; v <= syms[n - 1].addr + 1; v++) {
+			for (scan = 0; scan < n; scan++)
+				if (past ? syms[scan].addr > v : syms[scan].addr >= v)
+					break;
+			got = cw_sort_bound(syms, 0, n, v, past, sizeof(*syms), sym_key);
+			if (got != scan && !bad++) {
+				bad_v = v;
+				bad_past = past;
+			}
+		}
+	KTAP_EXPECT(!bad, "every key's bound is the scan's: %zu differ, the first key %u, past %d",
+		    bad, bad_v, bad_past);
+	for (i = 0; i < 2; i++)
+		KTAP_EXPECT(cw_sort_bound(syms, 0, 0, 5, (int)i, sizeof(*syms), sym_key) == 0,
+			    "an empty range: 0 (past %zu)", i);
+}
+
 int main(void)
 {
 	srand(1);
@@ -158,5 +190,6 @@ int main(void)
 	KTAP_RUN(few_runs_merge_stably);
 	KTAP_RUN(many_runs_radix_sort_stably);
 	KTAP_RUN(edge_cases_match);
+	KTAP_RUN(bound_matches_a_scan);
 	return ktap_finish();
 }

@@ -243,12 +243,19 @@ stop_rec() {
 	printf 'E 0 1000000000 10 1000 2010 %s 0 0 1 3020\n%s' "$3" "$4"
 	printf 'S 1000 child\nS 2000 parentfn\nS 3000 grand\nend 1 0\n'
 }
-stop_rec 3 "" 0 "U 11 0 1 aaaa0000
-" >"$tmp/v3.rec"
-stop_rec 3 "" 3 "U 15 0 1 aaaa0000
-" >"$tmp/v3b.rec"
+# What report -q reads of a format $1 recording with stop lines $2 and one user
+# frame, a line for each further "KERNEL USER" pair of stop values.
+stops_read() {
+	v=$1 table=$2
+	shift 2
+	for pair; do
+		stop_rec "$v" "$table" "${pair% *}" "U ${pair#* } 0 1 aaaa0000
+" >"$tmp/stops.rec"
+		"$fw" report -q "$tmp/stops.rec" 2>&1 | sed 's/.*   //'
+	done
+}
 check "a format 3 recording's stops read with the names of its numbering" \
-	"$(for r in v3 v3b; do "$fw" report -q "$tmp/$r.rec" 2>&1; done | sed 's/.*   //')" \
+	"$(stops_read 3 "" "0 11" "3 15")" \
 	"[chain_end user_end]
 [off_stack user_fault]"
 stops4="stop 0 chain_end
@@ -257,14 +264,12 @@ stop 9 not_increasing
 stop 140 user_end
 stop 200 user_fault
 "
-stop_rec 4 "$stops4" 5 "U 140 0 1 aaaa0000
-" >"$tmp/v4.rec"
-stop_rec 4 "$stops4" 9 "U 200 0 1 aaaa0000
-" >"$tmp/v4b.rec"
 check "a format 4 recording's stops read by the names its stop lines give them" \
-	"$(for r in v4 v4b; do "$fw" report -q "$tmp/$r.rec" 2>&1; done | sed 's/.*   //')" \
+	"$(stops_read 4 "$stops4" "5 140" "9 200")" \
 	"[off_stack user_end]
 [not_increasing user_fault]"
+stop_rec 4 "$stops4" 9 "U 200 0 1 aaaa0000
+" >"$tmp/v4b.rec"
 check "folded roots both walks cut short at the stops its table names" \
 	"$("$fw" folded "$tmp/v4b.rec")" \
 	"[user_fault];0xaaaa0000_[u];[not_increasing];grand;parentfn;child 1"
