@@ -32,6 +32,7 @@
 struct fw_recorder {
 	const struct fw_session_opts *o;
 	struct tep_handle *tep;
+	struct tep_handle *formats;	/* the events again, for their stop names */
 	struct tracefs_instance *inst;
 	int chain_id, chain_user_id;	/* user=0 hits write chain, user=N ones chain_user */
 	FILE *out;
@@ -61,9 +62,11 @@ static unsigned long long fw_field(struct tep_event *ev, struct tep_record *rec,
 static unsigned int fw_stop_field(struct fw_recorder *s, struct tep_event *ev,
 				  struct tep_record *rec, const char *name)
 {
+	struct tep_event *fmt = s->formats ?
+		tep_find_event_by_name(s->formats, ev->system, ev->name) : NULL;
 	unsigned long long v = fw_field(ev, rec, name);
 	int guessed = 0;
-	unsigned int stop = fw_event_stop(ev, name, v, &guessed);
+	unsigned int stop = fw_event_stop(fmt ? fmt : ev, name, v, &guessed);
 
 	if (guessed && !s->stops_guessed++)
 		fprintf(stderr, "framewalk: the module's %s event names no stop values: "
@@ -230,13 +233,15 @@ static void fw_record_tick(void *ctx, unsigned int n)
 }
 
 /*
- * framewalk's two events from tracefs, parsed with the word size set first:
- * libtraceevent sizes their arrays (sizeof(unsigned long) in the print fmt)
- * by it, and tracefs_local_events_system() (libtracefs 1.6) parses before it
- * is known, which cuts chain_user's print fmt short, user_stop's stop names
- * with it. framewalk runs on the traced machine: its long is the kernel's.
+ * framewalk's two events from tracefs, parsed again with the word size set
+ * first, for their stop names only: libtraceevent sizes the events' arrays
+ * (sizeof(unsigned long) in the print fmt) by it, and
+ * tracefs_local_events_system() (libtracefs 1.6) parses before it is known,
+ * which cuts chain_user's print fmt short, user_stop's stop names with it.
+ * The records are still read through that tep, which libtracefs completes.
+ * framewalk runs on the traced machine: its long is the kernel's.
  */
-static struct tep_handle *fw_local_events(void)
+static struct tep_handle *fw_stop_formats(void)
 {
 	static const char *const names[] = { "chain", "chain_user" };
 	struct tep_handle *tep = tep_alloc();
@@ -259,6 +264,7 @@ static struct tep_handle *fw_local_events(void)
 
 int fw_record(const struct fw_session_opts *o)
 {
+	const char *systems[] = { "framewalk", NULL };
 	struct fw_recorder s = { .o = o };
 	char name[64], pid[16], filter[1024], notrace[1024], depth[16];
 	struct tep_event *ev;
@@ -286,7 +292,8 @@ int fw_record(const struct fw_session_opts *o)
 	fw_catch_signal(SIGPIPE);
 	if (fw_setup_module(o))
 		return 1;
-	s.tep = fw_local_events();
+	s.tep = tracefs_local_events_system(NULL, systems);
+	s.formats = fw_stop_formats();
 	ev = s.tep ? tep_find_event_by_name(s.tep, "framewalk", "chain") : NULL;
 	if (!ev) {
 		fprintf(stderr, "framewalk: no framewalk:chain event in tracefs\n");
@@ -372,6 +379,7 @@ out:
 	fw_symtab_free(&s.syms);
 	fw_maps_free(s.maps);
 	tep_free(s.tep);
+	tep_free(s.formats);
 	return ret;
 }
 
