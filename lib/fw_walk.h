@@ -229,6 +229,12 @@ static inline const char *fw_tramp_name(unsigned int tramp)
 #define FW_STOP_USER_NAME(id, name)	\
 	[FW_STOP_##id - FW_STOP_USER_FIRST] = #name,
 
+/* Whether stop is one of the user walk's. */
+static inline int fw_stop_is_user(unsigned int stop)
+{
+	return stop - FW_STOP_USER_FIRST < FW_STOP_USER_NR;
+}
+
 /* A stop's name, "unknown" for a value of neither range. */
 static inline const char *fw_stop_name(unsigned int stop)
 {
@@ -239,15 +245,9 @@ static inline const char *fw_stop_name(unsigned int stop)
 
 	if (stop < FW_STOP_KERNEL_NR)
 		return kernel[stop];
-	if (stop - FW_STOP_USER_FIRST < FW_STOP_USER_NR)
+	if (fw_stop_is_user(stop))
 		return user[stop - FW_STOP_USER_FIRST];
 	return "unknown";
-}
-
-/* Whether stop is one of the user walk's. */
-static inline int fw_stop_is_user(unsigned int stop)
-{
-	return stop - FW_STOP_USER_FIRST < FW_STOP_USER_NR;
 }
 
 /*

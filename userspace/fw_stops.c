@@ -19,10 +19,15 @@ int fw_stop_by_name(const char *name, size_t len)
 {
 	unsigned int v;
 
-	for (v = 0; v < FW_STOP_NONE; v++) {
-		const char *n = fw_stop_name(v);
+	for (v = 0; v < FW_STOP_USER_NEXT; v++) {
+		const char *n;
 
-		if (strlen(n) == len && !strncmp(n, name, len) && strcmp(n, "unknown"))
+		/* The two ranges only: the values between them are all "unknown". */
+		if (v == FW_STOP_KERNEL_NR)
+			v = FW_STOP_USER_FIRST;
+		n = fw_stop_name(v);
+
+		if (strlen(n) == len && !strncmp(n, name, len))
 			return (int)v;
 	}
 	return -1;
