@@ -17,7 +17,8 @@
 #                 last run's when that guest's suite is not among them
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-logs=$top/build/check
+# FW_CHECK_LOGS: another log directory (tests/check runs this runner on one suite).
+logs=${FW_CHECK_LOGS:-$top/build/check}
 kernels=${KERNELS:-5.10 5.10-mcount 6.1 6.12 6.12-debug 7.2}
 mkdir -p "$logs"
 results=$logs/results.tsv
@@ -32,13 +33,31 @@ record() {
 	printf '%-4s  %s: %s\n' "$1" "$2" "$3"
 }
 
+checked_from=$(date +%s)
+
+# finished NAME LOG RC SECONDS: say at once that a suite ended, with its counts and
+# time: the full results print at the end, and the guests run for half an hour.
+finished() {
+	local c
+	c=$(awk -v suite="$1" -f "$top/scripts/ktap-results.awk" "$2" | awk -F'\t' '
+		{ n[$1]++ }
+		END { printf "%d passed, %d failed", n["PASS"], n["FAIL"]
+		      if (n["SKIP"]) printf ", %d skipped", n["SKIP"] }')
+	[ "$3" = 0 ] || c="$c, exit status $3"
+	printf -- '-- %s: %s in %dm%02ds (%dm%02ds into the run)\n' "$1" "$c" \
+		$(($4 / 60)) $(($4 % 60)) $(( ($(date +%s) - checked_from) / 60 )) \
+		$(( ($(date +%s) - checked_from) % 60 ))
+}
+
 # start NAME LOG CMD...: run CMD in the background, its KTAP output into LOG.
 start() {
 	local name=$1 log=$2
 	shift 2
 	wanted "$name" || return 0
-	( s=$(date +%s); "$@" >"$log" 2>&1; echo $? >"$log.rc"
-	  echo "# $name took $(($(date +%s) - s))s" >>"$log" ) &
+	( s=$(date +%s); "$@" >"$log" 2>&1; rc=$?; echo $rc >"$log.rc"
+	  t=$(($(date +%s) - s))
+	  echo "# $name took ${t}s" >>"$log"
+	  finished "$name" "$log" "$rc" "$t" ) &
 	order+=("$name $log")
 }
 
@@ -70,12 +89,14 @@ collect() {
 # run NAME CMD...: run CMD now, its KTAP output into build/check/NAME.log, and record its
 # results; the status is CMD's.
 run() {
-	local name=$1 log=$logs/$1.log rc
+	local name=$1 log=$logs/$1.log rc s
 	shift
 	wanted "$name" || return 0
+	s=$(date +%s)
 	"$@" >"$log" 2>&1
 	rc=$?
 	echo $rc >"$log.rc"
+	finished "$name" "$log" "$rc" $(($(date +%s) - s))
 	collect "$name" "$log"
 	return $rc
 }
@@ -182,6 +203,7 @@ if [ -z "$guest_only" ]; then
 	start hostile "$logs/hostile.log" "$top/tests/hostile/test_hostile.sh"
 	start checkpatch "$logs/checkpatch.log" "$top/tests/checkpatch/test_checkpatch.sh"
 	start docs "$logs/docs.log" "$top/tests/docs/test_docs.sh"
+	start check-runner "$logs/check-runner.log" "$top/tests/check/test_check_runner.sh"
 	start kernel-log-check "$logs/kernel-log-check.log" \
 		"$top/tests/kernel-log/test_kernel_log_check.sh"
 	start guest-runner "$logs/guest-runner.log" "$top/tests/guest/test_guest_runner.sh" \
