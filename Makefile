@@ -12,6 +12,7 @@
 #   make deps     install packages and fetch the guest kernels (make does it when needed)
 #   make install  framewalk, crashwalk and their man pages into DESTDIR/PREFIX (/usr/local),
 #                 plugin_framewalk.so into libtraceevent's plugin directory; host tools only
+#                 (fetches only their packages and d3: no kernel)
 #   make uninstall  removes what make install put there
 #   make deb      Debian packages framewalk-dkms, framewalk, crashwalk into build/deb/ (DEB_ARCH)
 # The guest kernels, in $(FW_KERNEL_CACHE) (/var/cache/framewalk/kernels, outside the tree):
@@ -42,8 +43,11 @@ host: deps-quick
 	@$(MAKE) -s -C userspace all asan
 	@if [ -f analyzer/Makefile ]; then $(MAKE) -s -C analyzer; fi
 
-# Only the host tools: no dependency check, no module build.
-install:
+# Only the host tools: their packages and JavaScript, no kernel, no module build.
+deps-host:
+	@scripts/deps.sh --host
+
+install: deps-host
 	$(MAKE) -C userspace install
 	$(MAKE) -C analyzer install
 
@@ -54,6 +58,7 @@ uninstall:
 # Debian packages for DEB_ARCH (the host's by default; arm64 is cross-built), then lintian.
 DEB_ARCH ?=
 deb:
+	@scripts/deps.sh --deb $(DEB_ARCH)
 	@scripts/build-deb.sh $(DEB_ARCH)
 
 check: all
@@ -95,4 +100,4 @@ clean:
 	@$(MAKE) -s -C userspace clean
 	@if [ -f analyzer/Makefile ]; then $(MAKE) -s -C analyzer clean; fi
 
-.PHONY: all deps deps-quick modules guest-bin host install uninstall deb check demo shell bench fuzz stress clean
+.PHONY: all deps deps-quick deps-host modules guest-bin host install uninstall deb check demo shell bench fuzz stress clean

@@ -13,7 +13,7 @@ out=$top/build/deb/$arch
 src=$out/src/framewalk-$version
 
 die() { echo "deb: error: $*" >&2; exit 1; }
-[ -f "$top/.cache/npm/stamp" ] || die "d3 and d3-flame-graph are not in .cache/npm: run make deps"
+[ -f "$top/.cache/npm/stamp" ] || die "d3 and d3-flame-graph are not in .cache/npm: run make deb (scripts/deps.sh --deb fetches them)"
 rm -rf "$out"
 mkdir -p "$src"
 rsync -a --exclude=/.git --exclude=/build --exclude=build/ --exclude=build-asan/ \

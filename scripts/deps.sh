@@ -3,6 +3,10 @@
 # Install the host packages framewalk needs and fetch the arm64 guest kernels: Debian's
 # (scripts/fetch-kernel.sh) and those built here (scripts/build-kernel.sh: 6.12-debug,
 # 5.10-mcount).
+# usage: deps.sh [--quick]     everything (--quick: answer at once when all is there)
+#        deps.sh --host        only what the host tools build from (make install)
+#        deps.sh --deb [ARCH]  only what make deb needs for ARCH (the host's by default)
+# The host-side targets fetch no kernel: a fresh clone installs or packages in minutes.
 #
 # Idempotent: with everything present it only asks dpkg and apt-cache and downloads nothing.
 # The kernels live outside the work tree, in $FW_KERNEL_CACHE (/var/cache/framewalk/kernels),
@@ -21,6 +25,11 @@ HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm 
 	linux-source-6.12 libtracecmd-dev zlib1g-dev time python3-docutils
 	chromium dpkg-dev debhelper dh-dkms dkms lintian fakeroot crossbuild-essential-arm64
 	libdebuginfod-dev debuginfod"
+# What the host tools (framewalk, its plugin, crashwalk) build from, a subset of HOST_PKGS.
+HOST_TOOL_PKGS="make gcc libc6-dev pkg-config libelf-dev libdw-dev libtraceevent-dev
+	libtracefs-dev libcapstone-dev libdebuginfod-dev zlib1g-dev"
+# What dpkg-buildpackage and lintian need on top of them (make deb).
+DEB_PKGS="dpkg-dev debhelper dh-dkms dkms lintian fakeroot"
 # The arm64 build dependencies of the Debian packages (make deb DEB_ARCH=arm64), installed
 # beside the amd64 ones through dpkg multiarch.
 ARM64_BUILD_PKGS="libtraceevent-dev:arm64 libtracefs-dev:arm64 libelf-dev:arm64 libdw-dev:arm64
@@ -189,7 +198,42 @@ quick_check() {
 	[ -z "$(missing_pkgs $HOST_PKGS)" ]
 }
 
+# need_root: installing a package takes root; a tree with all present does not.
+need_root() {
+	[ "$(id -u)" = 0 ] || die "must run as root to install: $*"
+}
+
+# host_tools [deb [ARCH]]: the packages and the flame graph's JavaScript the host tools
+# need (and the packaging tools, and ARCH's build dependencies when cross-building).
+host_tools() {
+	local pkgs=$HOST_TOOL_PKGS arch=${2:-$(dpkg --print-architecture)}
+	[ "${1:-}" = deb ] && pkgs="$pkgs $DEB_PKGS"
+	[ "${1:-}" = deb ] && [ "$arch" != "$(dpkg --print-architecture)" ] && {
+		[ "$arch" = arm64 ] || die "make deb builds for $(dpkg --print-architecture) or arm64, not '$arch'"
+		pkgs="$pkgs crossbuild-essential-arm64"
+	}
+	[ -z "$(missing_pkgs $pkgs)" ] || need_root $(missing_pkgs $pkgs)
+	mkdir -p "$cache"
+	install_pkgs "$cache/apt-install.log" $pkgs
+	if [ "${1:-}" = deb ] && [ "$arch" = arm64 ]; then
+		if [ -n "$(missing_pkgs $ARM64_BUILD_PKGS)" ]; then
+			need_root $(missing_pkgs $ARM64_BUILD_PKGS)
+			ensure_arm64_arch
+			install_pkgs "$cache/apt-install-arm64.log" $ARM64_BUILD_PKGS
+		fi
+	fi
+	if ! { [ -f "$cache/npm/stamp" ] &&
+		cmp -s "$cache/npm/package-lock.json" "$top/userspace/flamegraph/package-lock.json"; }; then
+		command -v npm >/dev/null || need_root npm
+		fetch_flamegraph_js
+	fi
+}
+
 main() {
+	case ${1:-} in
+	--host) host_tools; return ;;
+	--deb) host_tools deb "${2:-}"; return ;;
+	esac
 	if [ "${1:-}" = --quick ] && quick_check; then
 		return 0
 	fi
