@@ -10,7 +10,8 @@ framewalk board-free shell: an arm64 guest, nothing here is kept.
   /fw/ko          framewalk.ko (insmod framewalk.ko filter=vfs_read depth=16)
   framewalk       the CLI (framewalk --help); trace-cmd and crashwalk too
   /fw/crash       bundled Cortex-M crashes: crashwalk /fw/crash/demo.elf /fw/crash/demo.core
-Every example of README.md runs here as written. exit or Ctrl-D powers off.
+README.md's and Documentation/'s shell examples run here as written, in order
+(make check types them and compares what they print). exit or Ctrl-D powers off.
 MSG
 # cttyhack makes the console the shell's controlling terminal: Ctrl-C and jobs work.
 setsid cttyhack sh -i

@@ -94,6 +94,12 @@ fi
 cp -rL "$top/selftests/framewalk" "$stage/fw/selftests/"
 rm -rf "$stage/fw/selftests/framewalk/test_modules"
 cp "$top"/build/arm64/bin/* "$stage/usr/bin/" 2>/dev/null || true
+# The trace-cmd plugin where the guest's libtraceevent looks, as the arm64 package puts it.
+if [ -f "$top/build/arm64/plugins/plugin_framewalk.so" ]; then
+	mkdir -p "$stage/usr/lib/aarch64-linux-gnu/traceevent/plugins"
+	cp "$top/build/arm64/plugins/plugin_framewalk.so" \
+		"$stage/usr/lib/aarch64-linux-gnu/traceevent/plugins/"
+fi
 for r in "${roots[@]+"${roots[@]}"}"; do
 	cp -a "$r/." "$stage/"
 done

@@ -3,11 +3,15 @@
 # test_readme_shell.py - the README's examples, followed line by line in make shell's guest (KTAP).
 #
 # Boots scripts/guest.sh -s (the shell `make shell` opens) with a pipe for its console and
-# types each line of every ```sh block that README.md marks <!-- make-shell -->, in order,
-# waiting for the prompt as a user would; after each, `echo @@RC=$?` reads its exit status.
-# Each line must exit 0, and the by-hand recipe's reader must show the chains of the work
-# done in the same shell (set_event_notrace_pid with event-fork once hid them).
-# usage: test_readme_shell.py [SERIES [README]] (default 6.12 and the tree's README.md)
+# types each line of every ```sh block that README.md marks <!-- make-shell -->, then of
+# every ".. code-block:: sh" that a Documentation/*.rst file marks ".. make-shell", in
+# order, waiting for the prompt as a user would; after each, `echo @@RC=$?` reads its exit
+# status. Each line must exit 0, and what it printed must hold the "#>" lines below it in
+# the text, in order and together, with addresses, times, pids and CPUs masked and spaces
+# squeezed: a recipe that printed the login shell's own reads between them fails.
+# usage: test_readme_shell.py [SERIES [README [RST...]]] (default 6.12, the tree's
+#        README.md and Documentation/*.rst)
+import glob
 import os
 import re
 import subprocess
@@ -24,21 +28,76 @@ LINE_LIMIT = 300        # seconds for one line under TCG on a loaded machine
 BOOT_LIMIT = 900        # staging and boot beside make check's other guests on two cores
 
 
-def readme_lines(path):
-    """The lines of the marked sh blocks, as written, blank lines left out."""
-    lines, marked, inside = [], False, False
+def marked_lines(path):
+    """The commands of the marked sh blocks as [file, line, command, expected output lines],
+    blank lines left out. Markdown: <!-- make-shell --> before a ```sh fence; reST:
+    ".. make-shell" before ".. code-block:: sh", whose indented lines are the block."""
+    rst = path.endswith(".rst")
+    lines, marked, inside, indent = [], False, False, None
+    name = os.path.relpath(path, TOP)
     with open(path) as f:
         for n, line in enumerate(f, 1):
             line = line.rstrip("\n")
-            if line.strip() == "<!-- make-shell -->":
+            if line.strip() in ("<!-- make-shell -->", ".. make-shell"):
                 marked = True
-            elif marked and line.startswith("```sh"):
-                inside, marked = True, False
-            elif inside and line.startswith("```"):
+            elif marked and (line.startswith("```sh") or
+                             (rst and line.strip() == ".. code-block:: sh")):
+                inside, marked, indent = True, False, None
+            elif inside and not rst and line.startswith("```"):
+                inside = False
+            elif inside and rst and line.strip() and not line.startswith(" "):
                 inside = False
             elif inside and line.strip():
-                lines.append((n, line))
+                if rst:
+                    if indent is None:
+                        indent = len(line) - len(line.lstrip())
+                    line = line[indent:]
+                if line.startswith("#>"):
+                    if lines:
+                        lines[-1][3].append(line[2:])
+                elif lines and open_quote(lines[-1][2]):
+                    # Inside a quote the shell reads on: one command over several lines.
+                    lines[-1][2] += "\n" + line
+                else:
+                    lines.append([name, n, line, []])
     return lines
+
+
+def open_quote(command):
+    """Whether the shell would read on after command: it ends inside a single or double
+    quote (a quote in a comment does not count)."""
+    quote = None
+    for i, c in enumerate(command):
+        if quote:
+            if c == quote:
+                quote = None
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or command[i - 1].isspace()):
+            break
+    return quote is not None
+
+
+def mask(line):
+    """A printed line as the text shows it whatever the run: addresses, times, pids and CPU
+    numbers masked, spaces squeezed."""
+    line = re.sub(r"0x[0-9a-f]+", "0x?", line)
+    line = re.sub(r"\b\d+\.\d{6}\b", "T", line)
+    line = re.sub(r"(\S)-\d+(\s)", r"\1-PID\2", line)
+    line = re.sub(r"\[\d{3}\]", "[CPU]", line)
+    return " ".join(line.split())
+
+
+def printed(out, command):
+    """What a command printed: the console's text after the typed lines' echo (a line each:
+    the terminal is set wide) and before the next prompt, terminal escapes left out."""
+    lines = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", out).split("\n")
+    return lines[command.count("\n") + 1:-1]
+
+
+def shows(out, command, expected):
+    """Whether what was printed is, line by line, what the text shows, once masked."""
+    return [mask(x) for x in printed(out, command)] == [mask(x) for x in expected]
 
 
 class Console:
@@ -89,27 +148,42 @@ class Console:
 def main():
     series = sys.argv[1] if len(sys.argv) > 1 else "6.12"
     k = Ktap("readme-shell")
-    lines = readme_lines(sys.argv[2] if len(sys.argv) > 2 else os.path.join(TOP, "README.md"))
+    readme = sys.argv[2] if len(sys.argv) > 2 else os.path.join(TOP, "README.md")
+    rsts = sys.argv[3:] or sorted(glob.glob(os.path.join(TOP, "Documentation", "*.rst")))
+    lines = marked_lines(readme)
     k.note("%d README lines in the marked blocks" % len(lines))
     if not k.result(len(lines) >= 10, "README.md marks its quick start's blocks for make shell"):
         return k.done()
+    for rst in rsts:
+        lines += marked_lines(rst)
     con = Console([os.path.join(TOP, "scripts", "guest.sh"), "-s", "-k", series, "-t", "1800"])
     booted = con.wait_prompt(0, BOOT_LIMIT)
     if not k.result(booted, "make shell's guest boots to its prompt"):
         k.note(con.text[-2000:])
         con.proc.kill()
         return k.done()
-    for n, line in lines:
+    # One line per typed command: line editing wraps at 80 columns without a size.
+    con.type("stty cols 4000")
+    for name, n, line, expected in lines:
         ok, out = con.type(line)
         ok2, rc_out = con.type('echo "@@RC=$?"') if ok else (False, "")
         rc = re.findall(r"^@@RC=(\d+)$", rc_out, re.M)
         passed = ok and ok2 and rc and rc[-1] == "0"
         if not passed:
             k.note((out + rc_out)[-1500:])
-        k.result(passed, "README.md:%d runs in make shell: %s" % (n, line.split("  #")[0].strip()))
-    # The recipe's reader prints the chains of what the shell ran (head's reads of /proc/version).
-    k.result(re.search(r"^\s*head-\d+\s.*vfs_read", con.text, re.M) is not None,
-             "the by-hand recipe traces the work done in the reader's shell")
+        what = " ".join(line.split("  #")[0].split())
+        k.result(passed, "%s:%d runs in make shell: %s" % (name, n, what))
+        if expected:
+            seen = shows(out, line, expected)
+            if not seen:
+                k.note("the text shows:")
+                for x in expected:
+                    k.note("  " + mask(x))
+                k.note("it printed:")
+                for x in printed(out, line)[-40:]:
+                    k.note("  " + mask(x))
+            k.result(seen, "%s:%d prints what the text shows (%d lines): %s" %
+                     (name, n, len(expected), what))
     ok, _ = con.type("exit", limit=5)
     try:
         con.proc.wait(timeout=120)
