@@ -36,6 +36,17 @@ for arch in amd64 arm64; do
 	ktap_result $? "make deb DEB_ARCH=$arch: framewalk, framewalk-dkms and crashwalk"
 	[ $rc = 0 ] && ! grep -q '^E:' "$deb/$arch/lintian.log" 2>/dev/null
 	ktap_result $? "lintian: no error in the $arch packages"
+	# The library versions README.md asks other distributions for, the package asks too.
+	depends=$(dpkg-deb -f "$deb/$arch/framewalk_${version}_$arch.deb" Depends 2>/dev/null)
+	echo "# framewalk_$arch Depends: $depends"
+	ok=0
+	for lib in libtracefs libtraceevent; do
+		want=$(grep -o "$lib >= [0-9.]*" "$top/README.md" | head -1 | sed 's/.*>= //')
+		# Debian's libtraceevent carries an epoch (1:1.7.1): 1.7 alone would be any version.
+		echo "$depends" | tr ',' '\n' | grep -Eq "^ *${lib}1 \(>= ([0-9]+:)?$want(\.0)?\)$" ||
+			{ echo "# README asks $lib >= ${want:-?}; the package does not"; ok=1; }
+	done
+	ktap_result $ok "framewalk_$arch depends on the library versions README.md names"
 done
 [ "$mode" = build ] && { ktap_done; exit; }
 dpkg-deb -x "$deb/arm64/framewalk_${version}_arm64.deb" "$tmp/arm64"

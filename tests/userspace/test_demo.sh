@@ -76,4 +76,27 @@ for t in shell check; do
 	grep -q "^$t:" "$top/Makefile" || { echo "# no make $t"; ok=1; }
 done
 ktap_result $ok "every file and make target it names exists"
+# README's "What make demo prints, abridged": each line is one the demo printed, with
+# " ... " standing for the frames left out (an offset once drifted from what it printed).
+shown=$(awk '/^What `make demo` prints, abridged:$/ { on = 1; next }
+	on && /^```/ { if (++fence == 2) exit; next }
+	on && fence == 1' "$top/README.md")
+[ -n "$shown" ]
+ktap_result $? "README.md shows the demo's output"
+n=0
+while IFS= read -r want; do
+	[ -n "$want" ] || continue
+	n=$((n + 1))
+	# The pieces between " ... ", in this order, on one line the demo printed.
+	awk -v want="$want" 'BEGIN { np = split(want, piece, / \.\.\. /) }
+		{ line = $0; for (i = 1; i <= np; i++) { at = index(line, piece[i]); if (!at) next
+		  line = substr(line, at + length(piece[i])) }
+		  found = 1; exit }
+		END { exit !found }' "$log"
+	rc=$?
+	[ "$rc" = 0 ] || echo "# README shows, the demo did not print: $want"
+	ktap_result $rc "README's demo line $n is one the demo printed"
+done <<EOF2
+$shown
+EOF2
 ktap_done
