@@ -333,6 +333,45 @@ static __always_inline enum fw_stop fw_cross(const struct fw_walk_cfg *cfg,
  * Each pass stores a frame or ends the walk, so it reads at most @max + 1
  * records: a hostile chain cannot hang it.
  */
+/*
+ * The checks a record address must pass before its record is read, after the
+ * zero test: fw_walk()'s every time, the native walk's when its fast test fails.
+ * The stack holding it goes to *idx.
+ */
+static __always_inline enum fw_stop fw_check_record(const struct fw_walk_cfg *cfg,
+						    unsigned int cur, fw_u64 fp, fw_u64 prev,
+						    int first, unsigned int rec_size, int *idx)
+{
+	if (fp & (cfg->align - 1))
+		return FW_STOP_MISALIGNED;
+	*idx = fw_stack_index(cfg, cur, fp, rec_size);
+	if (*idx < 0)
+		return FW_STOP_OFF_STACK;
+	if (!first && (unsigned int)*idx == cur && fp <= prev)
+		return FW_STOP_NOT_INCREASING;
+	return FW_STOP_NONE;
+}
+
+/*
+ * A record read: a zero return address may be a crossing to the next stack,
+ * and a full output ends the walk here, after the read, so that a chain that
+ * ends exactly at the depth says so.
+ */
+static __always_inline enum fw_stop fw_end_record(const struct fw_walk_cfg *cfg,
+						  const struct fw_walk_ops *ops, void *ctx,
+						  unsigned int cur, fw_u64 fp, fw_u64 *ret,
+						  fw_u64 *next, fw_u64 *floor, int full)
+{
+	*floor = fp;
+	if (*ret == 0) {
+		enum fw_stop s = fw_cross(cfg, ops, ctx, cur, fp, ret, next, floor);
+
+		if (s != FW_STOP_NONE)
+			return s;
+	}
+	return full ? FW_STOP_DEPTH : FW_STOP_NONE;
+}
+
 static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 				   const struct fw_walk_ops *ops, void *ctx,
 				   fw_u64 fp, struct fw_frame *out,
@@ -366,19 +405,9 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 			}
 			fp = rec;
 		}
-		if (fp & (cfg->align - 1)) {
-			*stop = FW_STOP_MISALIGNED;
+		*stop = fw_check_record(cfg, cur_stack, fp, prev, n == 0, rec_size, &idx);
+		if (*stop != FW_STOP_NONE)
 			break;
-		}
-		idx = fw_stack_index(cfg, cur_stack, fp, rec_size);
-		if (idx < 0) {
-			*stop = FW_STOP_OFF_STACK;
-			break;
-		}
-		if (n > 0 && (unsigned int)idx == cur_stack && fp <= prev) {
-			*stop = FW_STOP_NOT_INCREASING;
-			break;
-		}
 		if (ops->read(ctx, fp, buf, rec_size)) {
 			*stop = FW_STOP_READ_FAULT;
 			break;
@@ -387,17 +416,10 @@ static inline unsigned int fw_walk(const struct fw_walk_cfg *cfg,
 		ret = fw_load_le(buf + cfg->lr_off, cfg->word_size);
 		if (ops->fixup_ret)
 			ret = ops->fixup_ret(ctx, ret);
-		floor = fp;
-		if (ret == 0) {
-			*stop = fw_cross(cfg, ops, ctx, (unsigned int)idx, fp, &ret, &next, &floor);
-			if (*stop != FW_STOP_NONE)
-				break;
-		}
-		/* Checked after the read so a chain that ends exactly here says so. */
-		if (n == max) {
-			*stop = FW_STOP_DEPTH;
+		*stop = fw_end_record(cfg, ops, ctx, (unsigned int)idx, fp, &ret, &next, &floor,
+				      n == max);
+		if (*stop != FW_STOP_NONE)
 			break;
-		}
 		out[n].record = fp;
 		out[n].flags = 0;
 		tramp = ops->trampoline ? ops->trampoline(ctx, fp, &ret) : 0;
@@ -482,19 +504,10 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 				*stop = FW_STOP_CHAIN_END;
 				break;
 			}
-			if (fp & (cfg->align - 1)) {
-				*stop = FW_STOP_MISALIGNED;
+			*stop = fw_check_record(cfg, cur, fp, prev, ret_out == ancestors,
+						(unsigned int)rec_size, &idx);
+			if (*stop != FW_STOP_NONE)
 				break;
-			}
-			idx = fw_stack_index(cfg, cur, fp, rec_size);
-			if (idx < 0) {
-				*stop = FW_STOP_OFF_STACK;
-				break;
-			}
-			if (ret_out != ancestors && (unsigned int)idx == cur && fp <= prev) {
-				*stop = FW_STOP_NOT_INCREASING;
-				break;
-			}
 			if ((unsigned int)idx != cur) {
 				cur = (unsigned int)idx;
 				top = fw_stack_top(&cfg->stacks[cur], rec_size);
@@ -508,16 +521,10 @@ static __always_inline unsigned int __fw_walk_native(const struct fw_walk_cfg *c
 			break;
 		}
 end_record:
-		floor = fp;
-		if (ret == 0) {
-			*stop = fw_cross(cfg, ops, ctx, cur, fp, &ret, &next, &floor);
-			if (*stop != FW_STOP_NONE)
-				break;
-		}
-		if (ret_out == ret_end) {
-			*stop = FW_STOP_DEPTH;
+		*stop = fw_end_record(cfg, ops, ctx, cur, fp, &ret, &next, &floor,
+				      ret_out == ret_end);
+		if (*stop != FW_STOP_NONE)
 			break;
-		}
 		if (keep_records)
 			*rec_out++ = fp;
 		tramp = ops->trampoline ? ops->trampoline(ctx, fp, &ret) : 0;
