@@ -28,20 +28,48 @@ int cw_mem_add(struct cw_mem *mem, uint32_t addr, uint32_t size, const uint8_t *
 		return -1;
 	mem->regions = r;
 	mem->regions[mem->nr++] = (struct cw_region){ addr, size, data, origin };
+	mem->gap_hi = 0;
 	return 0;
 }
 
 /* The first region added wins: dump regions are added before the image's sections. */
+/*
+ * The first region holding addr. Found by a walk, the answer holds for every
+ * address of that region that no earlier region holds: the walk narrows
+ * [lo, hi) around addr by the earlier regions it passes, and keeps it as the
+ * hint; a miss keeps the gap between the regions around addr (the only
+ * fields a lookup writes; crashwalk reads a dump in one thread).
+ */
 const struct cw_region *cw_mem_find(const struct cw_mem *mem, uint32_t addr)
 {
+	struct cw_mem *hint = (struct cw_mem *)mem;
+	uint64_t hi = 1ull << 32, end;
+	uint32_t lo = 0;
 	unsigned int i;
 
+	if (addr >= mem->hint_lo && addr < mem->hint_hi)
+		return &mem->regions[mem->hint];
+	if (addr >= mem->gap_lo && addr < mem->gap_hi)
+		return NULL;
 	for (i = 0; i < mem->nr; i++) {
 		const struct cw_region *r = &mem->regions[i];
 
-		if (addr >= r->addr && addr - r->addr < r->size)
+		end = (uint64_t)r->addr + r->size;
+		if (addr >= r->addr && addr < end) {
+			hint->hint = i;
+			hint->hint_lo = lo > r->addr ? lo : r->addr;
+			hint->hint_hi = hi < end ? hi : end;
 			return r;
+		}
+		if (!r->size)
+			continue;
+		if (end <= addr && end > lo)
+			lo = (uint32_t)end;
+		else if (r->addr > addr && r->addr < hi)
+			hi = r->addr;
 	}
+	hint->gap_lo = lo;
+	hint->gap_hi = hi;
 	return NULL;
 }
 

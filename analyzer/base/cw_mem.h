@@ -20,6 +20,16 @@ struct cw_mem {
 	struct cw_region *regions;
 	unsigned int nr;
 	size_t cap;
+	/*
+	 * The last lookup's answer and the addresses around it it holds for, and
+	 * the last gap no region holds: the searches read word after word, and
+	 * the SCB and FP registers a memory-only dump lacks between them, and
+	 * each lookup walked every region. Regions are only appended, so an
+	 * answer stays the first region's; an appended region may fill the gap.
+	 */
+	unsigned int hint;
+	uint32_t hint_lo, gap_lo;
+	uint64_t hint_hi, gap_hi;
 };
 
 int cw_mem_read(const struct cw_mem *mem, uint32_t addr, void *buf, uint32_t size);

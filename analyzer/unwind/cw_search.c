@@ -174,6 +174,20 @@ static int newest_frame(const struct cw_search_req *req)
 	return req->fault_frame || req->known || req->innermost;
 }
 
+/*
+ * T = 0 is stacked only by the INVSTATE fault it causes: a frame with T = 0
+ * can be only the newest one, and only when the fault status is unknown or
+ * says INVSTATE.
+ */
+static int t0_possible(const struct cw_mem *mem, const struct cw_search_req *req)
+{
+	uint32_t cfsr;
+
+	return newest_frame(req) &&
+	       (cw_mem_read32_dumped(mem, CW_SCB_CFSR, &cfsr) || !cfsr ||
+		(cfsr & CW_CFSR_INVSTATE));
+}
+
 static int candidate_ok(const struct cw_target *t, const struct cw_search_req *req,
 			uint32_t base, const uint32_t *w)
 {
@@ -211,7 +225,7 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 	 * holds the registers a dump recorded is the fault's too.
 	 */
 	faulting = newest_frame(req);
-	if (!(xpsr & CW_XPSR_T) && !(faulting && (!have_cfsr || (cfsr & CW_CFSR_INVSTATE))))
+	if (!(xpsr & CW_XPSR_T) && !t0_possible(t->mem, req))
 		return 0;
 	if (!fetch_fault && faulting && (!fn || !cw_image_is_code(t->img, pc)))
 		fetch_fault = wild_call(t, lr);
@@ -286,6 +300,7 @@ struct search {
 	struct cw_exc_return ers[2];
 	unsigned int nr_er;
 	int bounded;		/* the hints name a stack of the kind searched: keep to it */
+	int t0_ok;		/* a frame with T = 0 may be the INVSTATE fault's */
 	int have_lazy;		/* FPCAR locates the newest extended frame: */
 	uint32_t lazy_base;	/* its stacked r0 */
 	struct candidate *c;
@@ -409,11 +424,27 @@ static int is_other_context(const struct search *s, uint32_t base)
 	return h && listed(h->others, h->nr_others, base);
 }
 
+/*
+ * Whether the basic frame at a fails one of candidate_ok()'s tests of its
+ * own pc and xPSR (a set reserved bit, an odd pc, T = 0 where no INVSTATE
+ * fault can have stacked it): two reads instead of a frame's worth for the
+ * most of RAM's words, which are no frame (zeroed RAM has T = 0).
+ */
+static int plainly_no_frame(const struct cw_mem *mem, uint32_t a, int t0_ok)
+{
+	uint32_t pc, xpsr;
+
+	return cw_mem_read32(mem, a + CW_EXC_PC_WORD * 4, &pc) ||
+	       cw_mem_read32(mem, a + CW_EXC_XPSR_WORD * 4, &xpsr) ||
+	       (xpsr & CW_XPSR_RESERVED) || (pc & 1) || (!(xpsr & CW_XPSR_T) && !t0_ok);
+}
+
 static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 {
 	const struct cw_stack_range *r = range_of(s->t->hints, a);
 	unsigned int v, first, n = variants(s, a, &first);
 	struct cw_exc_frame f;
+	int plain_no = -1;
 
 	/*
 	 * Where the dump says the frame is, only there. Else a bounded search
@@ -428,6 +459,13 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 	    (r && r->not_running))
 		return;
 	for (v = first; v < n; v++) {
+		/* Without additional state the basic frame starts at a, in every variant. */
+		if (s->ers[v].dcrs) {
+			if (plain_no < 0)
+				plain_no = plainly_no_frame(s->t->mem, a, s->t0_ok);
+			if (plain_no)
+				continue;
+		}
 		if (cw_exc_frame_read(s->t->mem, a, &s->ers[v], &f) != CW_EXC_OK ||
 		    f.base + f.size > end || f.base + f.size < f.base)
 			continue;
@@ -645,6 +683,7 @@ int cw_search_frame(const struct cw_target *t, const struct cw_search_req *req,
 	s->bounded = req->process >= 0 ? !!(kinds & (1u << req->process)) :
 		     kinds == 3 || (t->hints && t->hints->threads_on_msp && t->hints->rtos);
 	s->have_lazy = !cw_exc_lazy_frame(t->mem, &s->lazy_base);
+	s->t0_ok = t0_possible(t->mem, req);
 	s->c = calloc(s->cap, sizeof(*s->c));
 	if (!s->c) {
 		free(s);
