@@ -7,7 +7,8 @@
 # input, --color honouring NO_COLOR, TERM=dumb and terminals, -q, the documented exit codes, and
 # the dump checked against the firmware (--allow-mismatch), source paths mapped (--path-map,
 # --strip-path), and each error in one line: a firmware given as the dump, a truncated
-# firmware, empty or terminal standard input, a followed stream without a dump.
+# firmware, empty or terminal standard input, a followed stream without a dump; a file that
+# starts no dump format refused from its first bytes.
 # Usage: test_crashwalk_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -178,6 +179,14 @@ check "empty_dump" "$(run "$elf" "$tmp/empty")" \
 	"1: crashwalk: $tmp/empty: empty file, expected a crash dump"
 check "empty_stdin_dump" "$(run "$elf" - </dev/null)" \
 	"1: crashwalk: <stdin>: empty input, expected a crash dump"
+# A file that starts no dump format is refused from its first bytes: /dev/zero was read to
+# 256 MiB before, and a pipe that never ends would be waited on.
+check "unknown_dump_refused_from_its_first_bytes" "$(run "$elf" /dev/zero)" \
+	"1: crashwalk: /dev/zero: offset 0 (0x0): not a known dump format (elf-core, zephyr or crashcatcher)"
+check "unknown_dump_on_an_endless_pipe_refused" \
+	"$(yes garbage | timeout 20 "$cw" "$elf" - 2>&1 >/dev/null; echo "status $?")" \
+	"crashwalk: <stdin>: offset 0 (0x0): not a known dump format (elf-core, zephyr or crashcatcher)
+status 1"
 check "firmware_given_as_the_dump" "$(run "$elf" "$elf")" \
 	"1: crashwalk: $elf: an ELF executable (a firmware image?), not a crash dump: name the firmware first, then the dump"
 head -c 3000 "$elf" >"$tmp/cut.elf"
