@@ -9,9 +9,14 @@
 #include "cli/cw_cli.h"
 #include "crashwalk.h"
 
+/* What summary reads, for the error a file of something else gets. */
+#define REPORTS	"the JSON lines of crashwalk --json or --batch"
+
 struct summary_ctx {
 	struct cw_summary *s;
 	const char *name;
+	unsigned int reports;		/* lines added to s */
+	unsigned int refused, last;	/* lines that were not reports, the last one's number */
 };
 
 static int summary_line(void *p, char *line, size_t n, unsigned int lineno)
@@ -21,24 +26,37 @@ static int summary_line(void *p, char *line, size_t n, unsigned int lineno)
 
 	if (strspn(line, " \t\r\n") == n)
 		return 0;
-	if (cw_summary_add(c->s, line, n, &err)) {
-		fprintf(stderr, "crashwalk: %s:%u: %s\n", c->name, lineno, err.msg);
-		return 1;
+	if (!cw_summary_add(c->s, line, n, &err)) {
+		c->reports++;
+		return 0;
 	}
-	return 0;
+	/* The first says why; the others are counted: a log holds thousands of them. */
+	if (!c->refused++)
+		fprintf(stderr, "crashwalk: %s:%u: %s\n", c->name, lineno, err.msg);
+	c->last = lineno;
+	return 1;
 }
 
-/* Add the JSON lines of the file at name ("-": standard input) to s; 0, or 1 after an error. */
-static int summary_read(struct cw_summary *s, const char *name)
+/*
+ * Add the JSON lines of the file at name ("-": standard input) to s; 0, or 1
+ * after an error. *reports counts the reports added.
+ */
+static int summary_read(struct cw_summary *s, const char *name, unsigned int *reports)
 {
-	struct summary_ctx c = { s, name };
+	struct summary_ctx c = { s, name, 0, 0, 0 };
+	int rc = cw_each_line(name, "summary:", REPORTS, summary_line, &c);
 
-	return cw_each_line(name, "summary:", summary_line, &c);
+	if (c.refused > 1)
+		fprintf(stderr, "crashwalk: %s: %u more line%s refused, the last at line %u\n",
+			name, c.refused - 1, c.refused == 2 ? "" : "s", c.last);
+	*reports += c.reports;
+	return rc;
 }
 
 int cw_cmd_summary(int argc, char **argv)
 {
 	struct cw_summary *s;
+	unsigned int reports = 0;
 	int i, json = 0, files = 0, rc = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -59,11 +77,11 @@ int cw_cmd_summary(int argc, char **argv)
 	}
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--json") && strcmp(argv[i], "-j")) {
-			rc |= summary_read(s, argv[i]);
+			rc |= summary_read(s, argv[i], &reports);
 			files++;
 		}
 	if (!files)
-		rc |= summary_read(s, "-");
+		rc |= summary_read(s, "-", &reports);
 	cw_summary_print(stdout, s, json);
 	cw_summary_free(s);
 	return rc;

@@ -204,25 +204,117 @@ static int analyze(struct firmware *fw, const char *path, uint8_t *buf, size_t l
 	return 0;
 }
 
-int cw_each_line(const char *name, const char *what,
+/*
+ * A line input: its first bytes, read to judge the file before its lines,
+ * handed back ahead of the rest (fopencookie), so that nothing is lost from
+ * a pipe and lines still come as soon as they arrive.
+ */
+struct line_input {
+	int fd;
+	uint8_t head[4096];
+	size_t len, off;
+};
+
+static ssize_t line_input_read(void *p, char *buf, size_t size)
+{
+	struct line_input *in = p;
+	size_t n = in->len - in->off;
+
+	if (!n)
+		return read(in->fd, buf, size);
+	n = n < size ? n : size;
+	memcpy(buf, in->head + in->off, n);
+	in->off += n;
+	return (ssize_t)n;
+}
+
+static int line_input_close(void *p)
+{
+	struct line_input *in = p;
+
+	return in->fd == STDIN_FILENO ? 0 : close(in->fd);
+}
+
+/* The head: up to 4096 bytes, or the first line when a pipe sends no more yet. */
+static int line_input_head(struct line_input *in)
+{
+	ssize_t n;
+
+	while (in->len < sizeof(in->head) && !memchr(in->head, '\n', in->len)) {
+		n = read(in->fd, in->head + in->len, sizeof(in->head) - in->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		in->len += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * What a file whose first bytes hold a control character no text of lines
+ * has (only tab, CR and LF are) is, that byte's offset in *at; NULL: text.
+ * The binary dump formats all have one in their first bytes.
+ */
+static const char *binary_kind(const uint8_t *b, size_t n, size_t *at)
+{
+	size_t i;
+
+	for (i = 0; i < n && (b[i] >= 0x20 || b[i] == '\t' || b[i] == '\r' || b[i] == '\n'); i++)
+		;
+	*at = i;
+	if (i == n)
+		return NULL;
+	if (cw_dump_sniff(b, n))
+		return "a crash dump";
+	if (n >= 4 && !memcmp(b, "\177ELF", 4))
+		return "an ELF file";
+	return "binary data";
+}
+
+int cw_each_line(const char *name, const char *what, const char *expected,
 		 int (*fn)(void *ctx, char *line, size_t n, unsigned int lineno), void *ctx)
 {
-	FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
+	static const cookie_io_functions_t io = { .read = line_input_read,
+						   .close = line_input_close };
+	struct line_input in = { .fd = strcmp(name, "-") ? open(name, O_RDONLY) : STDIN_FILENO };
 	unsigned int lineno = 0;
+	const char *kind;
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, at;
 	ssize_t n;
+	FILE *f;
 	int rc = 0;
 
+	if (in.fd < 0 || line_input_head(&in)) {
+		fprintf(stderr, "crashwalk: %s %s: %s\n", what, name, strerror(errno));
+		line_input_close(&in);
+		return 1;
+	}
+	/* Binary input is one error, not one per "line" of it, and is not read further. */
+	kind = binary_kind(in.head, in.len, &at);
+	if (kind) {
+		if (strcmp(kind, "binary data"))
+			fprintf(stderr, "crashwalk: %s %s: %s, expected %s\n", what, name, kind,
+				expected);
+		else
+			fprintf(stderr, "crashwalk: %s %s: offset %zu (0x%zx): byte 0x%02x: binary "
+				"data, expected %s\n", what, name, at, at, in.head[at], expected);
+		line_input_close(&in);
+		return 1;
+	}
+	f = fopencookie(&in, "r", io);
 	if (!f) {
 		fprintf(stderr, "crashwalk: %s %s: %s\n", what, name, strerror(errno));
+		line_input_close(&in);
 		return 1;
 	}
 	while ((n = getline(&line, &cap, f)) > 0)
 		rc |= fn(ctx, line, (size_t)n, ++lineno);
 	free(line);
-	if (f != stdin)
-		fclose(f);
+	fclose(f);
 	return rc;
 }
 
@@ -249,7 +341,7 @@ static int batch(struct firmware *fw, const char *list, const struct options *op
 {
 	struct batch_ctx b = { fw, opt };
 
-	return cw_each_line(list, "--batch", batch_line, &b);
+	return cw_each_line(list, "--batch", "the dumps' paths, one a line", batch_line, &b);
 }
 
 struct watch_ctx {

@@ -8,7 +8,8 @@
 # the dump checked against the firmware (--allow-mismatch), source paths mapped (--path-map,
 # --strip-path), and each error in one line: a firmware given as the dump, a truncated
 # firmware, empty or terminal standard input, a followed stream without a dump; a file that
-# starts no dump format refused from its first bytes.
+# starts no dump format refused from its first bytes; summary's errors bounded (binary input
+# one error, other lines counted after the first).
 # Usage: test_crashwalk_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -360,5 +361,34 @@ check "summary_json_is_the_text" \
 print(j["dumps"], j["failed"], [g["count"] for g in j["groups"]], len(j["errors"]))')" "4 2 [2] 2"
 check "summary_refuses_other_lines" "$(echo '{"a": 1}' | "$cw" summary 2>&1 >/dev/null)" \
 	"crashwalk: -:1: summary: not a crashwalk --json report"
+# Lines that are no report are counted after the first one's error: a log of thousands
+# of lines is two lines on stderr, not one each.
+seq 1000 >"$tmp/log"
+check "summary_errors_bounded" "$(run summary "$tmp/log")" \
+	"1: crashwalk: $tmp/log:1: summary: not a crashwalk --json report"
+check "summary_errors_counted_after_the_first" "$(tail -n +2 "$tmp/err")" \
+	"crashwalk: $tmp/log: 999 more lines refused, the last at line 1000"
+printf 'x\ny\n' >"$tmp/log2"
+check "summary_one_more_line_is_singular" "$("$cw" summary "$tmp/log2" 2>&1 >/dev/null | tail -1)" \
+	"crashwalk: $tmp/log2: 1 more line refused, the last at line 2"
+# Binary input (a dump, an ELF file, any control byte in the first bytes) is one error naming
+# the file, what it is and what summary reads, and is not read further.
+python3 -c 'import sys; sys.stdout.buffer.write(bytes(range(256)) * 1000)' >"$tmp/bin"
+check "summary_binary_file_is_one_error" \
+	"$("$cw" summary "$tmp/bin" 2>&1 >/dev/null; echo "status $?")" \
+	"crashwalk: summary: $tmp/bin: offset 0 (0x0): byte 0x00: binary data, expected the JSON lines of crashwalk --json or --batch
+status 1"
+check "summary_dump_is_one_error" "$("$cw" summary "$core" 2>&1 >/dev/null)" \
+	"crashwalk: summary: $core: a crash dump, expected the JSON lines of crashwalk --json or --batch"
+check "summary_firmware_is_one_error" "$("$cw" summary "$elf" 2>&1 >/dev/null)" \
+	"crashwalk: summary: $elf: an ELF file, expected the JSON lines of crashwalk --json or --batch"
+check "summary_endless_binary_pipe_refused_at_once" \
+	"$(timeout 20 "$cw" summary </dev/zero 2>&1 >/dev/null; echo "status $?")" \
+	"crashwalk: summary: -: offset 0 (0x0): byte 0x00: binary data, expected the JSON lines of crashwalk --json or --batch
+status 1"
+check "batch_list_that_is_a_dump_is_one_error" \
+	"$("$cw" -q --batch="$core" "$elf" 2>&1 >/dev/null; echo "status $?")" \
+	"crashwalk: --batch $core: a crash dump, expected the dumps' paths, one a line
+status 1"
 
 ktap_done
