@@ -3,8 +3,12 @@
  * cw_cmd_summary.c - crashwalk summary [--json] [REPORTS...]: crashwalk
  * --json's lines grouped by crash signature (fleet/cw_summary.c groups them).
  */
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cw_cli.h"
 #include "crashwalk.h"
@@ -53,10 +57,62 @@ static int summary_read(struct cw_summary *s, const char *name, unsigned int *re
 	return rc;
 }
 
+/* Hidden files are skipped, as --watch skips them: a writer's file is not complete yet. */
+static int visible(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+/*
+ * The files directly in dir, in name order, as if each were named (reports-*.jsonl
+ * of processes run side by side); a directory that holds no report is an error.
+ */
+static int summary_dir(struct cw_summary *s, const char *dir)
+{
+	unsigned int files = 0, reports = 0;
+	struct dirent **e;
+	struct stat st;
+	int i, n, rc = 0;
+	char *path;
+
+	n = scandir(dir, &e, visible, alphasort);
+	if (n < 0) {
+		fprintf(stderr, "crashwalk: summary: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (asprintf(&path, "%s/%s", dir, e[i]->d_name) < 0) {
+			path = NULL;
+			rc = 1;
+		} else if (!stat(path, &st) && S_ISREG(st.st_mode)) {
+			rc |= summary_read(s, path, &reports);
+			files++;
+		}
+		free(path);
+		free(e[i]);
+	}
+	free(e);
+	if (!reports) {
+		fprintf(stderr, "crashwalk: summary: %s: no crashwalk --json report in this "
+			"directory (%u file%s read)\n", dir, files, files == 1 ? "" : "s");
+		rc = 1;
+	}
+	return rc;
+}
+
+static int summary_arg(struct cw_summary *s, const char *name)
+{
+	unsigned int reports = 0;
+	struct stat st;
+
+	if (strcmp(name, "-") && !stat(name, &st) && S_ISDIR(st.st_mode))
+		return summary_dir(s, name);
+	return summary_read(s, name, &reports);
+}
+
 int cw_cmd_summary(int argc, char **argv)
 {
 	struct cw_summary *s;
-	unsigned int reports = 0;
 	int i, json = 0, files = 0, rc = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -77,11 +133,11 @@ int cw_cmd_summary(int argc, char **argv)
 	}
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--json") && strcmp(argv[i], "-j")) {
-			rc |= summary_read(s, argv[i], &reports);
+			rc |= summary_arg(s, argv[i]);
 			files++;
 		}
 	if (!files)
-		rc |= summary_read(s, "-", &reports);
+		rc |= summary_arg(s, "-");
 	cw_summary_print(stdout, s, json);
 	cw_summary_free(s);
 	return rc;

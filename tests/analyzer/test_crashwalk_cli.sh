@@ -9,7 +9,8 @@
 # --strip-path), and each error in one line: a firmware given as the dump, a truncated
 # firmware, empty or terminal standard input, a followed stream without a dump; a file that
 # starts no dump format refused from its first bytes; summary's errors bounded (binary input
-# one error, other lines counted after the first).
+# one error, other lines counted after the first), a directory of reports read, one without
+# them an error.
 # Usage: test_crashwalk_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -361,6 +362,19 @@ check "summary_json_is_the_text" \
 print(j["dumps"], j["failed"], [g["count"] for g in j["groups"]], len(j["errors"]))')" "4 2 [2] 2"
 check "summary_refuses_other_lines" "$(echo '{"a": 1}' | "$cw" summary 2>&1 >/dev/null)" \
 	"crashwalk: -:1: summary: not a crashwalk --json report"
+# A directory: its files in name order, as if each were named (the reports of processes run
+# side by side); one that holds no report says so, naming it, and fails.
+mkdir "$tmp/reports" "$tmp/noreports"
+head -2 "$tmp/batch" >"$tmp/reports/a.jsonl"
+tail -n +3 "$tmp/batch" >"$tmp/reports/b.jsonl"
+check "summary_dir_reads_its_files" "$("$cw" summary "$tmp/reports"; echo "status $?")" \
+	"$("$cw" summary "$tmp/batch"; echo "status $?")"
+check "summary_dir_without_reports_refused" "$(run summary "$tmp/noreports")" \
+	"1: crashwalk: summary: $tmp/noreports: no crashwalk --json report in this directory (0 files read)"
+echo "hello" >"$tmp/noreports/notes.txt"
+check "summary_dir_without_reports_counts_its_files" \
+	"$("$cw" summary "$tmp/noreports" 2>&1 >/dev/null | tail -1)" \
+	"crashwalk: summary: $tmp/noreports: no crashwalk --json report in this directory (1 file read)"
 # Lines that are no report are counted after the first one's error: a log of thousands
 # of lines is two lines on stderr, not one each.
 seq 1000 >"$tmp/log"
