@@ -446,6 +446,7 @@ int main(int argc, char **argv)
 	struct firmware fw = { 0 };
 	struct stat st;
 	int c, i, rc = 0, follow = 0, first;
+	unsigned int opened;
 	char *end;
 
 	for (i = 0; argc > 1 && i < (int)(sizeof(subcommands) / sizeof(subcommands[0])); i++)
@@ -644,8 +645,9 @@ int main(int argc, char **argv)
 		rc |= batch(&fw, list, &opt);
 		fflush(stdout);
 		/* The count after the stream, where a reader of stdout does not trip on it. */
-		stderr_note("%u dumps, %u failed, %u firmware images opened\n", fw.dumps, fw.failed,
-			    fw.store ? cw_symbols_opened(fw.store) : 1);
+		opened = fw.store ? cw_symbols_opened(fw.store) : 1;
+		stderr_note("%u dump%s, %u failed, %u firmware image%s opened\n", fw.dumps,
+			    fw.dumps == 1 ? "" : "s", fw.failed, opened, opened == 1 ? "" : "s");
 	}
 	if (watch) {
 		struct watch_ctx w = { &fw, &opt, 0, 0 };

@@ -162,13 +162,14 @@ static void search_text(FILE *out, const struct cw_search *s)
 		return;
 	if (!s->found) {
 		fprintf(out, "search: %s not in the dump; no exception frame in RAM yields a complete "
-			"chain (%u candidates)\n", cw_reg_name(s->reg), s->candidates);
+			"chain (%u candidate%s)\n", cw_reg_name(s->reg), s->candidates,
+			cw_plural(s->candidates));
 		return;
 	}
 	fprintf(out, "search: %s not in the dump; exception frame found at 0x%08x in %s "
-		"0x%08x-0x%08x (%u candidates, %u tried, %u with a complete chain), confidence "
+		"0x%08x-0x%08x (%u candidate%s, %u tried, %u with a complete chain), confidence "
 		"%d%%\n", cw_reg_name(s->reg), s->at, cw_search_bound_name(s->bound), s->lo, s->hi,
-		s->candidates, s->tried, s->complete, s->confidence);
+		s->candidates, cw_plural(s->candidates), s->tried, s->complete, s->confidence);
 	if (s->have_other)
 		fprintf(out, "search: the candidate at 0x%08x also yields a complete chain; the "
 			"dump cannot tell which is live (give the value with --sp if it is known)\n",
@@ -492,9 +493,9 @@ static void report_text(FILE *out, const struct cw_dump *d, const struct cw_back
 	for (i = 0; m && i < m->nr; i++)
 		fprintf(out, "mismatch: %s\n", m->lines[i]);
 	for (i = 0; i < d->nr_gaps; i++)
-		fprintf(out, "gap: %s 0x%08x-0x%08x (%u bytes) not in the dump: %s\n",
+		fprintf(out, "gap: %s 0x%08x-0x%08x (%u byte%s) not in the dump: %s\n",
 			d->gaps[i].section, d->gaps[i].lo, d->gaps[i].hi,
-			d->gaps[i].hi - d->gaps[i].lo,
+			d->gaps[i].hi - d->gaps[i].lo, cw_plural(d->gaps[i].hi - d->gaps[i].lo),
 			d->gaps[i].initial ? "the image's initial values used" : "contents unknown");
 	fprintf(out, "fault: %s", f->cls);
 	if (ff < bt->nr)

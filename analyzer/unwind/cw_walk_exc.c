@@ -167,8 +167,9 @@ static int searched_frame(struct cw_walk *w, enum cw_reg r, const struct cw_exc_
 	free(scratch);
 	if (err)
 		return cw_walk_stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: %s not in the dump, and none of "
-				    "%u candidate frames in RAM yields a complete chain", er->value,
-				    cw_reg_name(r), w->bt->search.candidates);
+				    "%u candidate frame%s in RAM yields a complete chain", er->value,
+				    cw_reg_name(r), w->bt->search.candidates,
+				    cw_plural(w->bt->search.candidates));
 	/*
 	 * The frames above rest on an earlier search too: none is surer than
 	 * it, and the report keeps the less certain of the two.

@@ -10,7 +10,7 @@
 # firmware, empty or terminal standard input, a followed stream without a dump; a file that
 # starts no dump format refused from its first bytes; summary's errors bounded (binary input
 # one error, other lines counted after the first), a directory of reports read, one without
-# them an error.
+# them an error; counts that agree with their nouns ("1 more difference").
 # Usage: test_crashwalk_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -247,7 +247,7 @@ addseg="python3 $(dirname "$0")/add_segment.py"
 check "wrong_firmware_refused" "$(run "$b/demo.elf" "$b/rtos-m4f-freertos.core" | sed 's/ (--.*//')" \
 	"1: crashwalk: $b/rtos-m4f-freertos.core: not a dump of $b/demo.elf"
 check "wrong_firmware_refused_in_one_line" "$(wc -l <"$tmp/err")" 1
-more=$(sed -n 's/.*; \([0-9]*\) more differences (-v lists them)$/\1/p' "$tmp/err")
+more=$(sed -n 's/.*; \([0-9]*\) more differences\{0,1\} (-v lists them)$/\1/p' "$tmp/err")
 "$cw" -v "$b/demo.elf" "$b/rtos-m4f-freertos.core" >/dev/null 2>"$tmp/err"
 nr_diff=$(($(grep -c ': does not match ' "$tmp/err") + 1))
 check "wrong_firmware_verbose_lists_the_other_differences" "$((nr_diff - 1))" "${more:-none}"
@@ -268,12 +268,16 @@ $addseg "$core" "$tmp/text-ok.core" --text "$elf"
 check "dumped_code_equal_accepted" "$(run "$elf" "$tmp/text-ok.core")" "0: "
 $addseg "$core" "$tmp/text-bad.core" --text "$elf" --flip 0x100
 check "dumped_code_differing_refused" "$(run "$elf" "$tmp/text-bad.core" | grep -c \
-	'): \.text: 1 of the [0-9]* bytes at 0x00000000-0x[0-9a-f]* differ from the firmware.s, the first at 0x00000100 ')" 1
+	'): \.text: 1 of the [0-9]* bytes at 0x00000000-0x[0-9a-f]* differs from the firmware.s, the first at 0x00000100 ')" 1
 $addseg "$core" "$tmp/id.core" --build-id 0123456789abcdef
 check "build_id_contradicting_the_firmware_s_refused" \
 	"$(run "$elf" "$tmp/id.core" | sed 's/.*): //')" \
 	"build-id: the dump names 0123456789abcdef, the firmware is $(arm-none-eabi-readelf -n "$elf" |
 		sed -n 's/.*Build ID: //p')"
+# Counts agree with their nouns: two differences are the first and "1 more difference".
+$addseg "$tmp/text-bad.core" "$tmp/two-diffs.core" --build-id 0123456789abcdef
+check "one_more_difference_is_singular" "$(run "$elf" "$tmp/two-diffs.core" | sed 's/.*; //')" \
+	"1 more difference (-v lists them)"
 arm-none-eabi-objcopy --remove-section .note.gnu.build-id "$elf" "$tmp/noid.elf"
 check "build_id_the_firmware_lacks_refused" "$(run "$tmp/noid.elf" "$tmp/id.core" | sed 's/.*): //')" \
 	"build-id: the dump names build-id 0123456789abcdef, the firmware has none"
@@ -348,7 +352,10 @@ printf '%s\n' "$core" "$tmp/text" "$b/demo.zephyr" "$tmp/id.core" >"$tmp/list"
 check "batch_exit_status_1_after_failures" "$?" 1
 check "batch_one_json_line_per_dump" "$(grep -c '^{"schema": "crashwalk"' "$tmp/batch")" 4
 check "batch_counts_on_stderr" "$(tail -1 "$tmp/err")" \
-	"crashwalk: 4 dumps, 2 failed, 1 firmware images opened"
+	"crashwalk: 4 dumps, 2 failed, 1 firmware image opened"
+check "batch_of_one_dump_is_singular" \
+	"$(echo "$core" | "$cw" --batch --no-debuginfod --symbols "$b" 2>&1 >/dev/null | tail -1)" \
+	"crashwalk: 1 dump, 0 failed, 1 firmware image opened"
 check "batch_from_stdin_is_the_same" \
 	"$("$cw" -q --batch --no-debuginfod --symbols "$b" <"$tmp/list" 2>/dev/null)" "$(cat "$tmp/batch")"
 "$cw" summary "$tmp/batch" >"$tmp/sum"
