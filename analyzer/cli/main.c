@@ -67,7 +67,8 @@ static void usage(FILE *out)
 	      "      --color[=WHEN]      bold function names: auto, always or never (default\n"
 	      "                          auto: a terminal, NO_COLOR unset, TERM not dumb)\n"
 	      "  -q, --quiet             print no notes on stderr, only errors\n"
-	      "  -v, --verbose           say which dump is being read\n"
+	      "  -v, --verbose           say which dump is being read, and under a frame the\n"
+	      "                          caller each disagreeing unwinder proposed\n"
 	      "  -h, --help              this help\n"
 	      "  -V, --version           the version\n"
 	      "See crashwalk(1).\n", cw_dump_formats(), cw_rtos_kinds());
@@ -547,6 +548,7 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			verbosity = 1;
+			opt.report.proposals = 1;
 			break;
 		case 'h':
 			usage(stdout);

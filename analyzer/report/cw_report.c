@@ -99,6 +99,15 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 	method_list(out, f->agreed, "", ", ", "\"");
 	fputs("], \"disagreed\": [", out);
 	method_list(out, f->disagreed, "", ", ", "\"");
+	fputs("], \"proposed\": [", out);
+	for (k = 0; k < f->nr_proposed; k++) {
+		const struct cw_proposal *p = &f->proposed[k];
+
+		fprintf(out, "%s{\"method\": \"%s\", \"pc\": %u, \"sp\": %u, \"function\": ",
+			k ? ", " : "", cw_method_name(p->method), p->pc, p->sp);
+		fw_json_str(out, p->func ? p->func->name : NULL, 0);
+		fprintf(out, ", \"offset\": %u}", p->func ? p->pc - p->func->addr : 0);
+	}
 	fprintf(out, "], \"provenance\": \"%s\"", searched ? "searched" : "dump");
 	if (f->flags & CW_FRAME_LOST)
 		fputs(", \"lost\": true", out);
@@ -358,6 +367,43 @@ static const char *exc_return_text(uint32_t exc_return, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * What the unwinders that disagreed with the caller taken (f) proposed
+ * instead, a line per caller, naming every unwinder that proposed it. Where
+ * the pc is the same, the frames differ in sp alone (a scan that took a copy
+ * of the return address from another slot), said so.
+ */
+static void proposals_text(FILE *out, const struct cw_frame *f, const char *indent)
+{
+	const struct cw_proposal *p, *q;
+	unsigned int k, j, done = 0;
+
+	for (k = 0; k < f->nr_proposed; k++) {
+		if (done & (1u << k))
+			continue;
+		p = &f->proposed[k];
+		fprintf(out, "%s     ", indent);
+		for (j = k; j < f->nr_proposed; j++) {
+			q = &f->proposed[j];
+			if (q->pc == p->pc && q->sp == p->sp) {
+				fprintf(out, " %s", cw_method_name(q->method));
+				done |= 1u << j;
+			}
+		}
+		fputs(" proposed ", out);
+		if (p->pc == f->pc)
+			fprintf(out, "the same pc, sp 0x%08x where this frame's is 0x%08x\n", p->sp,
+				f->sp);
+		else if (cw_is_exc_return(p->pc))
+			fprintf(out, "EXC_RETURN 0x%08x, sp 0x%08x\n", p->pc, p->sp);
+		else if (p->func)
+			fprintf(out, "0x%08x %s+0x%x, sp 0x%08x\n", p->pc, p->func->name,
+				p->pc - p->func->addr, p->sp);
+		else
+			fprintf(out, "0x%08x ??, sp 0x%08x\n", p->pc, p->sp);
+	}
+}
+
 static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i,
 		       const struct cw_report_opts *o, const char *indent)
 {
@@ -393,6 +439,8 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i,
 	method_list(out, f->agreed, ", agreed: ", " ", "");
 	method_list(out, f->disagreed, ", disagreed: ", " ", "");
 	fputs("]\n", out);
+	if (o->proposals)
+		proposals_text(out, f, indent);
 	for (k = 0; k < f->nr_inl; k++)
 		fprintf(out, "%s      inlined: %s at %s:%d\n", indent, f->inl[k].func,
 			f->inl[k].src.file ? shown_path(o, f->inl[k].src.file, path, sizeof(path)) :

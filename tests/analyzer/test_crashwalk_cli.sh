@@ -10,7 +10,8 @@
 # firmware, empty or terminal standard input, a followed stream without a dump; a file that
 # starts no dump format refused from its first bytes; summary's errors bounded (binary input
 # one error, other lines counted after the first), a directory of reports read, one without
-# them an error; counts that agree with their nouns ("1 more difference").
+# them an error; counts that agree with their nouns ("1 more difference"); what each unwinder
+# that disagreed proposed (-v, JSON).
 # Usage: test_crashwalk_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -227,6 +228,25 @@ check "stdin_dump_is_the_file_dump" "$("$cw" "$elf" - <"$core" | tail -n +2)" \
 	"$("$cw" "$elf" "$core" | tail -n +2)"
 check "stdin_dump_is_named" "$("$cw" "$elf" - <"$core" | head -1)" "crashwalk: <stdin> (elf-core)"
 
+# What each unwinder that disagreed proposed: with -v a line under the frame (one per caller,
+# naming every unwinder that proposed it), in the JSON always, one entry per disagreeing one.
+check "verbose_says_what_a_disagreeing_unwinder_proposed" \
+	"$("$cw" -v "$elf" "$core" 2>/dev/null | grep -A1 'disagreed: scan]$' | tail -1)" \
+	"      scan proposed the same pc, sp 0x20003e24 where this frame's is 0x20003e28"
+check "verbose_groups_unwinders_that_proposed_one_caller" \
+	"$("$cw" -v "$b/rtos-m33-zephyr.elf" "$b/rtos-m33-zephyr.core" 2>/dev/null |
+		sed -n '/^backtrace/,/^stopped/p' | grep -A2 'disagreed: ehabi prologue fp scan]$' | tail -2)" \
+	"      ehabi proposed 0xaaaaaaaa ??, sp 0x38001af4
+      prologue fp scan proposed the same pc, sp 0x38001a74 where this frame's is 0x38001a80"
+check "proposals_only_with_verbose" "$("$cw" "$elf" "$core" | grep -c ' proposed ')" 0
+check "json_proposed_is_disagreed" "$("$cw" -j "$b/rtos-m33-zephyr.elf" "$b/rtos-m33-zephyr.core" |
+	python3 -c 'import json, sys
+j = json.loads(sys.stdin.readline())
+frames = j["frames"] + [f for t in j["threads"] for f in t["frames"]]
+print(sum(bool(f["proposed"]) for f in frames),
+      all([p["method"] for p in f["proposed"]] == f["disagreed"] and
+          all((p["pc"], p["sp"]) != (f["pc"], f["sp"]) for p in f["proposed"]) for f in frames))')" \
+	"2 True"
 bold=$(printf '\033[1m')
 check "color_never_off_a_terminal" "$("$cw" "$elf" "$core" | grep -cF "$bold")" 0
 check "color_always_bold_names" "$("$cw" --color=always "$elf" "$core" | grep -cF "$bold")" \
