@@ -54,6 +54,9 @@ static void usage(FILE *out)
 	      "      --path-map=OLD=NEW  show source paths under directory OLD under NEW\n"
 	      "                          (repeatable; as GDB's set substitute-path)\n"
 	      "      --strip-path        show source files by base name (as addr2line -s)\n"
+	      "      --frame-regs        under each frame, the registers known there (as GDB's\n"
+	      "                          info registers in that frame; JSON: each frame's\n"
+	      "                          \"registers\")\n"
 	      "      --symbols=DIR       find firmware by build-id in DIR: DIR/.build-id/xx/\n"
 	      "                          rest.debug, or any ELF in DIR (repeatable)\n"
 	      "      --no-debuginfod     do not ask debuginfod servers (DEBUGINFOD_URLS)\n"
@@ -409,7 +412,7 @@ static int is_firmware(const char *path, int follow)
 
 enum {
 	OPT_COLOR = 256, OPT_ALLOW_MISMATCH, OPT_PATH_MAP, OPT_STRIP_PATH, OPT_SYMBOLS,
-	OPT_NO_DEBUGINFOD, OPT_IMAGE_CACHE,
+	OPT_NO_DEBUGINFOD, OPT_IMAGE_CACHE, OPT_FRAME_REGS,
 };
 
 #define MAX_SYMBOL_DIRS	16
@@ -428,6 +431,7 @@ int main(int argc, char **argv)
 		{ "sp", required_argument, NULL, 's' },
 		{ "path-map", required_argument, NULL, OPT_PATH_MAP },
 		{ "strip-path", no_argument, NULL, OPT_STRIP_PATH },
+		{ "frame-regs", no_argument, NULL, OPT_FRAME_REGS },
 		{ "symbols", required_argument, NULL, OPT_SYMBOLS },
 		{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
 		{ "image-cache", required_argument, NULL, OPT_IMAGE_CACHE },
@@ -510,6 +514,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_STRIP_PATH:
 			opt.report.strip_path = 1;
+			break;
+		case OPT_FRAME_REGS:
+			opt.report.frame_regs = 1;
 			break;
 		case OPT_SYMBOLS:
 			c = stat(optarg, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;

@@ -74,6 +74,45 @@ static const char *shown_path(const struct cw_report_opts *o, const char *file, 
 	return file;
 }
 
+/* The registers a frame shows (--frame-regs): the core ones, as GDB's info registers lists them. */
+static const enum cw_reg frame_reg_order[] = {
+	CW_R0, CW_R1, CW_R2, CW_R3, CW_R4, CW_R5, CW_R6, CW_R7, CW_R8, CW_R9, CW_R10, CW_R11,
+	CW_R12, CW_SP, CW_LR, CW_PC, CW_XPSR,
+};
+
+/* {"r4": N, ...}: the known ones only, as the report's own "registers". */
+static void json_frame_regs(FILE *out, const struct cw_regs *regs)
+{
+	unsigned int k, n = 0;
+
+	fputs(", \"registers\": {", out);
+	for (k = 0; k < ARRAY_SIZE(frame_reg_order); k++)
+		if (cw_reg_ok(regs, frame_reg_order[k]))
+			fprintf(out, "%s\"%s\": %u", n++ ? ", " : "", cw_reg_name(frame_reg_order[k]),
+				regs->r[frame_reg_order[k]]);
+	fputc('}', out);
+}
+
+/* Four a line under the frame, the unknown ones left out, as a caller's r0-r3 are. */
+static void text_frame_regs(FILE *out, const struct cw_regs *regs, const char *indent)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < ARRAY_SIZE(frame_reg_order); k++) {
+		enum cw_reg r = frame_reg_order[k];
+
+		if (!cw_reg_ok(regs, r))
+			continue;
+		if (n++ % 4)
+			fputs("  ", out);
+		else
+			fprintf(out, "%s%s      ", n > 1 ? "\n" : "", indent);
+		fprintf(out, "%-4s 0x%08x", cw_reg_name(r), regs->r[r]);
+	}
+	if (n)
+		fputc('\n', out);
+}
+
 /* searched: the frame is the one a search found, or above it: its place rests on the search. */
 static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int searched,
 		       const struct cw_report_opts *o)
@@ -109,6 +148,8 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 		fprintf(out, ", \"offset\": %u}", p->func ? p->pc - p->func->addr : 0);
 	}
 	fprintf(out, "], \"provenance\": \"%s\"", searched ? "searched" : "dump");
+	if (o->frame_regs)
+		json_frame_regs(out, &f->regs);
 	if (f->flags & CW_FRAME_LOST)
 		fputs(", \"lost\": true", out);
 	if (f->flags & CW_FRAME_FNC_RETURN)
@@ -445,6 +486,8 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i,
 		fprintf(out, "%s      inlined: %s at %s:%d\n", indent, f->inl[k].func,
 			f->inl[k].src.file ? shown_path(o, f->inl[k].src.file, path, sizeof(path)) :
 			"??", f->inl[k].src.line);
+	if (o->frame_regs)
+		text_frame_regs(out, &f->regs, indent);
 }
 
 static void overflow_text(char *buf, size_t len, uint32_t o)

@@ -120,6 +120,12 @@ struct cw_frame {
 	/* What each unwinder of disagreed proposed, in the engine's order. */
 	struct cw_proposal proposed[CW_MAX_PROPOSALS];
 	unsigned int nr_proposed;
+	/*
+	 * The registers the walk knew at this frame (--frame-regs): the dump's
+	 * at frame 0, those an exception frame stacked, the callee-saved ones
+	 * the unwinders restored or the callee kept, pc and sp.
+	 */
+	struct cw_regs regs;
 	uint32_t exc_return;	/* with CW_FRAME_EXCEPTION */
 	uint32_t stacked_lr;	/* popped with CW_FRAME_EXCEPTION: the interrupted code's lr */
 	const struct cw_symbol *func;

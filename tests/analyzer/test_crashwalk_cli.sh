@@ -11,7 +11,7 @@
 # starts no dump format refused from its first bytes; summary's errors bounded (binary input
 # one error, other lines counted after the first), a directory of reports read, one without
 # them an error; counts that agree with their nouns ("1 more difference"); what each unwinder
-# that disagreed proposed (-v, JSON).
+# that disagreed proposed (-v, JSON); each frame's registers (--frame-regs) against GDB's.
 # Usage: test_crashwalk_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -247,6 +247,54 @@ print(sum(bool(f["proposed"]) for f in frames),
       all([p["method"] for p in f["proposed"]] == f["disagreed"] and
           all((p["pc"], p["sp"]) != (f["pc"], f["sp"]) for p in f["proposed"]) for f in frames))')" \
 	"2 True"
+# --frame-regs: under each frame the registers the walk knew there, against GDB's own reading
+# of the same core frame by frame (its Python API: each real frame's registers, matched to
+# crashwalk's by pc and sp). Every register crashwalk shows must be GDB's; a caller shows
+# r4-r11, sp and pc, a frame an exception interrupted all it stacked too.
+check "frame_regs_text_under_the_frame" "$("$cw" --frame-regs "$elf" "$core" |
+	sed -n '/^#1 /,/^#2 /p' | sed '1d;$d')" \
+"      r0   0x0000017c  r1   0x0000017c  r2   0x200000c8  r3   0xf0000000
+      r4   0x20003e34  r5   0x00000000  r6   0x00000000  r7   0x20003e28
+      r8   0x00000000  r9   0x00000000  r10  0x00000000  r11  0x00000000
+      r12  0x00000000  sp   0x20003e24  lr   0x00000783  pc   0x0000064c
+      xpsr 0xa100020e"
+check "frame_regs_only_when_asked" "$("$cw" "$elf" "$core" | grep -c '^      r4 ')" 0
+if command -v gdb-multiarch >/dev/null; then
+	cat >"$tmp/regs.py" <<'PY'
+import gdb
+f = gdb.newest_frame()
+while f:
+    if f.type() == gdb.NORMAL_FRAME:
+        print(" ".join("%s=%d" % (r, int(f.read_register(r)) & 0xffffffff)
+                       for r in ["r%d" % i for i in range(13)] + ["sp", "lr", "pc"]))
+    f = f.older()
+PY
+	gdb-multiarch -batch -nx -ex 'set architecture armv7e-m' -ex "target core $core" \
+		-ex "source $tmp/regs.py" "$elf" 2>/dev/null | grep '^r0=' >"$tmp/gdb-regs"
+	"$cw" -j --frame-regs "$elf" "$core" >"$tmp/regs.json"
+	check "frame_regs_are_gdb_s" "$(python3 - "$tmp/gdb-regs" "$tmp/regs.json" <<'PY'
+import json, sys
+gdb = [dict((k, int(v)) for k, v in (w.split("=") for w in line.split()))
+       for line in open(sys.argv[1])]
+frames = json.load(open(sys.argv[2]))["frames"]
+matched, wrong = 0, []
+callee = ["r%d" % i for i in range(4, 12)] + ["sp", "pc"]
+for f in frames:
+    g = [g for g in gdb if (g["pc"], g["sp"]) == (f["pc"], f["sp"])]
+    if not g:
+        continue
+    matched += 1
+    regs = f["registers"]
+    need = callee + (["r0", "r1", "r2", "r3", "r12", "lr"] if f["exception"] or not f["index"] else [])
+    wrong += ["#%d %s" % (f["index"], r) for r in need if r not in regs]
+    wrong += ["#%d %s=%#x, gdb %#x" % (f["index"], r, v, g[0][r])
+              for r, v in regs.items() if r in g[0] and v != g[0][r]]
+print(matched, wrong or "none")
+PY
+)" "9 none"
+else
+	ktap_result skip "frame_regs_are_gdb_s" "no gdb-multiarch"
+fi
 bold=$(printf '\033[1m')
 check "color_never_off_a_terminal" "$("$cw" "$elf" "$core" | grep -cF "$bold")" 0
 check "color_always_bold_names" "$("$cw" --color=always "$elf" "$core" | grep -cF "$bold")" \
