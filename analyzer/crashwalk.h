@@ -218,6 +218,17 @@ struct cw_report_opts {
 	const char *path_map[CW_PATH_MAP_MAX];
 	unsigned int nr_path_map;
 	int strip_path;
+	/*
+	 * Text: under a frame, the caller each unwinder that disagreed with the
+	 * one taken proposed (crashwalk -v); the JSON always has them.
+	 */
+	int proposals;
+	/*
+	 * Under each frame (text) or in it (JSON "registers"), the registers
+	 * the walk knew there (--frame-regs), as GDB's info registers in that
+	 * frame: what a caller's frame cannot know is left out.
+	 */
+	int frame_regs;
 };
 
 void cw_report(FILE *out, const struct cw_report_opts *o, const struct cw_analysis *a);

@@ -123,7 +123,7 @@ t=$(now)
 	>"$fleet/batch.jsonl" 2>"$fleet/batch.err" || true
 fleet_batch=$(($(now) - t))
 fleet_rss=$(tail -1 "$fleet/rss")
-fleet_opened=$(sed -n 's/.* failed, \([0-9]*\) firmware images opened/\1/p' "$fleet/batch.err")
+fleet_opened=$(sed -n 's/.* failed, \([0-9]*\) firmware images\{0,1\} opened/\1/p' "$fleet/batch.err")
 fleet_failed=$(grep -c '"error"' "$fleet/batch.jsonl" || true)
 # Memory against the dumps and the cache: a tenth of the dumps, and a cache of 4.
 head -n $((FLEET_DUMPS / 10)) "$fleet/list" | /usr/bin/time -f %M -o "$fleet/rss" \

@@ -178,8 +178,8 @@ static int refuse_mismatch(const struct cw_options *o, const struct cw_image *im
 		tell_caller(o, 1, "%s: does not match %s: %s", d->path, fw, m->lines[i]);
 	if (m->nr > 1)
 		return cw_fail(err, d->path, -1, "not a dump of %s (--allow-mismatch reports it "
-			       "anyway): %s; %u more differences (-v lists them)", fw,
-			       m->lines[0], m->nr - 1);
+			       "anyway): %s; %u more difference%s (-v lists them)", fw,
+			       m->lines[0], m->nr - 1, cw_plural(m->nr - 1));
 	return cw_fail(err, d->path, -1, "not a dump of %s (--allow-mismatch reports it anyway): "
 		       "%s", fw, m->lines[0]);
 }

@@ -27,6 +27,21 @@ int cw_failv(struct cw_error *err, const char *file, long offset, const char *fm
 void cw_add_linev(char *lines, size_t width, size_t max, unsigned int *nr, const char *fmt,
 		  va_list ap) __attribute__((format(printf, 5, 0)));
 
+/*
+ * A count's agreement in messages: cw_plural() ends its noun ("1 difference",
+ * "2 differences"), cw_verb_s() the verb whose subject it is ("1 word points",
+ * "2 words point"). A report reads as prose; "1 more differences" does not.
+ */
+static inline const char *cw_plural(unsigned long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static inline const char *cw_verb_s(unsigned long n)
+{
+	return n == 1 ? "s" : "";
+}
+
 const char *cw_reg_name(enum cw_reg r);
 int cw_reg_by_name(const char *name, size_t len);
 

@@ -25,9 +25,11 @@ CW_SUBCOMMANDS(CW_CMD_)
 /*
  * Call fn for each line of the file at name ("-": standard input), with its
  * number; what names the option or command in the error an unreadable file
- * gets. 1 when the file cannot be opened, else the OR of what fn returned.
+ * gets. A file whose first bytes are binary (a crash dump, an ELF file) is
+ * refused there in one error, which says what was expected instead. 1 when
+ * the file cannot be read or is refused, else the OR of what fn returned.
  */
-int cw_each_line(const char *name, const char *what,
+int cw_each_line(const char *name, const char *what, const char *expected,
 		 int (*fn)(void *ctx, char *line, size_t n, unsigned int lineno), void *ctx);
 
 #endif /* CW_CLI_H */

@@ -54,6 +54,9 @@ static void usage(FILE *out)
 	      "      --path-map=OLD=NEW  show source paths under directory OLD under NEW\n"
 	      "                          (repeatable; as GDB's set substitute-path)\n"
 	      "      --strip-path        show source files by base name (as addr2line -s)\n"
+	      "      --frame-regs        under each frame, the registers known there (as GDB's\n"
+	      "                          info registers in that frame; JSON: each frame's\n"
+	      "                          \"registers\")\n"
 	      "      --symbols=DIR       find firmware by build-id in DIR: DIR/.build-id/xx/\n"
 	      "                          rest.debug, or any ELF in DIR (repeatable)\n"
 	      "      --no-debuginfod     do not ask debuginfod servers (DEBUGINFOD_URLS)\n"
@@ -67,7 +70,8 @@ static void usage(FILE *out)
 	      "      --color[=WHEN]      bold function names: auto, always or never (default\n"
 	      "                          auto: a terminal, NO_COLOR unset, TERM not dumb)\n"
 	      "  -q, --quiet             print no notes on stderr, only errors\n"
-	      "  -v, --verbose           say which dump is being read\n"
+	      "  -v, --verbose           say which dump is being read, and under a frame the\n"
+	      "                          caller each disagreeing unwinder proposed\n"
 	      "  -h, --help              this help\n"
 	      "  -V, --version           the version\n"
 	      "See crashwalk(1).\n", cw_dump_formats(), cw_rtos_kinds());
@@ -204,25 +208,117 @@ static int analyze(struct firmware *fw, const char *path, uint8_t *buf, size_t l
 	return 0;
 }
 
-int cw_each_line(const char *name, const char *what,
+/*
+ * A line input: its first bytes, read to judge the file before its lines,
+ * handed back ahead of the rest (fopencookie), so that nothing is lost from
+ * a pipe and lines still come as soon as they arrive.
+ */
+struct line_input {
+	int fd;
+	uint8_t head[4096];
+	size_t len, off;
+};
+
+static ssize_t line_input_read(void *p, char *buf, size_t size)
+{
+	struct line_input *in = p;
+	size_t n = in->len - in->off;
+
+	if (!n)
+		return read(in->fd, buf, size);
+	n = n < size ? n : size;
+	memcpy(buf, in->head + in->off, n);
+	in->off += n;
+	return (ssize_t)n;
+}
+
+static int line_input_close(void *p)
+{
+	struct line_input *in = p;
+
+	return in->fd == STDIN_FILENO ? 0 : close(in->fd);
+}
+
+/* The head: up to 4096 bytes, or the first line when a pipe sends no more yet. */
+static int line_input_head(struct line_input *in)
+{
+	ssize_t n;
+
+	while (in->len < sizeof(in->head) && !memchr(in->head, '\n', in->len)) {
+		n = read(in->fd, in->head + in->len, sizeof(in->head) - in->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		in->len += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * What a file whose first bytes hold a control character no text of lines
+ * has (only tab, CR and LF are) is, that byte's offset in *at; NULL: text.
+ * The binary dump formats all have one in their first bytes.
+ */
+static const char *binary_kind(const uint8_t *b, size_t n, size_t *at)
+{
+	size_t i;
+
+	for (i = 0; i < n && (b[i] >= 0x20 || b[i] == '\t' || b[i] == '\r' || b[i] == '\n'); i++)
+		;
+	*at = i;
+	if (i == n)
+		return NULL;
+	if (cw_dump_sniff(b, n))
+		return "a crash dump";
+	if (n >= 4 && !memcmp(b, "\177ELF", 4))
+		return "an ELF file";
+	return "binary data";
+}
+
+int cw_each_line(const char *name, const char *what, const char *expected,
 		 int (*fn)(void *ctx, char *line, size_t n, unsigned int lineno), void *ctx)
 {
-	FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
+	static const cookie_io_functions_t io = { .read = line_input_read,
+						   .close = line_input_close };
+	struct line_input in = { .fd = strcmp(name, "-") ? open(name, O_RDONLY) : STDIN_FILENO };
 	unsigned int lineno = 0;
+	const char *kind;
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, at;
 	ssize_t n;
+	FILE *f;
 	int rc = 0;
 
+	if (in.fd < 0 || line_input_head(&in)) {
+		fprintf(stderr, "crashwalk: %s %s: %s\n", what, name, strerror(errno));
+		line_input_close(&in);
+		return 1;
+	}
+	/* Binary input is one error, not one per "line" of it, and is not read further. */
+	kind = binary_kind(in.head, in.len, &at);
+	if (kind) {
+		if (strcmp(kind, "binary data"))
+			fprintf(stderr, "crashwalk: %s %s: %s, expected %s\n", what, name, kind,
+				expected);
+		else
+			fprintf(stderr, "crashwalk: %s %s: offset %zu (0x%zx): byte 0x%02x: binary "
+				"data, expected %s\n", what, name, at, at, in.head[at], expected);
+		line_input_close(&in);
+		return 1;
+	}
+	f = fopencookie(&in, "r", io);
 	if (!f) {
 		fprintf(stderr, "crashwalk: %s %s: %s\n", what, name, strerror(errno));
+		line_input_close(&in);
 		return 1;
 	}
 	while ((n = getline(&line, &cap, f)) > 0)
 		rc |= fn(ctx, line, (size_t)n, ++lineno);
 	free(line);
-	if (f != stdin)
-		fclose(f);
+	fclose(f);
 	return rc;
 }
 
@@ -249,7 +345,7 @@ static int batch(struct firmware *fw, const char *list, const struct options *op
 {
 	struct batch_ctx b = { fw, opt };
 
-	return cw_each_line(list, "--batch", batch_line, &b);
+	return cw_each_line(list, "--batch", "the dumps' paths, one a line", batch_line, &b);
 }
 
 struct watch_ctx {
@@ -316,7 +412,7 @@ static int is_firmware(const char *path, int follow)
 
 enum {
 	OPT_COLOR = 256, OPT_ALLOW_MISMATCH, OPT_PATH_MAP, OPT_STRIP_PATH, OPT_SYMBOLS,
-	OPT_NO_DEBUGINFOD, OPT_IMAGE_CACHE,
+	OPT_NO_DEBUGINFOD, OPT_IMAGE_CACHE, OPT_FRAME_REGS,
 };
 
 #define MAX_SYMBOL_DIRS	16
@@ -335,6 +431,7 @@ int main(int argc, char **argv)
 		{ "sp", required_argument, NULL, 's' },
 		{ "path-map", required_argument, NULL, OPT_PATH_MAP },
 		{ "strip-path", no_argument, NULL, OPT_STRIP_PATH },
+		{ "frame-regs", no_argument, NULL, OPT_FRAME_REGS },
 		{ "symbols", required_argument, NULL, OPT_SYMBOLS },
 		{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
 		{ "image-cache", required_argument, NULL, OPT_IMAGE_CACHE },
@@ -354,6 +451,7 @@ int main(int argc, char **argv)
 	struct firmware fw = { 0 };
 	struct stat st;
 	int c, i, rc = 0, follow = 0, first;
+	unsigned int opened;
 	char *end;
 
 	for (i = 0; argc > 1 && i < (int)(sizeof(subcommands) / sizeof(subcommands[0])); i++)
@@ -417,6 +515,9 @@ int main(int argc, char **argv)
 		case OPT_STRIP_PATH:
 			opt.report.strip_path = 1;
 			break;
+		case OPT_FRAME_REGS:
+			opt.report.frame_regs = 1;
+			break;
 		case OPT_SYMBOLS:
 			c = stat(optarg, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 			if (c) {
@@ -454,6 +555,7 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			verbosity = 1;
+			opt.report.proposals = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -552,8 +654,9 @@ int main(int argc, char **argv)
 		rc |= batch(&fw, list, &opt);
 		fflush(stdout);
 		/* The count after the stream, where a reader of stdout does not trip on it. */
-		stderr_note("%u dumps, %u failed, %u firmware images opened\n", fw.dumps, fw.failed,
-			    fw.store ? cw_symbols_opened(fw.store) : 1);
+		opened = fw.store ? cw_symbols_opened(fw.store) : 1;
+		stderr_note("%u dump%s, %u failed, %u firmware image%s opened\n", fw.dumps,
+			    fw.dumps == 1 ? "" : "s", fw.failed, opened, opened == 1 ? "" : "s");
 	}
 	if (watch) {
 		struct watch_ctx w = { &fw, &opt, 0, 0 };

@@ -19,6 +19,8 @@
 
 /* Dumps are RAM images of microcontrollers: anything larger is not one. */
 #define CW_DUMP_MAX	(256u << 20)
+/* What a reader's detect() and the text forms' tag search look at (struct cw_dump_reader). */
+#define CW_DUMP_SNIFF	4096u
 
 #define CW_FORMAT_(NAME, file, name)	[CW_FMT_##NAME] = { name, &cw_##file##_reader },
 const struct cw_format cw_formats[CW_NR_FORMATS] = {
@@ -115,8 +117,8 @@ static const struct cw_dump_reader *detect_text(const uint8_t *buf, size_t len)
 
 	for (f = CW_FMT_UNKNOWN + 1; f < CW_NR_FORMATS; f++) {
 		r = cw_formats[f].reader;
-		if (r->decode_text && memmem(buf, len < 4096 ? len : 4096, r->log.tag,
-					     strlen(r->log.tag)))
+		if (r->decode_text && memmem(buf, len < CW_DUMP_SNIFF ? len : CW_DUMP_SNIFF,
+					     r->log.tag, strlen(r->log.tag)))
 			return r;
 	}
 	return NULL;
@@ -133,6 +135,12 @@ int cw_dump_sniff(const uint8_t *buf, size_t len)
 	f = detect(buf, len);
 	r = cw_formats[f].reader;
 	return r && (!r->is_dump || r->is_dump(buf, len));
+}
+
+/* A file whose first bytes start no format: said the same way, early or late. */
+static int unknown_format(struct cw_error *err, const char *path)
+{
+	return cw_fail(err, path, 0, "not a known dump format (%s)", cw_dump_formats());
 }
 
 /* Takes ownership of buf (malloc'ed). */
@@ -152,7 +160,7 @@ int cw_dump_parse(struct cw_dump *d, const char *path, const uint8_t *buf, size_
 	d->format = detect(d->buf, d->len);
 	r = cw_formats[d->format].reader;
 	if (!r)
-		return cw_fail(err, d->path, 0, "not a known dump format (%s)", cw_dump_formats());
+		return unknown_format(err, d->path);
 	if (r->parse(d, err))
 		return -1;
 	if (!d->build_id_len)
@@ -185,8 +193,20 @@ int cw_dump_load(struct cw_dump *d, const char *path, struct cw_error *err)
 			}
 			buf = nb;
 		}
-		n = fread(buf + len, 1, cap - len, f);
+		/*
+		 * Every format is told by its first bytes: a file that starts none
+		 * is refused after the first read (len == n), not after reading up
+		 * to 256 MiB of it (or, from a pipe that never ends, waiting for its
+		 * end).
+		 */
+		n = fread(buf + len, 1, len ? cap - len : CW_DUMP_SNIFF, f);
 		len += n;
+		if (len == n && n && !ferror(f) && !detect_text(buf, len) &&
+		    detect(buf, len) == CW_FMT_UNKNOWN) {
+			free(buf);
+			fclose(f);
+			return unknown_format(err, path);
+		}
 	} while (n);
 	if (ferror(f)) {
 		int e = errno;

@@ -79,8 +79,8 @@ static int zephyr_block(struct cw_dump *d, size_t *offp, struct cw_error *err)
 	ver = le16(d->buf + off + 1);
 	n = le16(d->buf + off + 3);
 	if (!fits(d->len, off + 5, n))
-		return cw_fail(err, d->path, (long)off + 3, "block of %u bytes overruns the file",
-			       n);
+		return cw_fail(err, d->path, (long)off + 3, "block of %u byte%s overruns the file",
+			       n, cw_plural(n));
 	if (id == 'A' && zephyr_arch(d, off + 5, ver, n, err))
 		return -1;
 	*offp = off + 5 + n;

@@ -118,7 +118,8 @@ static void describe_cut(struct follow *f, struct cw_stream_dump *sd)
 	}
 	else
 		snprintf(sd->why + n, sizeof(sd->why) - n,
-			 "; its %zu bytes parse, only the end marker is missing", d.len);
+			 "; its %zu byte%s parse%s, only the end marker is missing", d.len,
+			 cw_plural(d.len), cw_verb_s(d.len));
 	cw_dump_free(&d);
 }
 

@@ -406,8 +406,8 @@ static struct cw_image *find_image(struct cw_symbols *s, const uint8_t *id, uint
 	for (i = 0; i < s->nr_dirs; i++) {
 		if (find_in_dir(&s->dirs[i], id, len, hex, path, sizeof(path))) {
 			searched(where, sizeof(where),
-				 "%s (.build-id, %zu ELF with a build-id): not there",
-				 s->dirs[i].dir, s->dirs[i].nr);
+				 "%s (.build-id, %zu ELF%s with a build-id): not there",
+				 s->dirs[i].dir, s->dirs[i].nr, cw_plural(s->dirs[i].nr));
 			continue;
 		}
 		snprintf(from, sizeof(from), "--symbols %s", s->dirs[i].dir);

@@ -61,9 +61,10 @@ static void match_sections(const struct cw_target *t, const struct cw_dump *d,
 				if (dr->data[a - dr->addr] != s->data[a - s->addr] && !ndiff++)
 					first = a;
 			if (ndiff)
-				mismatch(m, "%s: %u of the %u bytes at 0x%08x-0x%08x differ from the "
-					 "firmware's, the first at 0x%08x (dump 0x%02x, firmware 0x%02x)",
-					 s->name, ndiff, hi - lo, lo, hi, first,
+				mismatch(m, "%s: %u of the %u byte%s at 0x%08x-0x%08x differ%s from "
+					 "the firmware's, the first at 0x%08x (dump 0x%02x, firmware "
+					 "0x%02x)", s->name, ndiff, hi - lo, cw_plural(hi - lo), lo, hi,
+					 cw_verb_s(ndiff), first,
 					 dr->data[first - dr->addr], s->data[first - s->addr]);
 		}
 	}
@@ -196,9 +197,9 @@ static void match_lost(const struct cw_target *t, const struct cw_backtrace *bt,
 			first = a;
 	}
 	if (passed)
-		mismatch(m, "frame #%u: %u words above the frame that was never stacked, the "
-			 "first at 0x%08x, point into the firmware's code after no call", ff,
-			 passed, first);
+		mismatch(m, "frame #%u: %u word%s above the frame that was never stacked, the "
+			 "first at 0x%08x, point%s into the firmware's code after no call", ff,
+			 passed, cw_plural(passed), first, cw_verb_s(passed));
 }
 
 /*
@@ -273,10 +274,11 @@ static void match_data(const struct cw_target *t, struct cw_match *m)
 		}
 		if (moved >= 2 || (moved && 2 * differ >= dumped))
 			mismatch(m, "%s: the word at 0x%08x (%s) holds the initial value of 0x%08x "
-				 "(%s), which no longer does; %u such words, %u of %u differ from "
-				 "the firmware's", s->name, first,
+				 "(%s), which no longer does; %u such word%s, %u of %u differ%s "
+				 "from the firmware's", s->name, first,
 				 cw_image_object_name(t->img, first) ?: "?", from,
-				 cw_image_object_name(t->img, from) ?: "?", moved, differ, dumped);
+				 cw_image_object_name(t->img, from) ?: "?", moved, cw_plural(moved),
+				 differ, dumped, cw_verb_s(differ));
 	}
 }
 
@@ -335,8 +337,8 @@ static void match_ram_returns(const struct cw_target *t, const struct cw_dump *d
 	}
 	if (n >= CENSUS_MIN && 2 * calls < n)
 		mismatch(m, "RAM: %u of the %u words that look like return addresses into the "
-			 "firmware's code follow a call; the first that does not is 0x%08x at 0x%08x",
-			 calls, n, first_v, first);
+			 "firmware's code follow%s a call; the first that does not is 0x%08x at "
+			 "0x%08x", calls, n, cw_verb_s(calls), first_v, first);
 }
 
 /*

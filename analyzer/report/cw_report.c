@@ -74,6 +74,45 @@ static const char *shown_path(const struct cw_report_opts *o, const char *file, 
 	return file;
 }
 
+/* The registers a frame shows (--frame-regs): the core ones, as GDB's info registers lists them. */
+static const enum cw_reg frame_reg_order[] = {
+	CW_R0, CW_R1, CW_R2, CW_R3, CW_R4, CW_R5, CW_R6, CW_R7, CW_R8, CW_R9, CW_R10, CW_R11,
+	CW_R12, CW_SP, CW_LR, CW_PC, CW_XPSR,
+};
+
+/* {"r4": N, ...}: the known ones only, as the report's own "registers". */
+static void json_frame_regs(FILE *out, const struct cw_regs *regs)
+{
+	unsigned int k, n = 0;
+
+	fputs(", \"registers\": {", out);
+	for (k = 0; k < ARRAY_SIZE(frame_reg_order); k++)
+		if (cw_reg_ok(regs, frame_reg_order[k]))
+			fprintf(out, "%s\"%s\": %u", n++ ? ", " : "", cw_reg_name(frame_reg_order[k]),
+				regs->r[frame_reg_order[k]]);
+	fputc('}', out);
+}
+
+/* Four a line under the frame, the unknown ones left out, as a caller's r0-r3 are. */
+static void text_frame_regs(FILE *out, const struct cw_regs *regs, const char *indent)
+{
+	unsigned int k, n = 0;
+
+	for (k = 0; k < ARRAY_SIZE(frame_reg_order); k++) {
+		enum cw_reg r = frame_reg_order[k];
+
+		if (!cw_reg_ok(regs, r))
+			continue;
+		if (n++ % 4)
+			fputs("  ", out);
+		else
+			fprintf(out, "%s%s      ", n > 1 ? "\n" : "", indent);
+		fprintf(out, "%-4s 0x%08x", cw_reg_name(r), regs->r[r]);
+	}
+	if (n)
+		fputc('\n', out);
+}
+
 /* searched: the frame is the one a search found, or above it: its place rests on the search. */
 static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int searched,
 		       const struct cw_report_opts *o)
@@ -99,7 +138,18 @@ static void json_frame(FILE *out, const struct cw_frame *f, unsigned int i, int 
 	method_list(out, f->agreed, "", ", ", "\"");
 	fputs("], \"disagreed\": [", out);
 	method_list(out, f->disagreed, "", ", ", "\"");
+	fputs("], \"proposed\": [", out);
+	for (k = 0; k < f->nr_proposed; k++) {
+		const struct cw_proposal *p = &f->proposed[k];
+
+		fprintf(out, "%s{\"method\": \"%s\", \"pc\": %u, \"sp\": %u, \"function\": ",
+			k ? ", " : "", cw_method_name(p->method), p->pc, p->sp);
+		fw_json_str(out, p->func ? p->func->name : NULL, 0);
+		fprintf(out, ", \"offset\": %u}", p->func ? p->pc - p->func->addr : 0);
+	}
 	fprintf(out, "], \"provenance\": \"%s\"", searched ? "searched" : "dump");
+	if (o->frame_regs)
+		json_frame_regs(out, &f->regs);
 	if (f->flags & CW_FRAME_LOST)
 		fputs(", \"lost\": true", out);
 	if (f->flags & CW_FRAME_FNC_RETURN)
@@ -162,13 +212,14 @@ static void search_text(FILE *out, const struct cw_search *s)
 		return;
 	if (!s->found) {
 		fprintf(out, "search: %s not in the dump; no exception frame in RAM yields a complete "
-			"chain (%u candidates)\n", cw_reg_name(s->reg), s->candidates);
+			"chain (%u candidate%s)\n", cw_reg_name(s->reg), s->candidates,
+			cw_plural(s->candidates));
 		return;
 	}
 	fprintf(out, "search: %s not in the dump; exception frame found at 0x%08x in %s "
-		"0x%08x-0x%08x (%u candidates, %u tried, %u with a complete chain), confidence "
+		"0x%08x-0x%08x (%u candidate%s, %u tried, %u with a complete chain), confidence "
 		"%d%%\n", cw_reg_name(s->reg), s->at, cw_search_bound_name(s->bound), s->lo, s->hi,
-		s->candidates, s->tried, s->complete, s->confidence);
+		s->candidates, cw_plural(s->candidates), s->tried, s->complete, s->confidence);
 	if (s->have_other)
 		fprintf(out, "search: the candidate at 0x%08x also yields a complete chain; the "
 			"dump cannot tell which is live (give the value with --sp if it is known)\n",
@@ -357,6 +408,43 @@ static const char *exc_return_text(uint32_t exc_return, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * What the unwinders that disagreed with the caller taken (f) proposed
+ * instead, a line per caller, naming every unwinder that proposed it. Where
+ * the pc is the same, the frames differ in sp alone (a scan that took a copy
+ * of the return address from another slot), said so.
+ */
+static void proposals_text(FILE *out, const struct cw_frame *f, const char *indent)
+{
+	const struct cw_proposal *p, *q;
+	unsigned int k, j, done = 0;
+
+	for (k = 0; k < f->nr_proposed; k++) {
+		if (done & (1u << k))
+			continue;
+		p = &f->proposed[k];
+		fprintf(out, "%s     ", indent);
+		for (j = k; j < f->nr_proposed; j++) {
+			q = &f->proposed[j];
+			if (q->pc == p->pc && q->sp == p->sp) {
+				fprintf(out, " %s", cw_method_name(q->method));
+				done |= 1u << j;
+			}
+		}
+		fputs(" proposed ", out);
+		if (p->pc == f->pc)
+			fprintf(out, "the same pc, sp 0x%08x where this frame's is 0x%08x\n", p->sp,
+				f->sp);
+		else if (cw_is_exc_return(p->pc))
+			fprintf(out, "EXC_RETURN 0x%08x, sp 0x%08x\n", p->pc, p->sp);
+		else if (p->func)
+			fprintf(out, "0x%08x %s+0x%x, sp 0x%08x\n", p->pc, p->func->name,
+				p->pc - p->func->addr, p->sp);
+		else
+			fprintf(out, "0x%08x ??, sp 0x%08x\n", p->pc, p->sp);
+	}
+}
+
 static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i,
 		       const struct cw_report_opts *o, const char *indent)
 {
@@ -392,10 +480,14 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i,
 	method_list(out, f->agreed, ", agreed: ", " ", "");
 	method_list(out, f->disagreed, ", disagreed: ", " ", "");
 	fputs("]\n", out);
+	if (o->proposals)
+		proposals_text(out, f, indent);
 	for (k = 0; k < f->nr_inl; k++)
 		fprintf(out, "%s      inlined: %s at %s:%d\n", indent, f->inl[k].func,
 			f->inl[k].src.file ? shown_path(o, f->inl[k].src.file, path, sizeof(path)) :
 			"??", f->inl[k].src.line);
+	if (o->frame_regs)
+		text_frame_regs(out, &f->regs, indent);
 }
 
 static void overflow_text(char *buf, size_t len, uint32_t o)
@@ -492,9 +584,9 @@ static void report_text(FILE *out, const struct cw_dump *d, const struct cw_back
 	for (i = 0; m && i < m->nr; i++)
 		fprintf(out, "mismatch: %s\n", m->lines[i]);
 	for (i = 0; i < d->nr_gaps; i++)
-		fprintf(out, "gap: %s 0x%08x-0x%08x (%u bytes) not in the dump: %s\n",
+		fprintf(out, "gap: %s 0x%08x-0x%08x (%u byte%s) not in the dump: %s\n",
 			d->gaps[i].section, d->gaps[i].lo, d->gaps[i].hi,
-			d->gaps[i].hi - d->gaps[i].lo,
+			d->gaps[i].hi - d->gaps[i].lo, cw_plural(d->gaps[i].hi - d->gaps[i].lo),
 			d->gaps[i].initial ? "the image's initial values used" : "contents unknown");
 	fprintf(out, "fault: %s", f->cls);
 	if (ff < bt->nr)

@@ -278,7 +278,8 @@ static void frt_walk_list(struct cw_rtos_walk *w, const struct frt_layout *l, ui
 		}
 	}
 	if (n != count)
-		cw_rtos_warn(w, "%s at 0x%08x: %u items, its count says %u", name, list, n, count);
+		cw_rtos_warn(w, "%s at 0x%08x: %u item%s, its count says %u", name, list, n,
+			     cw_plural(n), count);
 }
 
 static int frt_find(struct cw_rtos_walk *w)
@@ -320,8 +321,8 @@ static int frt_find(struct cw_rtos_walk *w)
 				      addr == l.pending_ready);
 	if (!cw_image_lookup(img, "uxCurrentNumberOfTasks", &addr) && !cw_rtos_rd32(w, addr, &nr_tasks) &&
 	    nr_tasks != w->out->nr)
-		cw_rtos_warn(w, "uxCurrentNumberOfTasks says %u tasks, the lists hold %u", nr_tasks,
-		     w->out->nr);
+		cw_rtos_warn(w, "uxCurrentNumberOfTasks says %u task%s, the lists hold %u", nr_tasks,
+			     cw_plural(nr_tasks), w->out->nr);
 	for (i = 0; i < w->out->nr; i++) {
 		uint32_t top, end;
 

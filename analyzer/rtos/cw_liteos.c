@@ -217,14 +217,15 @@ static void los_check_lists(struct cw_rtos_walk *w, const struct los_layout *l, 
 			n += (unsigned int)k;
 		}
 		if (n < ready_lo || n > ready_hi)
-			cw_rtos_warn(w, "g_priQueueList holds %u tasks, %u are ready", n, ready_lo);
+			cw_rtos_warn(w, "g_priQueueList holds %u task%s, %u %s ready", n, cw_plural(n),
+				     ready_lo, ready_lo == 1 ? "is" : "are");
 	}
 	if (!cw_image_lookup(img, "g_taskSortLink", &head)) {
 		k = los_walk_list(w, l, head, l->sort_list, array, stride, count,
 				  LOS_DELAY | LOS_PEND_TIME, "g_taskSortLink");
 		if (k >= 0 && ((unsigned int)k < delayed_lo || (unsigned int)k > delayed_hi))
-			cw_rtos_warn(w, "g_taskSortLink holds %d tasks, %u wait with a timeout", k,
-				     delayed_lo);
+			cw_rtos_warn(w, "g_taskSortLink holds %d task%s, %u wait%s with a timeout", k,
+				     cw_plural((unsigned long)k), delayed_lo, cw_verb_s(delayed_lo));
 	}
 }
 

@@ -348,8 +348,8 @@ static void nx_check_lists(struct cw_rtos_walk *w, const struct nx_layout *l,
 		for (want = 0, k = lists[i].lo; k <= lists[i].hi; k++)
 			want += count[k];
 		if (n >= 0 && (unsigned int)n != want)
-			cw_rtos_warn(w, "%s holds %d tasks, %u are in its states", lists[i].sym, n,
-				     want);
+			cw_rtos_warn(w, "%s holds %d task%s, %u %s in its states", lists[i].sym, n,
+				     cw_plural((unsigned long)n), want, want == 1 ? "is" : "are");
 	}
 	for (i = 0; i < w->out->nr; i++) {
 		const struct cw_thread *th = &w->out->threads[i];

@@ -299,8 +299,8 @@ static int tx_find(struct cw_rtos_walk *w)
 		}
 	}
 	if (have_count && count != w->out->nr)
-		cw_rtos_warn(w, "_tx_thread_created_count says %u threads, the created list holds %u",
-			     count, w->out->nr);
+		cw_rtos_warn(w, "_tx_thread_created_count says %u thread%s, the created list holds %u",
+			     count, cw_plural(count), w->out->nr);
 	if (cur && !cur_found)
 		cw_rtos_warn(w, "_tx_thread_current_ptr 0x%08x is not in the created list", cur);
 	return 0;

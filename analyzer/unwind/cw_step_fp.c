@@ -151,6 +151,7 @@ int cw_walk_fp_segment(struct cw_walk *w)
 				   .stacks = &range, .nr_stacks = 1 };
 	struct fp_ctx ctx = { w, w->regs.r[CW_PC] };
 	unsigned int n, i, room = CW_MAX_FRAMES - w->bt->nr;
+	struct cw_regs *regs;
 	enum fw_stop why;
 	uint32_t saved_r7;
 
@@ -175,6 +176,11 @@ int cw_walk_fp_segment(struct cw_walk *w)
 		if (!ret)
 			break;
 		cw_walk_push(w, ret, cfa, CW_M_FP, CONF_FP, CW_FRAME_RETURN_ADDR);
+		/* A record restores r7 alone: the other registers its function saved are not read. */
+		regs = &w->bt->frames[w->bt->nr - 1].regs;
+		regs->valid &= (1u << CW_PC) | (1u << CW_SP);
+		if (!cw_mem_read32(w->t->mem, (uint32_t)out[i].record, &saved_r7))
+			cw_reg_set(regs, CW_R7, saved_r7);
 	}
 	if (why == FW_STOP_CHAIN_END)
 		return cw_walk_stop(w, CW_STOP_OUTERMOST, "frame-pointer chain ends at a zero record"), 0;

@@ -84,6 +84,17 @@ static int same_caller(const struct cw_step *a, const struct cw_step *b)
 	return (a->pc & ~1u) == (b->pc & ~1u) && a->sp == b->sp;
 }
 
+/* Keep the caller that unwinder m proposed (other) with s, the answer taken, which it contradicts. */
+static void disagree(struct cw_step *s, enum cw_method m, const struct cw_step *other)
+{
+	s->disagreed |= 1u << m;
+	if (s->nr_proposed < CW_MAX_PROPOSALS)
+		s->proposed[s->nr_proposed++] = (struct cw_proposal){
+			.method = m, .sp = other->sp,
+			.pc = cw_is_exc_return(other->pc) ? other->pc : other->pc & ~1u,
+		};
+}
+
 enum { E_CFI, E_EHABI, E_PSEUDO, E_FP, E_SCAN, E_NR };
 
 static const struct {
@@ -157,7 +168,7 @@ static int step_auto(struct cw_walk *w, const struct cw_symbol *fn, struct cw_st
 			s->agreed |= 1u << engine[i].bit;
 			n_agreed++;
 		} else {
-			s->disagreed |= 1u << engine[i].bit;
+			disagree(s, engine[i].bit, &at[i].s);
 			n_disagreed++;
 		}
 	}
@@ -179,6 +190,7 @@ static int step_auto(struct cw_walk *w, const struct cw_symbol *fn, struct cw_st
  */
 static int step_alone(struct cw_walk *w, const struct cw_symbol *fn, struct cw_step *s)
 {
+	struct cw_step table;
 	struct attempt p;
 	int err;
 
@@ -206,12 +218,13 @@ static int step_alone(struct cw_walk *w, const struct cw_symbol *fn, struct cw_s
 				cw_step_ehabi(w, fn, s);	/* again, for its stop reason */
 			return err;
 		}
+		table = *s;
 		*s = p.s;
 		s->flags |= CW_FRAME_FALLBACK;
 		s->applied = 1u << CW_M_PROLOGUE;
 		if (!err) {
 			s->applied |= 1u << CW_M_EHABI;
-			s->disagreed = 1u << CW_M_EHABI;
+			disagree(s, CW_M_EHABI, &table);
 		}
 		return 0;
 	}
@@ -307,6 +320,8 @@ static int walk_one(struct cw_walk *w)
 	w->bt->frames[w->bt->nr - 1].applied = s.applied;
 	w->bt->frames[w->bt->nr - 1].agreed = s.agreed;
 	w->bt->frames[w->bt->nr - 1].disagreed = s.disagreed;
+	memcpy(w->bt->frames[w->bt->nr - 1].proposed, s.proposed, sizeof(s.proposed));
+	w->bt->frames[w->bt->nr - 1].nr_proposed = s.nr_proposed;
 	return 1;
 }
 

@@ -87,6 +87,21 @@ enum cw_stop {
 #define CW_FRAME_FP_UNKNOWN	0x400	/* extended frame, FPCCR/FPCAR not in the dump: s0-s15
 					 * stacked, or lazily only reserved */
 
+/*
+ * The caller an unwinder proposed where the engine took another's (a bit of
+ * struct cw_frame's disagreed): a reader weighing the frame sees what else
+ * the stack could mean there, not only that something else was read.
+ */
+struct cw_proposal {
+	enum cw_method method;
+	uint32_t pc;		/* a return address (Thumb bit clear), or an EXC_RETURN value */
+	uint32_t sp;		/* the caller's sp; for an EXC_RETURN, the sp at exception entry */
+	const struct cw_symbol *func;	/* pc's function (cw_symbolize()), NULL: none */
+};
+
+/* The engine's five unwinders but the one taken. */
+#define CW_MAX_PROPOSALS	4
+
 struct cw_frame {
 	uint32_t pc;
 	uint32_t sp;
@@ -102,6 +117,15 @@ struct cw_frame {
 	unsigned int applied;
 	unsigned int agreed;
 	unsigned int disagreed;
+	/* What each unwinder of disagreed proposed, in the engine's order. */
+	struct cw_proposal proposed[CW_MAX_PROPOSALS];
+	unsigned int nr_proposed;
+	/*
+	 * The registers the walk knew at this frame (--frame-regs): the dump's
+	 * at frame 0, those an exception frame stacked, the callee-saved ones
+	 * the unwinders restored or the callee kept, pc and sp.
+	 */
+	struct cw_regs regs;
 	uint32_t exc_return;	/* with CW_FRAME_EXCEPTION */
 	uint32_t stacked_lr;	/* popped with CW_FRAME_EXCEPTION: the interrupted code's lr */
 	const struct cw_symbol *func;

@@ -40,6 +40,13 @@ int cw_walk_is_return(const struct cw_walk *w, uint32_t ret)
 	       cw_thumb_call_before(w->t->mem, ret, &target) != CW_CALL_NONE;
 }
 
+/*
+ * What a call may change (AAPCS): r0-r3, r12, lr and the flags. The walk
+ * keeps its values for the steppers, but a caller's frame does not know them.
+ */
+#define CALL_CLOBBERED	((1u << CW_R0) | (1u << CW_R1) | (1u << CW_R2) | (1u << CW_R3) | \
+			 (1u << CW_R12) | (1u << CW_LR) | (1u << CW_XPSR))
+
 void cw_walk_push(struct cw_walk *w, uint32_t pc, uint32_t sp, enum cw_method m, int conf,
 		  unsigned int flags)
 {
@@ -48,7 +55,14 @@ void cw_walk_push(struct cw_walk *w, uint32_t pc, uint32_t sp, enum cw_method m,
 	if (w->conf_cap && conf > w->conf_cap)
 		conf = w->conf_cap;
 	*f = (struct cw_frame){ .pc = pc, .sp = sp, .method = m, .confidence = conf,
-				.flags = flags };
+				.flags = flags, .regs = w->regs };
+	cw_reg_set(&f->regs, CW_PC, pc);
+	cw_reg_set(&f->regs, CW_SP, sp);
+	if (flags & CW_FRAME_RETURN_ADDR)
+		f->regs.valid &= ~CALL_CLOBBERED;
+	/* A frame never stacked: its pc is the function's start, a name, not a register. */
+	if (flags & CW_FRAME_LOST)
+		f->regs.valid &= ~(CALL_CLOBBERED | (1u << CW_PC));
 }
 
 /* Whether [.., end) stays inside the thread's stack, when the walk knows it. */

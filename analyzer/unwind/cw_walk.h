@@ -61,6 +61,8 @@ struct cw_step {
 	uint32_t restored;
 	uint32_t lost;		/* r4-r11 the step knows were changed to unknown values */
 	unsigned int applied, agreed, disagreed;	/* as in struct cw_frame */
+	struct cw_proposal proposed[CW_MAX_PROPOSALS];
+	unsigned int nr_proposed;
 };
 
 /* The engine's trial unwinds for the frame search: which target, which unwinders. */

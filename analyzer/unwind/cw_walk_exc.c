@@ -73,14 +73,14 @@ int cw_walk_lost_frame(struct cw_walk *w, uint32_t exc_return, uint32_t base,
 				    base);
 	if (w->bt->nr + 2 > CW_MAX_FRAMES)
 		return cw_walk_stop(w, CW_STOP_DEPTH, "more than %d frames", CW_MAX_FRAMES);
+	/* Only the stack survived: no register of the lost frame is known. */
+	w->regs.valid &= ~((1u << CW_R0) | (1u << CW_R1) | (1u << CW_R2) | (1u << CW_R3) |
+			   (1u << CW_R12) | 0xFF0u | (1u << CW_LR));
 	cw_walk_push(w, kind == CW_CALL_BL ? target : 0, base, CW_M_SCAN, CONF_LOST,
 		     flags | CW_FRAME_LOST);
 	w->bt->frames[w->bt->nr - 1].exc_return = exc_return;
 	cw_walk_push(w, v & ~1u, a + 4, CW_M_SCAN, CONF_SCAN_BL,
 		     CW_FRAME_RETURN_ADDR | (kind == CW_CALL_BL ? 0 : CW_FRAME_INDIRECT));
-	/* Only the stack survived: no register of the lost frame is known. */
-	w->regs.valid &= ~((1u << CW_R0) | (1u << CW_R1) | (1u << CW_R2) | (1u << CW_R3) |
-			   (1u << CW_R12) | 0xFF0u | (1u << CW_LR));
 	cw_reg_set(&w->regs, CW_PC, v & ~1u);
 	cw_reg_set(&w->regs, CW_SP, a + 4);
 	w->lr_live = 0;
@@ -167,8 +167,9 @@ static int searched_frame(struct cw_walk *w, enum cw_reg r, const struct cw_exc_
 	free(scratch);
 	if (err)
 		return cw_walk_stop(w, CW_STOP_NO_PSP, "EXC_RETURN 0x%08x: %s not in the dump, and none of "
-				    "%u candidate frames in RAM yields a complete chain", er->value,
-				    cw_reg_name(r), w->bt->search.candidates);
+				    "%u candidate frame%s in RAM yields a complete chain", er->value,
+				    cw_reg_name(r), w->bt->search.candidates,
+				    cw_plural(w->bt->search.candidates));
 	/*
 	 * The frames above rest on an earlier search too: none is surer than
 	 * it, and the report keeps the less certain of the two.

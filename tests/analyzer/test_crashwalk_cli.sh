@@ -7,7 +7,11 @@
 # input, --color honouring NO_COLOR, TERM=dumb and terminals, -q, the documented exit codes, and
 # the dump checked against the firmware (--allow-mismatch), source paths mapped (--path-map,
 # --strip-path), and each error in one line: a firmware given as the dump, a truncated
-# firmware, empty or terminal standard input, a followed stream without a dump.
+# firmware, empty or terminal standard input, a followed stream without a dump; a file that
+# starts no dump format refused from its first bytes; summary's errors bounded (binary input
+# one error, other lines counted after the first), a directory of reports read, one without
+# them an error; counts that agree with their nouns ("1 more difference"); what each unwinder
+# that disagreed proposed (-v, JSON); each frame's registers (--frame-regs) against GDB's.
 # Usage: test_crashwalk_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -178,6 +182,14 @@ check "empty_dump" "$(run "$elf" "$tmp/empty")" \
 	"1: crashwalk: $tmp/empty: empty file, expected a crash dump"
 check "empty_stdin_dump" "$(run "$elf" - </dev/null)" \
 	"1: crashwalk: <stdin>: empty input, expected a crash dump"
+# A file that starts no dump format is refused from its first bytes: /dev/zero was read to
+# 256 MiB before, and a pipe that never ends would be waited on.
+check "unknown_dump_refused_from_its_first_bytes" "$(run "$elf" /dev/zero)" \
+	"1: crashwalk: /dev/zero: offset 0 (0x0): not a known dump format (elf-core, zephyr or crashcatcher)"
+check "unknown_dump_on_an_endless_pipe_refused" \
+	"$(yes garbage | timeout 20 "$cw" "$elf" - 2>&1 >/dev/null; echo "status $?")" \
+	"crashwalk: <stdin>: offset 0 (0x0): not a known dump format (elf-core, zephyr or crashcatcher)
+status 1"
 check "firmware_given_as_the_dump" "$(run "$elf" "$elf")" \
 	"1: crashwalk: $elf: an ELF executable (a firmware image?), not a crash dump: name the firmware first, then the dump"
 head -c 3000 "$elf" >"$tmp/cut.elf"
@@ -216,6 +228,73 @@ check "stdin_dump_is_the_file_dump" "$("$cw" "$elf" - <"$core" | tail -n +2)" \
 	"$("$cw" "$elf" "$core" | tail -n +2)"
 check "stdin_dump_is_named" "$("$cw" "$elf" - <"$core" | head -1)" "crashwalk: <stdin> (elf-core)"
 
+# What each unwinder that disagreed proposed: with -v a line under the frame (one per caller,
+# naming every unwinder that proposed it), in the JSON always, one entry per disagreeing one.
+check "verbose_says_what_a_disagreeing_unwinder_proposed" \
+	"$("$cw" -v "$elf" "$core" 2>/dev/null | grep -A1 'disagreed: scan]$' | tail -1)" \
+	"      scan proposed the same pc, sp 0x20003e24 where this frame's is 0x20003e28"
+check "verbose_groups_unwinders_that_proposed_one_caller" \
+	"$("$cw" -v "$b/rtos-m33-zephyr.elf" "$b/rtos-m33-zephyr.core" 2>/dev/null |
+		sed -n '/^backtrace/,/^stopped/p' | grep -A2 'disagreed: ehabi prologue fp scan]$' | tail -2)" \
+	"      ehabi proposed 0xaaaaaaaa ??, sp 0x38001af4
+      prologue fp scan proposed the same pc, sp 0x38001a74 where this frame's is 0x38001a80"
+check "proposals_only_with_verbose" "$("$cw" "$elf" "$core" | grep -c ' proposed ')" 0
+check "json_proposed_is_disagreed" "$("$cw" -j "$b/rtos-m33-zephyr.elf" "$b/rtos-m33-zephyr.core" |
+	python3 -c 'import json, sys
+j = json.loads(sys.stdin.readline())
+frames = j["frames"] + [f for t in j["threads"] for f in t["frames"]]
+print(sum(bool(f["proposed"]) for f in frames),
+      all([p["method"] for p in f["proposed"]] == f["disagreed"] and
+          all((p["pc"], p["sp"]) != (f["pc"], f["sp"]) for p in f["proposed"]) for f in frames))')" \
+	"2 True"
+# --frame-regs: under each frame the registers the walk knew there, against GDB's own reading
+# of the same core frame by frame (its Python API: each real frame's registers, matched to
+# crashwalk's by pc and sp). Every register crashwalk shows must be GDB's; a caller shows
+# r4-r11, sp and pc, a frame an exception interrupted all it stacked too.
+check "frame_regs_text_under_the_frame" "$("$cw" --frame-regs "$elf" "$core" |
+	sed -n '/^#1 /,/^#2 /p' | sed '1d;$d')" \
+"      r0   0x0000017c  r1   0x0000017c  r2   0x200000c8  r3   0xf0000000
+      r4   0x20003e34  r5   0x00000000  r6   0x00000000  r7   0x20003e28
+      r8   0x00000000  r9   0x00000000  r10  0x00000000  r11  0x00000000
+      r12  0x00000000  sp   0x20003e24  lr   0x00000783  pc   0x0000064c
+      xpsr 0xa100020e"
+check "frame_regs_only_when_asked" "$("$cw" "$elf" "$core" | grep -c '^      r4 ')" 0
+if command -v gdb-multiarch >/dev/null; then
+	cat >"$tmp/regs.py" <<'PY'
+import gdb
+f = gdb.newest_frame()
+while f:
+    if f.type() == gdb.NORMAL_FRAME:
+        print(" ".join("%s=%d" % (r, int(f.read_register(r)) & 0xffffffff)
+                       for r in ["r%d" % i for i in range(13)] + ["sp", "lr", "pc"]))
+    f = f.older()
+PY
+	gdb-multiarch -batch -nx -ex 'set architecture armv7e-m' -ex "target core $core" \
+		-ex "source $tmp/regs.py" "$elf" 2>/dev/null | grep '^r0=' >"$tmp/gdb-regs"
+	"$cw" -j --frame-regs "$elf" "$core" >"$tmp/regs.json"
+	check "frame_regs_are_gdb_s" "$(python3 - "$tmp/gdb-regs" "$tmp/regs.json" <<'PY'
+import json, sys
+gdb = [dict((k, int(v)) for k, v in (w.split("=") for w in line.split()))
+       for line in open(sys.argv[1])]
+frames = json.load(open(sys.argv[2]))["frames"]
+matched, wrong = 0, []
+callee = ["r%d" % i for i in range(4, 12)] + ["sp", "pc"]
+for f in frames:
+    g = [g for g in gdb if (g["pc"], g["sp"]) == (f["pc"], f["sp"])]
+    if not g:
+        continue
+    matched += 1
+    regs = f["registers"]
+    need = callee + (["r0", "r1", "r2", "r3", "r12", "lr"] if f["exception"] or not f["index"] else [])
+    wrong += ["#%d %s" % (f["index"], r) for r in need if r not in regs]
+    wrong += ["#%d %s=%#x, gdb %#x" % (f["index"], r, v, g[0][r])
+              for r, v in regs.items() if r in g[0] and v != g[0][r]]
+print(matched, wrong or "none")
+PY
+)" "9 none"
+else
+	ktap_result skip "frame_regs_are_gdb_s" "no gdb-multiarch"
+fi
 bold=$(printf '\033[1m')
 check "color_never_off_a_terminal" "$("$cw" "$elf" "$core" | grep -cF "$bold")" 0
 check "color_always_bold_names" "$("$cw" --color=always "$elf" "$core" | grep -cF "$bold")" \
@@ -236,7 +315,7 @@ addseg="python3 $(dirname "$0")/add_segment.py"
 check "wrong_firmware_refused" "$(run "$b/demo.elf" "$b/rtos-m4f-freertos.core" | sed 's/ (--.*//')" \
 	"1: crashwalk: $b/rtos-m4f-freertos.core: not a dump of $b/demo.elf"
 check "wrong_firmware_refused_in_one_line" "$(wc -l <"$tmp/err")" 1
-more=$(sed -n 's/.*; \([0-9]*\) more differences (-v lists them)$/\1/p' "$tmp/err")
+more=$(sed -n 's/.*; \([0-9]*\) more differences\{0,1\} (-v lists them)$/\1/p' "$tmp/err")
 "$cw" -v "$b/demo.elf" "$b/rtos-m4f-freertos.core" >/dev/null 2>"$tmp/err"
 nr_diff=$(($(grep -c ': does not match ' "$tmp/err") + 1))
 check "wrong_firmware_verbose_lists_the_other_differences" "$((nr_diff - 1))" "${more:-none}"
@@ -257,12 +336,16 @@ $addseg "$core" "$tmp/text-ok.core" --text "$elf"
 check "dumped_code_equal_accepted" "$(run "$elf" "$tmp/text-ok.core")" "0: "
 $addseg "$core" "$tmp/text-bad.core" --text "$elf" --flip 0x100
 check "dumped_code_differing_refused" "$(run "$elf" "$tmp/text-bad.core" | grep -c \
-	'): \.text: 1 of the [0-9]* bytes at 0x00000000-0x[0-9a-f]* differ from the firmware.s, the first at 0x00000100 ')" 1
+	'): \.text: 1 of the [0-9]* bytes at 0x00000000-0x[0-9a-f]* differs from the firmware.s, the first at 0x00000100 ')" 1
 $addseg "$core" "$tmp/id.core" --build-id 0123456789abcdef
 check "build_id_contradicting_the_firmware_s_refused" \
 	"$(run "$elf" "$tmp/id.core" | sed 's/.*): //')" \
 	"build-id: the dump names 0123456789abcdef, the firmware is $(arm-none-eabi-readelf -n "$elf" |
 		sed -n 's/.*Build ID: //p')"
+# Counts agree with their nouns: two differences are the first and "1 more difference".
+$addseg "$tmp/text-bad.core" "$tmp/two-diffs.core" --build-id 0123456789abcdef
+check "one_more_difference_is_singular" "$(run "$elf" "$tmp/two-diffs.core" | sed 's/.*; //')" \
+	"1 more difference (-v lists them)"
 arm-none-eabi-objcopy --remove-section .note.gnu.build-id "$elf" "$tmp/noid.elf"
 check "build_id_the_firmware_lacks_refused" "$(run "$tmp/noid.elf" "$tmp/id.core" | sed 's/.*): //')" \
 	"build-id: the dump names build-id 0123456789abcdef, the firmware has none"
@@ -337,7 +420,10 @@ printf '%s\n' "$core" "$tmp/text" "$b/demo.zephyr" "$tmp/id.core" >"$tmp/list"
 check "batch_exit_status_1_after_failures" "$?" 1
 check "batch_one_json_line_per_dump" "$(grep -c '^{"schema": "crashwalk"' "$tmp/batch")" 4
 check "batch_counts_on_stderr" "$(tail -1 "$tmp/err")" \
-	"crashwalk: 4 dumps, 2 failed, 1 firmware images opened"
+	"crashwalk: 4 dumps, 2 failed, 1 firmware image opened"
+check "batch_of_one_dump_is_singular" \
+	"$(echo "$core" | "$cw" --batch --no-debuginfod --symbols "$b" 2>&1 >/dev/null | tail -1)" \
+	"crashwalk: 1 dump, 0 failed, 1 firmware image opened"
 check "batch_from_stdin_is_the_same" \
 	"$("$cw" -q --batch --no-debuginfod --symbols "$b" <"$tmp/list" 2>/dev/null)" "$(cat "$tmp/batch")"
 "$cw" summary "$tmp/batch" >"$tmp/sum"
@@ -351,5 +437,47 @@ check "summary_json_is_the_text" \
 print(j["dumps"], j["failed"], [g["count"] for g in j["groups"]], len(j["errors"]))')" "4 2 [2] 2"
 check "summary_refuses_other_lines" "$(echo '{"a": 1}' | "$cw" summary 2>&1 >/dev/null)" \
 	"crashwalk: -:1: summary: not a crashwalk --json report"
+# A directory: its files in name order, as if each were named (the reports of processes run
+# side by side); one that holds no report says so, naming it, and fails.
+mkdir "$tmp/reports" "$tmp/noreports"
+head -2 "$tmp/batch" >"$tmp/reports/a.jsonl"
+tail -n +3 "$tmp/batch" >"$tmp/reports/b.jsonl"
+check "summary_dir_reads_its_files" "$("$cw" summary "$tmp/reports"; echo "status $?")" \
+	"$("$cw" summary "$tmp/batch"; echo "status $?")"
+check "summary_dir_without_reports_refused" "$(run summary "$tmp/noreports")" \
+	"1: crashwalk: summary: $tmp/noreports: no crashwalk --json report in this directory (0 files read)"
+echo "hello" >"$tmp/noreports/notes.txt"
+check "summary_dir_without_reports_counts_its_files" \
+	"$("$cw" summary "$tmp/noreports" 2>&1 >/dev/null | tail -1)" \
+	"crashwalk: summary: $tmp/noreports: no crashwalk --json report in this directory (1 file read)"
+# Lines that are no report are counted after the first one's error: a log of thousands
+# of lines is two lines on stderr, not one each.
+seq 1000 >"$tmp/log"
+check "summary_errors_bounded" "$(run summary "$tmp/log")" \
+	"1: crashwalk: $tmp/log:1: summary: not a crashwalk --json report"
+check "summary_errors_counted_after_the_first" "$(tail -n +2 "$tmp/err")" \
+	"crashwalk: $tmp/log: 999 more lines refused, the last at line 1000"
+printf 'x\ny\n' >"$tmp/log2"
+check "summary_one_more_line_is_singular" "$("$cw" summary "$tmp/log2" 2>&1 >/dev/null | tail -1)" \
+	"crashwalk: $tmp/log2: 1 more line refused, the last at line 2"
+# Binary input (a dump, an ELF file, any control byte in the first bytes) is one error naming
+# the file, what it is and what summary reads, and is not read further.
+python3 -c 'import sys; sys.stdout.buffer.write(bytes(range(256)) * 1000)' >"$tmp/bin"
+check "summary_binary_file_is_one_error" \
+	"$("$cw" summary "$tmp/bin" 2>&1 >/dev/null; echo "status $?")" \
+	"crashwalk: summary: $tmp/bin: offset 0 (0x0): byte 0x00: binary data, expected the JSON lines of crashwalk --json or --batch
+status 1"
+check "summary_dump_is_one_error" "$("$cw" summary "$core" 2>&1 >/dev/null)" \
+	"crashwalk: summary: $core: a crash dump, expected the JSON lines of crashwalk --json or --batch"
+check "summary_firmware_is_one_error" "$("$cw" summary "$elf" 2>&1 >/dev/null)" \
+	"crashwalk: summary: $elf: an ELF file, expected the JSON lines of crashwalk --json or --batch"
+check "summary_endless_binary_pipe_refused_at_once" \
+	"$(timeout 20 "$cw" summary </dev/zero 2>&1 >/dev/null; echo "status $?")" \
+	"crashwalk: summary: -: offset 0 (0x0): byte 0x00: binary data, expected the JSON lines of crashwalk --json or --batch
+status 1"
+check "batch_list_that_is_a_dump_is_one_error" \
+	"$("$cw" -q --batch="$core" "$elf" 2>&1 >/dev/null; echo "status $?")" \
+	"crashwalk: --batch $core: a crash dump, expected the dumps' paths, one a line
+status 1"
 
 ktap_done

@@ -224,7 +224,8 @@ def main():
                   (len(diff), diff[:3], p.stderr[-300:]))
         ktap.result(p.returncode == 0 and not diff and len(p.stdout.splitlines()) == len(dumps),
                     "debuginfod_batch_same_chains_as_the_elf_given")
-        ktap.result("%d dumps, 0 failed, %d firmware images opened" % (len(dumps), len(fws))
+        ktap.result("%d dumps, 0 failed, %d firmware image%s opened"
+                    % (len(dumps), len(fws), "" if len(fws) == 1 else "s")
                     in p.stderr.replace("crashwalk: ", ""),
                     "batch_opens_each_firmware_once")
         # --image-cache 2: four firmware's dumps grouped by firmware open each once;

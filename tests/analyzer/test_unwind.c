@@ -527,9 +527,10 @@ static void memory_gaps(void)
 
 /*
  * The engine's provenance on the bundled crash. fault_bus's caller: GDB (and
- * CFI, pseudo-execution, the r7 record) say big_locals' call to do_fault; the
- * scan finds tail_hop's return address, which GDB leaves out, so it disagrees
- * and costs confidence. Further up all four agree.
+ * CFI, pseudo-execution, the r7 record) say do_fault above the word fault_bus
+ * pushed; the scan takes the stacked lr at fault_bus's own sp, as if it had
+ * pushed nothing, so it disagrees, costs confidence and is kept as what it
+ * proposed. Further up all four agree.
  */
 static void provenance(void)
 {
@@ -540,7 +541,7 @@ static void provenance(void)
 	struct cw_fault f = { .cls = "x" };
 	struct cw_target t;
 	struct cw_dump d;
-	char *json = NULL;
+	char *json = NULL, want[256];
 	size_t len = 0;
 	FILE *out;
 	unsigned int i;
@@ -555,6 +556,16 @@ static void provenance(void)
 		    bt->frames[2].confidence < bt->frames[3].confidence,
 		    "frame 2: method %d agreed 0x%x disagreed 0x%x conf %d", bt->frames[2].method,
 		    bt->frames[2].agreed, bt->frames[2].disagreed, bt->frames[2].confidence);
+	KTAP_EXPECT(bt->nr > 3 && bt->frames[2].nr_proposed == 1 &&
+		    bt->frames[2].proposed[0].method == CW_M_SCAN &&
+		    bt->frames[2].proposed[0].pc == (bt->frames[1].stacked_lr & ~1u) &&
+		    bt->frames[2].proposed[0].sp == bt->frames[1].sp &&
+		    bt->frames[2].proposed[0].sp != bt->frames[2].sp &&
+		    bt->frames[2].proposed[0].func == bt->frames[2].func,
+		    "frame 2: %u proposed, the first by %d: pc 0x%x sp 0x%x (frame 1: lr 0x%x sp 0x%x)",
+		    bt->frames[2].nr_proposed, bt->frames[2].proposed[0].method,
+		    bt->frames[2].proposed[0].pc, bt->frames[2].proposed[0].sp,
+		    bt->frames[1].stacked_lr, bt->frames[1].sp);
 	KTAP_EXPECT(bt->nr > 3 && bt->frames[3].agreed == (cfi_pe_fp | 1u << CW_M_SCAN) &&
 		    !bt->frames[3].disagreed && bt->frames[3].confidence == 99,
 		    "frame 3: agreed 0x%x conf %d", bt->frames[3].agreed,
@@ -566,6 +577,11 @@ static void provenance(void)
 		    strstr(json, "\"method\": \"cfi\"") &&
 		    strstr(json, "\"agreed\": [\"prologue\", \"fp\"], \"disagreed\": [\"scan\"]"),
 		    "json: %.300s", json);
+	snprintf(want, sizeof(want), "\"disagreed\": [\"scan\"], \"proposed\": [{\"method\": "
+		 "\"scan\", \"pc\": %u, \"sp\": %u, \"function\": \"do_fault\", \"offset\": %u}]",
+		 bt->frames[1].stacked_lr & ~1u, bt->frames[1].sp,
+		 (bt->frames[1].stacked_lr & ~1u) - (bt->frames[2].func ? bt->frames[2].func->addr : 0));
+	KTAP_EXPECT(strstr(json, want), "json lacks %s", want);
 	free(json);
 
 	/* Alone, CFI has no rules for the hand-written handler: frame 0 falls back. */
