@@ -62,12 +62,25 @@ check "folded puts a stop other than chain_end or depth as the root frame" \
 "[off_stack];grand;parentfn;child2 1
 great;grand;parentfn;child 2"
 check "top ranks caller -> callee edges" "$("$fw" top "$tmp/good.rec")" \
-"# 8 caller -> callee edges in 3 chains
+"# 4 distinct caller -> callee edges, seen 8 times along 3 chains
        3  37.50%  grand -> parentfn
        2  25.00%  great -> grand
        2  25.00%  parentfn -> child
        1  12.50%  parentfn -> child2"
 check "top -l limits the list" "$("$fw" top -l 1 "$tmp/good.rec" | wc -l)" 2
+# The heading announces what is listed: with -l below the distinct edges, that many of them;
+# above, the 4 there are (top -l 10 once announced 10 edges and listed 4).
+announced() {
+	"$fw" top "$@" | awk 'NR == 1 { n = $2 == "the" ? $3 : $2 } NR > 1 { l++ }
+		END { print n " announced, " l + 0 " listed" }'
+}
+check "top -l 2 announces and lists 2 edges" "$(announced -l 2 "$tmp/good.rec")" \
+	"2 announced, 2 listed"
+check "top -l 10 of 4 distinct edges announces and lists the 4" \
+	"$(announced -l 10 "$tmp/good.rec")" "4 announced, 4 listed"
+check "top -l 2 says of how many edges it lists the most frequent" \
+	"$("$fw" top -l 2 "$tmp/good.rec" | head -1)" \
+	"# the 2 most frequent of 4 distinct caller -> callee edges, seen 8 times along 3 chains"
 check "top --limit=1 is top -l 1" "$("$fw" top --limit=1 "$tmp/good.rec")" \
 	"$("$fw" top -l 1 "$tmp/good.rec")"
 check "report --frames is report -F" "$("$fw" report --frames "$tmp/good.rec")" \
@@ -123,8 +136,12 @@ REC
 # checked above line by line.
 check "folded weighs a counted chain by its count" "$("$fw" folded "$tmp/counted.rec")" \
 	"$("$fw" folded "$tmp/stop.rec")"
-check "top weighs a counted chain's edges by its count" "$("$fw" top "$tmp/counted.rec")" \
-	"$("$fw" top "$tmp/stop.rec")"
+check "top weighs a counted chain's edges by its count" \
+	"$("$fw" top "$tmp/counted.rec" | sed 1d)" "$("$fw" top "$tmp/stop.rec" | sed 1d)"
+# Counted chains are chains of hits, in report's words and profile's summary's.
+check "top's heading counts the counted chains and their hits apart" \
+	"$("$fw" top "$tmp/counted.rec" | head -1)" \
+	"# 4 distinct caller -> callee edges, seen 8 times along 2 chains of 3 hits"
 check "report prints a counted chain with its hits, and sums them" \
 	"$("$fw" report "$tmp/counted.rec" | sed -n '2p;$p')" \
 "         2 hits: child <- parentfn+0x10 <- grand+0x20 <- great+0x30   [chain_end]
