@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * framewalk.c - the framewalk command: find the subcommand in one table, parse
- * its options and hand the work to record, stream, profile, report, folded, top, reset or
- * flamegraph.
+ * its options and hand the work to record, stream, profile, report, folded, top, list,
+ * reset or flamegraph.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -332,7 +332,7 @@ static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 }
 
 #define FW_SETUP_HELP							\
-	"  -f, --filter=GLOBS    functions to trace, comma-separated globs\n"	\
+	"  -f, --filter=GLOBS    functions to trace, comma-separated globs (see list)\n"	\
 	"  -n, --notrace=GLOBS   functions not to trace\n"			\
 	"  -d, --depth=N         ancestors to walk above the caller, 0 to 64\n"	\
 	"  -k, --module=FILE     load this framewalk.ko when none is loaded\n"
@@ -414,6 +414,25 @@ static int fw_run_flamegraph(const struct fw_subcmd *cmd, int argc, char **argv)
 	return fw_flamegraph(input ? input : "framewalk.rec", o.output) ? 1 : 0;
 }
 
+static int fw_run_list(const struct fw_subcmd *cmd, int argc, char **argv)
+{
+	const char *globs = NULL;
+	int c;
+
+	c = fw_getopt(cmd, argc, argv);
+	if (c != -1)
+		return fw_opt_status(c);
+	if (fw_one_input(cmd, "list of globs", &globs, argc, argv))
+		return 2;
+	if (globs && fw_parse_globs(cmd, "GLOBS", globs, 0))
+		return 2;
+	return fw_list(globs);
+}
+
+static const struct option fw_list_long[] = {
+	FW_COMMON_LONG
+};
+
 static const struct fw_subcmd fw_cmds[] = {
 	{ "record", "[OPTIONS] [-- CMD...]",
 	  "Record call chains into a file until CMD ends or SIGINT (as root).",
@@ -448,6 +467,11 @@ static const struct fw_subcmd fw_cmds[] = {
 	  "Print the most frequent caller -> callee edges.",
 	  FW_INPUT_HELP "  -l, --limit=N         how many edges (default 20)\n",
 	  ":i:l:" FW_COMMON_SHORT, fw_top_long, fw_run_file },
+	{ "list", "[OPTIONS] [GLOBS]",
+	  "List the functions -f can trace, those GLOBS match (comma-separated, as -f takes\n"
+	  "them), from tracefs's available_filter_functions (as root).",
+	  "",
+	  ":" FW_COMMON_SHORT, fw_list_long, fw_run_list },
 	{ "reset", "[OPTIONS]",
 	  "Remove what framewalk left in tracefs (as root).",
 	  "Removes the trace instances of recorders that are gone and disables\n"

@@ -38,6 +38,8 @@ struct fw_profile_opts {
 };
 
 int fw_record(const struct fw_session_opts *o);
+/* The traceable functions that match any of globs (comma-separated; NULL: all). */
+int fw_list(const char *globs);
 /* Remove framewalk's leftovers from tracefs; with unload, framewalk.ko too. */
 int fw_reset(int unload);
 int fw_profile(const struct fw_profile_opts *o);
