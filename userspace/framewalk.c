@@ -40,7 +40,7 @@ struct fw_subcmd {
 	{ "verbose", no_argument, NULL, 'v' },				\
 	{ NULL, 0, NULL, 0 }
 
-enum { FW_OPT_HELP = 256, FW_OPT_BAD, FW_OPT_COLOR, FW_OPT_FOLDED };
+enum { FW_OPT_HELP = 256, FW_OPT_BAD, FW_OPT_COLOR, FW_OPT_FOLDED, FW_OPT_USER };
 
 #define FW_COLOR_LONG	{ "color", optional_argument, NULL, FW_OPT_COLOR }
 #define FW_COLOR_HELP							\
@@ -138,14 +138,75 @@ static int fw_parse_globs(const struct fw_subcmd *cmd, const char *opt, const ch
 }
 
 /*
- * The options record, stream and profile share: the module's setup and the
- * output file. 1 when @c was one of them, 0 when not, -1 on a bad value.
+ * A comma-separated list of at most @max items, each whole (no empty one) and
+ * passing @ok; else an error naming the option and value, with an example.
+ */
+static int fw_parse_list(const struct fw_subcmd *cmd, const char *opt, const char *arg,
+			 unsigned int max, int (*ok)(const char *item, size_t len),
+			 const char *what)
+{
+	unsigned int n = 0;
+	const char *p;
+	size_t len;
+
+	for (p = arg;; p += len + 1) {
+		len = strcspn(p, ",");
+		if (!len || !ok(p, len) || ++n > max) {
+			fprintf(stderr, "framewalk %s: %s: '%s' is not %s\n", cmd->name, opt, arg,
+				what);
+			return -1;
+		}
+		if (!p[len])
+			return 0;
+	}
+}
+
+/* A number from 0 to max in p[0, len): digits only. */
+static int fw_number_in(const char *p, size_t len, long max)
+{
+	long v = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9' || v > max / 10)
+			return 0;
+		v = v * 10 + (p[i] - '0');
+	}
+	return len && v <= max;
+}
+
+/* A process id, as the module's pid parameter takes it (PID_MAX_LIMIT at most). */
+static int fw_pid_ok(const char *p, size_t len)
+{
+	return fw_number_in(p, len, 4194304) && !(len == 1 && *p == '0');
+}
+
+/*
+ * The options record, stream and profile share: the module's setup, the
+ * output file and how long to run. 1 when @c was one of them, 0 when not,
+ * -1 on a bad value.
  */
 static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_session_opts *o)
 {
-	long depth;
+	long v;
 
 	switch (c) {
+	case 'p':
+		if (fw_parse_list(cmd, "-p/--pid", optarg, FW_PIDS_MAX, fw_pid_ok,
+				  "a list of at most 16 process ids (such as 1234,5678)"))
+			return -1;
+		o->pid = optarg;
+		return 1;
+	case 't':
+		if (fw_parse_long(cmd, "-t/--duration", optarg, 1, 86400, &v))
+			return -1;
+		o->seconds = (unsigned int)v;
+		return 1;
+	case FW_OPT_USER:
+		if (fw_parse_long(cmd, "--user", optarg, 0, FW_MAX_USER, &v))
+			return -1;
+		o->user = (int)v;
+		return 1;
 	case 'f':
 		if (fw_parse_globs(cmd, "-f/--filter", optarg, 0))
 			return -1;
@@ -155,9 +216,9 @@ static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_session
 		o->notrace = optarg;
 		return 1;
 	case 'd':
-		if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANCESTORS, &depth))
+		if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANCESTORS, &v))
 			return -1;
-		o->depth = (int)depth;
+		o->depth = (int)v;
 		return 1;
 	case 'k':
 		o->module = optarg;
@@ -194,7 +255,7 @@ static int fw_getopt_session(const struct fw_subcmd *cmd, int argc, char **argv,
 
 static int fw_run_record(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	struct fw_session_opts o = { .depth = -1, .output = "framewalk.rec",
+	struct fw_session_opts o = { .depth = -1, .user = -1, .output = "framewalk.rec",
 				    .stream = !strcmp(cmd->name, "stream") };
 	int c;
 
@@ -302,17 +363,12 @@ static int fw_run_reset(const struct fw_subcmd *cmd, int argc, char **argv)
 
 static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	struct fw_profile_opts o = { .session = { .depth = -1 }, .limit = 20 };
+	struct fw_profile_opts o = { .session = { .depth = -1, .user = -1 }, .limit = 20 };
 	long v;
 	int c;
 
 	while ((c = fw_getopt_session(cmd, argc, argv, &o.session)) != -1) {
 		switch (c) {
-		case 't':
-			if (fw_parse_long(cmd, "-t/--time", optarg, 1, 86400, &v))
-				return 2;
-			o.seconds = (unsigned int)v;
-			break;
 		case 'F':	/* --folded's old short form: -F is --frames elsewhere */
 		case FW_OPT_FOLDED:
 			o.folded = 1;
@@ -335,13 +391,22 @@ static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 	"  -f, --filter=GLOBS    functions to trace, comma-separated globs (see list)\n"	\
 	"  -n, --notrace=GLOBS   functions not to trace\n"			\
 	"  -d, --depth=N         ancestors to walk above the caller, 0 to 64\n"	\
-	"  -k, --module=FILE     load this framewalk.ko when none is loaded\n"
+	"  -p, --pid=PIDS        walk only these processes (comma-separated); without CMD,\n" \
+	"                        until they exit\n"				\
+	"      --user=N          walk up to N user frames too, 0 to 64\n"	\
+	"  -k, --module=FILE     load this framewalk.ko when none is loaded\n"	\
+	"  -t, --duration=SEC    stop after SEC seconds (1 to 86400), CMD or not\n"
 
+/* --time: -t's long name before --duration, still taken for scripts. */
 #define FW_SETUP_LONG						\
 	{ "filter", required_argument, NULL, 'f' },			\
 	{ "notrace", required_argument, NULL, 'n' },			\
 	{ "depth", required_argument, NULL, 'd' },			\
-	{ "module", required_argument, NULL, 'k' }
+	{ "pid", required_argument, NULL, 'p' },			\
+	{ "user", required_argument, NULL, FW_OPT_USER },		\
+	{ "module", required_argument, NULL, 'k' },			\
+	{ "duration", required_argument, NULL, 't' },			\
+	{ "time", required_argument, NULL, 't' }
 
 static const struct option fw_record_long[] = {
 	FW_SETUP_LONG,
@@ -358,7 +423,6 @@ static const struct option fw_stream_long[] = {
 
 static const struct option fw_profile_long[] = {
 	FW_SETUP_LONG,
-	{ "time", required_argument, NULL, 't' },
 	{ "folded", no_argument, NULL, FW_OPT_FOLDED },
 	{ "limit", required_argument, NULL, 'l' },
 	{ "output", required_argument, NULL, 'o' },
@@ -438,22 +502,21 @@ static const struct fw_subcmd fw_cmds[] = {
 	  "Record call chains into a file until CMD ends or SIGINT (as root).",
 	  FW_SETUP_HELP
 	  "  -o, --output=FILE     the recording (default framewalk.rec)\n",
-	  "+:f:n:d:k:o:" FW_COMMON_SHORT, fw_record_long, fw_run_record },
+	  "+:f:n:d:p:k:t:o:" FW_COMMON_SHORT, fw_record_long, fw_run_record },
 	{ "stream", "[OPTIONS] [-- CMD...]",
 	  "Print call chains as they happen until CMD ends or SIGINT (as root).",
 	  FW_SETUP_HELP
 	  "  -F, --frames          one line per frame\n" FW_COLOR_HELP,
-	  "+:f:n:d:k:F" FW_COMMON_SHORT, fw_stream_long, fw_run_record },
+	  "+:f:n:d:p:k:t:F" FW_COMMON_SHORT, fw_stream_long, fw_run_record },
 	{ "profile", "[OPTIONS] [-- CMD...]",
 	  "Count call chains in the module until CMD ends, SECONDS pass or SIGINT, then print\n"
 	  "the top caller -> callee edges or folded stacks (as root).",
 	  FW_SETUP_HELP
-	  "  -t, --time=SECONDS    count this long (1 to 86400) instead of until CMD ends\n"
 	  "      --folded          print folded stacks instead of edges\n"
 	  "  -l, --limit=N         how many edges (default 20)\n"
 	  "  -o, --output=FILE     also save the counted chains as a recording\n",
 	  /* -F, --folded's old short form, is still taken for scripts but not shown. */
-	  "+:f:n:d:k:t:Fl:o:" FW_COMMON_SHORT, fw_profile_long, fw_run_profile },
+	  "+:f:n:d:p:k:t:Fl:o:" FW_COMMON_SHORT, fw_profile_long, fw_run_profile },
 	{ "report", "[OPTIONS] [FILE|-]",
 	  "Print each recorded chain (FILE defaults to framewalk.rec). A trace-cmd trace.dat\n"
 	  "is read too, its user frames named from trace-cmd record --proc-map's maps.",

@@ -226,6 +226,7 @@ int fw_profile(const struct fw_profile_opts *o)
 {
 	struct fw_profile_base base;
 	unsigned long long hits = 0;
+	struct fw_module_was mod;
 	struct fw_recording r;
 	char was[8] = "", depth[16];
 	int ret = 1, status;
@@ -238,20 +239,20 @@ int fw_profile(const struct fw_profile_opts *o)
 		return 1;
 	}
 	fw_read_param("aggregate", was, sizeof(was));
-	if (fw_setup_module(&o->session))
+	if (fw_setup_module(&o->session, &mod))
 		return 1;
 	if (access(FW_PARAMS "/aggregate", F_OK)) {
 		fprintf(stderr, "framewalk: the loaded framewalk module has no aggregation mode\n");
-		return 1;
+		goto out;
 	}
 	/* Counted from a clean table, so the result is this run's alone. */
 	if (fw_write_param("aggregate", "0") || fw_clear_counts())
-		return 1;
+		goto out;
 	base.hits = fw_stat("aggregated");
 	base.dropped = fw_stat("aggregate_dropped");
 	if (fw_write_param("aggregate", "1"))
-		return 1;
-	status = fw_run_command(o->session.cmd, o->seconds, fw_profile_tick, &base);
+		goto out;
+	status = fw_run_command(&o->session, fw_profile_tick, &base);
 	/* Leave the mode as it was found; a module this run loaded stops counting. */
 	fw_write_param("aggregate", was[0] == 'Y' ? "1" : "0");
 	fw_profile_progress(&base, 1);
@@ -276,6 +277,7 @@ int fw_profile(const struct fw_profile_opts *o)
 	if (!ret && o->session.cmd)
 		ret = status;
 out:
+	fw_restore_module(&mod);
 	fw_recording_free(&r);
 	return ret;
 }

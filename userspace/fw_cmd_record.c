@@ -267,6 +267,7 @@ int fw_record(const struct fw_session_opts *o)
 	const char *systems[] = { "framewalk", NULL };
 	struct fw_recorder s = { .o = o };
 	char name[64], pid[16], filter[1024], notrace[1024], depth[16];
+	struct fw_module_was was;
 	struct tep_event *ev;
 	struct utsname uts;
 	int ret = 1, status;
@@ -290,7 +291,7 @@ int fw_record(const struct fw_session_opts *o)
 	fw_catch_signal(SIGTERM);
 	fw_catch_signal(SIGHUP);
 	fw_catch_signal(SIGPIPE);
-	if (fw_setup_module(o))
+	if (fw_setup_module(o, &was))
 		return 1;
 	s.tep = tracefs_local_events_system(NULL, systems);
 	s.formats = fw_stop_formats();
@@ -343,7 +344,7 @@ int fw_record(const struct fw_session_opts *o)
 		fw_recording_write_header(s.out, uts.release, filter, notrace,
 					  (unsigned int)atoi(depth));
 	}
-	status = fw_run_command(o->cmd, 0, fw_record_tick, &s);
+	status = fw_run_command(o, fw_record_tick, &s);
 	tracefs_event_disable(s.inst, "framewalk", NULL);
 	s.tick++;
 	fw_drain(&s);
@@ -376,6 +377,7 @@ out:
 		tracefs_instance_destroy(s.inst);
 		tracefs_instance_free(s.inst);
 	}
+	fw_restore_module(&was);
 	fw_symtab_free(&s.syms);
 	fw_maps_free(s.maps);
 	tep_free(s.tep);

@@ -471,10 +471,34 @@ got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$fw" profile -f vfs_re
 check "profile refuses to run without root, saying why" "$got" \
 	"framewalk: profile needs root: it sets module parameters and reads debugfs"
 got=$("$fw" profile -f vfs_read --time 0 2>&1 | head -1)
-check "profile refuses a zero time" "$got" "framewalk profile: -t/--time: '0' is not a number from 1 to 86400"
+check "profile refuses a zero time; --time is still -t" "$got" \
+	"framewalk profile: -t/--duration: '0' is not a number from 1 to 86400"
+
+# What record, stream and profile are told to keep: each value checked before anything runs.
+refused "record -t 0 is refused" \
+	"framewalk record: -t/--duration: '0' is not a number from 1 to 86400" record -t 0
+refused "stream --duration above a day is refused" \
+	"framewalk stream: -t/--duration: '86401' is not a number from 1 to 86400" \
+	stream --duration=86401
+pids="a list of at most 16 process ids (such as 1234,5678)"
+for bad in 12x 0 1,,2 , 4194305 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17; do
+	refused "record -p '$bad' is refused" "framewalk record: -p/--pid: '$bad' is not $pids" \
+		record -p "$bad"
+done
+refused "profile --user above 64 is refused" \
+	"framewalk profile: --user: '65' is not a number from 0 to 64" profile --user 65
 refused "list takes one list of globs" "framewalk list: one list of globs, not 2 ('b' is extra)" \
 	list a b
 refused "list refuses globs that name nothing" "framewalk list: GLOBS: ', ' names no function" \
 	list ', '
+# Root, with tracefs and no framewalk.ko: the checks made before the module is needed.
+if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ] && [ ! -e /sys/module/framewalk ]; then
+	sh -c 'exit 0' &
+	gone=$!
+	wait $gone
+	got=$("$fw" record -p "1,$gone" -f vfs_read -o "$tmp/x.rec" 2>&1)
+	check "record -p refuses a process that is not running" "$?: $got" \
+		"1: framewalk: -p/--pid: no process $gone is running"
+fi
 
 ktap_done
