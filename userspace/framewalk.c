@@ -40,7 +40,7 @@ struct fw_subcmd {
 	{ "verbose", no_argument, NULL, 'v' },				\
 	{ NULL, 0, NULL, 0 }
 
-enum { FW_OPT_HELP = 256, FW_OPT_BAD, FW_OPT_COLOR, FW_OPT_FOLDED, FW_OPT_USER };
+enum { FW_OPT_HELP = 256, FW_OPT_BAD, FW_OPT_COLOR, FW_OPT_FOLDED, FW_OPT_USER, FW_OPT_COMM };
 
 #define FW_COLOR_LONG	{ "color", optional_argument, NULL, FW_OPT_COLOR }
 #define FW_COLOR_HELP							\
@@ -181,10 +181,37 @@ static int fw_pid_ok(const char *p, size_t len)
 	return fw_number_in(p, len, 4194304) && !(len == 1 && *p == '0');
 }
 
+/* A CPU or a range of them, "2" or "2-3"; below 4096, as many as arm64 Linux counts. */
+static int fw_cpus_ok(const char *p, size_t len)
+{
+	const char *dash = memchr(p, '-', len);
+
+	if (!dash)
+		return fw_number_in(p, len, 4095);
+	return fw_number_in(p, (size_t)(dash - p), 4095) &&
+	       fw_number_in(dash + 1, len - (size_t)(dash - p) - 1, 4095) &&
+	       atol(p) <= atol(dash + 1);
+}
+
+/*
+ * A task name or a glob of them, as the kernel's event filter reads it inside
+ * quotes. The kernel keeps a name's first 15 characters: a longer name without
+ * a wildcard would match no task, and is refused rather than record nothing.
+ */
+static int fw_comm_ok(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] == '"' || p[i] == '\\')
+			return 0;
+	return len <= 15 || strcspn(p, "*?[") < len;
+}
+
 /*
  * The options record, stream and profile share: the module's setup, the
- * output file and how long to run. 1 when @c was one of them, 0 when not,
- * -1 on a bad value.
+ * output file, how long to run and whose events to keep. 1 when @c was one
+ * of them, 0 when not, -1 on a bad value.
  */
 static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_session_opts *o)
 {
@@ -206,6 +233,19 @@ static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_session
 		if (fw_parse_long(cmd, "--user", optarg, 0, FW_MAX_USER, &v))
 			return -1;
 		o->user = (int)v;
+		return 1;
+	case 'C':
+		if (fw_parse_list(cmd, "-C/--cpu", optarg, 4096, fw_cpus_ok,
+				  "a list of CPUs (such as 0,2-3)"))
+			return -1;
+		o->cpus = optarg;
+		return 1;
+	case FW_OPT_COMM:
+		if (fw_parse_list(cmd, "--comm", optarg, 64, fw_comm_ok,
+				  "a list of task names or globs (such as dd,kworker/*; a name is "
+				  "at most 15 characters, without quotes or backslashes)"))
+			return -1;
+		o->comm = optarg;
 		return 1;
 	case 'f':
 		if (fw_parse_globs(cmd, "-f/--filter", optarg, 0))
@@ -382,6 +422,17 @@ static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 			return fw_opt_status(c);
 		}
 	}
+	/*
+	 * Taken to be refused, not ignored: a counted chain keeps no task or CPU,
+	 * so the module could only have been told to keep some, and it cannot.
+	 */
+	if (o.session.comm || o.session.cpus) {
+		fprintf(stderr, "framewalk profile: %s: the module counts chains without the "
+			"task or CPU of each hit, so profile cannot keep some; -p/--pid keeps "
+			"processes, and record %s keeps events for report, folded and top\n",
+			o.session.comm ? "--comm" : "-C/--cpu", o.session.comm ? "--comm" : "-C");
+		return 2;
+	}
 	if (optind < argc)
 		o.session.cmd = argv + optind;
 	return fw_profile(&o);
@@ -397,6 +448,11 @@ static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 	"  -k, --module=FILE     load this framewalk.ko when none is loaded\n"	\
 	"  -t, --duration=SEC    stop after SEC seconds (1 to 86400), CMD or not\n"
 
+/* Whose events record and stream keep: a tracefs event filter. */
+#define FW_EVENTS_HELP							\
+	"  -C, --cpu=CPUS        keep the events of these CPUs only (such as 0,2-3)\n"	\
+	"      --comm=NAMES      keep the events of these task names or globs only\n"
+
 /* --time: -t's long name before --duration, still taken for scripts. */
 #define FW_SETUP_LONG						\
 	{ "filter", required_argument, NULL, 'f' },			\
@@ -406,7 +462,9 @@ static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 	{ "user", required_argument, NULL, FW_OPT_USER },		\
 	{ "module", required_argument, NULL, 'k' },			\
 	{ "duration", required_argument, NULL, 't' },			\
-	{ "time", required_argument, NULL, 't' }
+	{ "time", required_argument, NULL, 't' },			\
+	{ "cpu", required_argument, NULL, 'C' },			\
+	{ "comm", required_argument, NULL, FW_OPT_COMM }
 
 static const struct option fw_record_long[] = {
 	FW_SETUP_LONG,
@@ -500,14 +558,14 @@ static const struct option fw_list_long[] = {
 static const struct fw_subcmd fw_cmds[] = {
 	{ "record", "[OPTIONS] [-- CMD...]",
 	  "Record call chains into a file until CMD ends or SIGINT (as root).",
-	  FW_SETUP_HELP
+	  FW_SETUP_HELP FW_EVENTS_HELP
 	  "  -o, --output=FILE     the recording (default framewalk.rec)\n",
-	  "+:f:n:d:p:k:t:o:" FW_COMMON_SHORT, fw_record_long, fw_run_record },
+	  "+:f:n:d:p:k:t:C:o:" FW_COMMON_SHORT, fw_record_long, fw_run_record },
 	{ "stream", "[OPTIONS] [-- CMD...]",
 	  "Print call chains as they happen until CMD ends or SIGINT (as root).",
-	  FW_SETUP_HELP
+	  FW_SETUP_HELP FW_EVENTS_HELP
 	  "  -F, --frames          one line per frame\n" FW_COLOR_HELP,
-	  "+:f:n:d:p:k:t:F" FW_COMMON_SHORT, fw_stream_long, fw_run_record },
+	  "+:f:n:d:p:k:t:C:F" FW_COMMON_SHORT, fw_stream_long, fw_run_record },
 	{ "profile", "[OPTIONS] [-- CMD...]",
 	  "Count call chains in the module until CMD ends, SECONDS pass or SIGINT, then print\n"
 	  "the top caller -> callee edges or folded stacks (as root).",
@@ -515,8 +573,11 @@ static const struct fw_subcmd fw_cmds[] = {
 	  "      --folded          print folded stacks instead of edges\n"
 	  "  -l, --limit=N         how many edges (default 20)\n"
 	  "  -o, --output=FILE     also save the counted chains as a recording\n",
-	  /* -F, --folded's old short form, is still taken for scripts but not shown. */
-	  "+:f:n:d:p:k:t:Fl:o:" FW_COMMON_SHORT, fw_profile_long, fw_run_profile },
+	  /*
+	   * -F, --folded's old short form, is still taken for scripts but not
+	   * shown; -C and --comm only to say why profile cannot keep them.
+	   */
+	  "+:f:n:d:p:k:t:C:Fl:o:" FW_COMMON_SHORT, fw_profile_long, fw_run_profile },
 	{ "report", "[OPTIONS] [FILE|-]",
 	  "Print each recorded chain (FILE defaults to framewalk.rec). A trace-cmd trace.dat\n"
 	  "is read too, its user frames named from trace-cmd record --proc-map's maps.",

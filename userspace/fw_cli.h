@@ -31,6 +31,8 @@ struct fw_session_opts {
 	const char *output;	/* record: the recording file, "-" for stdout */
 	char **cmd;		/* run this, then stop; NULL: until interrupted */
 	unsigned int seconds;	/* -t: stop after this long; 0: no limit */
+	const char *comm;	/* --comm: record only these task names (event filter) */
+	const char *cpus;	/* -C: record only on these CPUs (event filter) */
 	int stream;		/* print events as they come instead of recording */
 	int frames;		/* stream: one line per frame */
 };

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: the framewalk CLI's options of issue #46 on a live module: list prints the traceable functions a glob matches, as available_filter_functions has them; record -p keeps one process's chains, ends when it exits and puts the module's pid list back; -t stops a run; --user records user frames and puts user back
-# requires: framewalk.ko, fw_test_chain.ko, framewalk (CLI), fw_user_fp (build-guest-bin.sh), tracefs, debugfs
+# description: the framewalk CLI's options of issue #46 on a live module: list prints the traceable functions a glob matches, as available_filter_functions has them; record -p keeps one process's chains, ends when it exits and puts the module's pid list back; -t stops a run; --user records user frames and puts user back; --comm and -C keep the events of a task name and a CPU (a tracefs event filter, stream alike)
+# requires: framewalk.ko, fw_test_chain.ko, framewalk (CLI), fw_user_fp (build-guest-bin.sh), taskset, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_test_begin 4
+fw_test_begin 5
 P=/sys/module/framewalk/parameters
 # Nothing an earlier run left may pass for this run's output.
-rm -f /tmp/list.txt /tmp/pid.rec /tmp/t.rec /tmp/u.rec
+rm -f /tmp/list.txt /tmp/pid.rec /tmp/t.rec /tmp/u.rec /tmp/c.rec
 fw_load_with_chain filter=fw_test_leaf depth=8
 # One chain of fw_test_leaf, written by the shell that runs it (comm "sh").
 W="echo write >$T/trigger"
@@ -93,6 +93,27 @@ ktap_expect "--user=16 over user=4: more than 4 user frames" \
 ktap_expect "... and the module's user as record found it" "$(cat $P/user)" = 4
 echo 0 >"$P/user"
 ktap_case_end "record --user records user frames and puts the module's user back"
+
+# Four writers: sh and dd, each on CPU 0 and CPU 1.
+WRITERS="taskset -c 0 sh -c '$W'; taskset -c 1 sh -c '$W';
+	echo write | taskset -c 0 dd of=$T/trigger 2>/dev/null;
+	echo write | taskset -c 1 dd of=$T/trigger 2>/dev/null"
+# kept OPTIONS...: "CPU:COMM" of each chain record keeps with OPTIONS.
+kept() {
+	rm -f /tmp/c.rec
+	framewalk record -q -f fw_test_leaf "$@" -o /tmp/c.rec -- sh -c "$WRITERS"
+	awk '$1 == "C" { comm[$2] = $3 } $1 == "E" { e[n++] = $2 " " $4 }
+	     END { for (i = 0; i < n; i++) { split(e[i], f, " "); print f[1] ":" comm[f[2]] } }' \
+		/tmp/c.rec | sort | tr '\n' ' '
+}
+ktap_expect "without a filter, the four chains" "$(kept)" = "0:dd 0:sh 1:dd 1:sh "
+ktap_expect "--comm dd keeps dd's" "$(kept --comm dd)" = "0:dd 1:dd "
+ktap_expect "-C 1 keeps CPU 1's" "$(kept -C 1)" = "1:dd 1:sh "
+ktap_expect "--comm 'd*,nothing' -C 0-0 keeps dd's on CPU 0" \
+	"$(kept --comm 'd*,nothing' -C 0-0)" = "0:dd "
+n=$(framewalk stream -q -f fw_test_leaf --comm sh -C 0 -- sh -c "$WRITERS" | grep -c ' sh-.*fw_test_leaf <- ')
+ktap_expect "stream --comm sh -C 0 prints sh's chain on CPU 0 alone ($n)" "$n" = 1
+ktap_case_end "--comm and -C keep the events of a task name and a CPU"
 
 fw_unload_all
 ktap_exit

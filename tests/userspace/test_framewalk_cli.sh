@@ -487,12 +487,36 @@ for bad in 12x 0 1,,2 , 4194305 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17; do
 done
 refused "profile --user above 64 is refused" \
 	"framewalk profile: --user: '65' is not a number from 0 to 64" profile --user 65
+cpus="a list of CPUs (such as 0,2-3)"
+for bad in x 1- 3-1 0,,1 -1; do
+	refused "record -C '$bad' is refused" "framewalk record: -C/--cpu: '$bad' is not $cpus" \
+		record -C "$bad"
+done
+comms="a list of task names or globs (such as dd,kworker/*; a name is at most 15 characters, without quotes or backslashes)"
+for bad in abcdefghijklmnop 'a"b' 'a\b' dd,; do
+	refused "stream --comm '$bad' is refused" "framewalk stream: --comm: '$bad' is not $comms" \
+		stream --comm "$bad"
+done
+# A counted chain has no task or CPU: profile says so rather than count every task's.
+why="the module counts chains without the task or CPU of each hit, so profile cannot keep some; -p/--pid keeps processes, and record"
+refused "profile --comm is refused, saying why" \
+	"framewalk profile: --comm: $why --comm keeps events for report, folded and top" \
+	profile --comm=dd
+refused "profile -C is refused, saying why" \
+	"framewalk profile: -C/--cpu: $why -C keeps events for report, folded and top" profile -C 0
 refused "list takes one list of globs" "framewalk list: one list of globs, not 2 ('b' is extra)" \
 	list a b
 refused "list refuses globs that name nothing" "framewalk list: GLOBS: ', ' names no function" \
 	list ', '
 # Root, with tracefs and no framewalk.ko: the checks made before the module is needed.
 if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ] && [ ! -e /sys/module/framewalk ]; then
+	got=$("$fw" record -v --comm 'dd,kworker/*' -C 0 -f vfs_read -o "$tmp/x.rec" 2>&1 | head -1)
+	check "record --comm and -C make one tracefs event filter of COMM and CPU" "$got" \
+		"framewalk: keeping only the events of filter '(COMM ~ \"dd\" || COMM ~ \"kworker/*\") && (CPU == 0)'"
+	n=$(getconf _NPROCESSORS_CONF)
+	got=$("$fw" record -C "0-$n" -f vfs_read -o "$tmp/x.rec" 2>&1)
+	check "record -C refuses a CPU this machine does not have" "$?: $got" \
+		"1: framewalk: -C/--cpu: no CPU $n here (CPUs 0 to $((n - 1)))"
 	sh -c 'exit 0' &
 	gone=$!
 	wait $gone
