@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: the framewalk CLI's options of issue #46 on a live module: list prints the traceable functions a glob matches, as available_filter_functions has them; record -p keeps one process's chains, ends when it exits and puts the module's pid list back; -t stops a run; --user records user frames and puts user back; --comm and -C keep the events of a task name and a CPU (a tracefs event filter, stream alike)
+# description: the framewalk CLI's options of issue #46 on a live module: list prints the traceable functions a glob matches, as available_filter_functions has them; record -p keeps one process's chains, ends when it exits and puts the module's pid list back; -t stops a run; --user records user frames and puts user back; --comm and -C keep the events of a task name and a CPU (a tracefs event filter, stream alike); profile's numbers all come from one reading of the counts, taken when counting stops
 # requires: framewalk.ko, fw_test_chain.ko, framewalk (CLI), fw_user_fp (build-guest-bin.sh), taskset, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_test_begin 5
+fw_test_begin 6
 P=/sys/module/framewalk/parameters
 # Nothing an earlier run left may pass for this run's output.
-rm -f /tmp/list.txt /tmp/pid.rec /tmp/t.rec /tmp/u.rec /tmp/c.rec
+rm -f /tmp/list.txt /tmp/pid.rec /tmp/t.rec /tmp/u.rec /tmp/c.rec /tmp/p.rec /tmp/p.txt /tmp/p.err
 fw_load_with_chain filter=fw_test_leaf depth=8
 # One chain of fw_test_leaf, written by the shell that runs it (comm "sh").
 W="echo write >$T/trigger"
@@ -114,6 +114,23 @@ ktap_expect "--comm 'd*,nothing' -C 0-0 keeps dd's on CPU 0" \
 n=$(framewalk stream -q -f fw_test_leaf --comm sh -C 0 -- sh -c "$WRITERS" | grep -c ' sh-.*fw_test_leaf <- ')
 ktap_expect "stream --comm sh -C 0 prints sh's chain on CPU 0 alone ($n)" "$n" = 1
 ktap_case_end "--comm and -C keep the events of a task name and a CPU"
+
+# Found counting (aggregate=1), profile turns it back on at the end; param_attr_show runs
+# when anything reads a module parameter, as profile does after the run: counted then, it
+# would be in what profile prints. Three writes are the run's three hits.
+rmmod framewalk
+insmod "$FW_KO_DIR/framewalk.ko" filter=fw_test_leaf,param_attr_show depth=8 aggregate=1 ||
+	ktap_fail "insmod filter=fw_test_leaf,param_attr_show failed"
+framewalk profile -o /tmp/p.rec -- sh -c "$W; $W; $W" >/tmp/p.txt 2>/tmp/p.err
+sed 's/^/# /' /tmp/p.txt /tmp/p.err | cut -c1-200
+summary=$(grep '^framewalk: [0-9]* hits in' /tmp/p.err | cut -d' ' -f2,5)
+ktap_expect "the summary: the run's 3 hits in 1 chain" "$summary" = "3 1"
+ktap_expect "top's heading counts the same hits and chains" \
+	-n "$(sed -n '1{/ along 1 chains of 3 hits$/p}' /tmp/p.txt)"
+ktap_expect "the saved recording holds them" "$(awk '$1 == "A" { h += $2; c++ }
+	END { print h + 0, c + 0 }' /tmp/p.rec)" = "$summary"
+ktap_expect "aggregate is on again, as profile found it" "$(cat $P/aggregate)" = Y
+ktap_case_end "profile prints the numbers of one reading, taken when counting stopped"
 
 fw_unload_all
 ktap_exit
