@@ -508,6 +508,27 @@ refused "list takes one list of globs" "framewalk list: one list of globs, not 2
 	list a b
 refused "list refuses globs that name nothing" "framewalk list: GLOBS: ', ' names no function" \
 	list ', '
+# list on a hand-made available_filter_functions, bound over tracefs's in a mount namespace
+# of its own (root): the lines whose name a glob matches, a module's whole, ftrace's disabled
+# records left out.
+printf '%s\n' vfs_read vfs_write __ftrace_invalid_address___12 ksys_read \
+	'fw_test_leaf [fw_test_chain]' >"$tmp/functions"
+with_functions() {
+	unshare -m sh -c 'mount --bind "$0" /sys/kernel/tracing/available_filter_functions &&
+		exec "$@"' "$tmp/functions" "$@" 2>&1
+}
+if [ "$(id -u)" = 0 ] && with_functions true >/dev/null; then
+	check "list prints the functions a glob of the list matches, by name" \
+		"$(with_functions "$fw" list 'vfs_*, fw_*')" "vfs_read
+vfs_write
+fw_test_leaf [fw_test_chain]"
+	check "list without globs prints every function but ftrace's disabled records" \
+		"$(with_functions "$fw" list | wc -l)" 4
+	check "list says when nothing matches, status 1" \
+		"$(with_functions "$fw" list 'vfs_x*'; echo "status $?")" \
+		"framewalk list: no traceable function matches 'vfs_x*'
+status 1"
+fi
 # Root, with tracefs and no framewalk.ko: the checks made before the module is needed.
 if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ] && [ ! -e /sys/module/framewalk ]; then
 	got=$("$fw" record -v --comm 'dd,kworker/*' -C 0 -f vfs_read -o "$tmp/x.rec" 2>&1 | head -1)
