@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: the framewalk CLI's options of issue #46 on a live module: list prints the traceable functions a glob matches, as available_filter_functions has them; record -p keeps one process's chains, ends when it exits and puts the module's pid list back; -t stops a run; --user records user frames and puts user back; --comm and -C keep the events of a task name and a CPU (a tracefs event filter, stream alike); profile's numbers all come from one reading of the counts, taken when counting stops
+# description: the framewalk CLI's options on a live module: list prints the traceable functions a glob matches, as available_filter_functions has them; record -p keeps one process's chains, ends when it exits and puts the module's pid list back; -t stops a run; --user records user frames and puts user back; --comm and -C keep the events of a task name and a CPU (a tracefs event filter, stream alike); profile's numbers all come from one reading of the counts, taken when counting stops
 # requires: framewalk.ko, fw_test_chain.ko, framewalk (CLI), fw_user_fp (build-guest-bin.sh), taskset, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
 fw_test_begin 6

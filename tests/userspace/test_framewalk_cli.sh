@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Unit tests of the framewalk CLI's report, folded and top on a hand-made
 # recording whose expected output is worked out by hand, of its errors on
-# malformed, foreign and cut-short files, and of its command line: long
-# options, --help, --version, refused values (KTAP). Runs the ASan/UBSan build.
+# malformed, foreign and cut-short files, of list on a hand-made function list
+# (as root), and of its command line: long options, --help, --version, refused
+# values, what record and profile refuse before they need the module (KTAP).
+# Runs the ASan/UBSan build.
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
 fw=${FW_CLI:-$(cd "$(dirname "$0")/../.." && pwd)/build/host/framewalk-asan}
