@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * framewalk.c - the framewalk command: find the subcommand in one table, parse
- * its options and hand the work to record, stream, profile, report, folded, top, reset or
- * flamegraph.
+ * its options and hand the work to record, stream, profile, report, folded, top, list,
+ * reset or flamegraph.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -40,7 +40,7 @@ struct fw_subcmd {
 	{ "verbose", no_argument, NULL, 'v' },				\
 	{ NULL, 0, NULL, 0 }
 
-enum { FW_OPT_HELP = 256, FW_OPT_BAD, FW_OPT_COLOR, FW_OPT_FOLDED };
+enum { FW_OPT_HELP = 256, FW_OPT_BAD, FW_OPT_COLOR, FW_OPT_FOLDED, FW_OPT_USER, FW_OPT_COMM };
 
 #define FW_COLOR_LONG	{ "color", optional_argument, NULL, FW_OPT_COLOR }
 #define FW_COLOR_HELP							\
@@ -138,14 +138,115 @@ static int fw_parse_globs(const struct fw_subcmd *cmd, const char *opt, const ch
 }
 
 /*
- * The options record, stream and profile share: the module's setup and the
- * output file. 1 when @c was one of them, 0 when not, -1 on a bad value.
+ * A comma-separated list of at most @max items, each whole (no empty one) and
+ * passing @ok; else an error naming the option and value, with an example.
+ */
+static int fw_parse_list(const struct fw_subcmd *cmd, const char *opt, const char *arg,
+			 unsigned int max, int (*ok)(const char *item, size_t len),
+			 const char *what)
+{
+	unsigned int n = 0;
+	const char *p;
+	size_t len;
+
+	for (p = arg;; p += len + 1) {
+		len = strcspn(p, ",");
+		if (!len || !ok(p, len) || ++n > max) {
+			fprintf(stderr, "framewalk %s: %s: '%s' is not %s\n", cmd->name, opt, arg,
+				what);
+			return -1;
+		}
+		if (!p[len])
+			return 0;
+	}
+}
+
+/* A number from 0 to max in p[0, len): digits only. */
+static int fw_number_in(const char *p, size_t len, long max)
+{
+	long v = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9' || v > max / 10)
+			return 0;
+		v = v * 10 + (p[i] - '0');
+	}
+	return len && v <= max;
+}
+
+/* A process id, as the module's pid parameter takes it (PID_MAX_LIMIT at most). */
+static int fw_pid_ok(const char *p, size_t len)
+{
+	return fw_number_in(p, len, 4194304) && !(len == 1 && *p == '0');
+}
+
+/* A CPU or a range of them, "2" or "2-3"; below 4096, as many as arm64 Linux counts. */
+static int fw_cpus_ok(const char *p, size_t len)
+{
+	const char *dash = memchr(p, '-', len);
+
+	if (!dash)
+		return fw_number_in(p, len, 4095);
+	return fw_number_in(p, (size_t)(dash - p), 4095) &&
+	       fw_number_in(dash + 1, len - (size_t)(dash - p) - 1, 4095) &&
+	       atol(p) <= atol(dash + 1);
+}
+
+/*
+ * A task name or a glob of them, as the kernel's event filter reads it inside
+ * quotes. The kernel keeps a name's first 15 characters: a longer name without
+ * a wildcard would match no task, and is refused rather than record nothing.
+ */
+static int fw_comm_ok(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] == '"' || p[i] == '\\')
+			return 0;
+	return len <= 15 || strcspn(p, "*?[") < len;
+}
+
+/*
+ * The options record, stream and profile share: the module's setup, the
+ * output file, how long to run and whose events to keep. 1 when @c was one
+ * of them, 0 when not, -1 on a bad value.
  */
 static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_session_opts *o)
 {
-	long depth;
+	long v;
 
 	switch (c) {
+	case 'p':
+		if (fw_parse_list(cmd, "-p/--pid", optarg, FW_PIDS_MAX, fw_pid_ok,
+				  "a list of at most 16 process ids (such as 1234,5678)"))
+			return -1;
+		o->pid = optarg;
+		return 1;
+	case 't':
+		if (fw_parse_long(cmd, "-t/--duration", optarg, 1, 86400, &v))
+			return -1;
+		o->seconds = (unsigned int)v;
+		return 1;
+	case FW_OPT_USER:
+		if (fw_parse_long(cmd, "--user", optarg, 0, FW_MAX_USER, &v))
+			return -1;
+		o->user = (int)v;
+		return 1;
+	case 'C':
+		if (fw_parse_list(cmd, "-C/--cpu", optarg, 4096, fw_cpus_ok,
+				  "a list of CPUs (such as 0,2-3)"))
+			return -1;
+		o->cpus = optarg;
+		return 1;
+	case FW_OPT_COMM:
+		if (fw_parse_list(cmd, "--comm", optarg, 64, fw_comm_ok,
+				  "a list of task names or globs (such as dd,kworker/*; a name is "
+				  "at most 15 characters, without quotes or backslashes)"))
+			return -1;
+		o->comm = optarg;
+		return 1;
 	case 'f':
 		if (fw_parse_globs(cmd, "-f/--filter", optarg, 0))
 			return -1;
@@ -155,9 +256,9 @@ static int fw_setup_option(const struct fw_subcmd *cmd, int c, struct fw_session
 		o->notrace = optarg;
 		return 1;
 	case 'd':
-		if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANCESTORS, &depth))
+		if (fw_parse_long(cmd, "-d/--depth", optarg, 0, FW_MAX_ANCESTORS, &v))
 			return -1;
-		o->depth = (int)depth;
+		o->depth = (int)v;
 		return 1;
 	case 'k':
 		o->module = optarg;
@@ -194,7 +295,7 @@ static int fw_getopt_session(const struct fw_subcmd *cmd, int argc, char **argv,
 
 static int fw_run_record(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	struct fw_session_opts o = { .depth = -1, .output = "framewalk.rec",
+	struct fw_session_opts o = { .depth = -1, .user = -1, .output = "framewalk.rec",
 				    .stream = !strcmp(cmd->name, "stream") };
 	int c;
 
@@ -302,17 +403,12 @@ static int fw_run_reset(const struct fw_subcmd *cmd, int argc, char **argv)
 
 static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	struct fw_profile_opts o = { .session = { .depth = -1 }, .limit = 20 };
+	struct fw_profile_opts o = { .session = { .depth = -1, .user = -1 }, .limit = 20 };
 	long v;
 	int c;
 
 	while ((c = fw_getopt_session(cmd, argc, argv, &o.session)) != -1) {
 		switch (c) {
-		case 't':
-			if (fw_parse_long(cmd, "-t/--time", optarg, 1, 86400, &v))
-				return 2;
-			o.seconds = (unsigned int)v;
-			break;
 		case 'F':	/* --folded's old short form: -F is --frames elsewhere */
 		case FW_OPT_FOLDED:
 			o.folded = 1;
@@ -326,22 +422,49 @@ static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 			return fw_opt_status(c);
 		}
 	}
+	/*
+	 * Taken to be refused, not ignored: a counted chain keeps no task or CPU,
+	 * so the module could only have been told to keep some, and it cannot.
+	 */
+	if (o.session.comm || o.session.cpus) {
+		fprintf(stderr, "framewalk profile: %s: the module counts chains without the "
+			"task or CPU of each hit, so profile cannot keep some; -p/--pid keeps "
+			"processes, and record %s keeps events for report, folded and top\n",
+			o.session.comm ? "--comm" : "-C/--cpu", o.session.comm ? "--comm" : "-C");
+		return 2;
+	}
 	if (optind < argc)
 		o.session.cmd = argv + optind;
 	return fw_profile(&o);
 }
 
 #define FW_SETUP_HELP							\
-	"  -f, --filter=GLOBS    functions to trace, comma-separated globs\n"	\
+	"  -f, --filter=GLOBS    functions to trace, comma-separated globs (see list)\n"	\
 	"  -n, --notrace=GLOBS   functions not to trace\n"			\
 	"  -d, --depth=N         ancestors to walk above the caller, 0 to 64\n"	\
-	"  -k, --module=FILE     load this framewalk.ko when none is loaded\n"
+	"  -p, --pid=PIDS        walk only these processes (comma-separated); without CMD,\n" \
+	"                        until they exit\n"				\
+	"      --user=N          walk up to N user frames too, 0 to 64\n"	\
+	"  -k, --module=FILE     load this framewalk.ko when none is loaded\n"	\
+	"  -t, --duration=SEC    stop after SEC seconds (1 to 86400), CMD or not\n"
 
+/* Whose events record and stream keep: a tracefs event filter. */
+#define FW_EVENTS_HELP							\
+	"  -C, --cpu=CPUS        keep the events of these CPUs only (such as 0,2-3)\n"	\
+	"      --comm=NAMES      keep the events of these task names or globs only\n"
+
+/* --time: -t's long name before --duration, still taken for scripts. */
 #define FW_SETUP_LONG						\
 	{ "filter", required_argument, NULL, 'f' },			\
 	{ "notrace", required_argument, NULL, 'n' },			\
 	{ "depth", required_argument, NULL, 'd' },			\
-	{ "module", required_argument, NULL, 'k' }
+	{ "pid", required_argument, NULL, 'p' },			\
+	{ "user", required_argument, NULL, FW_OPT_USER },		\
+	{ "module", required_argument, NULL, 'k' },			\
+	{ "duration", required_argument, NULL, 't' },			\
+	{ "time", required_argument, NULL, 't' },			\
+	{ "cpu", required_argument, NULL, 'C' },			\
+	{ "comm", required_argument, NULL, FW_OPT_COMM }
 
 static const struct option fw_record_long[] = {
 	FW_SETUP_LONG,
@@ -358,7 +481,6 @@ static const struct option fw_stream_long[] = {
 
 static const struct option fw_profile_long[] = {
 	FW_SETUP_LONG,
-	{ "time", required_argument, NULL, 't' },
 	{ "folded", no_argument, NULL, FW_OPT_FOLDED },
 	{ "limit", required_argument, NULL, 'l' },
 	{ "output", required_argument, NULL, 'o' },
@@ -414,27 +536,48 @@ static int fw_run_flamegraph(const struct fw_subcmd *cmd, int argc, char **argv)
 	return fw_flamegraph(input ? input : "framewalk.rec", o.output) ? 1 : 0;
 }
 
+static int fw_run_list(const struct fw_subcmd *cmd, int argc, char **argv)
+{
+	const char *globs = NULL;
+	int c;
+
+	c = fw_getopt(cmd, argc, argv);
+	if (c != -1)
+		return fw_opt_status(c);
+	if (fw_one_input(cmd, "list of globs", &globs, argc, argv))
+		return 2;
+	if (globs && fw_parse_globs(cmd, "GLOBS", globs, 0))
+		return 2;
+	return fw_list(globs);
+}
+
+static const struct option fw_list_long[] = {
+	FW_COMMON_LONG
+};
+
 static const struct fw_subcmd fw_cmds[] = {
 	{ "record", "[OPTIONS] [-- CMD...]",
 	  "Record call chains into a file until CMD ends or SIGINT (as root).",
-	  FW_SETUP_HELP
+	  FW_SETUP_HELP FW_EVENTS_HELP
 	  "  -o, --output=FILE     the recording (default framewalk.rec)\n",
-	  "+:f:n:d:k:o:" FW_COMMON_SHORT, fw_record_long, fw_run_record },
+	  "+:f:n:d:p:k:t:C:o:" FW_COMMON_SHORT, fw_record_long, fw_run_record },
 	{ "stream", "[OPTIONS] [-- CMD...]",
 	  "Print call chains as they happen until CMD ends or SIGINT (as root).",
-	  FW_SETUP_HELP
+	  FW_SETUP_HELP FW_EVENTS_HELP
 	  "  -F, --frames          one line per frame\n" FW_COLOR_HELP,
-	  "+:f:n:d:k:F" FW_COMMON_SHORT, fw_stream_long, fw_run_record },
+	  "+:f:n:d:p:k:t:C:F" FW_COMMON_SHORT, fw_stream_long, fw_run_record },
 	{ "profile", "[OPTIONS] [-- CMD...]",
 	  "Count call chains in the module until CMD ends, SECONDS pass or SIGINT, then print\n"
 	  "the top caller -> callee edges or folded stacks (as root).",
 	  FW_SETUP_HELP
-	  "  -t, --time=SECONDS    count this long (1 to 86400) instead of until CMD ends\n"
 	  "      --folded          print folded stacks instead of edges\n"
 	  "  -l, --limit=N         how many edges (default 20)\n"
 	  "  -o, --output=FILE     also save the counted chains as a recording\n",
-	  /* -F, --folded's old short form, is still taken for scripts but not shown. */
-	  "+:f:n:d:k:t:Fl:o:" FW_COMMON_SHORT, fw_profile_long, fw_run_profile },
+	  /*
+	   * -F, --folded's old short form, is still taken for scripts but not
+	   * shown; -C and --comm only to say why profile cannot keep them.
+	   */
+	  "+:f:n:d:p:k:t:C:Fl:o:" FW_COMMON_SHORT, fw_profile_long, fw_run_profile },
 	{ "report", "[OPTIONS] [FILE|-]",
 	  "Print each recorded chain (FILE defaults to framewalk.rec). A trace-cmd trace.dat\n"
 	  "is read too, its user frames named from trace-cmd record --proc-map's maps.",
@@ -448,6 +591,11 @@ static const struct fw_subcmd fw_cmds[] = {
 	  "Print the most frequent caller -> callee edges.",
 	  FW_INPUT_HELP "  -l, --limit=N         how many edges (default 20)\n",
 	  ":i:l:" FW_COMMON_SHORT, fw_top_long, fw_run_file },
+	{ "list", "[OPTIONS] [GLOBS]",
+	  "List the functions -f can trace, those GLOBS match (comma-separated, as -f takes\n"
+	  "them), from tracefs's available_filter_functions (as root).",
+	  "",
+	  ":" FW_COMMON_SHORT, fw_list_long, fw_run_list },
 	{ "reset", "[OPTIONS]",
 	  "Remove what framewalk left in tracefs (as root).",
 	  "Removes the trace instances of recorders that are gone and disables\n"

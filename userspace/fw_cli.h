@@ -17,14 +17,22 @@ extern int fw_verbosity;
 extern int fw_color;
 #define FW_PARAMS	"/sys/module/framewalk/parameters"
 
+/* The most processes -p names: the module's pid list holds 16. */
+#define FW_PIDS_MAX	16
+
 /* What record, stream and profile are told: the module's setup, the output, the command. */
 struct fw_session_opts {
 	const char *filter;	/* NULL: keep the module's */
 	const char *notrace;	/* NULL: keep the module's */
 	int depth;		/* the depth limit; -1: keep the module's */
+	const char *pid;	/* -p: the module's pid list for the run; NULL: keep it */
+	int user;		/* --user: user frames for the run; -1: keep the module's */
 	const char *module;	/* framewalk.ko to load when it is not loaded */
 	const char *output;	/* record: the recording file, "-" for stdout */
 	char **cmd;		/* run this, then stop; NULL: until interrupted */
+	unsigned int seconds;	/* -t: stop after this long; 0: no limit */
+	const char *comm;	/* --comm: record only these task names (event filter) */
+	const char *cpus;	/* -C: record only on these CPUs (event filter) */
 	int stream;		/* print events as they come instead of recording */
 	int frames;		/* stream: one line per frame */
 };
@@ -32,12 +40,13 @@ struct fw_session_opts {
 /* profile: the module's aggregate instead of events. */
 struct fw_profile_opts {
 	struct fw_session_opts session;	/* filter, notrace, depth, module, output, cmd */
-	unsigned int seconds;		/* 0: until the command ends or an interrupt */
 	int folded;			/* print folded stacks instead of top edges */
 	unsigned int limit;		/* top: edges printed */
 };
 
 int fw_record(const struct fw_session_opts *o);
+/* The traceable functions that match any of globs (comma-separated; NULL: all). */
+int fw_list(const char *globs);
 /* Remove framewalk's leftovers from tracefs; with unload, framewalk.ko too. */
 int fw_reset(int unload);
 int fw_profile(const struct fw_profile_opts *o);
@@ -51,9 +60,26 @@ extern volatile sig_atomic_t fw_interrupted;
 void fw_catch_signal(int sig);
 int fw_write_param(const char *name, const char *value);
 void fw_read_param(const char *name, char *buf, size_t len);
-int fw_setup_module(const struct fw_session_opts *o);
+/*
+ * The parameters a run sets for itself alone and puts back when it ends
+ * (-p's pid, --user): left behind, a pid list would keep every later
+ * trace empty of all other processes, and user frames would change every
+ * later event. filter, notrace and depth are the module's setup, and stay.
+ */
+struct fw_module_was {
+	char pid[256];
+	char user[16];
+	int pid_set, user_set;	/* what the run changed */
+};
+int fw_setup_module(const struct fw_session_opts *o, struct fw_module_was *was);
+void fw_restore_module(const struct fw_module_was *was);
 int fw_load_syms(struct fw_symtab *t);
-int fw_run_command(char **cmd, unsigned int seconds, void (*tick)(void *ctx, unsigned int n),
+/*
+ * Run o's command (if any) until it exits, o's seconds pass, the processes
+ * of o's pid list have all exited (without a command) or a signal arrives,
+ * calling @tick every 100 ms; returns the command's exit status.
+ */
+int fw_run_command(const struct fw_session_opts *o, void (*tick)(void *ctx, unsigned int n),
 		   void *ctx);
 
 struct fw_usym;

@@ -165,26 +165,34 @@ static int fw_read_chains(struct fw_recording *r)
 	return 0;
 }
 
-/* Hits counted and dropped since the start (the stats' totals then). */
+/* Hits counted and dropped since the start (the stats' totals then); the progress line. */
 struct fw_profile_base {
 	unsigned long long hits, dropped;
+	int shown;	/* the length of the progress line on the terminal */
 };
 
 /*
- * On a terminal, the running count on one line, ended by the final call; elsewhere
- * nothing: the summary after the table says it all.
+ * On a terminal, the running count of the stats on one line while the module
+ * counts; elsewhere nothing. The line is wiped at the end (final), where the
+ * summary gives the counts that were read: a last progress line would be
+ * another reading, another total.
  */
-static void fw_profile_progress(const struct fw_profile_base *b, int final)
+static void fw_profile_progress(struct fw_profile_base *b, int final)
 {
 	unsigned long long dropped;
+	int n;
 
 	if (fw_verbosity < 0 || !isatty(STDERR_FILENO))
 		return;
+	if (final) {
+		fprintf(stderr, "\r%*s\r", b->shown, "");
+		return;
+	}
 	dropped = fw_stat("aggregate_dropped") - b->dropped;
-	fprintf(stderr, "\rframewalk: %llu hits counted", fw_stat("aggregated") - b->hits);
+	n = fprintf(stderr, "\rframewalk: %llu hits counted", fw_stat("aggregated") - b->hits);
 	if (dropped)
-		fprintf(stderr, ", %llu dropped (the table is full)", dropped);
-	fprintf(stderr, final ? "\n" : "   ");
+		n += fprintf(stderr, ", %llu dropped (the table is full)", dropped);
+	b->shown = n > b->shown ? n : b->shown;
 }
 
 /* A progress line each second. */
@@ -224,11 +232,12 @@ static int fw_profile_save(const struct fw_profile_opts *o, struct fw_recording 
 
 int fw_profile(const struct fw_profile_opts *o)
 {
-	struct fw_profile_base base;
+	struct fw_profile_base base = {};
 	unsigned long long hits = 0;
+	struct fw_module_was mod;
 	struct fw_recording r;
 	char was[8] = "", depth[16];
-	int ret = 1, status;
+	int ret = 1, status, unread;
 	size_t i;
 
 	memset(&r, 0, sizeof(r));
@@ -238,30 +247,40 @@ int fw_profile(const struct fw_profile_opts *o)
 		return 1;
 	}
 	fw_read_param("aggregate", was, sizeof(was));
-	if (fw_setup_module(&o->session))
+	if (fw_setup_module(&o->session, &mod))
 		return 1;
 	if (access(FW_PARAMS "/aggregate", F_OK)) {
 		fprintf(stderr, "framewalk: the loaded framewalk module has no aggregation mode\n");
-		return 1;
+		goto out;
 	}
 	/* Counted from a clean table, so the result is this run's alone. */
 	if (fw_write_param("aggregate", "0") || fw_clear_counts())
-		return 1;
+		goto out;
 	base.hits = fw_stat("aggregated");
 	base.dropped = fw_stat("aggregate_dropped");
 	if (fw_write_param("aggregate", "1"))
-		return 1;
-	status = fw_run_command(o->session.cmd, o->seconds, fw_profile_tick, &base);
+		goto out;
+	status = fw_run_command(&o->session, fw_profile_tick, &base);
+	/*
+	 * Every count printed comes from one reading of the table, taken with
+	 * counting off: read later, it would hold this process's own reads and
+	 * writes after the run (a module found counting counts on), and the
+	 * progress line, the edges and the summary would each give another total.
+	 */
+	fw_write_param("aggregate", "0");
+	unread = fw_read_chains(&r);
+	r.dropped = fw_stat("aggregate_dropped") - base.dropped;
 	/* Leave the mode as it was found; a module this run loaded stops counting. */
-	fw_write_param("aggregate", was[0] == 'Y' ? "1" : "0");
+	if (was[0] == 'Y')
+		fw_write_param("aggregate", "1");
 	fw_profile_progress(&base, 1);
-
+	if (unread)
+		goto out;
 	fw_read_param("filter", r.filter, sizeof(r.filter));
 	fw_read_param("notrace", r.notrace, sizeof(r.notrace));
 	fw_read_param("depth", depth, sizeof(depth));
 	r.depth = (unsigned int)atoi(depth);
-	r.dropped = fw_stat("aggregate_dropped") - base.dropped;
-	if (fw_read_chains(&r) || fw_load_syms(&r.syms))
+	if (fw_load_syms(&r.syms))
 		goto out;
 	for (i = 0; i < r.nev; i++)
 		hits += r.ev[i].count;
@@ -276,6 +295,7 @@ int fw_profile(const struct fw_profile_opts *o)
 	if (!ret && o->session.cmd)
 		ret = status;
 out:
+	fw_restore_module(&mod);
 	fw_recording_free(&r);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -262,11 +263,72 @@ static struct tep_handle *fw_stop_formats(void)
 	return tep;
 }
 
+/* printf into buf[*n...]; *n counts what was asked for, so an overflow shows as *n >= len. */
+static void __attribute__((format(printf, 4, 5)))
+fw_append(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*n += vsnprintf(*n < len ? buf + *n : NULL, *n < len ? len - *n : 0, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * --comm and -C as a tracefs filter of framewalk's events, "(COMM ~ "a" ||
+ * COMM ~ "b*") && (CPU == 0 || CPU == 2)": COMM and CPU are fields every
+ * event has, the task and the CPU that wrote it, with the same syntax from
+ * 5.10 to 7.2 (CPUS{} masks came later). The option parser checked the
+ * syntax; a CPU this machine does not have is refused here. Empty: none.
+ */
+static int fw_event_filter(const struct fw_session_opts *o, char *buf, size_t len)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF), cpu, last;
+	const char *p, *sep = "(";
+	size_t n = 0;
+	char *end;
+
+	buf[0] = '\0';
+	for (p = o->comm; p && *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ',');
+		fw_append(buf, len, &n, "%sCOMM ~ \"%.*s\"", sep, (int)(end - p), p);
+		sep = " || ";
+	}
+	if (o->comm)
+		fw_append(buf, len, &n, ")%s", o->cpus ? " && " : "");
+	sep = "(";
+	for (p = o->cpus; p && *p; p = *end ? end + 1 : end) {
+		cpu = last = strtol(p, &end, 10);
+		if (*end == '-')
+			last = strtol(end + 1, &end, 10);
+		if (last >= ncpu) {
+			fprintf(stderr, "framewalk: -C/--cpu: no CPU %ld here (CPUs 0 to %ld)\n",
+				last, ncpu - 1);
+			return -1;
+		}
+		for (; cpu <= last; cpu++) {
+			fw_append(buf, len, &n, "%sCPU == %ld", sep, cpu);
+			sep = " || ";
+		}
+	}
+	if (o->cpus)
+		fw_append(buf, len, &n, ")");
+	if (n >= len) {
+		fprintf(stderr, "framewalk: --comm and -C/--cpu make a filter longer than %zu "
+			"bytes\n", len - 1);
+		return -1;
+	}
+	if (fw_verbosity > 0 && n)
+		fprintf(stderr, "framewalk: keeping only the events of filter '%s'\n", buf);
+	return 0;
+}
+
 int fw_record(const struct fw_session_opts *o)
 {
 	const char *systems[] = { "framewalk", NULL };
 	struct fw_recorder s = { .o = o };
-	char name[64], pid[16], filter[1024], notrace[1024], depth[16];
+	char name[64], pid[16], filter[1024], notrace[1024], depth[16], evfilter[4096];
+	struct fw_module_was was;
 	struct tep_event *ev;
 	struct utsname uts;
 	int ret = 1, status;
@@ -290,7 +352,9 @@ int fw_record(const struct fw_session_opts *o)
 	fw_catch_signal(SIGTERM);
 	fw_catch_signal(SIGHUP);
 	fw_catch_signal(SIGPIPE);
-	if (fw_setup_module(o))
+	if (fw_event_filter(o, evfilter, sizeof(evfilter)))
+		return 1;
+	if (fw_setup_module(o, &was))
 		return 1;
 	s.tep = tracefs_local_events_system(NULL, systems);
 	s.formats = fw_stop_formats();
@@ -311,8 +375,17 @@ int fw_record(const struct fw_session_opts *o)
 	 * process out (the command runs as a child and is traced).
 	 */
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	if (!s.inst || tracefs_instance_file_write(s.inst, "set_event_notrace_pid", pid) < 0 ||
-	    tracefs_event_enable(s.inst, "framewalk", NULL)) {
+	if (!s.inst || tracefs_instance_file_write(s.inst, "set_event_notrace_pid", pid) < 0) {
+		fprintf(stderr, "framewalk: cannot set up trace instance %s\n", name);
+		goto out;
+	}
+	/* The instance's own filter: it goes with the instance, nothing to put back. */
+	if (evfilter[0] &&
+	    tracefs_instance_file_write(s.inst, "events/framewalk/filter", evfilter) < 0) {
+		fprintf(stderr, "framewalk: the kernel refused the event filter '%s'\n", evfilter);
+		goto out;
+	}
+	if (tracefs_event_enable(s.inst, "framewalk", NULL)) {
 		fprintf(stderr, "framewalk: cannot set up trace instance %s\n", name);
 		goto out;
 	}
@@ -343,7 +416,7 @@ int fw_record(const struct fw_session_opts *o)
 		fw_recording_write_header(s.out, uts.release, filter, notrace,
 					  (unsigned int)atoi(depth));
 	}
-	status = fw_run_command(o->cmd, 0, fw_record_tick, &s);
+	status = fw_run_command(o, fw_record_tick, &s);
 	tracefs_event_disable(s.inst, "framewalk", NULL);
 	s.tick++;
 	fw_drain(&s);
@@ -376,6 +449,7 @@ out:
 		tracefs_instance_destroy(s.inst);
 		tracefs_instance_free(s.inst);
 	}
+	fw_restore_module(&was);
 	fw_symtab_free(&s.syms);
 	fw_maps_free(s.maps);
 	tep_free(s.tep);

@@ -215,9 +215,22 @@ int fw_top(struct fw_recording *r, FILE *out, unsigned int limit)
 	}
 	d = fw_count_keys(counts, nkeys);
 	qsort(counts, d, sizeof(*counts), fw_count_cmp);
-	if (fw_verbosity >= 0)
-		fprintf(out, "# %llu caller -> callee edges in %llu chains%s\n", edges, hits,
-			r->cut_line ? " (cut short)" : "");
+	/*
+	 * What is listed, out of how many distinct edges; then how often they were
+	 * seen in all, the base of the percentages, and in how many chains (of how
+	 * many hits, for counted chains: report's words).
+	 */
+	if (fw_verbosity >= 0) {
+		if (d > limit)
+			fprintf(out, "# the %u most frequent of %zu distinct", limit, d);
+		else
+			fprintf(out, "# %zu distinct", d);
+		fprintf(out, " caller -> callee edges, seen %llu times along %zu chains", edges,
+			r->nev);
+		if (hits != r->nev)
+			fprintf(out, " of %llu hits", hits);
+		fprintf(out, "%s\n", r->cut_line ? " (cut short)" : "");
+	}
 	for (n = 0; n < d && n < limit; n++)
 		fprintf(out, "%8llu %6.2f%%  %s\n", counts[n].count,
 			100.0 * counts[n].count / (double)edges, counts[n].key);

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Unit tests of the framewalk CLI's report, folded and top on a hand-made
 # recording whose expected output is worked out by hand, of its errors on
-# malformed, foreign and cut-short files, and of its command line: long
-# options, --help, --version, refused values (KTAP). Runs the ASan/UBSan build.
+# malformed, foreign and cut-short files, of list on a hand-made function list
+# (as root), and of its command line: long options, --help, --version, refused
+# values, what record and profile refuse before they need the module (KTAP).
+# Runs the ASan/UBSan build.
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/../ktap.sh"
 fw=${FW_CLI:-$(cd "$(dirname "$0")/../.." && pwd)/build/host/framewalk-asan}
@@ -62,12 +64,25 @@ check "folded puts a stop other than chain_end or depth as the root frame" \
 "[off_stack];grand;parentfn;child2 1
 great;grand;parentfn;child 2"
 check "top ranks caller -> callee edges" "$("$fw" top "$tmp/good.rec")" \
-"# 8 caller -> callee edges in 3 chains
+"# 4 distinct caller -> callee edges, seen 8 times along 3 chains
        3  37.50%  grand -> parentfn
        2  25.00%  great -> grand
        2  25.00%  parentfn -> child
        1  12.50%  parentfn -> child2"
 check "top -l limits the list" "$("$fw" top -l 1 "$tmp/good.rec" | wc -l)" 2
+# The heading announces what is listed: with -l below the distinct edges, that many of them;
+# above, the 4 there are (top -l 10 once announced 10 edges and listed 4).
+announced() {
+	"$fw" top "$@" | awk 'NR == 1 { n = $2 == "the" ? $3 : $2 } NR > 1 { l++ }
+		END { print n " announced, " l + 0 " listed" }'
+}
+check "top -l 2 announces and lists 2 edges" "$(announced -l 2 "$tmp/good.rec")" \
+	"2 announced, 2 listed"
+check "top -l 10 of 4 distinct edges announces and lists the 4" \
+	"$(announced -l 10 "$tmp/good.rec")" "4 announced, 4 listed"
+check "top -l 2 says of how many edges it lists the most frequent" \
+	"$("$fw" top -l 2 "$tmp/good.rec" | head -1)" \
+	"# the 2 most frequent of 4 distinct caller -> callee edges, seen 8 times along 3 chains"
 check "top --limit=1 is top -l 1" "$("$fw" top --limit=1 "$tmp/good.rec")" \
 	"$("$fw" top -l 1 "$tmp/good.rec")"
 check "report --frames is report -F" "$("$fw" report --frames "$tmp/good.rec")" \
@@ -123,8 +138,12 @@ REC
 # checked above line by line.
 check "folded weighs a counted chain by its count" "$("$fw" folded "$tmp/counted.rec")" \
 	"$("$fw" folded "$tmp/stop.rec")"
-check "top weighs a counted chain's edges by its count" "$("$fw" top "$tmp/counted.rec")" \
-	"$("$fw" top "$tmp/stop.rec")"
+check "top weighs a counted chain's edges by its count" \
+	"$("$fw" top "$tmp/counted.rec" | sed 1d)" "$("$fw" top "$tmp/stop.rec" | sed 1d)"
+# Counted chains are chains of hits, in report's words and profile's summary's.
+check "top's heading counts the counted chains and their hits apart" \
+	"$("$fw" top "$tmp/counted.rec" | head -1)" \
+	"# 4 distinct caller -> callee edges, seen 8 times along 2 chains of 3 hits"
 check "report prints a counted chain with its hits, and sums them" \
 	"$("$fw" report "$tmp/counted.rec" | sed -n '2p;$p')" \
 "         2 hits: child <- parentfn+0x10 <- grand+0x20 <- great+0x30   [chain_end]
@@ -315,7 +334,7 @@ check "a missing file" "$got" "framewalk report: $tmp/missing.rec: No such file 
 
 # The command line: every subcommand has --help, unknown input is named, no value passes unchecked.
 check "an unknown command is named, with the list" "$("$fw" version 2>&1)" \
-	"framewalk: unknown command 'version'; the commands are record stream profile report folded top reset flamegraph (framewalk --help)"
+	"framewalk: unknown command 'version'; the commands are record stream profile report folded top list reset flamegraph (framewalk --help)"
 check "--version prints VERSION and the build's git describe" "$("$fw" --version)" \
 	"framewalk $("$(dirname "$0")/../../scripts/version.sh")"
 check "-V is --version" "$("$fw" -V)" "$("$fw" --version)"
@@ -323,7 +342,7 @@ check "-V is --version" "$("$fw" -V)" "$("$fw" --version)"
 check "--help aligns the command summaries" "$("$fw" --help | sed -n '/^Commands:/,/^$/p' |
 	sed '1d;$d' | awk '{ match($0, /^  [a-z]+ +/); if (RSTART) c[RLENGTH] = 1;
 	else { match($0, /^ +/); c[RLENGTH] = 1 } } END { print length(c) }')" 1
-for cmd in record stream profile report folded top reset flamegraph; do
+for cmd in record stream profile report folded top list reset flamegraph; do
 	out=$("$fw" $cmd -h 2>&1)
 	rc=$?
 	check "$cmd -h prints its usage, status 0" "$rc $(echo "$out" | head -1 | cut -d' ' -f1-3)" \
@@ -361,7 +380,7 @@ for cmd in record stream profile report folded top reset flamegraph; do
 	done
 done
 # One letter, one option: a short option stands for the same long one in every command.
-twice=$(for cmd in record stream profile report folded top reset flamegraph; do
+twice=$(for cmd in record stream profile report folded top list reset flamegraph; do
 	"$fw" $cmd --help | sed -n 's/^  -\([a-zA-Z]\), --\([a-z]*\).*/\1 \2/p'
 done | sort -u | awk '++n[$1] == 2 { print "-" $1 }')
 check "each short option means one long option in every command" "${twice:-none}" none
@@ -369,7 +388,7 @@ check "each short option means one long option in every command" "${twice:-none}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 wrong=$(for f in "$top/README.md" "$top"/Documentation/*.rst "$man"; do
 	sed 's/\\-/-/g; s/\\f[BIRP]//g' "$f" |
-		grep -oE 'framewalk (record|stream|profile|report|folded|top|reset|flamegraph)( [^#`|;]*)?' |
+		grep -oE 'framewalk (record|stream|profile|report|folded|top|list|reset|flamegraph)( [^#`|;]*)?' |
 		sed 's/ -- .*//'
 done | while read -r _ cmd rest; do
 	for o in $(echo " $rest" | grep -oE ' -[a-zA-Z]\b'); do
@@ -454,6 +473,79 @@ got=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$fw" profile -f vfs_re
 check "profile refuses to run without root, saying why" "$got" \
 	"framewalk: profile needs root: it sets module parameters and reads debugfs"
 got=$("$fw" profile -f vfs_read --time 0 2>&1 | head -1)
-check "profile refuses a zero time" "$got" "framewalk profile: -t/--time: '0' is not a number from 1 to 86400"
+check "profile refuses a zero time; --time is still -t" "$got" \
+	"framewalk profile: -t/--duration: '0' is not a number from 1 to 86400"
+
+# What record, stream and profile are told to keep: each value checked before anything runs.
+refused "record -t 0 is refused" \
+	"framewalk record: -t/--duration: '0' is not a number from 1 to 86400" record -t 0
+refused "stream --duration above a day is refused" \
+	"framewalk stream: -t/--duration: '86401' is not a number from 1 to 86400" \
+	stream --duration=86401
+pids="a list of at most 16 process ids (such as 1234,5678)"
+for bad in 12x 0 1,,2 , 4194305 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17; do
+	refused "record -p '$bad' is refused" "framewalk record: -p/--pid: '$bad' is not $pids" \
+		record -p "$bad"
+done
+refused "profile --user above 64 is refused" \
+	"framewalk profile: --user: '65' is not a number from 0 to 64" profile --user 65
+cpus="a list of CPUs (such as 0,2-3)"
+for bad in x 1- 3-1 0,,1 -1; do
+	refused "record -C '$bad' is refused" "framewalk record: -C/--cpu: '$bad' is not $cpus" \
+		record -C "$bad"
+done
+comms="a list of task names or globs (such as dd,kworker/*; a name is at most 15 characters, without quotes or backslashes)"
+for bad in abcdefghijklmnop 'a"b' 'a\b' dd,; do
+	refused "stream --comm '$bad' is refused" "framewalk stream: --comm: '$bad' is not $comms" \
+		stream --comm "$bad"
+done
+# A counted chain has no task or CPU: profile says so rather than count every task's.
+why="the module counts chains without the task or CPU of each hit, so profile cannot keep some; -p/--pid keeps processes, and record"
+refused "profile --comm is refused, saying why" \
+	"framewalk profile: --comm: $why --comm keeps events for report, folded and top" \
+	profile --comm=dd
+refused "profile -C is refused, saying why" \
+	"framewalk profile: -C/--cpu: $why -C keeps events for report, folded and top" profile -C 0
+refused "list takes one list of globs" "framewalk list: one list of globs, not 2 ('b' is extra)" \
+	list a b
+refused "list refuses globs that name nothing" "framewalk list: GLOBS: ', ' names no function" \
+	list ', '
+# list on a hand-made available_filter_functions, bound over tracefs's in a mount namespace
+# of its own (root): the lines whose name a glob matches, a module's whole, ftrace's disabled
+# records left out.
+printf '%s\n' vfs_read vfs_write __ftrace_invalid_address___12 ksys_read \
+	'fw_test_leaf [fw_test_chain]' >"$tmp/functions"
+with_functions() {
+	unshare -m sh -c 'mount --bind "$0" /sys/kernel/tracing/available_filter_functions &&
+		exec "$@"' "$tmp/functions" "$@" 2>&1
+}
+if [ "$(id -u)" = 0 ] && with_functions true >/dev/null; then
+	check "list prints the functions a glob of the list matches, by name" \
+		"$(with_functions "$fw" list 'vfs_*, fw_*')" "vfs_read
+vfs_write
+fw_test_leaf [fw_test_chain]"
+	check "list without globs prints every function but ftrace's disabled records" \
+		"$(with_functions "$fw" list | wc -l)" 4
+	check "list says when nothing matches, status 1" \
+		"$(with_functions "$fw" list 'vfs_x*'; echo "status $?")" \
+		"framewalk list: no traceable function matches 'vfs_x*'
+status 1"
+fi
+# Root, with tracefs and no framewalk.ko: the checks made before the module is needed.
+if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ] && [ ! -e /sys/module/framewalk ]; then
+	got=$("$fw" record -v --comm 'dd,kworker/*' -C 0 -f vfs_read -o "$tmp/x.rec" 2>&1 | head -1)
+	check "record --comm and -C make one tracefs event filter of COMM and CPU" "$got" \
+		"framewalk: keeping only the events of filter '(COMM ~ \"dd\" || COMM ~ \"kworker/*\") && (CPU == 0)'"
+	n=$(getconf _NPROCESSORS_CONF)
+	got=$("$fw" record -C "0-$n" -f vfs_read -o "$tmp/x.rec" 2>&1)
+	check "record -C refuses a CPU this machine does not have" "$?: $got" \
+		"1: framewalk: -C/--cpu: no CPU $n here (CPUs 0 to $((n - 1)))"
+	sh -c 'exit 0' &
+	gone=$!
+	wait $gone
+	got=$("$fw" record -p "1,$gone" -f vfs_read -o "$tmp/x.rec" 2>&1)
+	check "record -p refuses a process that is not running" "$?: $got" \
+		"1: framewalk: -p/--pid: no process $gone is running"
+fi
 
 ktap_done
