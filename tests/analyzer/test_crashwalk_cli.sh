@@ -11,7 +11,8 @@
 # starts no dump format refused from its first bytes; summary's errors bounded (binary input
 # one error, other lines counted after the first), a directory of reports read, one without
 # them an error; counts that agree with their nouns ("1 more difference"); what each unwinder
-# that disagreed proposed (-v, JSON); each frame's registers (--frame-regs) against GDB's.
+# that disagreed proposed (-v, JSON); each frame's registers (--frame-regs) against GDB's;
+# README's bundled-crash example printing what README shows.
 # Usage: test_crashwalk_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -479,5 +480,12 @@ check "batch_list_that_is_a_dump_is_one_error" \
 	"$("$cw" -q --batch="$core" "$elf" 2>&1 >/dev/null; echo "status $?")" \
 	"crashwalk: --batch $core: a crash dump, expected the dumps' paths, one a line
 status 1"
+
+# README's bundled-crash example, on this machine: what it shows ("#>" lines, with make
+# shell's /fw/crash) is what crashwalk prints here, line for line.
+shown=$(awk '/^crashwalk \/fw\/crash\/demo.elf \/fw\/crash\/demo.core$/ { on = 1; next }
+	on && /^#> / { print substr($0, 4); next } on && /^#>$/ { print ""; next } on { exit }' \
+	"$top/README.md" | sed "s|/fw/crash/|$b/|g")
+check "readme_bundled_crash_example" "$("$cw" "$b/demo.elf" "$b/demo.core" 2>&1)" "$shown"
 
 ktap_done
