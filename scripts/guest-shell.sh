@@ -10,8 +10,9 @@ framewalk board-free shell: an arm64 guest, nothing here is kept.
   /fw/ko          framewalk.ko (insmod framewalk.ko filter=vfs_read depth=16)
   framewalk       the CLI (framewalk --help); trace-cmd and crashwalk too
   /fw/crash       bundled Cortex-M crashes: crashwalk /fw/crash/demo.elf /fw/crash/demo.core
-README.md's and Documentation/'s shell examples run here as written, in order
-(make check types them and compares what they print). exit or Ctrl-D powers off.
+The README's and Documentation/'s examples marked for make shell run here as written,
+in order (make check types them and compares what they print); a board's steps (apt,
+dpkg, modprobe) do not. exit or Ctrl-D powers off.
 MSG
 # cttyhack makes the console the shell's controlling terminal: Ctrl-C and jobs work.
 setsid cttyhack sh -i
