@@ -14,6 +14,22 @@ runner_dirs() {
 	out=$(cd "$out" && pwd)
 }
 
+# build_once DIR CORE VARIANT: DIR/fw.elf built afresh by the runner's build(), unless DIR
+# holds a finished run (DIR/.done): status 0 when it built, and the caller runs the cases.
+# A failed build ends the runner.
+build_once() {
+	[ -f "$1/.done" ] && return 1
+	rm -rf "$1"
+	mkdir -p "$1"
+	# Source paths relative to the tree, as the bundled examples ship them (GCC 12
+	# hands only -fdebug-prefix-map on to the assembler, for start.S), built from
+	# the tree's top so that the same sources give the same bytes from any caller.
+	(cd "$repo" && build "$2" "$3" "$1/fw.elf") || {
+		echo "$(basename "$0"): $1: the build failed" >&2
+		exit 1
+	}
+}
+
 # The cores both runners build for: QEMU's board, and the compiler's flags.
 core_machine() {
 	case $1 in

@@ -111,13 +111,7 @@ status=0
 for core in $cores; do
 	for fl in $(core_flavours "$core"); do
 		d=$base/$core-$fl
-		if [ ! -f "$d/.done" ]; then
-			rm -rf "$d"
-			mkdir -p "$d"
-			# Source paths relative to the tree, as the bundled examples ship them (GCC 12
-			# hands only -fdebug-prefix-map on to the assembler, for start.S), built from
-			# the tree's top so that the same sources give the same bytes from any caller.
-			(cd "$repo" && build "$core" "$fl" "$d/fw.elf")
+		if build_once "$d" "$core" "$fl"; then
 			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
 			for c in $(core_cases "$core"); do
 				name=${c%%:*}

@@ -136,13 +136,7 @@ status=0
 for core in $cores; do
 	for k in $(core_kernels "$core"); do
 		d=$base/$core-$k
-		if [ ! -f "$d/.done" ]; then
-			rm -rf "$d"
-			mkdir -p "$d"
-			# Source paths relative to the tree, as the bundled examples ship them (GCC 12
-			# hands only -fdebug-prefix-map on to the assembler, for start.S), built from
-			# the tree's top so that the same sources give the same bytes from any caller.
-			(cd "$repo" && build "$core" "$k" "$d/fw.elf")
+		if build_once "$d" "$core" "$k"; then
 			# A Zephyr ELF names its main stack only by its stack object
 			# (z_interrupt_stacks), a NuttX one by g_intstackalloc: the linker
 			# script's names for crash.c go.
