@@ -54,7 +54,14 @@ void fw_read_param(const char *name, char *buf, size_t len);
 int fw_setup_module(const struct fw_session_opts *o);
 int fw_load_syms(struct fw_symtab *t);
 int fw_run_command(char **cmd, unsigned int seconds, void (*tick)(void *ctx, unsigned int n),
-		   void *ctx);
+		   void (*exiting)(void *ctx, int pid), void *ctx);
+/*
+ * fw_exit_hold.c, for fw_run_command(): the command seized before it runs
+ * (0, or -errno after saying why not), and one stop of a task it holds
+ * handled, exiting(ctx, pid) called at an exit, the task let go.
+ */
+int fw_exit_hold_attach(pid_t pid);
+void fw_exit_hold_stop(pid_t pid, int status, void (*exiting)(void *ctx, int pid), void *ctx);
 
 struct fw_usym;
 /* usym NULL: user frames as addresses (stream, which keeps no mappings). */

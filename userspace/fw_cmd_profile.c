@@ -251,7 +251,7 @@ int fw_profile(const struct fw_profile_opts *o)
 	base.dropped = fw_stat("aggregate_dropped");
 	if (fw_write_param("aggregate", "1"))
 		return 1;
-	status = fw_run_command(o->session.cmd, o->seconds, fw_profile_tick, &base);
+	status = fw_run_command(o->session.cmd, o->seconds, fw_profile_tick, NULL, &base);
 	/* Leave the mode as it was found; a module this run loaded stops counting. */
 	fw_write_param("aggregate", was[0] == 'Y' ? "1" : "0");
 	fw_profile_progress(&base, 1);

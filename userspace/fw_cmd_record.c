@@ -38,7 +38,7 @@ struct fw_recorder {
 	FILE *out;
 	struct fw_symtab syms;		/* stream: symbolize as events come */
 	struct fw_maps *maps;		/* record: the mappings behind user frames */
-	unsigned int tick;		/* drains so far: maps are re-read once per tick */
+	unsigned int drains;		/* so far: a pid's maps are read at most once a drain */
 	size_t events;
 	unsigned long long stops[FW_STOP_NR_COUNTERS];
 	int stops_guessed, stops_unknown;	/* said once: see fw_stop_field() */
@@ -157,7 +157,7 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 			       s->o->frames);
 	} else {
 		if (e.nr_user && e.pid > 0)
-			fw_maps_see(s->maps, s->out, e.pid, e.user, e.nr_user, s->tick);
+			fw_maps_see(s->maps, s->out, e.pid, e.user, e.nr_user, s->drains);
 		fw_recording_write_event(s->out, &e);
 		fw_recording_write_user(s->out, &e);
 	}
@@ -168,6 +168,7 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 
 static void fw_drain(struct fw_recorder *s)
 {
+	s->drains++;
 	tracefs_iterate_raw_events(s->tep, s->inst, NULL, 0, fw_on_event, s);
 	/* A reader that went away (stream | head) ends the session like SIGPIPE would. */
 	if (fflush(s->out) || ferror(s->out))
@@ -226,10 +227,19 @@ static void fw_record_tick(void *ctx, unsigned int n)
 {
 	struct fw_recorder *s = ctx;
 
-	s->tick = n;
 	fw_drain(s);
 	if (!s->o->stream && n % 10 == 0)
 		fw_progress(s, 0);
+}
+
+/*
+ * A task of the command is about to exit, held there (fw_exit_hold.c): drain
+ * now, while the mappings behind its user frames can still be read.
+ */
+static void fw_record_exiting(void *ctx, int pid)
+{
+	(void)pid;
+	fw_drain(ctx);
 }
 
 /*
@@ -266,7 +276,7 @@ int fw_record(const struct fw_session_opts *o)
 {
 	const char *systems[] = { "framewalk", NULL };
 	struct fw_recorder s = { .o = o };
-	char name[64], pid[16], filter[1024], notrace[1024], depth[16];
+	char name[64], pid[16], filter[1024], notrace[1024], depth[16], user[16];
 	struct tep_event *ev;
 	struct utsname uts;
 	int ret = 1, status;
@@ -343,9 +353,15 @@ int fw_record(const struct fw_session_opts *o)
 		fw_recording_write_header(s.out, uts.release, filter, notrace,
 					  (unsigned int)atoi(depth));
 	}
-	status = fw_run_command(o->cmd, 0, fw_record_tick, &s);
+	/*
+	 * User frames are named by the mappings of their process: hold the
+	 * exit of each process of the command until they are read. Without
+	 * user frames (user=0) nothing needs them, and the command runs untraced.
+	 */
+	fw_read_param("user", user, sizeof(user));
+	status = fw_run_command(o->cmd, 0, fw_record_tick,
+				!o->stream && atoi(user) > 0 ? fw_record_exiting : NULL, &s);
 	tracefs_event_disable(s.inst, "framewalk", NULL);
-	s.tick++;
 	fw_drain(&s);
 	if (!o->stream) {
 		fw_write_comms(&s);

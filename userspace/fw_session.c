@@ -2,7 +2,8 @@
 /*
  * fw_session.c - what record, stream and profile share around a run:
  * framewalk.ko loaded or its parameters set, the kernel's symbols, and the
- * command run until it ends, time is up or the user interrupts.
+ * command run until it ends, time is up or the user interrupts (for record,
+ * with its exits held: fw_exit_hold.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -132,54 +133,139 @@ int fw_load_syms(struct fw_symtab *t)
 	return ret;
 }
 
-static pid_t fw_spawn(char **cmd)
+/*
+ * Start @cmd with the signal mask @mask. With @held, seize it before it
+ * runs: it waits on a pipe until the recorder has tried, so that even its
+ * first exec and exit are seen; *held says whether the kernel let it.
+ */
+static pid_t fw_spawn(char **cmd, const sigset_t *mask, int *held)
 {
-	pid_t pid = fork();
+	int go[2] = { -1, -1 };
+	char c;
+	pid_t pid;
 
+	if (held && pipe2(go, O_CLOEXEC)) {
+		fprintf(stderr, "framewalk: pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	pid = fork();
 	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, mask, NULL);
+		if (held) {
+			close(go[1]);
+			while (read(go[0], &c, 1) < 0 && errno == EINTR)
+				;
+		}
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "framewalk: cannot run %s: %s\n", cmd[0], strerror(errno));
 		_exit(127);
 	}
 	if (pid < 0)
 		fprintf(stderr, "framewalk: fork: %s\n", strerror(errno));
+	if (held) {
+		*held = pid > 0 && !fw_exit_hold_attach(pid);
+		close(go[0]);
+		close(go[1]);
+	}
 	return pid;
+}
+
+/*
+ * Take what the command's tasks reported, waiting for it unless @flags has
+ * WNOHANG: a held task's stop is handled and the task let go, a task's end
+ * passes. Returns 1 once the command itself is gone, its wait status in
+ * *status (left as it was when the status is lost: ECHILD, whoever started
+ * framewalk ignored SIGCHLD and the kernel reaped it).
+ */
+static int fw_reap(pid_t child, int held, int *status, int flags,
+		   void (*exiting)(void *ctx, int pid), void *ctx)
+{
+	int st;
+	pid_t pid;
+
+	for (;;) {
+		pid = waitpid(held ? -1 : child, &st, flags | __WALL);
+		if (pid == 0)
+			return 0;
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			return 1;
+		if (WIFSTOPPED(st))
+			fw_exit_hold_stop(pid, st, exiting, ctx);
+		else if (pid == child)
+			break;
+	}
+	*status = st;
+	return 1;
+}
+
+/* What remains of the 100 ms from @last, in *left; 0 when they are over. */
+static int fw_tick_left(const struct timespec *last, struct timespec *left)
+{
+	struct timespec now;
+	long long ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = 100000000LL - ((now.tv_sec - last->tv_sec) * 1000000000LL +
+			    (now.tv_nsec - last->tv_nsec));
+	if (ns <= 0)
+		return 0;
+	left->tv_sec = 0;
+	left->tv_nsec = ns;
+	return 1;
 }
 
 /*
  * Run @cmd (if any) until it exits, @seconds pass (0: no limit) or SIGINT or
  * SIGTERM arrives, calling @tick every 100 ms with the tick's number; returns
- * the command's exit status.
+ * the command's exit status. With @exiting, the command and every task it
+ * starts are held at their exit while exiting(ctx, pid) runs (fw_exit_hold.c).
  */
 int fw_run_command(char **cmd, unsigned int seconds, void (*tick)(void *ctx, unsigned int n),
-		   void *ctx)
+		   void (*exiting)(void *ctx, int pid), void *ctx)
 {
-	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	struct timespec last = { 0, 0 }, left;
 	unsigned int ticks = 0;
-	int status = 0;
+	int status = 0, held = 0;
+	sigset_t chld, mask;
 	pid_t child = -1;
 
 	fw_catch_signal(SIGINT);
 	fw_catch_signal(SIGTERM);
+	/*
+	 * SIGCHLD blocked, to be waited for with the tick's timeout: a held
+	 * task is let go as soon as it stops, not at the next tick. The
+	 * command runs with the mask framewalk was given.
+	 */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &mask);
 	if (cmd) {
-		child = fw_spawn(cmd);
-		if (child < 0)
+		child = fw_spawn(cmd, &mask, exiting ? &held : NULL);
+		if (child < 0) {
+			sigprocmask(SIG_SETMASK, &mask, NULL);
 			return 1;
+		}
 	}
 	while (!fw_interrupted) {
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+		if (child > 0 && fw_reap(child, held, &status, WNOHANG, exiting, ctx)) {
 			child = -1;
 			break;
 		}
-		if (seconds && ticks >= seconds * 10)
-			break;
-		tick(ctx, ++ticks);
-		nanosleep(&pause, NULL);
+		if (!ticks || !fw_tick_left(&last, &left)) {
+			if (seconds && ticks >= seconds * 10)
+				break;
+			tick(ctx, ++ticks);
+			clock_gettime(CLOCK_MONOTONIC, &last);
+			continue;
+		}
+		sigtimedwait(&chld, NULL, &left);
 	}
 	if (child > 0) {
 		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
+		fw_reap(child, held, &status, 0, exiting, ctx);
 	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
-

@@ -143,6 +143,18 @@ fw_oracle_compare() {
 	rmmod framewalk
 }
 
+# fw_wait_recording PID [FILE]: until framewalk record (or stream) PID has its trace
+# instance and has written FILE's header (setting the filter and parsing the event formats
+# take seconds under TCG), or 60 s have passed.
+fw_wait_recording() {
+	i=0
+	while { [ ! -d "$TRACEFS/instances/framewalk-$1" ] || [ ! -s "${2:-/}" ]; } &&
+		[ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 # Read a file with read(2) calls of 32 bytes (busybox cat would use sendfile).
 fw_read_file() {
 	dd if="${1:-/proc/version}" of=/dev/null bs=32 2>/dev/null

@@ -122,19 +122,10 @@ ktap_case_end "under a kretprobe the recorded chain goes on, the recovered frame
 # A recorder ended by SIGTERM or SIGHUP removes its instance and ends its file;
 # one killed by SIGKILL cannot, and framewalk reset removes what it left.
 I=$TRACEFS/instances
-# wait_recording PID FILE: until the recorder has its instance and has written FILE's header
-# (setting the filter and parsing the event formats take seconds under TCG).
-wait_recording() {
-	i=0
-	while { [ ! -d "$I/framewalk-$1" ] || [ ! -s "$2" ]; } && [ $i -lt 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 for sig in TERM HUP; do
 	framewalk record -q -f vfs_read -o /tmp/sig.rec &
 	pid=$!
-	wait_recording $pid /tmp/sig.rec
+	fw_wait_recording $pid /tmp/sig.rec
 	ktap_expect "recording into instance framewalk-$pid" -d "$I/framewalk-$pid"
 	kill -$sig $pid
 	wait $pid
@@ -145,7 +136,7 @@ ktap_case_end "framewalk record cleans up on SIGTERM and SIGHUP"
 
 framewalk record -q -f vfs_read -o /tmp/kill.rec &
 pid=$!
-wait_recording $pid /tmp/kill.rec
+fw_wait_recording $pid /tmp/kill.rec
 kill -KILL $pid
 wait $pid
 ktap_expect "SIGKILL leaves instance framewalk-$pid" -d "$I/framewalk-$pid"
