@@ -16,6 +16,8 @@ extern int fw_verbosity;
 /* --color: the traced function in bold. */
 extern int fw_color;
 #define FW_PARAMS	"/sys/module/framewalk/parameters"
+#define FW_MODULE	"/sys/module/framewalk"
+#define FW_DEBUGFS	"/sys/kernel/debug/framewalk"
 
 /* What record, stream and profile are told: the module's setup, the output, the command. */
 struct fw_session_opts {
@@ -55,6 +57,15 @@ int fw_setup_module(const struct fw_session_opts *o);
 int fw_load_syms(struct fw_symtab *t);
 int fw_run_command(char **cmd, unsigned int seconds, void (*tick)(void *ctx, unsigned int n),
 		   void (*exiting)(void *ctx, int pid), void *ctx);
+/*
+ * Keep framewalk.ko loaded until fw_unpin_module() (rmmod fails: in use);
+ * 0, or -errno after saying why it cannot. fw_module_unloaded(): the module
+ * loaded then is gone (it could not be kept).
+ */
+int fw_pin_module(void);
+int fw_module_unloaded(void);
+void fw_unpin_module(void);
+
 /*
  * fw_exit_hold.c, for fw_run_command(): the command seized before it runs
  * (0, or -errno after saying why not), and one stop of a task it holds

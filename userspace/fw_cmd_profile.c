@@ -16,8 +16,6 @@
 #include "fw_cli.h"
 #include "fw_stops.h"
 
-#define FW_DEBUGFS	"/sys/kernel/debug/framewalk"
-
 /* A total from the module's stats file (the unprefixed lines); 0 if absent. */
 static unsigned long long fw_stat(const char *name)
 {

@@ -39,6 +39,7 @@ struct fw_recorder {
 	struct fw_symtab syms;		/* stream: symbolize as events come */
 	struct fw_maps *maps;		/* record: the mappings behind user frames */
 	unsigned int drains;		/* so far: a pid's maps are read at most once a drain */
+	int unloaded;			/* the module went during the run (fw_pin_module()) */
 	size_t events;
 	unsigned long long stops[FW_STOP_NR_COUNTERS];
 	int stops_guessed, stops_unknown;	/* said once: see fw_stop_field() */
@@ -202,8 +203,12 @@ static void fw_progress(struct fw_recorder *s, int final)
 {
 	if (fw_verbosity < 0 || (!final && !isatty(STDERR_FILENO)))
 		return;
-	fprintf(stderr, "%sframewalk: %zu events, %llu dropped", final ? "" : "\r",
-		s->events, fw_dropped(s));
+	fprintf(stderr, "%sframewalk: %zu events, ", final ? "" : "\r", s->events);
+	/* The buffers an unloaded module took with it were never counted. */
+	if (s->unloaded)
+		fprintf(stderr, "drops unknown");
+	else
+		fprintf(stderr, "%llu dropped", fw_dropped(s));
 	fw_print_stops(stderr, s->stops);
 	fprintf(stderr, final ? "\n" : "   ");
 }
@@ -222,11 +227,20 @@ static void fw_write_comms(struct fw_recorder *s)
 	free(text);
 }
 
-/* Drain each tick; a progress line each second. */
+/*
+ * Drain each tick; a progress line each second. A module unloaded all the
+ * same (where fw_pin_module() could not hold it) took its events and the
+ * unread part of its buffers with it: the run ends as if interrupted.
+ */
 static void fw_record_tick(void *ctx, unsigned int n)
 {
 	struct fw_recorder *s = ctx;
 
+	if (fw_module_unloaded()) {
+		s->unloaded = 1;
+		fw_interrupted = 1;
+		return;
+	}
 	fw_drain(s);
 	if (!s->o->stream && n % 10 == 0)
 		fw_progress(s, 0);
@@ -302,6 +316,7 @@ int fw_record(const struct fw_session_opts *o)
 	fw_catch_signal(SIGPIPE);
 	if (fw_setup_module(o))
 		return 1;
+	fw_pin_module();
 	s.tep = tracefs_local_events_system(NULL, systems);
 	s.formats = fw_stop_formats();
 	ev = s.tep ? tep_find_event_by_name(s.tep, "framewalk", "chain") : NULL;
@@ -367,7 +382,9 @@ int fw_record(const struct fw_session_opts *o)
 		fw_write_comms(&s);
 		if (fw_load_syms(&s.syms) == 0)
 			fw_recording_write_syms(s.out, &s.syms);
-		fw_recording_write_end(s.out, s.events, fw_dropped(&s));
+		/* Without its end line the file reads as cut short: its drops are unknown. */
+		if (!s.unloaded)
+			fw_recording_write_end(s.out, s.events, fw_dropped(&s));
 		if (s.out == stdout ? fflush(stdout) : fclose(s.out)) {
 			fprintf(stderr, "framewalk: writing %s: %s\n", o->output, strerror(errno));
 			s.out = NULL;
@@ -385,6 +402,12 @@ int fw_record(const struct fw_session_opts *o)
 	}
 	fw_progress(&s, 1);
 	ret = o->cmd ? status : 0;
+	if (s.unloaded) {
+		fprintf(stderr, "framewalk: framewalk.ko was unloaded during the %s: the %zu "
+			"events read before it are kept, those still in its buffers went "
+			"with it\n", o->stream ? "stream" : "recording", s.events);
+		ret = 1;
+	}
 out:
 	if (s.out && s.out != stdout)
 		fclose(s.out);
@@ -392,6 +415,7 @@ out:
 		tracefs_instance_destroy(s.inst);
 		tracefs_instance_free(s.inst);
 	}
+	fw_unpin_module();
 	fw_symtab_free(&s.syms);
 	fw_maps_free(s.maps);
 	tep_free(s.tep);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fw_session.c - what record, stream and profile share around a run:
- * framewalk.ko loaded or its parameters set, the kernel's symbols, and the
- * command run until it ends, time is up or the user interrupts (for record,
- * with its exits held: fw_exit_hold.c).
+ * framewalk.ko loaded or its parameters set (and kept loaded), the kernel's
+ * symbols, and the command run until it ends, time is up or the user
+ * interrupts (for record, with its exits held: fw_exit_hold.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -131,6 +131,51 @@ int fw_load_syms(struct fw_symtab *t)
 	ret = fw_symtab_load_kallsyms(t, f);
 	fclose(f);
 	return ret;
+}
+
+/*
+ * Keep framewalk.ko loaded while this process records. debugfs takes a
+ * reference on the module behind each of its open files (the owner of their
+ * file_operations), so while the module's stats file is open rmmod fails
+ * with "in use", as it does for a module whose events perf has open; the
+ * tracefs files of the module's events take none (5.10 to 7.2), and the
+ * module would go with its events and the buffers' unread events. O_CLOEXEC:
+ * the command must not keep the module after the recording.
+ */
+static int fw_pin_fd = -1;
+/* The module's initstate in sysfs, open: once that module is gone, reads fail (ENODEV). */
+static int fw_live_fd = -1;
+
+int fw_pin_module(void)
+{
+	int err;
+
+	fw_live_fd = open(FW_MODULE "/initstate", O_RDONLY | O_CLOEXEC);
+	fw_pin_fd = open(FW_DEBUGFS "/stats", O_RDONLY | O_CLOEXEC);
+	if (fw_pin_fd >= 0)
+		return 0;
+	err = errno;
+	if (fw_verbosity >= 0)
+		fprintf(stderr, "framewalk: cannot keep framewalk.ko loaded (%s/stats: %s): "
+			"unloading it ends the recording\n", FW_DEBUGFS, strerror(err));
+	return -err;
+}
+
+int fw_module_unloaded(void)
+{
+	char state[32];
+
+	return fw_live_fd >= 0 && pread(fw_live_fd, state, sizeof(state), 0) < 0 &&
+	       errno == ENODEV;
+}
+
+void fw_unpin_module(void)
+{
+	if (fw_pin_fd >= 0)
+		close(fw_pin_fd);
+	if (fw_live_fd >= 0)
+		close(fw_live_fd);
+	fw_pin_fd = fw_live_fd = -1;
 }
 
 /*
