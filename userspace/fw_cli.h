@@ -16,6 +16,8 @@ extern int fw_verbosity;
 /* --color: the traced function in bold. */
 extern int fw_color;
 #define FW_PARAMS	"/sys/module/framewalk/parameters"
+#define FW_MODULE	"/sys/module/framewalk"
+#define FW_DEBUGFS	"/sys/kernel/debug/framewalk"
 
 /* The most processes -p names: the module's pid list holds 16. */
 #define FW_PIDS_MAX	16
@@ -77,10 +79,27 @@ int fw_load_syms(struct fw_symtab *t);
 /*
  * Run o's command (if any) until it exits, o's seconds pass, the processes
  * of o's pid list have all exited (without a command) or a signal arrives,
- * calling @tick every 100 ms; returns the command's exit status.
+ * calling @tick every 100 ms and, for a command held at its tasks' exits,
+ * @exiting at each; returns the command's exit status.
  */
 int fw_run_command(const struct fw_session_opts *o, void (*tick)(void *ctx, unsigned int n),
-		   void *ctx);
+		   void (*exiting)(void *ctx, int pid), void *ctx);
+/*
+ * Keep framewalk.ko loaded until fw_unpin_module() (rmmod fails: in use);
+ * 0, or -errno after saying why it cannot. fw_module_unloaded(): the module
+ * loaded then is gone (it could not be kept).
+ */
+int fw_pin_module(void);
+int fw_module_unloaded(void);
+void fw_unpin_module(void);
+
+/*
+ * fw_exit_hold.c, for fw_run_command(): the command seized before it runs
+ * (0, or -errno after saying why not), and one stop of a task it holds
+ * handled, exiting(ctx, pid) called at an exit, the task let go.
+ */
+int fw_exit_hold_attach(pid_t pid);
+void fw_exit_hold_stop(pid_t pid, int status, void (*exiting)(void *ctx, int pid), void *ctx);
 
 struct fw_usym;
 /* usym NULL: user frames as addresses (stream, which keeps no mappings). */

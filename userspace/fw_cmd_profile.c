@@ -16,8 +16,6 @@
 #include "fw_cli.h"
 #include "fw_stops.h"
 
-#define FW_DEBUGFS	"/sys/kernel/debug/framewalk"
-
 /* A total from the module's stats file (the unprefixed lines); 0 if absent. */
 static unsigned long long fw_stat(const char *name)
 {
@@ -260,7 +258,7 @@ int fw_profile(const struct fw_profile_opts *o)
 	base.dropped = fw_stat("aggregate_dropped");
 	if (fw_write_param("aggregate", "1"))
 		goto out;
-	status = fw_run_command(&o->session, fw_profile_tick, &base);
+	status = fw_run_command(&o->session, fw_profile_tick, NULL, &base);
 	/*
 	 * Every count printed comes from one reading of the table, taken with
 	 * counting off: read later, it would hold this process's own reads and

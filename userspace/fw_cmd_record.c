@@ -39,7 +39,8 @@ struct fw_recorder {
 	FILE *out;
 	struct fw_symtab syms;		/* stream: symbolize as events come */
 	struct fw_maps *maps;		/* record: the mappings behind user frames */
-	unsigned int tick;		/* drains so far: maps are re-read once per tick */
+	unsigned int drains;		/* so far: a pid's maps are read at most once a drain */
+	int unloaded;			/* the module went during the run (fw_pin_module()) */
 	size_t events;
 	unsigned long long stops[FW_STOP_NR_COUNTERS];
 	int stops_guessed, stops_unknown;	/* said once: see fw_stop_field() */
@@ -158,7 +159,7 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 			       s->o->frames);
 	} else {
 		if (e.nr_user && e.pid > 0)
-			fw_maps_see(s->maps, s->out, e.pid, e.user, e.nr_user, s->tick);
+			fw_maps_see(s->maps, s->out, e.pid, e.user, e.nr_user, s->drains);
 		fw_recording_write_event(s->out, &e);
 		fw_recording_write_user(s->out, &e);
 	}
@@ -169,6 +170,7 @@ static int fw_on_event(struct tep_event *ev, struct tep_record *rec, int cpu, vo
 
 static void fw_drain(struct fw_recorder *s)
 {
+	s->drains++;
 	tracefs_iterate_raw_events(s->tep, s->inst, NULL, 0, fw_on_event, s);
 	/* A reader that went away (stream | head) ends the session like SIGPIPE would. */
 	if (fflush(s->out) || ferror(s->out))
@@ -202,8 +204,12 @@ static void fw_progress(struct fw_recorder *s, int final)
 {
 	if (fw_verbosity < 0 || (!final && !isatty(STDERR_FILENO)))
 		return;
-	fprintf(stderr, "%sframewalk: %zu events, %llu dropped", final ? "" : "\r",
-		s->events, fw_dropped(s));
+	fprintf(stderr, "%sframewalk: %zu events, ", final ? "" : "\r", s->events);
+	/* The buffers an unloaded module took with it were never counted. */
+	if (s->unloaded)
+		fprintf(stderr, "drops unknown");
+	else
+		fprintf(stderr, "%llu dropped", fw_dropped(s));
 	fw_print_stops(stderr, s->stops);
 	fprintf(stderr, final ? "\n" : "   ");
 }
@@ -222,15 +228,33 @@ static void fw_write_comms(struct fw_recorder *s)
 	free(text);
 }
 
-/* Drain each tick; a progress line each second. */
+/*
+ * Drain each tick; a progress line each second. A module unloaded all the
+ * same (where fw_pin_module() could not hold it) took its events and the
+ * unread part of its buffers with it: the run ends as if interrupted.
+ */
 static void fw_record_tick(void *ctx, unsigned int n)
 {
 	struct fw_recorder *s = ctx;
 
-	s->tick = n;
+	if (fw_module_unloaded()) {
+		s->unloaded = 1;
+		fw_interrupted = 1;
+		return;
+	}
 	fw_drain(s);
 	if (!s->o->stream && n % 10 == 0)
 		fw_progress(s, 0);
+}
+
+/*
+ * A task of the command is about to exit, held there (fw_exit_hold.c): drain
+ * now, while the mappings behind its user frames can still be read.
+ */
+static void fw_record_exiting(void *ctx, int pid)
+{
+	(void)pid;
+	fw_drain(ctx);
 }
 
 /*
@@ -327,7 +351,7 @@ int fw_record(const struct fw_session_opts *o)
 {
 	const char *systems[] = { "framewalk", NULL };
 	struct fw_recorder s = { .o = o };
-	char name[64], pid[16], filter[1024], notrace[1024], depth[16], evfilter[4096];
+	char name[64], pid[16], filter[1024], notrace[1024], depth[16], evfilter[4096], user[16];
 	struct fw_module_was was;
 	struct tep_event *ev;
 	struct utsname uts;
@@ -356,6 +380,7 @@ int fw_record(const struct fw_session_opts *o)
 		return 1;
 	if (fw_setup_module(o, &was))
 		return 1;
+	fw_pin_module();
 	s.tep = tracefs_local_events_system(NULL, systems);
 	s.formats = fw_stop_formats();
 	ev = s.tep ? tep_find_event_by_name(s.tep, "framewalk", "chain") : NULL;
@@ -416,15 +441,23 @@ int fw_record(const struct fw_session_opts *o)
 		fw_recording_write_header(s.out, uts.release, filter, notrace,
 					  (unsigned int)atoi(depth));
 	}
-	status = fw_run_command(o, fw_record_tick, &s);
+	/*
+	 * User frames are named by the mappings of their process: hold the
+	 * exit of each process of the command until they are read. Without
+	 * user frames (user=0) nothing needs them, and the command runs untraced.
+	 */
+	fw_read_param("user", user, sizeof(user));
+	status = fw_run_command(o, fw_record_tick,
+				!o->stream && atoi(user) > 0 ? fw_record_exiting : NULL, &s);
 	tracefs_event_disable(s.inst, "framewalk", NULL);
-	s.tick++;
 	fw_drain(&s);
 	if (!o->stream) {
 		fw_write_comms(&s);
 		if (fw_load_syms(&s.syms) == 0)
 			fw_recording_write_syms(s.out, &s.syms);
-		fw_recording_write_end(s.out, s.events, fw_dropped(&s));
+		/* Without its end line the file reads as cut short: its drops are unknown. */
+		if (!s.unloaded)
+			fw_recording_write_end(s.out, s.events, fw_dropped(&s));
 		if (s.out == stdout ? fflush(stdout) : fclose(s.out)) {
 			fprintf(stderr, "framewalk: writing %s: %s\n", o->output, strerror(errno));
 			s.out = NULL;
@@ -442,6 +475,12 @@ int fw_record(const struct fw_session_opts *o)
 	}
 	fw_progress(&s, 1);
 	ret = o->cmd ? status : 0;
+	if (s.unloaded) {
+		fprintf(stderr, "framewalk: framewalk.ko was unloaded during the %s: the %zu "
+			"events read before it are kept, those still in its buffers went "
+			"with it\n", o->stream ? "stream" : "recording", s.events);
+		ret = 1;
+	}
 out:
 	if (s.out && s.out != stdout)
 		fclose(s.out);
@@ -449,7 +488,10 @@ out:
 		tracefs_instance_destroy(s.inst);
 		tracefs_instance_free(s.inst);
 	}
-	fw_restore_module(&was);
+	/* A module unloaded during the run took its parameters with it. */
+	if (!s.unloaded)
+		fw_restore_module(&was);
+	fw_unpin_module();
 	fw_symtab_free(&s.syms);
 	fw_maps_free(s.maps);
 	tep_free(s.tep);

@@ -22,8 +22,8 @@ struct fw_maps_proc {
 	int pid;
 	unsigned long long *range;	/* start, end pairs */
 	size_t nrange;
-	int tried;			/* its maps were read, or found gone, at read_tick */
-	unsigned int read_tick;
+	int tried;			/* its maps were read, or found gone, at read_drain */
+	unsigned int read_drain;
 	int gone;			/* gone before they were ever read: counted once */
 };
 
@@ -211,7 +211,7 @@ static long fw_maps_read(struct fw_maps *t, int pid, struct fw_mapping **out)
 }
 
 int fw_maps_see(struct fw_maps *t, FILE *out, int pid, const unsigned long long *addr,
-		unsigned int n, unsigned int tick)
+		unsigned int n, unsigned int drain)
 {
 	struct fw_maps_proc *p = fw_maps_proc(t, pid);
 	struct fw_mapping *m = NULL;
@@ -224,11 +224,11 @@ int fw_maps_see(struct fw_maps *t, FILE *out, int pid, const unsigned long long 
 	for (i = 0; i < n; i++)
 		if (!fw_maps_covered(p, addr[i]))
 			break;
-	/* All known, or read already this tick: reading again would find the same. */
-	if (i == n || (p->tried && p->read_tick == tick))
+	/* All known, or read already this drain: reading again would find the same. */
+	if (i == n || (p->tried && p->read_drain == drain))
 		return 0;
 	p->tried = 1;
-	p->read_tick = tick;
+	p->read_drain = drain;
 	nm = fw_maps_read(t, pid, &m);
 	if (nm < 0) {
 		if (!p->nrange && !p->gone)

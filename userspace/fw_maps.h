@@ -18,10 +18,10 @@ void fw_maps_free(struct fw_maps *t);
 /*
  * An event of pid with these user frames is about to be written to out: first
  * write pid's mappings ("P"/"M" lines) if pid is new or a frame falls outside
- * every mapping known for it (an exec, a new mmap), at most once per tick.
+ * every mapping known for it (an exec, a new mmap), at most once per drain (its number).
  */
 int fw_maps_see(struct fw_maps *t, FILE *out, int pid, const unsigned long long *addr,
-		unsigned int n, unsigned int tick);
+		unsigned int n, unsigned int drain);
 /* Mapping sets written; processes gone before their first read. */
 unsigned long long fw_maps_sets(const struct fw_maps *t);
 unsigned long long fw_maps_unread(const struct fw_maps *t);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fw_session.c - what record, stream and profile share around a run:
- * framewalk.ko loaded or its parameters set, the kernel's symbols, and the
- * command run until it ends, time is up or the user interrupts.
+ * framewalk.ko loaded or its parameters set (and kept loaded), the kernel's
+ * symbols, and the command run until it ends, time is up or the user
+ * interrupts (for record, with its exits held: fw_exit_hold.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -222,57 +223,193 @@ int fw_load_syms(struct fw_symtab *t)
 	return ret;
 }
 
-static pid_t fw_spawn(char **cmd)
-{
-	pid_t pid = fork();
+/*
+ * Keep framewalk.ko loaded while this process records. debugfs takes a
+ * reference on the module behind each of its open files (the owner of their
+ * file_operations), so while the module's stats file is open rmmod fails
+ * with "in use", as it does for a module whose events perf has open; the
+ * tracefs files of the module's events take none (5.10 to 7.2), and the
+ * module would go with its events and the buffers' unread events. O_CLOEXEC:
+ * the command must not keep the module after the recording.
+ */
+static int fw_pin_fd = -1;
+/* The module's initstate in sysfs, open: once that module is gone, reads fail (ENODEV). */
+static int fw_live_fd = -1;
 
+int fw_pin_module(void)
+{
+	int err;
+
+	fw_live_fd = open(FW_MODULE "/initstate", O_RDONLY | O_CLOEXEC);
+	fw_pin_fd = open(FW_DEBUGFS "/stats", O_RDONLY | O_CLOEXEC);
+	if (fw_pin_fd >= 0)
+		return 0;
+	err = errno;
+	if (fw_verbosity >= 0)
+		fprintf(stderr, "framewalk: cannot keep framewalk.ko loaded (%s/stats: %s): "
+			"unloading it ends the recording\n", FW_DEBUGFS, strerror(err));
+	return -err;
+}
+
+int fw_module_unloaded(void)
+{
+	char state[32];
+
+	return fw_live_fd >= 0 && pread(fw_live_fd, state, sizeof(state), 0) < 0 &&
+	       errno == ENODEV;
+}
+
+void fw_unpin_module(void)
+{
+	if (fw_pin_fd >= 0)
+		close(fw_pin_fd);
+	if (fw_live_fd >= 0)
+		close(fw_live_fd);
+	fw_pin_fd = fw_live_fd = -1;
+}
+
+/*
+ * Start @cmd with the signal mask @mask. With @held, seize it before it
+ * runs: it waits on a pipe until the recorder has tried, so that even its
+ * first exec and exit are seen; *held says whether the kernel let it.
+ */
+static pid_t fw_spawn(char **cmd, const sigset_t *mask, int *held)
+{
+	int go[2] = { -1, -1 };
+	char c;
+	pid_t pid;
+
+	if (held && pipe2(go, O_CLOEXEC)) {
+		fprintf(stderr, "framewalk: pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	pid = fork();
 	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, mask, NULL);
+		if (held) {
+			close(go[1]);
+			while (read(go[0], &c, 1) < 0 && errno == EINTR)
+				;
+		}
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "framewalk: cannot run %s: %s\n", cmd[0], strerror(errno));
 		_exit(127);
 	}
 	if (pid < 0)
 		fprintf(stderr, "framewalk: fork: %s\n", strerror(errno));
+	if (held) {
+		*held = pid > 0 && !fw_exit_hold_attach(pid);
+		close(go[0]);
+		close(go[1]);
+	}
 	return pid;
 }
 
-/* The tick's number is the time: every 100 ms, so seconds count ten ticks. */
-int fw_run_command(const struct fw_session_opts *o, void (*tick)(void *ctx, unsigned int n),
-		   void *ctx)
+/*
+ * Take what the command's tasks reported, waiting for it unless @flags has
+ * WNOHANG: a held task's stop is handled and the task let go, a task's end
+ * passes. Returns 1 once the command itself is gone, its wait status in
+ * *status (left as it was when the status is lost: ECHILD, whoever started
+ * framewalk ignored SIGCHLD and the kernel reaped it).
+ */
+static int fw_reap(pid_t child, int held, int *status, int flags,
+		   void (*exiting)(void *ctx, int pid), void *ctx)
 {
-	struct timespec pause = { 0, 100 * 1000 * 1000 };
+	int st;
+	pid_t pid;
+
+	for (;;) {
+		pid = waitpid(held ? -1 : child, &st, flags | __WALL);
+		if (pid == 0)
+			return 0;
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			return 1;
+		if (WIFSTOPPED(st))
+			fw_exit_hold_stop(pid, st, exiting, ctx);
+		else if (pid == child)
+			break;
+	}
+	*status = st;
+	return 1;
+}
+
+/* What remains of the 100 ms from @last, in *left; 0 when they are over. */
+static int fw_tick_left(const struct timespec *last, struct timespec *left)
+{
+	struct timespec now;
+	long long ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = 100000000LL - ((now.tv_sec - last->tv_sec) * 1000000000LL +
+			    (now.tv_nsec - last->tv_nsec));
+	if (ns <= 0)
+		return 0;
+	left->tv_sec = 0;
+	left->tv_nsec = ns;
+	return 1;
+}
+
+/*
+ * Run o's command (if any) until it exits, o's seconds pass (0: no limit),
+ * the processes of o's pid list have all exited (without a command) or SIGINT
+ * or SIGTERM arrives, calling @tick every 100 ms with the tick's number (so
+ * seconds count ten ticks); returns the command's exit status. With
+ * @exiting, the command and every task it starts are held at their exit
+ * while exiting(ctx, pid) runs (fw_exit_hold.c).
+ */
+int fw_run_command(const struct fw_session_opts *o, void (*tick)(void *ctx, unsigned int n),
+		   void (*exiting)(void *ctx, int pid), void *ctx)
+{
+	struct timespec last = { 0, 0 }, left;
 	unsigned int ticks = 0;
-	int status = 0;
+	int status = 0, held = 0;
+	sigset_t chld, mask;
 	pid_t child = -1;
 
 	fw_catch_signal(SIGINT);
 	fw_catch_signal(SIGTERM);
+	/*
+	 * SIGCHLD blocked, to be waited for with the tick's timeout: a held
+	 * task is let go as soon as it stops, not at the next tick. The
+	 * command runs with the mask framewalk was given.
+	 */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &mask);
 	if (o->cmd) {
-		child = fw_spawn(o->cmd);
-		if (child < 0)
+		child = fw_spawn(o->cmd, &mask, exiting ? &held : NULL);
+		if (child < 0) {
+			sigprocmask(SIG_SETMASK, &mask, NULL);
 			return 1;
+		}
 	}
 	while (!fw_interrupted) {
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+		if (child > 0 && fw_reap(child, held, &status, WNOHANG, exiting, ctx)) {
 			child = -1;
 			break;
 		}
-		if (o->seconds && ticks >= o->seconds * 10)
-			break;
-		/* -p without a command ends with its processes, as perf record -p does. */
-		if (!o->cmd && o->pid && !fw_pids_running(o->pid)) {
-			if (fw_verbosity > 0)
-				fprintf(stderr, "framewalk: the processes of -p %s have exited\n",
-					o->pid);
-			break;
+		if (!ticks || !fw_tick_left(&last, &left)) {
+			if (o->seconds && ticks >= o->seconds * 10)
+				break;
+			/* -p without a command ends with its processes, as perf record -p does. */
+			if (!o->cmd && o->pid && !fw_pids_running(o->pid)) {
+				if (fw_verbosity > 0)
+					fprintf(stderr, "framewalk: the processes of -p %s have exited\n",
+						o->pid);
+				break;
+			}
+			tick(ctx, ++ticks);
+			clock_gettime(CLOCK_MONOTONIC, &last);
+			continue;
 		}
-		tick(ctx, ++ticks);
-		nanosleep(&pause, NULL);
+		sigtimedwait(&chld, NULL, &left);
 	}
 	if (child > 0) {
 		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
+		fw_reap(child, held, &status, 0, exiting, ctx);
 	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
-

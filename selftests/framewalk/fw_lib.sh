@@ -143,12 +143,13 @@ fw_oracle_compare() {
 	rmmod framewalk
 }
 
-# fw_wait_recording PID FILE: until framewalk record PID has its trace instance and has
-# written FILE's header (setting the filter and parsing the event formats take seconds
-# under TCG).
+# fw_wait_recording PID [FILE]: until framewalk record (or stream) PID has its trace
+# instance and has written FILE's header (setting the filter and parsing the event formats
+# take seconds under TCG), or 60 s have passed.
 fw_wait_recording() {
 	i=0
-	while { [ ! -d "$TRACEFS/instances/framewalk-$1" ] || [ ! -s "$2" ]; } && [ $i -lt 600 ]; do
+	while { [ ! -d "$TRACEFS/instances/framewalk-$1" ] || [ ! -s "${2:-/}" ]; } &&
+		[ $i -lt 600 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done

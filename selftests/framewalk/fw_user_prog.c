@@ -161,20 +161,6 @@ static int fw_u_bad(const char *kind)
 }
 
 /*
- * With FW_U_HOLD_MS set, live that long after the chain: framewalk record
- * reads a process's mappings when it drains its events, up to 100 ms later,
- * and a process gone by then leaves its frames unnamed.
- */
-static void fw_u_hold(void)
-{
-	const char *ms = getenv("FW_U_HOLD_MS");
-
-	fflush(stdout);
-	if (ms)
-		usleep((useconds_t)atoi(ms) * 1000);
-}
-
-/*
  * The lr the leaf saw, and the executable mappings as "map START END PGOFF
  * PATH": perf script prints user frames as offsets into their file, so the
  * test turns framewalk's addresses into the same with these.
@@ -193,7 +179,6 @@ static int fw_u_done(long r)
 			printf("map %#lx %#lx %#lx %s\n", start, end, pgoff, path);
 	if (f)
 		fclose(f);
-	fw_u_hold();
 	return r < 0;
 }
 

@@ -1,18 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: framewalk record with user=N keeps the mappings and build-ids of the process behind the user frames, and report names them: fw_user_fp_g's functions in their order with file:line, equal (function+offset) to perf's own user callchain at the same event where perf events exist; a process gone before its events were drained is counted, its frames left as addresses; profile keeps the user part of the module's counted chains; the recording goes back to the host, whose test_e2e.sh checks the lines against addr2line
-# requires: framewalk.ko, framewalk (CLI), fw_user_fp_g (build-guest-bin.sh), tracefs; perf for the oracle
+# description: framewalk record with user=N keeps the mappings and build-ids of the process behind the user frames, and report names them: fw_user_fp_g's functions in their order with file:line, equal (function+offset) to perf's own user callchain at the same event where perf events exist; the command and the processes and threads it starts are held at their exit until their mappings are read, however short they live; a process record did not start and that is gone before its events were drained is counted, its frames left as addresses, and so are the command's when record is itself traced and cannot hold them, which it says; profile keeps the user part of the module's counted chains; the recording goes back to the host, whose test_e2e.sh checks the lines against addr2line
+# requires: framewalk.ko, framewalk (CLI), fw_user_fp_g (build-guest-bin.sh), tracefs, trace-cmd; perf for the oracle
 . "$(dirname "$0")/fw_lib.sh"
-fw_test_begin 5
+fw_test_begin 7
 FN=__arm64_sys_getpriority
 OUT=${FW_OUT:-/fw/out}
 PROG=$(command -v fw_user_fp_g)
 mkdir -p "$OUT"
 
 insmod "$FW_KO_DIR/framewalk.ko" filter=$FN depth=8 user=16 || ktap_fail "insmod failed"
-# The program waits 300 ms after its chain: record reads the maps when it drains.
-FW_U_HOLD_MS=300 framewalk record -o "$OUT/usym.rec" -- fw_user_fp_g chain \
-	>/tmp/usym.out 2>/tmp/usym.err
+# The program exits right after its chain, before the next drain: record holds its exit.
+framewalk record -o "$OUT/usym.rec" -- fw_user_fp_g chain >/tmp/usym.out 2>/tmp/usym.err
 ktap_expect "record exits 0" "$?" = 0
 sed 's/^/# /' /tmp/usym.err
 # Its stops by the names of the module's own format (the chain_user event's too), no guess.
@@ -47,7 +46,7 @@ ktap_case_end "report names the user frames: function+off (file) file:line"
 # Where the kernel has perf events, perf must be there (check.sh gives it): no silent skip.
 if [ -e /proc/sys/kernel/perf_event_paranoid ]; then
 	command -v perf >/dev/null || ktap_fail "no perf in the guest (scripts/fetch-guest-tool.sh -l)"
-	FW_U_HOLD_MS=300 perf record -q -e framewalk:chain_user --call-graph fp -o /tmp/usym.data -- \
+	perf record -q -e framewalk:chain_user --call-graph fp -o /tmp/usym.data -- \
 		fw_user_fp_g chain >/dev/null 2>&1
 	perf script -i /tmp/usym.data -F ip,sym,symoff,dso 2>/dev/null |
 		awk '/fw_user_fp_g\)$/ { print $2 }' >/tmp/usym.perf
@@ -68,9 +67,33 @@ else
 	ktap_result skip "function+offset equal to perf's user callchain" "no perf events"
 fi
 
-# Gone before the drain: counted, and its frames stay addresses, never another's names.
-framewalk record -o /tmp/gone.rec -- fw_user_fp_g chain >/dev/null 2>/tmp/gone.err
+# What the command starts is held too: a process of the shell (the "; true" keeps sh from
+# exec'ing it) and a second thread, whose events carry its own id.
+framewalk record -o /tmp/kids.rec -- sh -c 'fw_user_fp_g chain; fw_user_fp_g thread; true' \
+	>/dev/null 2>/tmp/kids.err
+ktap_expect "record exits 0" "$?" = 0
+sed 's/^/# /' /tmp/kids.err
+ktap_expect "no process gone before its mappings were read" -z "$(grep 'gone before' /tmp/kids.err)"
+ktap_expect "two events with user frames" "$(grep -c '^U ' /tmp/kids.rec)" = 2
+for p in $(awk '$1 == "E" { print $4 }' /tmp/kids.rec); do
+	ktap_expect "the mappings of task $p, written before its event" \
+		-n "$(sed -n "/^E [0-9]* [0-9]* $p /q; /^P $p /p" /tmp/kids.rec)"
+done
+framewalk report -F -q /tmp/kids.rec >/tmp/kids.txt
+ktap_expect "both chains named, fw_u_outer in each" \
+	"$(grep -c '^ => fw_u_outer+0x[0-9a-f]* (.*/fw_user_fp_g) ' /tmp/kids.txt)" = 2
+ktap_case_end "the processes and threads the command starts are held until their mappings are read"
+
+# A process record did not start is read at its first drained event, as it may already be
+# gone: counted, and its frames stay addresses, never another's names.
+framewalk record -o /tmp/gone.rec 2>/tmp/gone.err &
+pid=$!
+fw_wait_recording $pid /tmp/gone.rec
+fw_user_fp_g chain >/dev/null
+kill -INT $pid
+wait $pid
 sed 's/^/# /' /tmp/gone.err
+ktap_expect "the event of a process record did not start" "$(grep -c '^U ' /tmp/gone.rec)" = 1
 if grep -q '^P ' /tmp/gone.rec; then
 	ktap_note "the process outlived the drain: its maps were read"
 else
@@ -79,7 +102,20 @@ else
 	ktap_expect "its frames are [unknown] addresses" \
 		"$(framewalk report -F -q /tmp/gone.rec | grep '\[u' | grep -vc '^ => \[unknown\] 0x')" = 0
 fi
-ktap_case_end "a process gone before the drain: counted, its frames addresses"
+ktap_case_end "a process record did not start, gone before the drain: counted, its frames addresses"
+
+# A tracer that follows framewalk's children (trace-cmd record --proc-map) takes the
+# command first: record cannot hold it, says so once, and records as it does the
+# processes it did not start.
+trace-cmd record --proc-map -e framewalk:chain -o /tmp/traced.dat \
+	framewalk record -o /tmp/traced.rec -- fw_user_fp_g chain >/tmp/traced.out 2>&1
+ktap_expect "trace-cmd and record exit 0" "$?" = 0
+grep '^framewalk' /tmp/traced.out | sed 's/^/# /'
+ktap_expect "record says it cannot hold the command's exits, once" \
+	"$(grep -c "^framewalk: cannot hold the command's exits (ptrace: .*): a process gone before its events are drained keeps its user frames as addresses$" /tmp/traced.out)" = 1
+ktap_expect "the event is recorded all the same" "$(grep -c '^U ' /tmp/traced.rec)" = 1
+ktap_expect "the recording is complete" -n "$(grep '^end 1 ' /tmp/traced.rec)"
+ktap_case_end "a traced record that cannot hold the command says so and records"
 # profile: the module's chains with their user part; a counted chain has no pid, so its
 # user frames stay addresses.
 framewalk profile -f $FN --folded -o /tmp/prof.rec -- fw_user_fp_g chain >/tmp/prof.txt \
