@@ -410,6 +410,32 @@ static int is_firmware(const char *path, int follow)
 	return n <= 0 || !cw_dump_sniff(buf, (size_t)n);
 }
 
+/*
+ * Why a lone file taken for the firmware is none: NULL when it starts an ELF
+ * file, else the reason (it cannot be read, or is neither firmware nor dump).
+ */
+static const char *not_firmware(const char *path, char *why, size_t len)
+{
+	char magic[4];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return strerror(errno);
+	n = read(fd, magic, sizeof(magic));
+	if (n < 0) {
+		snprintf(why, len, "%s", strerror(errno));
+		close(fd);
+		return why;
+	}
+	close(fd);
+	if (n == sizeof(magic) && !memcmp(magic, "\177ELF", 4))
+		return NULL;
+	snprintf(why, len, "neither a firmware ELF nor a dump crashwalk reads (%s)",
+		 cw_dump_formats());
+	return why;
+}
+
 enum {
 	OPT_COLOR = 256, OPT_ALLOW_MISMATCH, OPT_PATH_MAP, OPT_STRIP_PATH, OPT_SYMBOLS,
 	OPT_NO_DEBUGINFOD, OPT_IMAGE_CACHE, OPT_FRAME_REGS,
@@ -452,7 +478,8 @@ int main(int argc, char **argv)
 	struct stat st;
 	int c, i, rc = 0, follow = 0, first;
 	unsigned int opened;
-	char *end;
+	char *end, whybuf[160];
+	const char *why;
 
 	for (i = 0; argc > 1 && i < (int)(sizeof(subcommands) / sizeof(subcommands[0])); i++)
 		if (!strcmp(argv[1], subcommands[i].name))
@@ -586,6 +613,12 @@ int main(int argc, char **argv)
 	}
 	/* The firmware comes first when given; without it, each dump's is found by build-id. */
 	first = optind < argc && is_firmware(argv[optind], follow) ? optind + 1 : optind;
+	/* A lone file taken for the firmware that is none: say what it is, not "no dump". */
+	if (argc == first && first > optind && !watch && !list && !follow &&
+	    (why = not_firmware(argv[optind], whybuf, sizeof(whybuf)))) {
+		fprintf(stderr, "crashwalk: %s: %s\nTry 'crashwalk --help'.\n", argv[optind], why);
+		return 2;
+	}
 	if (argc == first && !watch && !list) {
 		fprintf(stderr, "crashwalk: %s\nTry 'crashwalk --help'.\n",
 			follow ? "no stream to follow (a tty, a pipe, a file or '-')" :

@@ -12,7 +12,8 @@
 # one error, other lines counted after the first), a directory of reports read, one without
 # them an error; counts that agree with their nouns ("1 more difference"); what each unwinder
 # that disagreed proposed (-v, JSON); each frame's registers (--frame-regs) against GDB's;
-# README's bundled-crash example printing what README shows.
+# README's bundled-crash example printing what README shows; a lone file that is neither
+# firmware nor dump named as such.
 # Usage: test_crashwalk_cli.sh CRASHWALK BUNDLED_DIR
 set -u
 cw=$1
@@ -480,6 +481,15 @@ check "batch_list_that_is_a_dump_is_one_error" \
 	"$("$cw" -q --batch="$core" "$elf" 2>&1 >/dev/null; echo "status $?")" \
 	"crashwalk: --batch $core: a crash dump, expected the dumps' paths, one a line
 status 1"
+
+# A lone file taken for the firmware that is none says what it is, not "no dump".
+printf 'hello\n' >"$tmp/notes.txt"
+check "lone_text_file_is_neither_firmware_nor_dump" "$(run "$tmp/notes.txt")" \
+	"2: crashwalk: $tmp/notes.txt: neither a firmware ELF nor a dump crashwalk reads (elf-core, zephyr or crashcatcher)"
+check "lone_missing_file_named" "$(run "$tmp/missing.elf")" \
+	"2: crashwalk: $tmp/missing.elf: No such file or directory"
+check "lone_firmware_asks_for_a_dump" "$(run "$b/demo.elf")" \
+	"2: crashwalk: no dump (name one or more, or --watch DIR)"
 
 # README's bundled-crash example, on this machine: what it shows ("#>" lines, with make
 # shell's /fw/crash) is what crashwalk prints here, line for line.
