@@ -86,10 +86,11 @@ int fw_run_command(const struct fw_session_opts *o, void (*tick)(void *ctx, unsi
 		   void (*exiting)(void *ctx, int pid), void *ctx);
 /*
  * Keep framewalk.ko loaded until fw_unpin_module() (rmmod fails: in use);
- * 0, or -errno after saying why it cannot. fw_module_unloaded(): the module
+ * 0, or -errno after saying why it cannot and that unloading it ends @run
+ * (a recording, a stream, a profile). fw_module_unloaded(): the module
  * loaded then is gone (it could not be kept).
  */
-int fw_pin_module(void);
+int fw_pin_module(const char *run);
 int fw_module_unloaded(void);
 void fw_unpin_module(void);
 

@@ -247,6 +247,8 @@ int fw_profile(const struct fw_profile_opts *o)
 	fw_read_param("aggregate", was, sizeof(was));
 	if (fw_setup_module(&o->session, &mod))
 		return 1;
+	/* Its counts are in the module: an rmmod during the run would take them. */
+	fw_pin_module("profile");
 	if (access(FW_PARAMS "/aggregate", F_OK)) {
 		fprintf(stderr, "framewalk: the loaded framewalk module has no aggregation mode\n");
 		goto out;
@@ -293,7 +295,9 @@ int fw_profile(const struct fw_profile_opts *o)
 	if (!ret && o->session.cmd)
 		ret = status;
 out:
-	fw_restore_module(&mod);
+	if (!fw_module_unloaded())
+		fw_restore_module(&mod);
+	fw_unpin_module();
 	fw_recording_free(&r);
 	return ret;
 }

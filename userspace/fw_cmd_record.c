@@ -380,7 +380,7 @@ int fw_record(const struct fw_session_opts *o)
 		return 1;
 	if (fw_setup_module(o, &was))
 		return 1;
-	fw_pin_module();
+	fw_pin_module(o->stream ? "stream" : "recording");
 	s.tep = tracefs_local_events_system(NULL, systems);
 	s.formats = fw_stop_formats();
 	ev = s.tep ? tep_find_event_by_name(s.tep, "framewalk", "chain") : NULL;

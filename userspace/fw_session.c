@@ -236,7 +236,7 @@ static int fw_pin_fd = -1;
 /* The module's initstate in sysfs, open: once that module is gone, reads fail (ENODEV). */
 static int fw_live_fd = -1;
 
-int fw_pin_module(void)
+int fw_pin_module(const char *run)
 {
 	int err;
 
@@ -247,7 +247,7 @@ int fw_pin_module(void)
 	err = errno;
 	if (fw_verbosity >= 0)
 		fprintf(stderr, "framewalk: cannot keep framewalk.ko loaded (%s/stats: %s): "
-			"unloading it ends the recording\n", FW_DEBUGFS, strerror(err));
+			"unloading it ends the %s\n", FW_DEBUGFS, strerror(err), run);
 	return -err;
 }
 

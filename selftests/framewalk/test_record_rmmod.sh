@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: framewalk.ko cannot be unloaded while framewalk record or stream runs: rmmod fails, the recording goes on and ends whole, and rmmod succeeds once it ended; where the recorder cannot keep the module (no debugfs to hold its stats file open), it says so, and an rmmod ends the recording with one line and status 1, the events read before kept in a file that reads as cut short
+# description: framewalk.ko cannot be unloaded while framewalk record, stream or profile runs: rmmod fails, the recording goes on and ends whole, and rmmod succeeds once it ended; where the recorder cannot keep the module (no debugfs to hold its stats file open), it says so, and an rmmod ends the recording with one line and status 1, the events read before kept in a file that reads as cut short
 # requires: framewalk.ko, framewalk (CLI), fw_user_fp (build-guest-bin.sh), tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
-fw_test_begin 3
+fw_test_begin 4
 # Nothing else in the guest calls getpriority(2): each run of fw_user_fp is one event.
 FN=__arm64_sys_getpriority
 
@@ -48,6 +48,23 @@ wait $pid
 rmmod framewalk
 ktap_expect "rmmod succeeds once the stream ended" "$?" = 0
 ktap_case_end "framewalk.ko stays loaded while framewalk stream runs"
+
+insmod "$FW_KO_DIR/framewalk.ko" filter=$FN depth=8 || ktap_fail "insmod framewalk.ko failed"
+framewalk profile -q -f $FN -d 8 -t 60 >/dev/null 2>&1 &
+pid=$!
+# Counting on: profile has set the module up and holds it.
+i=0
+while [ "$(cat /sys/module/framewalk/parameters/aggregate)" != Y ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+rmmod framewalk 2>/dev/null
+ktap_expect "rmmod fails while framewalk profiles" "$?" != 0
+kill -INT $pid
+wait $pid
+rmmod framewalk
+ktap_expect "rmmod succeeds once the profile ended" "$?" = 0
+ktap_case_end "framewalk.ko stays loaded while framewalk profile counts"
 
 # Without debugfs the recorder cannot keep the module: debugfs is back as soon as the
 # recording runs (it tries once, at its start), for the tests after this one.
