@@ -37,16 +37,22 @@ rmmod framewalk
 ktap_expect "rmmod succeeds once the recording ended" "$?" = 0
 ktap_case_end "framewalk.ko stays loaded while framewalk record runs"
 
+# held_while VERB PID: with the module held by framewalk PID (streams, profiles), rmmod
+# fails; once PID ended on SIGINT, it succeeds.
+held_while() {
+	rmmod framewalk 2>/dev/null
+	ktap_expect "rmmod fails while framewalk $1" "$?" != 0
+	kill -INT $2
+	wait $2
+	rmmod framewalk
+	ktap_expect "rmmod succeeds once the ${1%s} ended" "$?" = 0
+}
+
 insmod "$FW_KO_DIR/framewalk.ko" filter=$FN depth=8 || ktap_fail "insmod framewalk.ko failed"
 framewalk stream -q >/dev/null &
 pid=$!
 fw_wait_recording $pid
-rmmod framewalk 2>/dev/null
-ktap_expect "rmmod fails while framewalk streams" "$?" != 0
-kill -INT $pid
-wait $pid
-rmmod framewalk
-ktap_expect "rmmod succeeds once the stream ended" "$?" = 0
+held_while streams $pid
 ktap_case_end "framewalk.ko stays loaded while framewalk stream runs"
 
 insmod "$FW_KO_DIR/framewalk.ko" filter=$FN depth=8 || ktap_fail "insmod framewalk.ko failed"
@@ -58,12 +64,7 @@ while [ "$(cat /sys/module/framewalk/parameters/aggregate)" != Y ] && [ $i -lt 3
 	sleep 0.1
 	i=$((i + 1))
 done
-rmmod framewalk 2>/dev/null
-ktap_expect "rmmod fails while framewalk profiles" "$?" != 0
-kill -INT $pid
-wait $pid
-rmmod framewalk
-ktap_expect "rmmod succeeds once the profile ended" "$?" = 0
+held_while profiles $pid
 ktap_case_end "framewalk.ko stays loaded while framewalk profile counts"
 
 # Without debugfs the recorder cannot keep the module: debugfs is back as soon as the
