@@ -80,11 +80,13 @@ def open_quote(command):
 
 def mask(line):
     """A printed line as the text shows it whatever the run: addresses, times, pids, CPU
-    numbers and the kernel's release masked, spaces squeezed."""
+    numbers, trace flags and the kernel's release masked, spaces squeezed."""
     line = re.sub(r"0x[0-9a-f]+", "0x?", line)
     line = re.sub(r"\b\d+\.\d{6}\b", "T", line)
     line = re.sub(r"(\S)-\d+(\s)", r"\1-PID\2", line)
     line = re.sub(r"\[\d{3}\]", "[CPU]", line)
+    # The irq/preempt flags say what the CPU was doing (need-resched, softirq), not framewalk.
+    line = re.sub(r"(\[CPU\]\s+)[.a-zA-Z0-9]{4,5}(\s)", r"\1FLAGS\2", line)
     line = re.sub(r"\b\d+\.\d+\.\d+[^\s,]*-arm64\b", "RELEASE", line)
     return " ".join(line.split())
 
