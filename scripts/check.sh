@@ -204,6 +204,7 @@ if [ -z "$guest_only" ]; then
 	start hostile "$logs/hostile.log" "$top/tests/hostile/test_hostile.sh"
 	start checkpatch "$logs/checkpatch.log" "$top/tests/checkpatch/test_checkpatch.sh"
 	start docs "$logs/docs.log" "$top/tests/docs/test_docs.sh"
+	start doc-host "$logs/doc-host.log" python3 "$top/tests/docs/test_doc_host.py"
 	start check-runner "$logs/check-runner.log" "$top/tests/check/test_check_runner.sh"
 	start kernel-log-check "$logs/kernel-log-check.log" \
 		"$top/tests/kernel-log/test_kernel_log_check.sh"

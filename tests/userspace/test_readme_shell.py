@@ -28,24 +28,28 @@ LINE_LIMIT = 300        # seconds for one line under TCG on a loaded machine
 BOOT_LIMIT = 900        # staging and boot beside make check's other guests on two cores
 
 
-def marked_lines(path):
+def marked_lines(path, marks=("<!-- make-shell -->", ".. make-shell")):
     """The commands of the marked sh blocks as [file, line, command, expected output lines],
     blank lines left out. Markdown: <!-- make-shell --> before a ```sh fence; reST:
-    ".. make-shell" before ".. code-block:: sh", whose indented lines are the block."""
+    ".. make-shell" before ".. code-block:: sh", whose indented lines are the block. The
+    host's examples (tests/docs/test_doc_host.py) are marked ".. host-shell" instead."""
     rst = path.endswith(".rst")
     lines, marked, inside, indent = [], False, False, None
     name = os.path.relpath(path, TOP)
     with open(path) as f:
         for n, line in enumerate(f, 1):
             line = line.rstrip("\n")
-            if line.strip() in ("<!-- make-shell -->", ".. make-shell"):
+            if line.strip() in marks:
                 marked = True
             elif marked and (line.startswith("```sh") or
                              (rst and line.strip() == ".. code-block:: sh")):
                 inside, marked, indent = True, False, None
             elif inside and not rst and line.startswith("```"):
                 inside = False
-            elif inside and rst and line.strip() and not line.startswith(" "):
+            elif inside and rst and line.strip() and (
+                    not line.startswith(" ") or
+                    (indent is not None and len(line) - len(line.lstrip()) < indent)):
+                # Back at the text's margin, or at an enclosing list item's.
                 inside = False
             elif inside and line.strip():
                 if rst:
