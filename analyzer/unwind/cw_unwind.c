@@ -35,12 +35,25 @@ const char *cw_stop_name(enum cw_stop s)
 
 /* ---- the engine ---- */
 
-/* A trial walk for the search: the same unwinders, and no search of its own. */
+/*
+ * A trial walk for the search: the same unwinders, and no search of its own.
+ * It ends where the kernel starts its threads, as the walk does: past that
+ * frame lie words the kernel never wrote as a caller (Zephyr leaves the
+ * initial frame's lr as the stack's fill), which end a trial bad_pc and drop
+ * the true candidate. Not the stack bounds: the candidate may be on
+ * another stack than the walk's.
+ */
 static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtrace *bt)
 {
 	const struct cw_walk_trial *c = ctx;
+	struct cw_bounds ends = { 0 };
 	struct cw_target plain = { .mem = c->t->mem, .img = c->t->img };
 
+	if (c->t->bounds && (c->t->bounds->thread_entry || c->t->bounds->task_exit)) {
+		ends = *c->t->bounds;
+		ends.stack_lo = ends.stack_hi = 0;
+		plain.bounds = &ends;
+	}
 	return cw_unwind(&plain, regs, CW_CTX_PRE_EXCEPTION, c->how, bt);
 }
 

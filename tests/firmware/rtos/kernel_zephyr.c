@@ -171,9 +171,14 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 		t->name[i] = name[i];
 	*--sp = 0x01000000u;			/* xPSR: Thumb */
 	*--sp = (uint32_t)z_thread_entry | 1;	/* pc */
-	*--sp = 0;				/* lr: z_thread_entry never returns */
-	for (i = 0; i < 3; i++)
-		*--sp = 0;			/* r12, r3 (p3), r2 (p2) */
+	/*
+	 * lr and r12: arch_new_thread() leaves them as they are, the stack's
+	 * fill, so a walk past z_thread_entry reads 0xAAAAAAAA as its caller.
+	 */
+	*--sp = STACK_FILL;
+	*--sp = STACK_FILL;
+	for (i = 0; i < 2; i++)
+		*--sp = 0;			/* r3 (p3), r2 (p2) */
 	*--sp = (uint32_t)arg;			/* r1: p1 */
 	*--sp = (uint32_t)fn;			/* r0: the entry */
 	t->callee_saved.psp = (uint32_t)sp;
