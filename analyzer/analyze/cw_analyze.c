@@ -124,6 +124,35 @@ static int sp_is_the_frame(const struct cw_dump *d)
 }
 
 /*
+ * Zephyr's reasons for an overflow whose exception could not be stacked: the
+ * stack check (the MPU guard's MSTKERR, which Zephyr reports so) and the
+ * stacking faults themselves.
+ */
+#define ZEPHYR_STACK_CHK_FAIL	2
+#define ZEPHYR_MEM_STACKING	17
+#define ZEPHYR_BUS_STACKING	23
+
+/*
+ * A Zephyr dump of a fault whose stacking failed: Zephyr has no frame to copy
+ * and writes every register 0 but sp. Its reason says so where the dump holds
+ * no fault status (Zephyr's never does). A stack overflow a PSPLIM stopped
+ * stacks its frame, whose pc is not 0.
+ */
+static int zephyr_stacking_failed(const struct cw_dump *d)
+{
+	unsigned int i;
+
+	if (d->format != CW_FMT_ZEPHYR || (d->reason != ZEPHYR_STACK_CHK_FAIL &&
+	    d->reason != ZEPHYR_MEM_STACKING && d->reason != ZEPHYR_BUS_STACKING) ||
+	    !cw_reg_ok(&d->regs, CW_SP) || !d->regs.r[CW_SP])
+		return 0;
+	for (i = 0; i < CW_EXC_BASIC_WORDS; i++)
+		if (!cw_reg_ok(&d->regs, cw_exc_stacked[i]) || d->regs.r[cw_exc_stacked[i]])
+			return 0;
+	return 1;
+}
+
+/*
  * A dump without registers: start from the innermost exception frame in its
  * memory. A dump with the interrupted registers but no stack pointer: find the
  * frame that holds them.
@@ -199,7 +228,13 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 		return cw_fail(err, d->path, -1, "out of memory");
 	/* The crash's chain ends where the RTOS started the thread, as each thread's does. */
 	cw_rtos_bounds(img, o->rtos, &a->ends);
-	t = (struct cw_target){ .mem = &d->mem, .img = img, .bounds = &a->ends };
+	t = (struct cw_target){ .mem = &d->mem, .img = img, .bounds = &a->ends,
+				.stacking_failed = d->context == CW_CTX_PRE_EXCEPTION &&
+						   zephyr_stacking_failed(d) };
+	if (t.stacking_failed)
+		tell_caller(o, 0, "%s: Zephyr's reason %u with every register 0 but sp: the "
+			    "exception was never stacked; unwinding from the stack above sp 0x%08x",
+			    d->path, d->reason, d->regs.r[CW_SP]);
 	if (sp_is_the_frame(d)) {
 		tell_caller(o, 0, "%s: the sp recorded, 0x%08x, is the exception frame's address (as "
 			    "Zephyr before 4.1 writes it), not the sp before it", d->path,

@@ -358,10 +358,16 @@ int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
 		return -1;
 	}
 	w.regs.r[CW_PC] &= ~1u;
-	/* A writer that popped a frame which was never stacked hands over garbage pc and xPSR. */
-	if (context == CW_CTX_PRE_EXCEPTION && cw_stacking_failed(t->mem) &&
-	    (!cw_reg_ok(&w.regs, CW_XPSR) || !(w.regs.r[CW_XPSR] & CW_XPSR_T)) &&
-	    !cw_image_is_code(t->img, w.regs.r[CW_PC])) {
+	/*
+	 * A writer that popped a frame which was never stacked hands over
+	 * garbage pc and xPSR, or (Zephyr) zeros: the walk starts from the
+	 * stack above sp.
+	 */
+	if (context == CW_CTX_PRE_EXCEPTION &&
+	    (t->stacking_failed ||
+	     (cw_stacking_failed(t->mem) &&
+	      (!cw_reg_ok(&w.regs, CW_XPSR) || !(w.regs.r[CW_XPSR] & CW_XPSR_T)) &&
+	      !cw_image_is_code(t->img, w.regs.r[CW_PC])))) {
 		if (!cw_walk_lost_frame(&w, 0, w.regs.r[CW_SP], 0))
 			while (walk_one(&w))
 				;

@@ -30,6 +30,9 @@ The "stale" crashes of the kernels that keep the running thread's saved stack po
 (ThreadX, LiteOS-M) or whose saved contexts point at themselves (NuttX, which clears the
 running task's xcp.regs) must be exact in every form without the PSP, with no rival named: that
 context, whole below the fault's frame with a chain through it, is the kernel's, not the fault's.
+The Zephyr MPU-guard build's overflow (its exception's stacking failed) is rewritten as Zephyr
+writes it (reason K_ERR_STACK_CHK_FAIL, every register 0 but sp, no SCB): its chain must be GDB's
+at the recursion's last entry, walked from the stack above sp, the class "stack-overflow".
 Then the Zephyr firmware's "isr" crashes (the tick's work faults on the interrupt stack, a stack
 object no thread's stack_info names, over a thread) as memory-only dumps: the chain must equal
 GDB's from the fault's frame through the tick's exception return to the thread's entry, and the
@@ -77,6 +80,7 @@ from ktap import Ktap  # noqa: E402  (tests/ktap.py: the one KTAP writer)
 CHAIN_BAR = 95.0
 SURE = 80           # unwind/cw_search.c CONF_SEARCH_SURE: a searched frame with no rival
 HOSTILE_SECONDS = 20.0
+ZEPHYR_STACK_CHK_FAIL = 2
 PT_NULL, PT_LOAD, PT_NOTE = 0, 1, 4
 
 
@@ -271,6 +275,65 @@ def zephyr_isr(core, out):
     return out
 
 
+def zephyr_stacking_lost(core, out):
+    """
+    The crash's Zephyr coredump as Zephyr (4.3) writes a fault whose exception could not be
+    stacked (the MPU guard's MSTKERR): reason K_ERR_STACK_CHK_FAIL, every register 0 but sp,
+    the sp the thread had (the PSP above the frame that was never written), and no SCB (no
+    Zephyr dump holds it): nothing in the dump but that reason says the frame is lost.
+    """
+    msp, psp = crashwalk_note(open(core, "rb").read())
+    z = bytearray(open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read())
+    struct.pack_into("<I", z, 8, ZEPHYR_STACK_CHK_FAIL)
+    out_z, off = z[:12], 12
+    while off < len(z) and z[off:off + 1] != b"C":
+        kind = z[off:off + 1]
+        if kind == b"A":
+            ver, n = struct.unpack_from("<HH", z, off + 1)
+            block = bytearray(z[off:off + 5 + n])
+            struct.pack_into("<%dI" % (n // 4), block, 5, *([0] * (n // 4)))
+            struct.pack_into("<I", block, 5 + 32, psp + 32)
+            out_z += block
+            off += 5 + n
+        elif kind == b"M":
+            start, end = struct.unpack_from("<II", z, off + 3)
+            if start < 0xE0000000:
+                out_z += z[off:off + 11 + end - start]
+            off += 11 + end - start
+        else:
+            raise ValueError("zephyr_stacking_lost: block %r at %d" % (kind, off))
+    out_z[7] &= ~1 & 0xFF      # rewritten: no CRC trailer
+    open(out, "wb").write(out_z)
+    return out
+
+
+def stacking_lost_problems(tool, guard, tmp):
+    """
+    Problems of each MPU-guard overflow (the stacking failed) in the form Zephyr writes it: the
+    chain must be GDB's at the recursion's last entry, from the stack above sp, and the fault
+    named a stack overflow; no frame GDB lacks shown at 80 % or more (a pc 0 at 100 %).
+    """
+    bad = []
+    for label, elf, core, expect in guard:
+        r, j = run(tool, elf, zephyr_stacking_lost(core, os.path.join(tmp, label + ".zlost")))
+        if j is None or "error" in j:
+            bad.append("%s: %s" % (label, r.stderr.strip()[:160]))
+            continue
+        got = j["frames"][j["fault_frame"]:]
+        n = rc.score(expect, got, False)
+        if n < len(expect):
+            bad.append("%s: %d/%d frames equal GDB's; then %s" %
+                       (label, n, len(expect), "%s@0x%x %d%%" % (
+                           got[n]["function"], got[n]["pc"], got[n]["confidence"])
+                        if n < len(got) else "nothing"))
+        bad += ["%s: frame %s at 0x%x reported %d%% sure, not in GDB's chain" %
+                (label, g["function"], g["pc"], g["confidence"])
+                for g in got[n:len(expect)] if g["confidence"] >= SURE]
+        if j["fault"]["class"] != "stack-overflow":
+            bad.append("%s: fault class %s, not stack-overflow" % (label, j["fault"]["class"]))
+    return bad
+
+
 def frame_on_psp(b):
     """Is the fault's frame on the PSP, as its EXC_RETURN says (else on the MSP)?"""
     return bool(prstatus_regs(b)[14] & 4)
@@ -329,11 +392,12 @@ def isr_expected(oracle):
     return handler, rc.expected(cur)
 
 
-def cases(corpus_script, isr):
+def cases(corpus_script, isr, guard):
     """
     (label, fw.elf, core.elf, oracle frames, from the RTOS firmware) of every process-stack
     crash; the multi-thread firmware's script sits beside the corpus's. Its "isr" crashes go to
-    isr, as (label, fw.elf, core.elf, (handler frames, thread frames)).
+    isr, as (label, fw.elf, core.elf, (handler frames, thread frames)), the MPU guard's
+    overflows to guard, as (label, fw.elf, core.elf, crasher frames).
     """
     out = []
     r = subprocess.run([corpus_script], capture_output=True, text=True, timeout=2700)
@@ -354,11 +418,17 @@ def cases(corpus_script, isr):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
                         isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
-        if name not in ("fault", "fpu", "nullcall", "stale"):
+        if name not in ("fault", "fpu", "nullcall", "stale") and \
+                not (kernel.endswith("-guard") and name == "overflow"):
             continue
         o = json.load(open(os.path.join(d, "oracle.json")))
         cur = [t for t in o["threads"] if t.get("current")][0]
         frames = rc.expected(cur, rc.code_ranges(os.path.join(os.path.dirname(d), "fw.elf")))
+        if name == "overflow":
+            guard.append(("%s-%s-%s" % (core, kernel, name),
+                          os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
+                          frames))
+            continue
         out.append(("%s-%s-%s" % (core, kernel, name), os.path.join(os.path.dirname(d), "fw.elf"),
                     os.path.join(d, "core.elf"), frames, True))
     return out
@@ -574,9 +644,9 @@ def isr_no_psp(tool, isr, tmp):
 def main():
     a = parse_args("--corpus-script")
     ktap = Ktap("crashwalk-search")
-    isr = []
+    isr, guard = [], []
     try:
-        crashes = cases(a.corpus_script, isr)
+        crashes = cases(a.corpus_script, isr, guard)
     except RuntimeError as e:
         ktap.note(e)
         ktap.result(False, "search-build")
@@ -669,6 +739,12 @@ def main():
     for b in bad:
         print("#   " + b)
     ktap.result(isr and not bad, "search isr-stack-object")
+    bad = stacking_lost_problems(a.crashwalk, guard, tmp.name)
+    print("# zephyr-stacking-lost: %d/%d MPU-guard overflows right as Zephyr writes them" %
+          (len(guard) - len({b.split(":")[0] for b in bad}), len(guard)))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(guard and not bad, "search zephyr-stacking-lost")
     # Hostile: a few crashes, RAM tiled with copies of their own frame.
     for label, elf, core, expect, rtos in crashes[::8]:
         dump = hostile(core, os.path.join(tmp.name, "%s.hostile" % label))
