@@ -123,6 +123,60 @@ static int sp_is_the_frame(const struct cw_dump *d)
 	return any != 0;
 }
 
+#define INTEGRITY_SIG		0xFEFA125Au	/* | 1: no FP state stacked */
+#define ADDITIONAL_STATE_SIZE	0x28		/* signature, reserved, r4-r11 */
+
+/*
+ * ARMv8-M's additional state context (EXC_RETURN.DCRS = 0, a Secure
+ * exception's frame on Mainline and Baseline alike) lies below the basic
+ * frame:
+ *
+ *	base + 0x28 + 0x20  sp before the exception (basic frame; 0x68 with FP)
+ *	base + 0x28         r0 r1 r2 r3 r12 lr pc xPSR
+ *	base + 0x08         r4 ... r11
+ *	base                integrity signature 0xFEFA125B (0xFEFA125A: FP), reserved
+ *
+ * A Zephyr that takes the frame's address at base writes those words as the
+ * registers: r0 the signature, pc r8, xPSR r9 (no Thumb bit). Its sp is base
+ * (up to 4.0) or base + 0x20 (4.1 on). Read the registers from the basic
+ * frame instead: 0 when done (*at: base), 1 when the dump is no such one,
+ * -1 when its signature is not in memory where either form puts it.
+ */
+static int zephyr_additional_state(struct cw_dump *d, uint32_t *at)
+{
+	uint32_t base, sig, w[CW_EXC_BASIC_WORDS], callee[8];
+	unsigned int form, i;
+
+	if (d->format != CW_FMT_ZEPHYR || !cw_reg_ok(&d->regs, CW_R0) ||
+	    !cw_reg_ok(&d->regs, CW_SP) || (d->regs.r[CW_R0] & ~1u) != INTEGRITY_SIG)
+		return 1;
+	for (form = 0; form < 2; form++) {
+		base = d->regs.r[CW_SP] - (form ? CW_EXC_BASIC_WORDS * 4 : 0);
+		if (cw_mem_read32(&d->mem, base, &sig) || sig != d->regs.r[CW_R0])
+			continue;
+		for (i = 0; i < 8; i++)
+			if (cw_mem_read32(&d->mem, base + 8 + 4 * i, &callee[i]))
+				break;
+		if (i < 8)
+			continue;
+		for (i = 0; i < CW_EXC_BASIC_WORDS; i++)
+			if (cw_mem_read32(&d->mem, base + ADDITIONAL_STATE_SIZE + 4 * i, &w[i]))
+				break;
+		if (i < CW_EXC_BASIC_WORDS)
+			continue;
+		for (i = 0; i < 8; i++)
+			cw_reg_set(&d->regs, (enum cw_reg)(CW_R4 + i), callee[i]);
+		for (i = 0; i < CW_EXC_BASIC_WORDS; i++)
+			cw_reg_set(&d->regs, cw_exc_stacked[i], w[i]);
+		cw_reg_set(&d->regs, CW_SP, base + ADDITIONAL_STATE_SIZE +
+			   ((sig & 1) ? CW_EXC_BASIC_WORDS * 4 : 0x68) +
+			   ((w[CW_EXC_XPSR_WORD] & CW_XPSR_ALIGN) ? 4 : 0));
+		*at = base;
+		return 0;
+	}
+	return -1;
+}
+
 /*
  * Zephyr's reasons for an overflow whose exception could not be stacked: the
  * stack check (the MPU guard's MSTKERR, which Zephyr reports so) and the
@@ -235,6 +289,19 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 		tell_caller(o, 0, "%s: Zephyr's reason %u with every register 0 but sp: the "
 			    "exception was never stacked; unwinding from the stack above sp 0x%08x",
 			    d->path, d->reason, d->regs.r[CW_SP]);
+	switch (zephyr_additional_state(d, &frame_at)) {
+	case 0:
+		tell_caller(o, 0, "%s: the registers recorded are the ARMv8-M additional state "
+			    "context at 0x%08x (r0 its integrity signature): the exception frame's "
+			    "are 0x%x above it", d->path, frame_at, ADDITIONAL_STATE_SIZE);
+		frame_at = 0;
+		break;
+	case -1:
+		return cw_fail(err, d->path, -1, "the registers recorded are an ARMv8-M additional "
+			       "state context (r0 0x%08x, its integrity signature), and the dump does "
+			       "not hold it where sp 0x%08x says: the exception frame is unknown",
+			       d->regs.r[CW_R0], d->regs.r[CW_SP]);
+	}
 	if (sp_is_the_frame(d)) {
 		tell_caller(o, 0, "%s: the sp recorded, 0x%08x, is the exception frame's address (as "
 			    "Zephyr before 4.1 writes it), not the sp before it", d->path,

@@ -33,6 +33,9 @@ context, whole below the fault's frame with a chain through it, is the kernel's,
 The Zephyr MPU-guard build's overflow (its exception's stacking failed) is rewritten as Zephyr
 writes it (reason K_ERR_STACK_CHK_FAIL, every register 0 but sp, no SCB): its chain must be GDB's
 at the recursion's last entry, walked from the stack above sp, the class "stack-overflow".
+The M33 Zephyr thread crashes (fault, nullcall) are rewritten as Zephyr writes a frame with the
+v8-M additional state context below it, taken at that context (its words planted below the
+frame, the registers those words, sp in the 4.0 and 4.1 forms): the chain must be GDB's.
 Then the Zephyr firmware's "isr" crashes (the tick's work faults on the interrupt stack, a stack
 object no thread's stack_info names, over a thread) as memory-only dumps: the chain must equal
 GDB's from the fault's frame through the tick's exception return to the thread's entry, and the
@@ -305,6 +308,77 @@ def zephyr_stacking_lost(core, out):
     out_z[7] &= ~1 & 0xFF      # rewritten: no CRC trailer
     open(out, "wb").write(out_z)
     return out
+
+
+INTEGRITY_SIG = 0xFEFA125B     # ARMv8-M additional state context, no FP state
+
+
+def zephyr_additional_state(core, out, since_41):
+    """
+    The crash's Zephyr coredump as Zephyr writes a fault whose frame has the ARMv8-M additional
+    state context below it (EXC_RETURN.DCRS = 0: integrity signature, reserved, r4-r11), taking
+    the frame's address at that context: the words planted below the fault's frame in the
+    dumped stack, the registers those words (r0 the signature, pc r8, xPSR r9), sp that address
+    (up to Zephyr 4.0) or 0x20 above it (since_41).
+    """
+    b = open(core, "rb").read()
+    regs = prstatus_regs(b)
+    base = fault_frame_base(b) - 0x28
+    state = [INTEGRITY_SIG, 0] + list(regs[4:12])
+    z = bytearray(open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read())
+    off, planted = 12, False
+    while off < len(z) and z[off:off + 1] != b"C":
+        kind = z[off:off + 1]
+        if kind == b"A":
+            ver, n = struct.unpack_from("<HH", z, off + 1)
+            words = state[:8] + [base + (0x20 if since_41 else 0)]
+            struct.pack_into("<9I", z, off + 5, *words)
+            if ver >= 2:
+                struct.pack_into("<8I", z, off + 5 + 36, *regs[4:12])
+            off += 5 + n
+        elif kind == b"M":
+            start, end = struct.unpack_from("<II", z, off + 3)
+            if start <= base and base + 0x28 <= end:
+                struct.pack_into("<10I", z, off + 11 + base - start, *state)
+                planted = True
+            off += 11 + end - start
+        else:
+            raise ValueError("zephyr_additional_state: block %r at %d" % (kind, off))
+    if not planted:
+        raise ValueError("zephyr_additional_state: 0x%x not in the dump" % base)
+    z[7] &= ~1 & 0xFF
+    open(out, "wb").write(z[:off])
+    return out
+
+
+def additional_state_problems(tool, crashes, tmp):
+    """
+    Problems of each v8-M thread crash (the Zephyr kernel's fault and nullcall on M33) in the
+    Zephyr form with additional state, sp in either Zephyr's form: the chain must be GDB's to
+    the thread's entry, no frame GDB lacks at 80 % or more.
+    """
+    bad, n = [], 0
+    for label, elf, core, expect, rtos in crashes:
+        if not label.startswith("m33-zephyr-") or not fault_frame_on_psp(core):
+            continue
+        for since_41 in (False, True):
+            n += 1
+            name = "%s %s" % (label, "4.1+" if since_41 else "4.0")
+            dump = zephyr_additional_state(core, os.path.join(tmp, label + ".addstate"),
+                                           since_41)
+            r, j = run(tool, elf, dump)
+            if j is None or "error" in j:
+                bad.append("%s: %s" % (name, r.stderr.strip()[:160]))
+                continue
+            got = j["frames"][j["fault_frame"]:]
+            k = rc.score(expect, got, False)
+            if k < len(expect) or j["stop"]["reason"] != "task_entry":
+                bad.append("%s: %d/%d frames equal GDB's, stop %s" %
+                           (name, k, len(expect), j["stop"]["reason"]))
+            bad += ["%s: frame %s at 0x%x reported %d%% sure, not in GDB's chain" %
+                    (name, g["function"], g["pc"], g["confidence"])
+                    for g in got[k:len(expect)] if g["confidence"] >= SURE]
+    return n, bad
 
 
 def stacking_lost_problems(tool, guard, tmp):
@@ -739,6 +813,12 @@ def main():
     for b in bad:
         print("#   " + b)
     ktap.result(isr and not bad, "search isr-stack-object")
+    n, bad = additional_state_problems(a.crashwalk, crashes, tmp.name)
+    print("# zephyr-additional-state: %d/%d v8-M thread crashes right with the additional state "
+          "context as Zephyr writes it" % (n - len({b.split(":")[0] for b in bad}), n))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(n and not bad, "search zephyr-additional-state")
     bad = stacking_lost_problems(a.crashwalk, guard, tmp.name)
     print("# zephyr-stacking-lost: %d/%d MPU-guard overflows right as Zephyr writes them" %
           (len(guard) - len({b.split(":")[0] for b in bad}), len(guard)))
