@@ -267,6 +267,23 @@ static int refuse_mismatch(const struct cw_options *o, const struct cw_image *im
 		       "%s", fw, m->lines[0]);
 }
 
+/*
+ * Zephyr's dump-every-thread mode (CONFIG_DEBUG_COREDUMP_MEMORY_DUMP_THREADS)
+ * dumps each thread's struct and stack and the interrupt stacks, and _kernel
+ * only as its threads metadata block: put those bytes where the firmware's
+ * _kernel is, unless the dump holds that memory itself, so the thread list
+ * and the running thread are read as from a whole-RAM dump.
+ */
+static int zephyr_kernel_meta(const struct cw_image *img, struct cw_dump *d)
+{
+	uint32_t addr;
+
+	if (!d->kernel_meta_len || cw_image_lookup(img, "_kernel", &addr) ||
+	    cw_mem_find(&d->mem, addr))
+		return 0;
+	return cw_mem_add(&d->mem, addr, d->kernel_meta_len, d->kernel_meta, "dump");
+}
+
 /* The steps after reading: each takes what the one before it left in a. */
 static int run(struct cw_image *img, const struct cw_options *o, struct cw_analysis *a,
 	       struct cw_error *err)
@@ -277,6 +294,8 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 	struct cw_target t;
 	unsigned int ff;
 
+	if (zephyr_kernel_meta(img, d))
+		return cw_fail(err, d->path, -1, "out of memory");
 	cw_image_gaps(img, d);
 	if (cw_image_add_memory(img, &d->mem))
 		return cw_fail(err, d->path, -1, "out of memory");

@@ -33,6 +33,9 @@ context, whole below the fault's frame with a chain through it, is the kernel's,
 The Zephyr MPU-guard build's overflow (its exception's stacking failed) is rewritten as Zephyr
 writes it (reason K_ERR_STACK_CHK_FAIL, every register 0 but sp, no SCB): its chain must be GDB's
 at the recursion's last entry, walked from the stack above sp, the class "stack-overflow".
+Every Zephyr-kernel crash (fault, nullcall, fpu, isr) is rewritten as Zephyr's dump-every-thread
+mode writes it (header, arch block, _kernel as the threads metadata block, each thread's struct
+and stack, the interrupt stack): every thread must be listed and the chain be GDB's.
 The M33 Zephyr thread crashes (fault, nullcall) are rewritten as Zephyr writes a frame with the
 v8-M additional state context below it, taken at that context (its words planted below the
 frame, the registers those words, sp in the 4.0 and 4.1 forms): the chain must be GDB's.
@@ -378,6 +381,98 @@ def additional_state_problems(tool, crashes, tmp):
             bad += ["%s: frame %s at 0x%x reported %d%% sure, not in GDB's chain" %
                     (name, g["function"], g["pc"], g["confidence"])
                     for g in got[k:len(expect)] if g["confidence"] >= SURE]
+    return n, bad
+
+
+def elf_symbol(elf, name):
+    """(address, size) of a symbol of the firmware, by binutils' nm."""
+    out = subprocess.run(["arm-none-eabi-nm", "-S", elf], capture_output=True, text=True,
+                         check=True).stdout
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[3] == name:
+            return int(f[0], 16), int(f[1], 16)
+    raise ValueError("%s: no symbol %s" % (elf, name))
+
+
+def zephyr_dump_threads(core, out, elf):
+    """
+    The crash's Zephyr coredump as CONFIG_DEBUG_COREDUMP_MEMORY_DUMP_THREADS writes it: the
+    header and arch block, _kernel only as the threads metadata block ('T'), then for each
+    thread on _kernel.threads its struct k_thread and its stack (stack_info), then the
+    interrupt stack; no other memory.
+    """
+    z = open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read()
+    head, mem, off = bytearray(z[:12]), [], 12
+    while off < len(z) and z[off:off + 1] != b"C":
+        kind = z[off:off + 1]
+        if kind == b"A":
+            ver, n = struct.unpack_from("<HH", z, off + 1)
+            head += z[off:off + 5 + n]
+            off += 5 + n
+        elif kind == b"M":
+            start, end = struct.unpack_from("<II", z, off + 3)
+            mem.append((start, z[off + 11:off + 11 + end - start]))
+            off += 11 + end - start
+        else:
+            raise ValueError("zephyr_dump_threads: block %r at %d" % (kind, off))
+
+    def read(addr, n):
+        for start, data in mem:
+            if start <= addr and addr + n <= start + len(data):
+                return data[addr - start:addr - start + n]
+        raise ValueError("zephyr_dump_threads: 0x%x not in the dump" % addr)
+
+    head[7] &= ~1 & 0xFF
+    kernel, ksize = elf_symbol(elf, "_kernel")
+    head += struct.pack("<cHH", b"T", 1, ksize) + read(kernel, ksize)
+    oracle = json.load(open(os.path.join(os.path.dirname(core), "oracle.json")))
+    tcbs = sorted(t["tcb"] for t in oracle["threads"])
+    tsize = min(b - a for a, b in zip(tcbs, tcbs[1:]))
+    for t in oracle["threads"]:
+        for lo, hi in ((t["tcb"], t["tcb"] + tsize), (t["stack_lo"], t["stack_hi"])):
+            head += struct.pack("<cHII", b"M", 1, lo, hi) + read(lo, hi - lo)
+    # The part of the interrupt stack the crash's own dump holds (its writer leaves out what
+    # lies below the fault handler's sp).
+    isr, isize = elf_symbol(elf, "z_interrupt_stacks")
+    for start, data in mem:
+        lo, hi = max(start, isr), min(start + len(data), isr + isize)
+        if lo < hi:
+            head += struct.pack("<cHII", b"M", 1, lo, hi) + read(lo, hi - lo)
+    open(out, "wb").write(head)
+    return out, len(oracle["threads"])
+
+
+def dump_threads_problems(tool, crashes, isr, tmp):
+    """
+    Problems of the Zephyr kernel's thread and interrupt crashes in the form Zephyr's
+    dump-every-thread mode writes: every thread listed, the crash chain GDB's (an interrupt's
+    through its exception return to the thread it preempted), no frame GDB lacks at 80 % or
+    more (another thread's stale context taken for the preempted thread's).
+    """
+    bad, n = [], 0
+    todo = [(c[0], c[1], c[2], c[3]) for c in crashes if "-zephyr-" in c[0]] + \
+           [(c[0], c[1], c[2], c[3][0] + c[3][1]) for c in isr if "-zephyr-" in c[0]]
+    for label, elf, core, expect in todo:
+        n += 1
+        dump, threads = zephyr_dump_threads(core, os.path.join(tmp, label + ".threads"), elf)
+        r, j = run(tool, elf, dump)
+        if j is None or "error" in j:
+            bad.append("%s: %s" % (label, r.stderr.strip()[:160]))
+            continue
+        if len(j.get("threads") or []) != threads:
+            bad.append("%s: %d threads listed, not %d" % (label, len(j.get("threads") or []),
+                                                          threads))
+        got = j["frames"][j["fault_frame"]:]
+        k = rc.score(expect, got, False)
+        if k < len(expect):
+            bad.append("%s: %d/%d frames equal GDB's; then %s" % (
+                label, k, len(expect), "%s@0x%x %d%%" % (
+                    got[k]["function"], got[k]["pc"], got[k]["confidence"])
+                if k < len(got) else "nothing"))
+        bad += ["%s: frame %s at 0x%x reported %d%% sure, not in GDB's chain" %
+                (label, g["function"], g["pc"], g["confidence"])
+                for g in got[k:len(expect)] if g["confidence"] >= SURE]
     return n, bad
 
 
@@ -819,6 +914,12 @@ def main():
     for b in bad:
         print("#   " + b)
     ktap.result(n and not bad, "search zephyr-additional-state")
+    n, bad = dump_threads_problems(a.crashwalk, crashes, isr, tmp.name)
+    print("# zephyr-dump-threads: %d/%d Zephyr crashes right as the dump-every-thread mode "
+          "writes them" % (n - len({b.split(":")[0] for b in bad}), n))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(n and not bad, "search zephyr-dump-threads")
     bad = stacking_lost_problems(a.crashwalk, guard, tmp.name)
     print("# zephyr-stacking-lost: %d/%d MPU-guard overflows right as Zephyr writes them" %
           (len(guard) - len({b.split(":")[0] for b in bad}), len(guard)))
