@@ -251,6 +251,26 @@ def fault_problems(fmt, j):
     return out
 
 
+def zephyr_blocks(z):
+    """
+    (kind, offset, length, fields) of each block of a Zephyr coredump before its CRC trailer:
+    fields (version, size) of an arch block, (start, end) of a memory block.
+    """
+    off = 12
+    while off < len(z) and z[off:off + 1] != b"C":
+        kind = z[off:off + 1]
+        if kind == b"A":
+            fields = struct.unpack_from("<HH", z, off + 1)
+            size = 5 + fields[1]
+        elif kind == b"M":
+            fields = struct.unpack_from("<II", z, off + 3)
+            size = 11 + fields[1] - fields[0]
+        else:
+            raise ValueError("Zephyr dump: block %r at %d" % (kind, off))
+        yield kind, off, size, fields
+        off += size
+
+
 def zephyr_isr(core, out):
     """
     The crash's own Zephyr coredump with its arch block holding the registers of a handler
@@ -259,24 +279,17 @@ def zephyr_isr(core, out):
     """
     regs = prstatus_regs(open(core, "rb").read())
     z = bytearray(open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read())
-    off = 12
-    while off < len(z) and z[off:off + 1] != b"C":
-        kind = z[off:off + 1]
+    end = 12
+    for kind, off, size, (ver, _) in zephyr_blocks(z):
         if kind == b"A":
-            ver, n = struct.unpack_from("<HH", z, off + 1)
             words = [regs[i] for i in (0, 1, 2, 3, 12, 14, 15, 16, 13)]
             struct.pack_into("<9I", z, off + 5, *words)
             if ver >= 2:
                 struct.pack_into("<8I", z, off + 5 + 36, *regs[4:12])
-            off += 5 + n
-        elif kind == b"M":
-            start, end = struct.unpack_from("<II", z, off + 3)
-            off += 11 + end - start
-        else:
-            raise ValueError("zephyr_isr: block %r at %d" % (kind, off))
+        end = off + size
     if z[2] >= 2 and z[7] & 1:
         z[7] &= ~1 & 0xFF      # the rewritten registers no longer match the CRC: drop it
-        z = z[:off]
+        z = z[:end]
     open(out, "wb").write(z)
     return out
 
@@ -291,26 +304,32 @@ def zephyr_stacking_lost(core, out):
     msp, psp = crashwalk_note(open(core, "rb").read())
     z = bytearray(open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read())
     struct.pack_into("<I", z, 8, ZEPHYR_STACK_CHK_FAIL)
-    out_z, off = z[:12], 12
-    while off < len(z) and z[off:off + 1] != b"C":
-        kind = z[off:off + 1]
+    out_z = z[:12]
+    for kind, off, size, (a, b) in zephyr_blocks(z):
         if kind == b"A":
-            ver, n = struct.unpack_from("<HH", z, off + 1)
-            block = bytearray(z[off:off + 5 + n])
-            struct.pack_into("<%dI" % (n // 4), block, 5, *([0] * (n // 4)))
+            block = bytearray(z[off:off + size])
+            struct.pack_into("<%dI" % (b // 4), block, 5, *([0] * (b // 4)))
             struct.pack_into("<I", block, 5 + 32, psp + 32)
             out_z += block
-            off += 5 + n
-        elif kind == b"M":
-            start, end = struct.unpack_from("<II", z, off + 3)
-            if start < 0xE0000000:
-                out_z += z[off:off + 11 + end - start]
-            off += 11 + end - start
-        else:
-            raise ValueError("zephyr_stacking_lost: block %r at %d" % (kind, off))
+        elif a < 0xE0000000:
+            out_z += z[off:off + size]
     out_z[7] &= ~1 & 0xFF      # rewritten: no CRC trailer
     open(out, "wb").write(out_z)
     return out
+
+
+def chain_problems(label, expect, j):
+    """A crash's chain against GDB's: where it leaves it, and frames GDB lacks shown sure."""
+    got = j["frames"][j["fault_frame"]:]
+    k = rc.score(expect, got, False)
+    bad = [] if k == len(expect) else [
+        "%s: %d/%d frames equal GDB's; then %s" % (
+            label, k, len(expect), "%s@0x%x %d%%" % (got[k]["function"], got[k]["pc"],
+                                                     got[k]["confidence"])
+            if k < len(got) else "nothing")]
+    return bad + ["%s: frame %s at 0x%x reported %d%% sure, not in GDB's chain" %
+                  (label, g["function"], g["pc"], g["confidence"])
+                  for g in got[k:len(expect)] if g["confidence"] >= SURE]
 
 
 INTEGRITY_SIG = 0xFEFA125B     # ARMv8-M additional state context, no FP state
@@ -329,28 +348,20 @@ def zephyr_additional_state(core, out, since_41):
     base = fault_frame_base(b) - 0x28
     state = [INTEGRITY_SIG, 0] + list(regs[4:12])
     z = bytearray(open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read())
-    off, planted = 12, False
-    while off < len(z) and z[off:off + 1] != b"C":
-        kind = z[off:off + 1]
+    end, planted = 12, False
+    for kind, off, size, (a, b) in zephyr_blocks(z):
         if kind == b"A":
-            ver, n = struct.unpack_from("<HH", z, off + 1)
-            words = state[:8] + [base + (0x20 if since_41 else 0)]
-            struct.pack_into("<9I", z, off + 5, *words)
-            if ver >= 2:
+            struct.pack_into("<9I", z, off + 5, *(state[:8] + [base + (0x20 if since_41 else 0)]))
+            if a >= 2:
                 struct.pack_into("<8I", z, off + 5 + 36, *regs[4:12])
-            off += 5 + n
-        elif kind == b"M":
-            start, end = struct.unpack_from("<II", z, off + 3)
-            if start <= base and base + 0x28 <= end:
-                struct.pack_into("<10I", z, off + 11 + base - start, *state)
-                planted = True
-            off += 11 + end - start
-        else:
-            raise ValueError("zephyr_additional_state: block %r at %d" % (kind, off))
+        elif a <= base and base + 0x28 <= b:
+            struct.pack_into("<10I", z, off + 11 + base - a, *state)
+            planted = True
+        end = off + size
     if not planted:
         raise ValueError("zephyr_additional_state: 0x%x not in the dump" % base)
     z[7] &= ~1 & 0xFF
-    open(out, "wb").write(z[:off])
+    open(out, "wb").write(z[:end])
     return out
 
 
@@ -373,14 +384,9 @@ def additional_state_problems(tool, crashes, tmp):
             if j is None or "error" in j:
                 bad.append("%s: %s" % (name, r.stderr.strip()[:160]))
                 continue
-            got = j["frames"][j["fault_frame"]:]
-            k = rc.score(expect, got, False)
-            if k < len(expect) or j["stop"]["reason"] != "task_entry":
-                bad.append("%s: %d/%d frames equal GDB's, stop %s" %
-                           (name, k, len(expect), j["stop"]["reason"]))
-            bad += ["%s: frame %s at 0x%x reported %d%% sure, not in GDB's chain" %
-                    (name, g["function"], g["pc"], g["confidence"])
-                    for g in got[k:len(expect)] if g["confidence"] >= SURE]
+            bad += chain_problems(name, expect, j)
+            if j["stop"]["reason"] != "task_entry":
+                bad.append("%s: stop %s, not task_entry" % (name, j["stop"]["reason"]))
     return n, bad
 
 
@@ -403,19 +409,12 @@ def zephyr_dump_threads(core, out, elf):
     interrupt stack; no other memory.
     """
     z = open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read()
-    head, mem, off = bytearray(z[:12]), [], 12
-    while off < len(z) and z[off:off + 1] != b"C":
-        kind = z[off:off + 1]
+    head, mem = bytearray(z[:12]), []
+    for kind, off, size, (a, _) in zephyr_blocks(z):
         if kind == b"A":
-            ver, n = struct.unpack_from("<HH", z, off + 1)
-            head += z[off:off + 5 + n]
-            off += 5 + n
-        elif kind == b"M":
-            start, end = struct.unpack_from("<II", z, off + 3)
-            mem.append((start, z[off + 11:off + 11 + end - start]))
-            off += 11 + end - start
+            head += z[off:off + size]
         else:
-            raise ValueError("zephyr_dump_threads: block %r at %d" % (kind, off))
+            mem.append((a, z[off + 11:off + size]))
 
     def read(addr, n):
         for start, data in mem:
@@ -463,16 +462,7 @@ def dump_threads_problems(tool, crashes, isr, tmp):
         if len(j.get("threads") or []) != threads:
             bad.append("%s: %d threads listed, not %d" % (label, len(j.get("threads") or []),
                                                           threads))
-        got = j["frames"][j["fault_frame"]:]
-        k = rc.score(expect, got, False)
-        if k < len(expect):
-            bad.append("%s: %d/%d frames equal GDB's; then %s" % (
-                label, k, len(expect), "%s@0x%x %d%%" % (
-                    got[k]["function"], got[k]["pc"], got[k]["confidence"])
-                if k < len(got) else "nothing"))
-        bad += ["%s: frame %s at 0x%x reported %d%% sure, not in GDB's chain" %
-                (label, g["function"], g["pc"], g["confidence"])
-                for g in got[k:len(expect)] if g["confidence"] >= SURE]
+        bad += chain_problems(label, expect, j)
     return n, bad
 
 
@@ -488,16 +478,7 @@ def stacking_lost_problems(tool, guard, tmp):
         if j is None or "error" in j:
             bad.append("%s: %s" % (label, r.stderr.strip()[:160]))
             continue
-        got = j["frames"][j["fault_frame"]:]
-        n = rc.score(expect, got, False)
-        if n < len(expect):
-            bad.append("%s: %d/%d frames equal GDB's; then %s" %
-                       (label, n, len(expect), "%s@0x%x %d%%" % (
-                           got[n]["function"], got[n]["pc"], got[n]["confidence"])
-                        if n < len(got) else "nothing"))
-        bad += ["%s: frame %s at 0x%x reported %d%% sure, not in GDB's chain" %
-                (label, g["function"], g["pc"], g["confidence"])
-                for g in got[n:len(expect)] if g["confidence"] >= SURE]
+        bad += chain_problems(label, expect, j)
         if j["fault"]["class"] != "stack-overflow":
             bad.append("%s: fault class %s, not stack-overflow" % (label, j["fault"]["class"]))
     return bad
@@ -908,24 +889,18 @@ def main():
     for b in bad:
         print("#   " + b)
     ktap.result(isr and not bad, "search isr-stack-object")
-    n, bad = additional_state_problems(a.crashwalk, crashes, tmp.name)
-    print("# zephyr-additional-state: %d/%d v8-M thread crashes right with the additional state "
-          "context as Zephyr writes it" % (n - len({b.split(":")[0] for b in bad}), n))
-    for b in bad:
-        print("#   " + b)
-    ktap.result(n and not bad, "search zephyr-additional-state")
-    n, bad = dump_threads_problems(a.crashwalk, crashes, isr, tmp.name)
-    print("# zephyr-dump-threads: %d/%d Zephyr crashes right as the dump-every-thread mode "
-          "writes them" % (n - len({b.split(":")[0] for b in bad}), n))
-    for b in bad:
-        print("#   " + b)
-    ktap.result(n and not bad, "search zephyr-dump-threads")
-    bad = stacking_lost_problems(a.crashwalk, guard, tmp.name)
-    print("# zephyr-stacking-lost: %d/%d MPU-guard overflows right as Zephyr writes them" %
-          (len(guard) - len({b.split(":")[0] for b in bad}), len(guard)))
-    for b in bad:
-        print("#   " + b)
-    ktap.result(guard and not bad, "search zephyr-stacking-lost")
+    for name, what, (n, bad) in (
+            ("zephyr-additional-state", "v8-M thread crashes right with the additional state "
+             "context as Zephyr writes it", additional_state_problems(a.crashwalk, crashes,
+                                                                      tmp.name)),
+            ("zephyr-dump-threads", "Zephyr crashes right as the dump-every-thread mode writes "
+             "them", dump_threads_problems(a.crashwalk, crashes, isr, tmp.name)),
+            ("zephyr-stacking-lost", "MPU-guard overflows right as Zephyr writes them",
+             (len(guard), stacking_lost_problems(a.crashwalk, guard, tmp.name)))):
+        print("# %s: %d/%d %s" % (name, n - len({b.split(":")[0] for b in bad}), n, what))
+        for b in bad:
+            print("#   " + b)
+        ktap.result(n and not bad, "search " + name)
     # Hostile: a few crashes, RAM tiled with copies of their own frame.
     for label, elf, core, expect, rtos in crashes[::8]:
         dump = hostile(core, os.path.join(tmp.name, "%s.hostile" % label))
