@@ -284,6 +284,19 @@ static int zephyr_kernel_meta(const struct cw_image *img, struct cw_dump *d)
 	return cw_mem_add(&d->mem, addr, d->kernel_meta_len, d->kernel_meta, "dump");
 }
 
+/* The running thread overflowed at the faulting instruction: the crash's class, if none. */
+static void stack_limit_class(const struct cw_rtos *r, struct cw_fault *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr; i++)
+		if (r->threads[i].current && (r->threads[i].overflow & CW_OVF_STACK_LIMIT) &&
+		    r->threads[i].bt.nr)
+			cw_fault_explain_stack_limit(f, r->threads[i].bt.frames[0].pc,
+						     r->threads[i].bt.frames[0].sp,
+						     r->threads[i].stack_lo);
+}
+
 /* The steps after reading: each takes what the one before it left in a. */
 static int run(struct cw_image *img, const struct cw_options *o, struct cw_analysis *a,
 	       struct cw_error *err)
@@ -359,6 +372,7 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 	if (cw_rtos_threads(&t, d, bt, &a->fault, o->rtos, o->how, &a->rtos))
 		tell_caller(o, 0, "%s: no %s kernel objects in the firmware", d->path,
 			    cw_rtos_name(o->rtos));
+	stack_limit_class(&a->rtos, &a->fault);
 	return 0;
 }
 

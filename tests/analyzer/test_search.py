@@ -30,6 +30,10 @@ The "stale" crashes of the kernels that keep the running thread's saved stack po
 (ThreadX, LiteOS-M) or whose saved contexts point at themselves (NuttX, which clears the
 running task's xcp.regs) must be exact in every form without the PSP, with no rival named: that
 context, whole below the fault's frame with a chain through it, is the kernel's, not the fault's.
+The M33 overflows (PSPLIM stops the crasher's recursion, its frame stacked) as gcore and, on
+Zephyr, as its dump without the SCB and with reason K_ERR_CPU_EXCEPTION: nothing in the dump
+names the fault, yet the instruction it stopped at lowers sp below the stack's start: the class
+must be stack-overflow and the running thread flagged.
 The Zephyr MPU-guard build's overflow (its exception's stacking failed) is rewritten as Zephyr
 writes it (reason K_ERR_STACK_CHK_FAIL, every register 0 but sp, no SCB): its chain must be GDB's
 at the recursion's last entry, walked from the stack above sp, the class "stack-overflow".
@@ -466,6 +470,46 @@ def dump_threads_problems(tool, crashes, isr, tmp):
     return n, bad
 
 
+def zephyr_no_scb(core, out):
+    """The crash's Zephyr coredump without the SCB, as Zephyr writes it (its reason kept)."""
+    z = open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read()
+    out_z = bytearray(z[:12])
+    for kind, off, size, (a, _) in zephyr_blocks(z):
+        if kind == b"A" or a < 0xE0000000:
+            out_z += z[off:off + size]
+    out_z[7] &= ~1 & 0xFF
+    open(out, "wb").write(out_z)
+    return out
+
+
+def stack_limit_problems(tool, limit, tmp):
+    """
+    Problems of each v8-M stack-limit overflow (the crasher's recursion stopped by PSPLIM, its
+    frame stacked) in the forms that hold no fault status: gcore, and the Zephyr dump without
+    the SCB and with reason K_ERR_CPU_EXCEPTION. The instruction it faulted at lowers sp below
+    its stack's start: the class must be stack-overflow, the running thread flagged. A form
+    whose fault frame the search does not find (clang's gcore: see Limits) is not judged.
+    """
+    bad, n = [], 0
+    for label, elf, core in limit:
+        forms = [("gcore", gcore)] + ([("zephyr", zephyr_no_scb)] if "-zephyr-" in label else [])
+        for fmt, rewrite in forms:
+            r, j = run(tool, elf, rewrite(core, os.path.join(tmp, "%s.%s" % (label, fmt))))
+            if j is not None and "error" not in j and j["fault_frame"] >= len(j["frames"]):
+                print("#   %s %s: not judged, its fault frame not found" % (label, fmt))
+                continue
+            n += 1
+            if j is None or "error" in j:
+                bad.append("%s %s: %s" % (label, fmt, r.stderr.strip()[:160]))
+                continue
+            cur = [t for t in j.get("threads") or [] if t["current"]]
+            if j["fault"]["class"] != "stack-overflow":
+                bad.append("%s %s: fault class %s" % (label, fmt, j["fault"]["class"]))
+            if not cur or not cur[0]["stack"]["overflow"]:
+                bad.append("%s %s: the running thread not flagged overflowed" % (label, fmt))
+    return n, bad
+
+
 def stacking_lost_problems(tool, guard, tmp):
     """
     Problems of each MPU-guard overflow (the stacking failed) in the form Zephyr writes it: the
@@ -542,12 +586,13 @@ def isr_expected(oracle):
     return handler, rc.expected(cur)
 
 
-def cases(corpus_script, isr, guard):
+def cases(corpus_script, isr, guard, limit):
     """
     (label, fw.elf, core.elf, oracle frames, from the RTOS firmware) of every process-stack
     crash; the multi-thread firmware's script sits beside the corpus's. Its "isr" crashes go to
     isr, as (label, fw.elf, core.elf, (handler frames, thread frames)), the MPU guard's
-    overflows to guard, as (label, fw.elf, core.elf, crasher frames).
+    overflows to guard, as (label, fw.elf, core.elf, crasher frames), the M33 overflows (PSPLIM)
+    to limit, as (label, fw.elf, core.elf).
     """
     out = []
     r = subprocess.run([corpus_script], capture_output=True, text=True, timeout=2700)
@@ -568,6 +613,9 @@ def cases(corpus_script, isr, guard):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
                         isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
+        if core == "m33" and name == "overflow":
+            limit.append(("%s-%s-%s" % (core, kernel, name),
+                          os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf")))
         if name not in ("fault", "fpu", "nullcall", "stale") and \
                 not (kernel.endswith("-guard") and name == "overflow"):
             continue
@@ -794,9 +842,9 @@ def isr_no_psp(tool, isr, tmp):
 def main():
     a = parse_args("--corpus-script")
     ktap = Ktap("crashwalk-search")
-    isr, guard = [], []
+    isr, guard, limit = [], [], []
     try:
-        crashes = cases(a.corpus_script, isr, guard)
+        crashes = cases(a.corpus_script, isr, guard, limit)
     except RuntimeError as e:
         ktap.note(e)
         ktap.result(False, "search-build")
@@ -896,7 +944,9 @@ def main():
             ("zephyr-dump-threads", "Zephyr crashes right as the dump-every-thread mode writes "
              "them", dump_threads_problems(a.crashwalk, crashes, isr, tmp.name)),
             ("zephyr-stacking-lost", "MPU-guard overflows right as Zephyr writes them",
-             (len(guard), stacking_lost_problems(a.crashwalk, guard, tmp.name)))):
+             (len(guard), stacking_lost_problems(a.crashwalk, guard, tmp.name))),
+            ("stack-limit", "PSPLIM overflows named so without the fault status",
+             stack_limit_problems(a.crashwalk, limit, tmp.name))):
         print("# %s: %d/%d %s" % (name, n - len({b.split(":")[0] for b in bad}), n, what))
         for b in bad:
             print("#   " + b)
