@@ -258,16 +258,6 @@ static const struct cw_stack_range *range_of(const struct cw_search_hints *h, ui
 }
 
 /*
- * A trial chain is complete when it ends at the outermost frame, at an
- * exception return to a stack whose pointer it lacks, or at the frame cap
- * (every one of its 64 steps was checked); within a few words of its
- * stack's known top; where the RTOS started the thread (task_entry), or,
- * the RTOS unknown, at a return address that is a function's first
- * instruction (the one an RTOS gives a new task, which the task's entry
- * returns to); or, in a stack of unknown bounds, where the dumped memory
- * ends.
- */
-/*
  * One byte repeated, as a kernel paints its stacks (Zephyr 0xAA, FreeRTOS
  * 0xA5, ThreadX 0xEF, LiteOS-M 0xCA): a return address read there is a slot
  * nothing wrote since the paint, such as the lr of a thread's first frame,
@@ -278,6 +268,16 @@ static int stack_fill_word(uint32_t v)
 	return v == (v & 0xFF) * 0x01010101u && (v & 0xFF) && (v & 0xFF) != 0xFF;
 }
 
+/*
+ * A trial chain is complete when it ends at the outermost frame, at an
+ * exception return to a stack whose pointer it lacks, or at the frame cap
+ * (every one of its 64 steps was checked); within a few words of its
+ * stack's known top; where the RTOS started the thread (task_entry), or,
+ * the RTOS unknown, at a return address that is a function's first
+ * instruction (the one an RTOS gives a new task, which the task's entry
+ * returns to) or a stack's fill (a first frame's lr no kernel wrote); or,
+ * in a stack of unknown bounds, where the dumped memory ends.
+ */
 static int chain_complete(const struct cw_target *t, const struct cw_backtrace *bt,
 			  const struct cw_stack_range *r)
 {
