@@ -123,6 +123,89 @@ static int sp_is_the_frame(const struct cw_dump *d)
 	return any != 0;
 }
 
+#define INTEGRITY_SIG		0xFEFA125Au	/* | 1: no FP state stacked */
+#define ADDITIONAL_STATE_SIZE	0x28		/* signature, reserved, r4-r11 */
+
+/*
+ * ARMv8-M's additional state context (EXC_RETURN.DCRS = 0, a Secure
+ * exception's frame on Mainline and Baseline alike) lies below the basic
+ * frame:
+ *
+ *	base + 0x28 + 0x20  sp before the exception (basic frame; 0x68 with FP)
+ *	base + 0x28         r0 r1 r2 r3 r12 lr pc xPSR
+ *	base + 0x08         r4 ... r11
+ *	base                integrity signature 0xFEFA125B (0xFEFA125A: FP), reserved
+ *
+ * A Zephyr that takes the frame's address at base writes those words as the
+ * registers: r0 the signature, pc r8, xPSR r9 (no Thumb bit). Its sp is base
+ * (up to 4.0) or base + 0x20 (4.1 on). Read the registers from the basic
+ * frame instead: 0 when done (*at: base), 1 when the dump is no such one,
+ * -1 when its signature is not in memory where either form puts it.
+ */
+static int zephyr_additional_state(struct cw_dump *d, uint32_t *at)
+{
+	uint32_t base, sig, w[CW_EXC_BASIC_WORDS], callee[8];
+	unsigned int form, i;
+
+	if (d->format != CW_FMT_ZEPHYR || !cw_reg_ok(&d->regs, CW_R0) ||
+	    !cw_reg_ok(&d->regs, CW_SP) || (d->regs.r[CW_R0] & ~1u) != INTEGRITY_SIG)
+		return 1;
+	for (form = 0; form < 2; form++) {
+		base = d->regs.r[CW_SP] - (form ? CW_EXC_BASIC_WORDS * 4 : 0);
+		if (cw_mem_read32(&d->mem, base, &sig) || sig != d->regs.r[CW_R0])
+			continue;
+		for (i = 0; i < 8; i++)
+			if (cw_mem_read32(&d->mem, base + 8 + 4 * i, &callee[i]))
+				break;
+		if (i < 8)
+			continue;
+		for (i = 0; i < CW_EXC_BASIC_WORDS; i++)
+			if (cw_mem_read32(&d->mem, base + ADDITIONAL_STATE_SIZE + 4 * i, &w[i]))
+				break;
+		if (i < CW_EXC_BASIC_WORDS)
+			continue;
+		for (i = 0; i < 8; i++)
+			cw_reg_set(&d->regs, (enum cw_reg)(CW_R4 + i), callee[i]);
+		for (i = 0; i < CW_EXC_BASIC_WORDS; i++)
+			cw_reg_set(&d->regs, cw_exc_stacked[i], w[i]);
+		cw_reg_set(&d->regs, CW_SP, base + ADDITIONAL_STATE_SIZE +
+			   ((sig & 1) ? CW_EXC_BASIC_WORDS * 4 : 0x68) +
+			   ((w[CW_EXC_XPSR_WORD] & CW_XPSR_ALIGN) ? 4 : 0));
+		*at = base;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Zephyr's reasons for an overflow whose exception could not be stacked: the
+ * stack check (the MPU guard's MSTKERR, which Zephyr reports so) and the
+ * stacking faults themselves.
+ */
+#define ZEPHYR_STACK_CHK_FAIL	2
+#define ZEPHYR_MEM_STACKING	17
+#define ZEPHYR_BUS_STACKING	23
+
+/*
+ * A Zephyr dump of a fault whose stacking failed: Zephyr has no frame to copy
+ * and writes every register 0 but sp. Its reason says so where the dump holds
+ * no fault status (Zephyr's never does). A stack overflow a PSPLIM stopped
+ * stacks its frame, whose pc is not 0.
+ */
+static int zephyr_stacking_failed(const struct cw_dump *d)
+{
+	unsigned int i;
+
+	if (d->format != CW_FMT_ZEPHYR || (d->reason != ZEPHYR_STACK_CHK_FAIL &&
+	    d->reason != ZEPHYR_MEM_STACKING && d->reason != ZEPHYR_BUS_STACKING) ||
+	    !cw_reg_ok(&d->regs, CW_SP) || !d->regs.r[CW_SP])
+		return 0;
+	for (i = 0; i < CW_EXC_BASIC_WORDS; i++)
+		if (!cw_reg_ok(&d->regs, cw_exc_stacked[i]) || d->regs.r[cw_exc_stacked[i]])
+			return 0;
+	return 1;
+}
+
 /*
  * A dump without registers: start from the innermost exception frame in its
  * memory. A dump with the interrupted registers but no stack pointer: find the
@@ -184,6 +267,36 @@ static int refuse_mismatch(const struct cw_options *o, const struct cw_image *im
 		       "%s", fw, m->lines[0]);
 }
 
+/*
+ * Zephyr's dump-every-thread mode (CONFIG_DEBUG_COREDUMP_MEMORY_DUMP_THREADS)
+ * dumps each thread's struct and stack and the interrupt stacks, and _kernel
+ * only as its threads metadata block: put those bytes where the firmware's
+ * _kernel is, unless the dump holds that memory itself, so the thread list
+ * and the running thread are read as from a whole-RAM dump.
+ */
+static int zephyr_kernel_meta(const struct cw_image *img, struct cw_dump *d)
+{
+	uint32_t addr;
+
+	if (!d->kernel_meta_len || cw_image_lookup(img, "_kernel", &addr) ||
+	    cw_mem_find(&d->mem, addr))
+		return 0;
+	return cw_mem_add(&d->mem, addr, d->kernel_meta_len, d->kernel_meta, "dump");
+}
+
+/* The running thread overflowed at the faulting instruction: the crash's class, if none. */
+static void stack_limit_class(const struct cw_rtos *r, struct cw_fault *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr; i++)
+		if (r->threads[i].current && (r->threads[i].overflow & CW_OVF_STACK_LIMIT) &&
+		    r->threads[i].bt.nr)
+			cw_fault_explain_stack_limit(f, r->threads[i].bt.frames[0].pc,
+						     r->threads[i].bt.frames[0].sp,
+						     r->threads[i].stack_lo);
+}
+
 /* The steps after reading: each takes what the one before it left in a. */
 static int run(struct cw_image *img, const struct cw_options *o, struct cw_analysis *a,
 	       struct cw_error *err)
@@ -194,12 +307,33 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 	struct cw_target t;
 	unsigned int ff;
 
+	if (zephyr_kernel_meta(img, d))
+		return cw_fail(err, d->path, -1, "out of memory");
 	cw_image_gaps(img, d);
 	if (cw_image_add_memory(img, &d->mem))
 		return cw_fail(err, d->path, -1, "out of memory");
 	/* The crash's chain ends where the RTOS started the thread, as each thread's does. */
 	cw_rtos_bounds(img, o->rtos, &a->ends);
-	t = (struct cw_target){ .mem = &d->mem, .img = img, .bounds = &a->ends };
+	t = (struct cw_target){ .mem = &d->mem, .img = img, .bounds = &a->ends,
+				.stacking_failed = d->context == CW_CTX_PRE_EXCEPTION &&
+						   zephyr_stacking_failed(d) };
+	if (t.stacking_failed)
+		tell_caller(o, 0, "%s: Zephyr's reason %u with every register 0 but sp: the "
+			    "exception was never stacked; unwinding from the stack above sp 0x%08x",
+			    d->path, d->reason, d->regs.r[CW_SP]);
+	switch (zephyr_additional_state(d, &frame_at)) {
+	case 0:
+		tell_caller(o, 0, "%s: the registers recorded are the ARMv8-M additional state "
+			    "context at 0x%08x (r0 its integrity signature): the exception frame's "
+			    "are 0x%x above it", d->path, frame_at, ADDITIONAL_STATE_SIZE);
+		frame_at = 0;
+		break;
+	case -1:
+		return cw_fail(err, d->path, -1, "the registers recorded are an ARMv8-M additional "
+			       "state context (r0 0x%08x, its integrity signature), and the dump does "
+			       "not hold it where sp 0x%08x says: the exception frame is unknown",
+			       d->regs.r[CW_R0], d->regs.r[CW_SP]);
+	}
 	if (sp_is_the_frame(d)) {
 		tell_caller(o, 0, "%s: the sp recorded, 0x%08x, is the exception frame's address (as "
 			    "Zephyr before 4.1 writes it), not the sp before it", d->path,
@@ -238,6 +372,7 @@ static int run(struct cw_image *img, const struct cw_options *o, struct cw_analy
 	if (cw_rtos_threads(&t, d, bt, &a->fault, o->rtos, o->how, &a->rtos))
 		tell_caller(o, 0, "%s: no %s kernel objects in the firmware", d->path,
 			    cw_rtos_name(o->rtos));
+	stack_limit_class(&a->rtos, &a->fault);
 	return 0;
 }
 

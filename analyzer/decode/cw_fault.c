@@ -286,6 +286,23 @@ void cw_fault_explain_zephyr(uint32_t reason, struct cw_fault *f)
 }
 
 /*
+ * The running thread's faulting instruction lowers its sp below its stack's
+ * start (rtos/cw_rtos_model.c): where neither the fault status nor a Zephyr
+ * reason names the crash (no SCB in the dump, K_ERR_CPU_EXCEPTION; ARMv6-M
+ * and Baseline, whose every fault is a HardFault), it is a stack overflow.
+ */
+void cw_fault_explain_stack_limit(struct cw_fault *f, uint32_t pc, uint32_t sp, uint32_t lo)
+{
+	if (strcmp(f->cls, "unknown") && strcmp(f->cls, "hardfault"))
+		return;
+	snprintf(f->cls, sizeof(f->cls), "stack-overflow");
+	if (f->nr < ARRAY_SIZE(f->lines))
+		snprintf(f->lines[f->nr++], sizeof(f->lines[0]), "stack overflow: the instruction "
+			 "at 0x%08x lowers sp 0x%08x below its thread's stack start 0x%08x", pc,
+			 sp, lo);
+}
+
+/*
  * A coprocessor instruction on p8, p9 or p12-p15 cannot be one on M-profile,
  * which has only the FPU's p10/p11 and the custom datapath's p0-p7: in that
  * space ARMv8.1-M puts MVE (vldrw, vaddv, ...), which capstone 4 reads as

@@ -57,6 +57,7 @@ void cw_fault_explain(uint32_t cfsr, uint32_t hfsr, struct cw_fault *f);
 void cw_fault_explain_debug(uint32_t dfsr, struct cw_fault *f);
 void cw_fault_explain_secure(uint32_t sfsr, struct cw_fault *f);
 void cw_fault_explain_zephyr(uint32_t reason, struct cw_fault *f);
+void cw_fault_explain_stack_limit(struct cw_fault *f, uint32_t pc, uint32_t sp, uint32_t lo);
 const char *cw_fault_zephyr_reason_name(uint32_t reason);
 
 #endif /* CW_FAULT_H */

@@ -519,6 +519,32 @@ static int prologue_t32(const struct cw_mem *mem, uint32_t a, struct cw_prologue
 }
 
 /*
+ * The bytes an instruction lowers sp by as it stores (PUSH, STMDB sp!, STR
+ * [sp, #-4]!, VPUSH) or makes room (SUB sp): 0 for any other instruction.
+ */
+uint32_t cw_thumb_sp_decrement(uint16_t hw1, uint16_t hw2)
+{
+	if (!cw_thumb_is_32bit(hw1)) {
+		if ((hw1 & 0xFE00) == 0xB400)		/* PUSH {rlist, lr} */
+			return 4 * (uint32_t)__builtin_popcount(hw1 & 0x1FFu);
+		if ((hw1 & 0xFF80) == 0xB080)		/* SUB sp, sp, #imm7*4 */
+			return 4 * (hw1 & 0x7Fu);
+		return 0;
+	}
+	if (hw1 == 0xE92D)				/* PUSH.W / STMDB sp! */
+		return 4 * (uint32_t)__builtin_popcount(hw2 & 0x5FFFu);
+	if (hw1 == 0xF84D && (hw2 & 0x0FFF) == 0x0D04)	/* STR Rt, [sp, #-4]! */
+		return 4;
+	if ((hw1 & 0xFBEF) == 0xF1AD && (hw2 & 0x8F00) == 0x0D00)	/* SUB.W sp */
+		return thumb_expand_imm(t32_imm12(hw1, hw2));
+	if ((hw1 & 0xFBFF) == 0xF2AD && (hw2 & 0x8F00) == 0x0D00)	/* SUBW sp */
+		return t32_imm12(hw1, hw2);
+	if ((hw1 & 0xFFBF) == 0xED2D && (hw2 & 0x0E00) == 0x0A00)	/* VPUSH */
+		return 4 * (hw2 & 0xFFu);
+	return 0;
+}
+
+/*
  * Decode the straight line from the function start to pc, the way the code
  * reached pc on its first pass: conditional branches are stepped over, the
  * first unconditional branch or return ends the prologue. With img, data

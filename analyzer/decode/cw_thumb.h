@@ -54,6 +54,7 @@ struct cw_prologue {
 	unsigned int insns;	/* instructions decoded */
 };
 
+uint32_t cw_thumb_sp_decrement(uint16_t hw1, uint16_t hw2);
 int cw_prologue_analyze(const struct cw_mem *mem, const struct cw_image *img, uint32_t func,
 			uint32_t pc, struct cw_prologue *out);
 

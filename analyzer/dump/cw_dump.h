@@ -64,6 +64,13 @@ struct cw_dump {
 	uint8_t build_id[CW_MAX_BUILD_ID];
 	uint32_t build_id_len;
 	uint32_t build_id_at;
+	/*
+	 * A Zephyr dump's threads metadata block ('T', which the dump-every-
+	 * thread mode turns on): the bytes of _kernel, at an address only the
+	 * firmware's symbols give. Points into buf; length 0: none.
+	 */
+	const uint8_t *kernel_meta;
+	uint32_t kernel_meta_len;
 };
 
 /*

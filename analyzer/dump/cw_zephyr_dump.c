@@ -83,6 +83,10 @@ static int zephyr_block(struct cw_dump *d, size_t *offp, struct cw_error *err)
 			       n, cw_plural(n));
 	if (id == 'A' && zephyr_arch(d, off + 5, ver, n, err))
 		return -1;
+	if (id == 'T' && n && !d->kernel_meta_len) {
+		d->kernel_meta = d->buf + off + 5;
+		d->kernel_meta_len = n;
+	}
 	*offp = off + 5 + n;
 	return 0;
 }

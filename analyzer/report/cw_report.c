@@ -233,6 +233,21 @@ static void search_text(FILE *out, const struct cw_search *s)
 }
 
 /* The "threads" member of the report object (schema in Documentation/crashwalk.rst). */
+/* Why a thread's stack is reported overflowed, in the order of its CW_OVF_* bits. */
+static const char *const overflow_reasons[] = {
+	"sp-outside-stack", "watermark-reached", "psplim", "stack-limit",
+};
+
+static void overflow_names(FILE *out, uint32_t o, const char *first, const char *sep,
+			   const char *last)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(overflow_reasons); i++)
+		if (o & (1u << i))
+			fprintf(out, "%s%s%s", n++ ? sep : first, overflow_reasons[i], last);
+}
+
 static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_report_opts *o)
 {
 	unsigned int i;
@@ -271,13 +286,10 @@ static void threads_json(FILE *out, const struct cw_rtos *r, const struct cw_rep
 			if (th->stack_size)
 				fprintf(out, "\"used\": %u, ", th->stack_size - th->stack_untouched);
 		}
-		fprintf(out, "\"overflow\": %s, \"overflow_reasons\": [%s%s%s%s%s]}, \"problem\": ",
-			th->overflow ? "true" : "false",
-			th->overflow & CW_OVF_SP_OUTSIDE ? "\"sp-outside-stack\"" : "",
-			(th->overflow & CW_OVF_SP_OUTSIDE) && (th->overflow & 6) ? ", " : "",
-			th->overflow & CW_OVF_WATERMARK ? "\"watermark-reached\"" : "",
-			(th->overflow & CW_OVF_WATERMARK) && (th->overflow & 4) ? ", " : "",
-			th->overflow & CW_OVF_PSPLIM ? "\"psplim\"" : "");
+		fprintf(out, "\"overflow\": %s, \"overflow_reasons\": [",
+			th->overflow ? "true" : "false");
+		overflow_names(out, th->overflow, "\"", ", \"", "\"");
+		fputs("]}, \"problem\": ", out);
 		fw_json_str(out, th->problem[0] ? th->problem : NULL, 0);
 		fputs(", ", out);
 		json_frames(out, &th->bt, o);
@@ -490,12 +502,7 @@ static void text_frame(FILE *out, const struct cw_frame *f, unsigned int i,
 		text_frame_regs(out, &f->regs, indent);
 }
 
-static void overflow_text(char *buf, size_t len, uint32_t o)
-{
-	snprintf(buf, len, "%s%s%s", o & CW_OVF_SP_OUTSIDE ? " sp-outside-stack" : "",
-		 o & CW_OVF_WATERMARK ? " watermark-reached" : "",
-		 o & CW_OVF_PSPLIM ? " psplim" : "");
-}
+
 
 /*
  * A walk's "stopped:" line. Every thread of an RTOS usually stops for the same
@@ -523,7 +530,6 @@ static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_rep
 			 const struct cw_backtrace **seen)
 {
 	unsigned int i, k;
-	char ovf[64];
 
 	if (!r)
 		return;
@@ -559,8 +565,9 @@ static void threads_text(FILE *out, const struct cw_rtos *r, const struct cw_rep
 			fprintf(out, "    %s%s%s\n", th->kernel_state, th->waits_on[0] ? ": waits on " : "",
 				th->waits_on);
 		if (th->overflow) {
-			overflow_text(ovf, sizeof(ovf), th->overflow);
-			fprintf(out, "    STACK OVERFLOW:%s\n", ovf);
+			fputs("    STACK OVERFLOW:", out);
+			overflow_names(out, th->overflow, " ", " ", "");
+			fputc('\n', out);
 		}
 		if (th->problem[0])
 			fprintf(out, "    no backtrace: %s\n", th->problem);

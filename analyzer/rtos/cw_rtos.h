@@ -26,6 +26,9 @@ enum cw_thread_state {
 #define CW_OVF_SP_OUTSIDE	0x1	/* its sp is outside its stack */
 #define CW_OVF_WATERMARK	0x2	/* the fill pattern at the stack's low end is overwritten */
 #define CW_OVF_PSPLIM		0x4	/* the fault is a v8-M stack-limit (STKOF) fault in it */
+#define CW_OVF_STACK_LIMIT	0x8	/* the faulting instruction moves its sp below the
+					 * stack's start: caught as it overflowed (PSPLIM,
+					 * an MPU guard), whatever the dump says of the fault */
 
 #define CW_MAX_RESTORED	4
 

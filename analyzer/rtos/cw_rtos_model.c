@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "decode/cw_exc.h"
+#include "decode/cw_thumb.h"
 #include "rtos/cw_rtos_model.h"
 #include "image/cw_symbolize.h"
 
@@ -443,6 +444,26 @@ void cw_rtos_check_painted(struct cw_rtos_walk *w)
 	}
 }
 
+/*
+ * Does the instruction the running thread faulted at move its sp below its
+ * stack's start (a push, a sub sp)? A stack limit (v8-M PSPLIM, which a
+ * kernel sets to that start) stops it there with its frame stacked: the
+ * overflow is then plain though the dump holds no fault status and its
+ * writer gave no reason.
+ */
+static int faults_below_start(const struct cw_rtos_walk *w, const struct cw_thread *th)
+{
+	const struct cw_frame *f = &th->bt.frames[0];
+	uint16_t hw[2] = { 0, 0 };
+
+	if (!th->bt.nr || !th->have_stack || (f->flags & (CW_FRAME_LOST | CW_FRAME_RETURN_ADDR)) ||
+	    !cw_image_is_code(w->t->img, f->pc) || cw_mem_read(w->t->mem, f->pc, hw, 2) ||
+	    (cw_thumb_is_32bit(hw[0]) && cw_mem_read(w->t->mem, f->pc + 2, &hw[1], 2)))
+		return 0;
+	return f->sp >= th->stack_lo &&
+	       f->sp - th->stack_lo < cw_thumb_sp_decrement(hw[0], hw[1]);
+}
+
 void cw_rtos_finish_thread(struct cw_rtos_walk *w, struct cw_thread *th)
 {
 	uint32_t sp;
@@ -452,6 +473,8 @@ void cw_rtos_finish_thread(struct cw_rtos_walk *w, struct cw_thread *th)
 		current_frames(w, th);
 		if (w->fault && (w->fault->cfsr & CW_CFSR_STKOF))
 			th->overflow |= CW_OVF_PSPLIM;
+		else if (faults_below_start(w, th))
+			th->overflow |= CW_OVF_STACK_LIMIT;
 	} else if (th->have_regs) {
 		unwind_thread(w, th);
 	}

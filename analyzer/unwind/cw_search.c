@@ -258,14 +258,25 @@ static const struct cw_stack_range *range_of(const struct cw_search_hints *h, ui
 }
 
 /*
+ * One byte repeated, as a kernel paints its stacks (Zephyr 0xAA, FreeRTOS
+ * 0xA5, ThreadX 0xEF, LiteOS-M 0xCA): a return address read there is a slot
+ * nothing wrote since the paint, such as the lr of a thread's first frame,
+ * which Zephyr's arch_new_thread() leaves as it is.
+ */
+static int stack_fill_word(uint32_t v)
+{
+	return v == (v & 0xFF) * 0x01010101u && (v & 0xFF) && (v & 0xFF) != 0xFF;
+}
+
+/*
  * A trial chain is complete when it ends at the outermost frame, at an
  * exception return to a stack whose pointer it lacks, or at the frame cap
  * (every one of its 64 steps was checked); within a few words of its
  * stack's known top; where the RTOS started the thread (task_entry), or,
  * the RTOS unknown, at a return address that is a function's first
  * instruction (the one an RTOS gives a new task, which the task's entry
- * returns to); or, in a stack of unknown bounds, where the dumped memory
- * ends.
+ * returns to) or a stack's fill (a first frame's lr no kernel wrote); or,
+ * in a stack of unknown bounds, where the dumped memory ends.
  */
 static int chain_complete(const struct cw_target *t, const struct cw_backtrace *bt,
 			  const struct cw_stack_range *r)
@@ -282,6 +293,8 @@ static int chain_complete(const struct cw_target *t, const struct cw_backtrace *
 		return 1;
 	if (bt->stop == CW_STOP_READ)
 		return !r;
+	if (bt->stop == CW_STOP_BAD_PC && stack_fill_word(bt->stop_addr))
+		return 1;
 	fn = cw_image_func(t->img, bt->stop_addr & ~1u);
 	return bt->stop == CW_STOP_BAD_PC && (bt->stop_addr & 1) && fn &&
 	       fn->addr == (bt->stop_addr & ~1u);

@@ -35,12 +35,25 @@ const char *cw_stop_name(enum cw_stop s)
 
 /* ---- the engine ---- */
 
-/* A trial walk for the search: the same unwinders, and no search of its own. */
+/*
+ * A trial walk for the search: the same unwinders, and no search of its own.
+ * It ends where the kernel starts its threads, as the walk does: past that
+ * frame lie words the kernel never wrote as a caller (Zephyr leaves the
+ * initial frame's lr as the stack's fill), which end a trial bad_pc and drop
+ * the true candidate. Not the stack bounds: the candidate may be on
+ * another stack than the walk's.
+ */
 static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtrace *bt)
 {
 	const struct cw_walk_trial *c = ctx;
+	struct cw_bounds ends = { 0 };
 	struct cw_target plain = { .mem = c->t->mem, .img = c->t->img };
 
+	if (c->t->bounds && (c->t->bounds->thread_entry || c->t->bounds->task_exit)) {
+		ends = *c->t->bounds;
+		ends.stack_lo = ends.stack_hi = 0;
+		plain.bounds = &ends;
+	}
 	return cw_unwind(&plain, regs, CW_CTX_PRE_EXCEPTION, c->how, bt);
 }
 
@@ -345,10 +358,16 @@ int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
 		return -1;
 	}
 	w.regs.r[CW_PC] &= ~1u;
-	/* A writer that popped a frame which was never stacked hands over garbage pc and xPSR. */
-	if (context == CW_CTX_PRE_EXCEPTION && cw_stacking_failed(t->mem) &&
-	    (!cw_reg_ok(&w.regs, CW_XPSR) || !(w.regs.r[CW_XPSR] & CW_XPSR_T)) &&
-	    !cw_image_is_code(t->img, w.regs.r[CW_PC])) {
+	/*
+	 * A writer that popped a frame which was never stacked hands over
+	 * garbage pc and xPSR, or (Zephyr) zeros: the walk starts from the
+	 * stack above sp.
+	 */
+	if (context == CW_CTX_PRE_EXCEPTION &&
+	    (t->stacking_failed ||
+	     (cw_stacking_failed(t->mem) &&
+	      (!cw_reg_ok(&w.regs, CW_XPSR) || !(w.regs.r[CW_XPSR] & CW_XPSR_T)) &&
+	      !cw_image_is_code(t->img, w.regs.r[CW_PC])))) {
 		if (!cw_walk_lost_frame(&w, 0, w.regs.r[CW_SP], 0))
 			while (walk_one(&w))
 				;

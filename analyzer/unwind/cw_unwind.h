@@ -168,6 +168,13 @@ struct cw_target {
 	const struct cw_bounds *bounds;	/* or NULL */
 	const struct cw_search_hints *hints;	/* NULL: a missing stack pointer stops the walk */
 	const struct cw_search *found;	/* how cw_find_exception_frame() found the registers */
+	/*
+	 * The dump says the exception's stacking failed where its fault
+	 * status is not in memory (a Zephyr dump's reason, its registers all
+	 * zero but sp): the registers are none the code had, the stack above
+	 * sp is intact.
+	 */
+	int stacking_failed;
 };
 
 unsigned int cw_fault_frame(enum cw_reg_context context, const struct cw_backtrace *bt);

@@ -557,6 +557,28 @@ static void fw_walk_record_at(void)
 	KTAP_EXPECT(n == 1 && out[0].ret == 0xdead, "no hook: n %u", n);
 }
 
+/* What an instruction lowers sp by: the stack-limit overflow's evidence (rtos/cw_rtos_model.c). */
+static void sp_decrement(void)
+{
+	static const struct { uint16_t hw1, hw2; uint32_t bytes; const char *what; } v[] = {
+		{ 0xb530, 0, 12, "push {r4, r5, lr}" },
+		{ 0xb09d, 0, 116, "sub sp, #116" },
+		{ 0xe92d, 0x4ff0, 36, "push.w {r4-r11, lr}" },
+		{ 0xf84d, 0xbd04, 4, "str.w fp, [sp, #-4]!" },
+		{ 0xf5ad, 0x7d00, 512, "sub.w sp, sp, #512" },
+		{ 0xf2ad, 0x4d04, 1028, "subw sp, sp, #1028" },
+		{ 0xed2d, 0x8b10, 64, "vpush {d8-d15}" },
+		{ 0xb01d, 0, 0, "add sp, #116" },
+		{ 0xbd30, 0, 0, "pop {r4, r5, pc}" },
+		{ 0xf8cd, 0x0004, 0, "str.w r0, [sp, #4]" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		KTAP_EXPECT(cw_thumb_sp_decrement(v[i].hw1, v[i].hw2) == v[i].bytes, "%s: %u, want %u",
+			    v[i].what, cw_thumb_sp_decrement(v[i].hw1, v[i].hw2), v[i].bytes);
+}
+
 int main(void)
 {
 	ktap_header("crashwalk-decode");
@@ -564,6 +586,7 @@ int main(void)
 	KTAP_RUN(blx_not_bx);
 	KTAP_RUN(call_before);
 	KTAP_RUN(low_overhead_loops);
+	KTAP_RUN(sp_decrement);
 	KTAP_RUN(prologue);
 	KTAP_RUN(prologue_sp_by_register);
 	KTAP_RUN(epilogue_forms);

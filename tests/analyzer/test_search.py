@@ -30,6 +30,19 @@ The "stale" crashes of the kernels that keep the running thread's saved stack po
 (ThreadX, LiteOS-M) or whose saved contexts point at themselves (NuttX, which clears the
 running task's xcp.regs) must be exact in every form without the PSP, with no rival named: that
 context, whole below the fault's frame with a chain through it, is the kernel's, not the fault's.
+The M33 overflows (PSPLIM stops the crasher's recursion, its frame stacked) as gcore and, on
+Zephyr, as its dump without the SCB and with reason K_ERR_CPU_EXCEPTION: nothing in the dump
+names the fault, yet the instruction it stopped at lowers sp below the stack's start: the class
+must be stack-overflow and the running thread flagged.
+The Zephyr MPU-guard build's overflow (its exception's stacking failed) is rewritten as Zephyr
+writes it (reason K_ERR_STACK_CHK_FAIL, every register 0 but sp, no SCB): its chain must be GDB's
+at the recursion's last entry, walked from the stack above sp, the class "stack-overflow".
+Every Zephyr-kernel crash (fault, nullcall, fpu, isr) is rewritten as Zephyr's dump-every-thread
+mode writes it (header, arch block, _kernel as the threads metadata block, each thread's struct
+and stack, the interrupt stack): every thread must be listed and the chain be GDB's.
+The M33 Zephyr thread crashes (fault, nullcall) are rewritten as Zephyr writes a frame with the
+v8-M additional state context below it, taken at that context (its words planted below the
+frame, the registers those words, sp in the 4.0 and 4.1 forms): the chain must be GDB's.
 Then the Zephyr firmware's "isr" crashes (the tick's work faults on the interrupt stack, a stack
 object no thread's stack_info names, over a thread) as memory-only dumps: the chain must equal
 GDB's from the fault's frame through the tick's exception return to the thread's entry, and the
@@ -77,6 +90,7 @@ from ktap import Ktap  # noqa: E402  (tests/ktap.py: the one KTAP writer)
 CHAIN_BAR = 95.0
 SURE = 80           # unwind/cw_search.c CONF_SEARCH_SURE: a searched frame with no rival
 HOSTILE_SECONDS = 20.0
+ZEPHYR_STACK_CHK_FAIL = 2
 PT_NULL, PT_LOAD, PT_NOTE = 0, 1, 4
 
 
@@ -241,6 +255,26 @@ def fault_problems(fmt, j):
     return out
 
 
+def zephyr_blocks(z):
+    """
+    (kind, offset, length, fields) of each block of a Zephyr coredump before its CRC trailer:
+    fields (version, size) of an arch block, (start, end) of a memory block.
+    """
+    off = 12
+    while off < len(z) and z[off:off + 1] != b"C":
+        kind = z[off:off + 1]
+        if kind == b"A":
+            fields = struct.unpack_from("<HH", z, off + 1)
+            size = 5 + fields[1]
+        elif kind == b"M":
+            fields = struct.unpack_from("<II", z, off + 3)
+            size = 11 + fields[1] - fields[0]
+        else:
+            raise ValueError("Zephyr dump: block %r at %d" % (kind, off))
+        yield kind, off, size, fields
+        off += size
+
+
 def zephyr_isr(core, out):
     """
     The crash's own Zephyr coredump with its arch block holding the registers of a handler
@@ -249,26 +283,249 @@ def zephyr_isr(core, out):
     """
     regs = prstatus_regs(open(core, "rb").read())
     z = bytearray(open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read())
-    off = 12
-    while off < len(z) and z[off:off + 1] != b"C":
-        kind = z[off:off + 1]
+    end = 12
+    for kind, off, size, (ver, _) in zephyr_blocks(z):
         if kind == b"A":
-            ver, n = struct.unpack_from("<HH", z, off + 1)
             words = [regs[i] for i in (0, 1, 2, 3, 12, 14, 15, 16, 13)]
             struct.pack_into("<9I", z, off + 5, *words)
             if ver >= 2:
                 struct.pack_into("<8I", z, off + 5 + 36, *regs[4:12])
-            off += 5 + n
-        elif kind == b"M":
-            start, end = struct.unpack_from("<II", z, off + 3)
-            off += 11 + end - start
-        else:
-            raise ValueError("zephyr_isr: block %r at %d" % (kind, off))
+        end = off + size
     if z[2] >= 2 and z[7] & 1:
         z[7] &= ~1 & 0xFF      # the rewritten registers no longer match the CRC: drop it
-        z = z[:off]
+        z = z[:end]
     open(out, "wb").write(z)
     return out
+
+
+def zephyr_stacking_lost(core, out):
+    """
+    The crash's Zephyr coredump as Zephyr (4.3) writes a fault whose exception could not be
+    stacked (the MPU guard's MSTKERR): reason K_ERR_STACK_CHK_FAIL, every register 0 but sp,
+    the sp the thread had (the PSP above the frame that was never written), and no SCB (no
+    Zephyr dump holds it): nothing in the dump but that reason says the frame is lost.
+    """
+    msp, psp = crashwalk_note(open(core, "rb").read())
+    z = bytearray(open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read())
+    struct.pack_into("<I", z, 8, ZEPHYR_STACK_CHK_FAIL)
+    out_z = z[:12]
+    for kind, off, size, (a, b) in zephyr_blocks(z):
+        if kind == b"A":
+            block = bytearray(z[off:off + size])
+            struct.pack_into("<%dI" % (b // 4), block, 5, *([0] * (b // 4)))
+            struct.pack_into("<I", block, 5 + 32, psp + 32)
+            out_z += block
+        elif a < 0xE0000000:
+            out_z += z[off:off + size]
+    out_z[7] &= ~1 & 0xFF      # rewritten: no CRC trailer
+    open(out, "wb").write(out_z)
+    return out
+
+
+def chain_problems(label, expect, j):
+    """A crash's chain against GDB's: where it leaves it, and frames GDB lacks shown sure."""
+    got = j["frames"][j["fault_frame"]:]
+    k = rc.score(expect, got, False)
+    bad = [] if k == len(expect) else [
+        "%s: %d/%d frames equal GDB's; then %s" % (
+            label, k, len(expect), "%s@0x%x %d%%" % (got[k]["function"], got[k]["pc"],
+                                                     got[k]["confidence"])
+            if k < len(got) else "nothing")]
+    return bad + ["%s: frame %s at 0x%x reported %d%% sure, not in GDB's chain" %
+                  (label, g["function"], g["pc"], g["confidence"])
+                  for g in got[k:len(expect)] if g["confidence"] >= SURE]
+
+
+INTEGRITY_SIG = 0xFEFA125B     # ARMv8-M additional state context, no FP state
+
+
+def zephyr_additional_state(core, out, since_41):
+    """
+    The crash's Zephyr coredump as Zephyr writes a fault whose frame has the ARMv8-M additional
+    state context below it (EXC_RETURN.DCRS = 0: integrity signature, reserved, r4-r11), taking
+    the frame's address at that context: the words planted below the fault's frame in the
+    dumped stack, the registers those words (r0 the signature, pc r8, xPSR r9), sp that address
+    (up to Zephyr 4.0) or 0x20 above it (since_41).
+    """
+    b = open(core, "rb").read()
+    regs = prstatus_regs(b)
+    base = fault_frame_base(b) - 0x28
+    state = [INTEGRITY_SIG, 0] + list(regs[4:12])
+    z = bytearray(open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read())
+    end, planted = 12, False
+    for kind, off, size, (a, b) in zephyr_blocks(z):
+        if kind == b"A":
+            struct.pack_into("<9I", z, off + 5, *(state[:8] + [base + (0x20 if since_41 else 0)]))
+            if a >= 2:
+                struct.pack_into("<8I", z, off + 5 + 36, *regs[4:12])
+        elif a <= base and base + 0x28 <= b:
+            struct.pack_into("<10I", z, off + 11 + base - a, *state)
+            planted = True
+        end = off + size
+    if not planted:
+        raise ValueError("zephyr_additional_state: 0x%x not in the dump" % base)
+    z[7] &= ~1 & 0xFF
+    open(out, "wb").write(z[:end])
+    return out
+
+
+def additional_state_problems(tool, crashes, tmp):
+    """
+    Problems of each v8-M thread crash (the Zephyr kernel's fault and nullcall on M33) in the
+    Zephyr form with additional state, sp in either Zephyr's form: the chain must be GDB's to
+    the thread's entry, no frame GDB lacks at 80 % or more.
+    """
+    bad, n = [], 0
+    for label, elf, core, expect, rtos in crashes:
+        if not label.startswith("m33-zephyr-") or not fault_frame_on_psp(core):
+            continue
+        for since_41 in (False, True):
+            n += 1
+            name = "%s %s" % (label, "4.1+" if since_41 else "4.0")
+            dump = zephyr_additional_state(core, os.path.join(tmp, label + ".addstate"),
+                                           since_41)
+            r, j = run(tool, elf, dump)
+            if j is None or "error" in j:
+                bad.append("%s: %s" % (name, r.stderr.strip()[:160]))
+                continue
+            bad += chain_problems(name, expect, j)
+            if j["stop"]["reason"] != "task_entry":
+                bad.append("%s: stop %s, not task_entry" % (name, j["stop"]["reason"]))
+    return n, bad
+
+
+def elf_symbol(elf, name):
+    """(address, size) of a symbol of the firmware, by binutils' nm."""
+    out = subprocess.run(["arm-none-eabi-nm", "-S", elf], capture_output=True, text=True,
+                         check=True).stdout
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[3] == name:
+            return int(f[0], 16), int(f[1], 16)
+    raise ValueError("%s: no symbol %s" % (elf, name))
+
+
+def zephyr_dump_threads(core, out, elf):
+    """
+    The crash's Zephyr coredump as CONFIG_DEBUG_COREDUMP_MEMORY_DUMP_THREADS writes it: the
+    header and arch block, _kernel only as the threads metadata block ('T'), then for each
+    thread on _kernel.threads its struct k_thread and its stack (stack_info), then the
+    interrupt stack; no other memory.
+    """
+    z = open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read()
+    head, mem = bytearray(z[:12]), []
+    for kind, off, size, (a, _) in zephyr_blocks(z):
+        if kind == b"A":
+            head += z[off:off + size]
+        else:
+            mem.append((a, z[off + 11:off + size]))
+
+    def read(addr, n):
+        for start, data in mem:
+            if start <= addr and addr + n <= start + len(data):
+                return data[addr - start:addr - start + n]
+        raise ValueError("zephyr_dump_threads: 0x%x not in the dump" % addr)
+
+    head[7] &= ~1 & 0xFF
+    kernel, ksize = elf_symbol(elf, "_kernel")
+    head += struct.pack("<cHH", b"T", 1, ksize) + read(kernel, ksize)
+    oracle = json.load(open(os.path.join(os.path.dirname(core), "oracle.json")))
+    tcbs = sorted(t["tcb"] for t in oracle["threads"])
+    tsize = min(b - a for a, b in zip(tcbs, tcbs[1:]))
+    for t in oracle["threads"]:
+        for lo, hi in ((t["tcb"], t["tcb"] + tsize), (t["stack_lo"], t["stack_hi"])):
+            head += struct.pack("<cHII", b"M", 1, lo, hi) + read(lo, hi - lo)
+    # The part of the interrupt stack the crash's own dump holds (its writer leaves out what
+    # lies below the fault handler's sp).
+    isr, isize = elf_symbol(elf, "z_interrupt_stacks")
+    for start, data in mem:
+        lo, hi = max(start, isr), min(start + len(data), isr + isize)
+        if lo < hi:
+            head += struct.pack("<cHII", b"M", 1, lo, hi) + read(lo, hi - lo)
+    open(out, "wb").write(head)
+    return out, len(oracle["threads"])
+
+
+def dump_threads_problems(tool, crashes, isr, tmp):
+    """
+    Problems of the Zephyr kernel's thread and interrupt crashes in the form Zephyr's
+    dump-every-thread mode writes: every thread listed, the crash chain GDB's (an interrupt's
+    through its exception return to the thread it preempted), no frame GDB lacks at 80 % or
+    more (another thread's stale context taken for the preempted thread's).
+    """
+    bad, n = [], 0
+    todo = [(c[0], c[1], c[2], c[3]) for c in crashes if "-zephyr-" in c[0]] + \
+           [(c[0], c[1], c[2], c[3][0] + c[3][1]) for c in isr if "-zephyr-" in c[0]]
+    for label, elf, core, expect in todo:
+        n += 1
+        dump, threads = zephyr_dump_threads(core, os.path.join(tmp, label + ".threads"), elf)
+        r, j = run(tool, elf, dump)
+        if j is None or "error" in j:
+            bad.append("%s: %s" % (label, r.stderr.strip()[:160]))
+            continue
+        if len(j.get("threads") or []) != threads:
+            bad.append("%s: %d threads listed, not %d" % (label, len(j.get("threads") or []),
+                                                          threads))
+        bad += chain_problems(label, expect, j)
+    return n, bad
+
+
+def zephyr_no_scb(core, out):
+    """The crash's Zephyr coredump without the SCB, as Zephyr writes it (its reason kept)."""
+    z = open(os.path.join(os.path.dirname(core), "core.zephyr"), "rb").read()
+    out_z = bytearray(z[:12])
+    for kind, off, size, (a, _) in zephyr_blocks(z):
+        if kind == b"A" or a < 0xE0000000:
+            out_z += z[off:off + size]
+    out_z[7] &= ~1 & 0xFF
+    open(out, "wb").write(out_z)
+    return out
+
+
+def stack_limit_problems(tool, limit, tmp):
+    """
+    Problems of each v8-M stack-limit overflow (the crasher's recursion stopped by PSPLIM, its
+    frame stacked) in the forms that hold no fault status: gcore, and the Zephyr dump without
+    the SCB and with reason K_ERR_CPU_EXCEPTION. The instruction it faulted at lowers sp below
+    its stack's start: the class must be stack-overflow, the running thread flagged. A form
+    whose fault frame the search does not find (clang's gcore: see Limits) is not judged.
+    """
+    bad, n = [], 0
+    for label, elf, core in limit:
+        forms = [("gcore", gcore)] + ([("zephyr", zephyr_no_scb)] if "-zephyr-" in label else [])
+        for fmt, rewrite in forms:
+            r, j = run(tool, elf, rewrite(core, os.path.join(tmp, "%s.%s" % (label, fmt))))
+            if j is not None and "error" not in j and j["fault_frame"] >= len(j["frames"]):
+                print("#   %s %s: not judged, its fault frame not found" % (label, fmt))
+                continue
+            n += 1
+            if j is None or "error" in j:
+                bad.append("%s %s: %s" % (label, fmt, r.stderr.strip()[:160]))
+                continue
+            cur = [t for t in j.get("threads") or [] if t["current"]]
+            if j["fault"]["class"] != "stack-overflow":
+                bad.append("%s %s: fault class %s" % (label, fmt, j["fault"]["class"]))
+            if not cur or not cur[0]["stack"]["overflow"]:
+                bad.append("%s %s: the running thread not flagged overflowed" % (label, fmt))
+    return n, bad
+
+
+def stacking_lost_problems(tool, guard, tmp):
+    """
+    Problems of each MPU-guard overflow (the stacking failed) in the form Zephyr writes it: the
+    chain must be GDB's at the recursion's last entry, from the stack above sp, and the fault
+    named a stack overflow; no frame GDB lacks shown at 80 % or more (a pc 0 at 100 %).
+    """
+    bad = []
+    for label, elf, core, expect in guard:
+        r, j = run(tool, elf, zephyr_stacking_lost(core, os.path.join(tmp, label + ".zlost")))
+        if j is None or "error" in j:
+            bad.append("%s: %s" % (label, r.stderr.strip()[:160]))
+            continue
+        bad += chain_problems(label, expect, j)
+        if j["fault"]["class"] != "stack-overflow":
+            bad.append("%s: fault class %s, not stack-overflow" % (label, j["fault"]["class"]))
+    return bad
 
 
 def frame_on_psp(b):
@@ -329,11 +586,13 @@ def isr_expected(oracle):
     return handler, rc.expected(cur)
 
 
-def cases(corpus_script, isr):
+def cases(corpus_script, isr, guard, limit):
     """
     (label, fw.elf, core.elf, oracle frames, from the RTOS firmware) of every process-stack
     crash; the multi-thread firmware's script sits beside the corpus's. Its "isr" crashes go to
-    isr, as (label, fw.elf, core.elf, (handler frames, thread frames)).
+    isr, as (label, fw.elf, core.elf, (handler frames, thread frames)), the MPU guard's
+    overflows to guard, as (label, fw.elf, core.elf, crasher frames), the M33 overflows (PSPLIM)
+    to limit, as (label, fw.elf, core.elf).
     """
     out = []
     r = subprocess.run([corpus_script], capture_output=True, text=True, timeout=2700)
@@ -354,11 +613,20 @@ def cases(corpus_script, isr):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
                         isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
-        if name not in ("fault", "fpu", "nullcall", "stale"):
+        if core == "m33" and name == "overflow":
+            limit.append(("%s-%s-%s" % (core, kernel, name),
+                          os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf")))
+        if name not in ("fault", "fpu", "nullcall", "stale") and \
+                not (kernel.endswith("-guard") and name == "overflow"):
             continue
         o = json.load(open(os.path.join(d, "oracle.json")))
         cur = [t for t in o["threads"] if t.get("current")][0]
         frames = rc.expected(cur, rc.code_ranges(os.path.join(os.path.dirname(d), "fw.elf")))
+        if name == "overflow":
+            guard.append(("%s-%s-%s" % (core, kernel, name),
+                          os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
+                          frames))
+            continue
         out.append(("%s-%s-%s" % (core, kernel, name), os.path.join(os.path.dirname(d), "fw.elf"),
                     os.path.join(d, "core.elf"), frames, True))
     return out
@@ -574,9 +842,9 @@ def isr_no_psp(tool, isr, tmp):
 def main():
     a = parse_args("--corpus-script")
     ktap = Ktap("crashwalk-search")
-    isr = []
+    isr, guard, limit = [], [], []
     try:
-        crashes = cases(a.corpus_script, isr)
+        crashes = cases(a.corpus_script, isr, guard, limit)
     except RuntimeError as e:
         ktap.note(e)
         ktap.result(False, "search-build")
@@ -669,6 +937,20 @@ def main():
     for b in bad:
         print("#   " + b)
     ktap.result(isr and not bad, "search isr-stack-object")
+    for name, what, (n, bad) in (
+            ("zephyr-additional-state", "v8-M thread crashes right with the additional state "
+             "context as Zephyr writes it", additional_state_problems(a.crashwalk, crashes,
+                                                                      tmp.name)),
+            ("zephyr-dump-threads", "Zephyr crashes right as the dump-every-thread mode writes "
+             "them", dump_threads_problems(a.crashwalk, crashes, isr, tmp.name)),
+            ("zephyr-stacking-lost", "MPU-guard overflows right as Zephyr writes them",
+             (len(guard), stacking_lost_problems(a.crashwalk, guard, tmp.name))),
+            ("stack-limit", "PSPLIM overflows named so without the fault status",
+             stack_limit_problems(a.crashwalk, limit, tmp.name))):
+        print("# %s: %d/%d %s" % (name, n - len({b.split(":")[0] for b in bad}), n, what))
+        for b in bad:
+            print("#   " + b)
+        ktap.result(n and not bad, "search " + name)
     # Hostile: a few crashes, RAM tiled with copies of their own frame.
     for label, elf, core, expect, rtos in crashes[::8]:
         dump = hostile(core, os.path.join(tmp.name, "%s.hostile" % label))

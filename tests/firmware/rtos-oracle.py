@@ -20,6 +20,7 @@ import gdb
 # The single-thread corpus's oracle takes GDB's backtrace the same way: share it.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from oracle import capture as backtrace  # noqa: E402
+from oracle import LastEntry, track_entries  # noqa: E402,F401  (run-rtos.sh's gdb-python)
 REGS = ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12",
         "sp", "lr", "pc"]
 
@@ -249,6 +250,10 @@ def rtos_oracle(path, kernel, port):
         else:
             regs, how = saved_context_zephyr(tcb), "saved-context"
         frames, stop = with_registers(regs, backtrace)
+        if tcb == current and in_thread and LastEntry.last:
+            # Its overflow's frame was never stacked: GDB's chain at the recursion's last entry.
+            frames, stop = LastEntry.last
+            how = "last-entry"
         sig = [k for k, f in enumerate(frames) if f["function"] == "arm_sigdeliver"]
         if kernel == "nuttx" and sig and u32("((struct tcb_s *)0x%x)->xcp.saved_regs" % tcb):
             # Signal delivery: arm_sigdeliver was entered through a copy of the context it

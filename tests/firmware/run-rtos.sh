@@ -20,15 +20,17 @@ cores=${RTOS_CORES:-"m0 m3 m4f m33"}
 # threadx, the ThreadX-shaped kernel, and nuttx, the NuttX-shaped one, on M3 and M4F (their v8-M
 # ports differ); nuttx-nois, NuttX without an interrupt stack (CONFIG_ARCH_INTERRUPTSTACK 0, its
 # default: tasks and handlers on the MSP), on M3 and M4F.
+# zephyr-guard, Zephyr with CONFIG_MPU_STACK_GUARD (an MPU region over the running thread's guard
+# instead of the check at each switch), on M3: its overflow fails the exception's own stacking.
 # Each kernel's "-clang" build is the same sources built by Debian's clang 14 and ld.lld (with
 # GCC's multilib libgcc and newlib for the same core), on the cores named below.
-kernels=${RTOS_KERNELS:-"freertos zephyr liteos freertos-noend freertos-retaddr freertos-integrity threadx nuttx nuttx-nois freertos-clang threadx-clang"}
+kernels=${RTOS_KERNELS:-"freertos zephyr zephyr-guard liteos freertos-noend freertos-retaddr freertos-integrity threadx nuttx nuttx-nois freertos-clang threadx-clang"}
 variant_core() {
 	case $1 in
 	freertos-clang) case $2 in m0|m3|m33) echo "$2";; esac;;
 	threadx-clang) [ "$2" = m3 ] && echo m3;;
 	freertos-noend) echo m4f;;
-	freertos-retaddr|freertos-integrity) echo m3;;
+	freertos-retaddr|freertos-integrity|zephyr-guard) echo m3;;
 	threadx|nuttx|nuttx-nois) [ "$2" != m33 ] && echo "$2" || echo none;;
 	*) echo "$2";;
 	esac
@@ -50,6 +52,7 @@ core_port() { case $1 in m0) echo cm0;; m3) echo cm3;; m4f) echo cm4f;; m33) ech
 kernel_cflags() {
 	case $1 in
 	zephyr) echo "-DKERNEL_ZEPHYR";;
+	zephyr-guard) echo "-DKERNEL_ZEPHYR -DCONFIG_MPU_STACK_GUARD";;
 	threadx) echo "-DKERNEL_THREADX";;
 	liteos) echo "-DKERNEL_LITEOS";;
 	# NuttX's tick goes through exception_direct (kernel_nuttx.c), not board.c's handler: the
@@ -75,7 +78,9 @@ kernel_cflags() {
 # whole below the fault's frame, its chain running up through it) on ThreadX, LiteOS-M and NuttX.
 # "isrtail" (the tick's last work, a leaf it tail-calls, faults with the handler's EXC_RETURN still
 # in lr: the handler's chain is that one frame) on ThreadX, as the real ThreadX bench's hook.
-kernel_cases() {	# core kernel
+kernel_cases() {	# core kernel variant
+	# The guard's overflow only: the other cases run as on the plain Zephyr build.
+	if [ "$3" = zephyr-guard ]; then echo "overflow:2"; return; fi
 	echo "fault:1 overflow:2 nullcall:6"
 	if [ "$2" = zephyr ]; then echo "isr:3 panic:5"; fi
 	case $2 in threadx|liteos|nuttx) echo "isr:3";; esac
@@ -119,11 +124,11 @@ find "$out" -mindepth 1 -maxdepth 1 -type d ! -name "$key" -exec rm -rf {} +
 # A TCP port of our own: other QEMU instances may hold the default 1234.
 port=${RTOS_PORT:-$((20000 + ($$ + 7919) % 20000))}
 
-run_case() {	# case-dir machine case-number kernel fpport
+run_case() {	# case-dir machine case-number kernel fpport [gdb-python]
 	cdir=$1
 	rm -f "$cdir/core.elf" "$cdir/core.zephyr" "$cdir/oracle.json"
 	qemu_gdb "$cdir" "$2" 20 -ex "source $here/rtos-oracle.py" -ex "set var crash_case = $3" \
-		-ex "break crash_handler" -ex "continue" \
+		-ex "python ${6:-pass}" -ex "break crash_handler" -ex "continue" \
 		-ex "python rtos_oracle('oracle.json', '$4', '$5')"
 	# A GDB that could not attach in time (a loaded machine) writes an oracle with no thread.
 	if ! grep -q '"tcb"' "$cdir/oracle.json" 2>/dev/null || [ ! -s "$cdir/core.elf" ]; then
@@ -145,15 +150,20 @@ for core in $cores; do
 					--strip-symbol=__msp_stack_hi "$d/fw.elf"
 			fi
 			arm-none-eabi-strip --strip-debug -o "$d/fw-nodwarf.elf" "$d/fw.elf"
-			for c in $(kernel_cases "$core" "$(kernel_source "$k")"); do
+			for c in $(kernel_cases "$core" "$(kernel_source "$k")" "$k"); do
 				name=${c%%:*}
+				# A stacking the guard stopped destroys the state it happened in:
+				# GDB's answer is the last entry of the recursion.
+				track=pass
+				[ "$k-$name" = zephyr-guard-overflow ] &&
+					track="track_entries('crasher_recurse')"
 				mkdir -p "$d/$name"
 				on_free_port run_case "$d/$name" "$(core_machine "$core")" "${c#*:}" \
-					"$(kernel_source "$k")" "$(core_port "$core")" || status=1
+					"$(kernel_source "$k")" "$(core_port "$core")" "$track" || status=1
 			done
 			[ $status -eq 0 ] && touch "$d/.done"
 		fi
-		for c in $(kernel_cases "$core" "$(kernel_source "$k")"); do
+		for c in $(kernel_cases "$core" "$(kernel_source "$k")" "$k"); do
 			echo "$core $k ${c%%:*} $d/${c%%:*}"
 		done
 	done

@@ -171,9 +171,14 @@ void rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
 		t->name[i] = name[i];
 	*--sp = 0x01000000u;			/* xPSR: Thumb */
 	*--sp = (uint32_t)z_thread_entry | 1;	/* pc */
-	*--sp = 0;				/* lr: z_thread_entry never returns */
-	for (i = 0; i < 3; i++)
-		*--sp = 0;			/* r12, r3 (p3), r2 (p2) */
+	/*
+	 * lr and r12: arch_new_thread() leaves them as they are, the stack's
+	 * fill, so a walk past z_thread_entry reads 0xAAAAAAAA as its caller.
+	 */
+	*--sp = STACK_FILL;
+	*--sp = STACK_FILL;
+	for (i = 0; i < 2; i++)
+		*--sp = 0;			/* r3 (p3), r2 (p2) */
 	*--sp = (uint32_t)arg;			/* r1: p1 */
 	*--sp = (uint32_t)fn;			/* r0: the entry */
 	t->callee_saved.psp = (uint32_t)sp;
@@ -229,15 +234,47 @@ float *z_arm_current_preempt_float(void)
 	return &_kernel.cpus[0].current->arch.preempt_float.s16;
 }
 
+#ifdef CONFIG_MPU_STACK_GUARD
+#define MPU_CTRL	(*(volatile uint32_t *)0xE000ED94)
+#define MPU_RNR		(*(volatile uint32_t *)0xE000ED98)
+#define MPU_RBAR	(*(volatile uint32_t *)0xE000ED9C)
+#define MPU_RASR	(*(volatile uint32_t *)0xE000EDA0)
+
+/*
+ * CONFIG_MPU_STACK_GUARD on ARMv7-M: the incoming thread's guard, the 32
+ * bytes below its stack_info.start, made a no-access region at each switch
+ * (z_arm_configure_dynamic_mpu_regions). An overflow faults on the access
+ * that enters it; when that is the exception entry's own stacking, the
+ * frame is never written (MSTKERR).
+ */
+static void z_arm_mpu_stack_guard(const struct k_thread *t)
+{
+	MPU_RNR = 0;
+	MPU_RBAR = t->stack_info.start - MPU_GUARD_ALIGN_AND_SIZE;
+	/* XN, AP = 000 (no access), SIZE = log2(32) - 1, enabled */
+	MPU_RASR = (1u << 28) | (4u << 1) | 1u;
+	MPU_CTRL = (1u << 2) | 1u;	/* PRIVDEFENA: the rest of the map as without an MPU */
+	__asm__ volatile("dsb\n isb" ::: "memory");
+}
+#endif
+
 /* Called by port.S with the outgoing thread's context saved: returns the incoming one's. */
 uint64_t z_arm_swap(uint32_t exc_return)
 {
 	struct k_thread *cur = _kernel.cpus[0].current, *next;
 
 	cur->arch.mode_exc_return = (uint8_t)exc_return;
+#ifdef CONFIG_MPU_STACK_GUARD
+	/* The guard catches an overflow as it happens: no check at the switch. */
+	(void)check_stack;
+#else
 	if (cur != &dummy_thread)
 		check_stack(cur);
+#endif
 	next = next_thread();
+#ifdef CONFIG_MPU_STACK_GUARD
+	z_arm_mpu_stack_guard(next);
+#endif
 	_kernel.cpus[0].current = next;
 	_kernel.ready_q.cache = next;
 #if RTOS_V8M

@@ -19,6 +19,16 @@ struct __attribute__((packed)) z_thread_stack_element {
 typedef struct z_thread_stack_element k_thread_stack_t;
 
 #define ARCH_STACK_PTR_ALIGN	8
+#ifdef CONFIG_MPU_STACK_GUARD
+/*
+ * An ARMv7-M MPU region is aligned to its size: the guard's 32 bytes
+ * (MPU_GUARD_ALIGN_AND_SIZE) below stack_info.start, so the objects too.
+ */
+#define MPU_GUARD_ALIGN_AND_SIZE	32
+#define Z_THREAD_STACK_OBJ_ALIGN	MPU_GUARD_ALIGN_AND_SIZE
+#else
+#define Z_THREAD_STACK_OBJ_ALIGN	ARCH_STACK_PTR_ALIGN
+#endif
 #define K_KERNEL_STACK_RESERVED	0u
 #define K_THREAD_STACK_RESERVED	(RTOS_GUARD_WORDS * 4u)
 #define Z_STACK_ROUND_UP(x)	(((x) + ARCH_STACK_PTR_ALIGN - 1) / ARCH_STACK_PTR_ALIGN * \
@@ -35,7 +45,7 @@ typedef struct z_thread_stack_element k_thread_stack_t;
 	struct z_thread_stack_element __kstackmem __attribute__((aligned(ARCH_STACK_PTR_ALIGN))) \
 		sym[nmemb][K_KERNEL_STACK_LEN(size)]
 #define K_THREAD_STACK_ARRAY_DEFINE(sym, nmemb, size) \
-	struct z_thread_stack_element __kstackmem __attribute__((aligned(ARCH_STACK_PTR_ALIGN))) \
+	struct z_thread_stack_element __kstackmem __attribute__((aligned(Z_THREAD_STACK_OBJ_ALIGN))) \
 		sym[nmemb][K_THREAD_STACK_LEN(size)]
 #define K_KERNEL_STACK_SIZEOF(sym)	(sizeof(sym) - K_KERNEL_STACK_RESERVED)
 #define K_THREAD_STACK_BUFFER(sym)	((char *)(sym) + K_THREAD_STACK_RESERVED)
