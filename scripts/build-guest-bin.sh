@@ -10,7 +10,7 @@ out=$top/build/arm64/bin
 mkdir -p "$out"
 cross=${CROSS_COMPILE:-aarch64-linux-gnu-}
 cc=${cross}gcc
-for src in "$top"/selftests/framewalk/fw_insmod.c; do
+for src in "$top"/selftests/framewalk/fw_insmod.c "$top"/selftests/framewalk/fw_fail_window.c; do
 	bin=$out/$(basename "$src" .c)
 	[ "$bin" -nt "$src" ] && continue
 	$cc -static -O2 -Wall -Wextra -Werror -o "$bin" "$src"
