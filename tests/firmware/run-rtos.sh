@@ -73,12 +73,15 @@ kernel_cflags() {
 # "nullcall" (the crasher calls through a NULL function pointer: pc 0, the caller in lr).
 # "stale" (the crasher faults above the context its kernel saved at its last switch, still
 # whole below the fault's frame, its chain running up through it) on ThreadX, LiteOS-M and NuttX.
+# On FreeRTOS, "isr" (the tick hook faults over the task the tick preempted) on M0 and M33, whose
+# ports leave the start's svc frame (and on ARMv8-M what vPortSVCHandler_C pushed) on the main stack.
 # "isrtail" (the tick's last work, a leaf it tail-calls, faults with the handler's EXC_RETURN still
 # in lr: the handler's chain is that one frame) on ThreadX, as the real ThreadX bench's hook.
 kernel_cases() {	# core kernel
 	echo "fault:1 overflow:2 nullcall:6"
 	if [ "$2" = zephyr ]; then echo "isr:3 panic:5"; fi
 	case $2 in threadx|liteos|nuttx) echo "isr:3";; esac
+	case $1-$2 in m0-freertos|m33-freertos) echo "isr:3";; esac
 	case $2 in threadx|liteos|nuttx) echo "stale:7";; esac
 	if [ "$2" = threadx ]; then echo "isrtail:8"; fi
 	if [ "$1" = m4f ]; then echo "fpu:4"; fi

@@ -544,3 +544,25 @@ void vPortSVCHandler_C(uint32_t *pulCallerStackAddress)
 		vRestoreContextOfFirstTask();
 }
 #endif
+
+#if RTOS_V8M
+/*
+ * portable/ARMv8M's vPortSVCHandler_C(): the svc that vStartFirstTask()
+ * makes (port.S) starts the first task. After the rest, so that no line of
+ * the other builds moves.
+ */
+#define portOFFSET_TO_PC	6
+#define portSVC_START_SCHEDULER	100
+
+void vRestoreContextOfFirstTask(void);
+void vPortSVCHandler_C(uint32_t *pulCallerStackAddress);
+
+void vPortSVCHandler_C(uint32_t *pulCallerStackAddress)
+{
+	uint32_t ulPC = pulCallerStackAddress[portOFFSET_TO_PC];
+	uint8_t ucSVCNumber = ((uint8_t *)ulPC)[-2];
+
+	if (ucSVCNumber == portSVC_START_SCHEDULER)
+		vRestoreContextOfFirstTask();
+}
+#endif
