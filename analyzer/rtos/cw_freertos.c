@@ -400,8 +400,21 @@ static const char *frt_find_task_exit(const struct cw_image *img, uint32_t *addr
 	return NULL;
 }
 
+/*
+ * Where each GCC port for Cortex-M starts the first task with an svc:
+ * ARM_CM3, CM4F and CM7 (and the MPU ports before V11) in
+ * prvPortStartFirstTask, ARM_CM0 (V11.1 on) and every ARMv8-M port (CM23,
+ * CM33, CM35P, CM52, CM55, CM85, with or without TrustZone) in
+ * vStartFirstTask, the V11 MPU ports CM3_MPU and CM4_MPU in
+ * xPortStartScheduler itself.
+ */
+static const char *const frt_start_svc[] = {
+	"prvPortStartFirstTask", "vStartFirstTask", "xPortStartScheduler", NULL
+};
+
 const struct cw_rtos_ops cw_freertos_ops = {
 	.detect = "pxCurrentTCB", .fill = FREERTOS_FILL,
 	.find = frt_find, .task_exit = "prvTaskExitError",
 	.find_task_exit = frt_find_task_exit, .settle = frt_settle,
+	.start_svc = frt_start_svc,
 };

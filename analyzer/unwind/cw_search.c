@@ -425,6 +425,16 @@ static int is_other_context(const struct search *s, uint32_t base)
 }
 
 /*
+ * The frame the svc that started the first task stacked (struct cw_bounds
+ * start_svc): once the kernel says its threads run, dead, whatever stack it
+ * is on and whether or not the firmware names that stack.
+ */
+static int start_frame(const struct search *s, uint32_t pc)
+{
+	return s->t->hints && s->t->hints->threads_run && cw_start_svc_frame(s->t->bounds, pc);
+}
+
+/*
  * Whether the basic frame at a fails one of candidate_ok()'s tests of its
  * own pc and xPSR (a set reserved bit, an odd pc, T = 0 where no INVSTATE
  * fault can have stacked it): two reads instead of a frame's worth for the
@@ -489,7 +499,8 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 		 */
 		if (r && r->process && (f.words[CW_EXC_XPSR_WORD] & CW_XPSR_IPSR))
 			continue;
-		if (!candidate_ok(s->t, s->req, f.base, f.words) || is_other_context(s, f.base))
+		if (!candidate_ok(s->t, s->req, f.base, f.words) || is_other_context(s, f.base) ||
+		    start_frame(s, f.words[CW_EXC_PC_WORD]))
 			continue;
 		s->res->candidates++;
 		if (s->nr == s->cap) {

@@ -42,6 +42,10 @@ found below the interrupted thread's, which must not win for being higher. Threa
 crashes count as "isr" ones: the fault is in a leaf the tick tail-called, its lr the handler's
 EXC_RETURN, so the fault's frame is the handler's whole chain (one frame, then the return to a
 process stack the dump has no pointer for).
+The FreeRTOS crashes also run with the ELF's main-stack symbols stripped, as real firmware whose
+linker script names none: in every form without the PSP the chain must equal GDB's, and in
+every form (and the crash's own dump) no frame of the crash's chain may lie in the function
+whose svc started the first task (that svc's frame stays on the main stack for good).
 The crashes whose thread runs on the MSP (the NuttX-shaped kernel without an interrupt stack),
 and the NuttX crashes on the PSP, also run memory-only with a copy of the live frame and the
 stack above it planted at the top of RAM, as an exited task leaves its last context in freed
@@ -329,11 +333,12 @@ def isr_expected(oracle):
     return handler, rc.expected(cur)
 
 
-def cases(corpus_script, isr):
+def cases(corpus_script, isr, freertos):
     """
     (label, fw.elf, core.elf, oracle frames, from the RTOS firmware) of every process-stack
     crash; the multi-thread firmware's script sits beside the corpus's. Its "isr" crashes go to
-    isr, as (label, fw.elf, core.elf, (handler frames, thread frames)).
+    isr, as (label, fw.elf, core.elf, (handler frames, thread frames)), and every crash of its
+    FreeRTOS-shaped kernels to freertos, as (label, fw.elf, core.elf).
     """
     out = []
     r = subprocess.run([corpus_script], capture_output=True, text=True, timeout=2700)
@@ -350,6 +355,10 @@ def cases(corpus_script, isr):
     if r.returncode:
         raise RuntimeError("run-rtos.sh failed: " + r.stderr)
     for core, kernel, name, d in (line.split() for line in r.stdout.splitlines()):
+        if kernel.startswith("freertos"):
+            freertos.append(("%s-%s-%s" % (core, kernel, name),
+                             os.path.join(os.path.dirname(d), "fw.elf"),
+                             os.path.join(d, "core.elf")))
         if name in ("isr", "isrtail"):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
@@ -552,6 +561,58 @@ def neighbour_problems(tool, crashes, tmp):
     return bad
 
 
+# Where FreeRTOS's GCC ports start the first task with an svc (rtos/cw_freertos.c frt_start_svc).
+START_FUNCTIONS = ("prvPortStartFirstTask", "vStartFirstTask", "xPortStartScheduler")
+
+
+def without_stack_symbols(elf, out):
+    """elf without its main stack's symbols, as firmware whose linker script names none."""
+    subprocess.run(["arm-none-eabi-objcopy", "--strip-symbol=__msp_stack_lo",
+                    "--strip-symbol=__msp_stack_hi", elf, out], check=True)
+    return out
+
+
+def start_frame_problems(tool, crashes, isr, freertos, tmp):
+    """
+    Problems with the frame the svc that started FreeRTOS's first task left on the main stack
+    (ARM_CM3/CM4F: prvPortStartFirstTask; ARM_CM0 and ARMv8-M: vStartFirstTask, whose
+    vPortSVCHandler_C() also leaves the svc's EXC_RETURN below it). The FreeRTOS crashes
+    ("fault", "nullcall", "isr") in every form without the PSP, run with an ELF whose main
+    stack has no symbols (real firmware's linker scripts often name none, so no range tells
+    that frame's stack apart): the chain must equal GDB's. Every FreeRTOS crash ("overflow"
+    too, which faults in PendSV, whose EXC_RETURN ARM_CM0 keeps in a register), in its own
+    dump and every form without the PSP, with and without those symbols: no frame of the
+    crash's chain may lie in the function that started the first task.
+    """
+    bad = []
+    picked = [(label, elf, core, expect) for label, elf, core, expect, rtos in crashes
+              if "-freertos" in label and not label.endswith("-fpu")] + \
+             [(label, elf, core, handler + thread) for label, elf, core, (handler, thread) in isr
+              if "-freertos" in label]
+    for label, elf, core, expect in picked:
+        bare = without_stack_symbols(elf, os.path.join(tmp, label + ".nosym.elf"))
+        for fmt, s, problem in no_psp_runs(tool, label + "-nosym", bare, core, expect, tmp):
+            if problem:
+                bad.append("%s %s, no stack symbols: %s" % (label, fmt, problem))
+    for label, elf, core in freertos:
+        bare = without_stack_symbols(elf, os.path.join(tmp, label + ".nosym.elf"))
+        for fmt, rewrite, extra in [("own", lambda c, o: c, [])] + FORMATS:
+            if fmt != "own" and fmt not in NO_PSP:
+                continue
+            dump = rewrite(core, os.path.join(tmp, "%s.start.%s" % (label, fmt)))
+            for which, e in (("", elf), (", no stack symbols", bare)):
+                r, j = run(tool, e, dump)
+                if j is None or "error" in j:
+                    continue
+                start = [f for f in j["frames"][j["fault_frame"]:]
+                         if rc.base_name(f["function"] or "") in START_FUNCTIONS]
+                if start:
+                    bad.append("%s %s%s: the start frame %s@0x%x in the crash's chain (%d%%)" %
+                               (label, fmt, which, start[0]["function"], start[0]["pc"],
+                                start[0]["confidence"]))
+    return bad
+
+
 def isr_no_psp(tool, isr, tmp):
     """
     Problems of each "isr" crash in the forms without the PSP (see the module's docstring). The
@@ -574,9 +635,9 @@ def isr_no_psp(tool, isr, tmp):
 def main():
     a = parse_args("--corpus-script")
     ktap = Ktap("crashwalk-search")
-    isr = []
+    isr, freertos = [], []
     try:
-        crashes = cases(a.corpus_script, isr)
+        crashes = cases(a.corpus_script, isr, freertos)
     except RuntimeError as e:
         ktap.note(e)
         ktap.result(False, "search-build")
@@ -663,6 +724,12 @@ def main():
     for b in bad:
         print("#   " + b)
     ktap.result(isr and not bad, "search isr-no-psp")
+    bad = start_frame_problems(a.crashwalk, crashes, isr, freertos, tmp.name)
+    print("# freertos-start-frame: %d problems with the frame that started the first task" %
+          len(bad))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(freertos and not bad, "search freertos-start-frame")
     bad = isr_stack_object(a.crashwalk, isr, tmp.name)
     print("# isr-stack-object: %d/%d memory-only interrupt-stack crashes right" %
           (len(isr) - len({b.split(":")[0] for b in bad}), len(isr)))
