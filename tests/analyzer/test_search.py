@@ -333,12 +333,13 @@ def isr_expected(oracle):
     return handler, rc.expected(cur)
 
 
-def cases(corpus_script, isr, freertos):
+def cases(corpus_script, isr, freertos, stkof):
     """
     (label, fw.elf, core.elf, oracle frames, from the RTOS firmware) of every process-stack
     crash; the multi-thread firmware's script sits beside the corpus's. Its "isr" crashes go to
     isr, as (label, fw.elf, core.elf, (handler frames, thread frames)), and every crash of its
-    FreeRTOS-shaped kernels to freertos, as (label, fw.elf, core.elf).
+    FreeRTOS-shaped kernels to freertos, as (label, fw.elf, core.elf); its M33 "overflow"
+    crashes (a PSPLIM stack-limit fault) to stkof, as (label, fw.elf, core.elf, oracle frames).
     """
     out = []
     r = subprocess.run([corpus_script], capture_output=True, text=True, timeout=2700)
@@ -363,11 +364,17 @@ def cases(corpus_script, isr, freertos):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
                         isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
-        if name not in ("fault", "fpu", "nullcall", "stale"):
+        if name not in ("fault", "fpu", "nullcall", "stale") and \
+                (core, name) != ("m33", "overflow"):
             continue
         o = json.load(open(os.path.join(d, "oracle.json")))
         cur = [t for t in o["threads"] if t.get("current")][0]
         frames = rc.expected(cur, rc.code_ranges(os.path.join(os.path.dirname(d), "fw.elf")))
+        if name == "overflow":
+            stkof.append(("%s-%s-%s" % (core, kernel, name),
+                          os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
+                          frames))
+            continue
         out.append(("%s-%s-%s" % (core, kernel, name), os.path.join(os.path.dirname(d), "fw.elf"),
                     os.path.join(d, "core.elf"), frames, True))
     return out
@@ -613,6 +620,47 @@ def start_frame_problems(tool, crashes, isr, freertos, tmp):
     return bad
 
 
+def stkof_problems(tool, stkof, tmp):
+    """
+    Problems of the M33 "overflow" crashes (the crasher's sub sp crosses PSPLIM: STKOF, raised by
+    the instruction, so the fault's own stacking starts above the limit and writes the whole
+    frame) as memory-only and RAM-only dumps: the chain must equal GDB's (the running thread's),
+    and with the SCB (memory-only) the fault class be stack-overflow and the running thread
+    flagged psplim. A dump refused as
+    "stacking failed" fails: that refusal belongs to stacking that itself crossed the limit,
+    which must be refused.
+    """
+    bad = []
+    for label, elf, core, expect in stkof:
+        # Where the push itself crossed the limit (clang's build) the stacking failed: the
+        # crash's own dump says its frame is lost, and a memory-only dump must be refused.
+        r, j = run(tool, elf, core)
+        if j and "error" not in j and any(f.get("lost") for f in j["frames"]):
+            r, j = run(tool, elf, cc.memory_only(core, os.path.join(tmp, label + ".stkof-lost")))
+            if "stacking failed" not in r.stderr:
+                bad.append("%s memory-only: its frame was never stacked, yet not refused" % label)
+            continue
+        for fmt, rewrite in (("memory-only", cc.memory_only), ("ram-only", ram_only)):
+            r, j = run(tool, elf, rewrite(core, os.path.join(tmp, "%s.stkof.%s" % (label, fmt))))
+            if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
+                bad.append("%s %s: no fault frame (%s)" % (label, fmt, r.stderr.strip()[:120]))
+                continue
+            n = rc.score(expect, j["frames"][j["fault_frame"]:], False)
+            if n != len(expect):
+                bad.append("%s %s: %d/%d frames equal GDB's" % (label, fmt, n, len(expect)))
+            if fmt == "ram-only":   # no CFSR: nothing says what the fault was
+                continue
+            cls = (j.get("fault") or {}).get("class")
+            if cls != "stack-overflow":
+                bad.append("%s %s: fault class %s, not stack-overflow" % (label, fmt, cls))
+            cur = [t for t in j.get("threads", []) if t.get("state") == "running"]
+            why = cur[0]["stack"].get("overflow_reasons", []) if cur else "no running thread"
+            if "psplim" not in why:
+                bad.append("%s %s: the running thread is not flagged psplim (%s)" %
+                           (label, fmt, why))
+    return bad
+
+
 def isr_no_psp(tool, isr, tmp):
     """
     Problems of each "isr" crash in the forms without the PSP (see the module's docstring). The
@@ -635,9 +683,9 @@ def isr_no_psp(tool, isr, tmp):
 def main():
     a = parse_args("--corpus-script")
     ktap = Ktap("crashwalk-search")
-    isr, freertos = [], []
+    isr, freertos, stkof = [], [], []
     try:
-        crashes = cases(a.corpus_script, isr, freertos)
+        crashes = cases(a.corpus_script, isr, freertos, stkof)
     except RuntimeError as e:
         ktap.note(e)
         ktap.result(False, "search-build")
@@ -724,6 +772,12 @@ def main():
     for b in bad:
         print("#   " + b)
     ktap.result(isr and not bad, "search isr-no-psp")
+    bad = stkof_problems(a.crashwalk, stkof, tmp.name)
+    print("# stkof-memory-only: %d problems in the memory-only and RAM-only forms of %d M33 "
+          "stack-limit faults" % (len(bad), len(stkof)))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(stkof and not bad, "search stkof-memory-only")
     bad = start_frame_problems(a.crashwalk, crashes, isr, freertos, tmp.name)
     print("# freertos-start-frame: %d problems with the frame that started the first task" %
           len(bad))
