@@ -258,6 +258,17 @@ static const struct cw_stack_range *range_of(const struct cw_search_hints *h, ui
 }
 
 /*
+ * Does the trial chain end by returning to the address the kernel gives
+ * every new task to return to (FreeRTOS's prvTaskExitError, or
+ * configTASK_RETURN_ADDRESS)? Its last frame is then a task's own function.
+ */
+static int returns_to_task_exit(const struct cw_target *t, const struct cw_backtrace *bt)
+{
+	return bt->stop == CW_STOP_BAD_PC && t->bounds && t->bounds->task_exit &&
+	       (bt->stop_addr & ~1u) == t->bounds->task_exit;
+}
+
+/*
  * A trial chain is complete when it ends at the outermost frame, at an
  * exception return to a stack whose pointer it lacks, or at the frame cap
  * (every one of its 64 steps was checked); within a few words of its
@@ -265,7 +276,9 @@ static const struct cw_stack_range *range_of(const struct cw_search_hints *h, ui
  * the RTOS unknown, at a return address that is a function's first
  * instruction (the one an RTOS gives a new task, which the task's entry
  * returns to); or, in a stack of unknown bounds, where the dumped memory
- * ends.
+ * ends. A chain of one frame only in the first case the kernel names: a
+ * thread stopped in its own task function, the tick hook's fault over a
+ * task that spins there among them.
  */
 static int chain_complete(const struct cw_target *t, const struct cw_backtrace *bt,
 			  const struct cw_stack_range *r)
@@ -274,7 +287,7 @@ static int chain_complete(const struct cw_target *t, const struct cw_backtrace *
 	uint32_t top;
 
 	if (bt->nr < 2)
-		return 0;
+		return bt->nr == 1 && returns_to_task_exit(t, bt);
 	top = bt->frames[bt->nr - 1].sp;
 	if (bt->stop == CW_STOP_OUTERMOST || bt->stop == CW_STOP_NO_PSP ||
 	    bt->stop == CW_STOP_DEPTH || bt->stop == CW_STOP_TASK_ENTRY ||

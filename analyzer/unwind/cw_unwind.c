@@ -44,11 +44,18 @@ static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtra
 	return cw_unwind(&plain, regs, CW_CTX_PRE_EXCEPTION, c->how, bt);
 }
 
-/* A return address the walk can believe: an EXC_RETURN, or code right after a call. */
+/*
+ * A return address the walk can believe: an EXC_RETURN, code right after a
+ * call, or the address the kernel gives every new task to return to (a
+ * function's first instruction: a task that never ran is at its entry, its
+ * caller that address, in lr).
+ */
 static int plausible_return(const struct cw_walk *w, uint32_t pc)
 {
 	uint32_t target;
 
+	if (w->t->bounds && w->t->bounds->task_exit && (pc & ~1u) == w->t->bounds->task_exit)
+		return 1;
 	return cw_is_exc_return(pc) ||
 	       (cw_walk_is_return(w, pc) &&
 		cw_thumb_call_before(w->t->mem, pc, &target) != CW_CALL_NONE);

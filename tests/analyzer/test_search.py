@@ -41,7 +41,9 @@ interrupt stack (g_intstackalloc) lies below the threads' stacks, so the fault's
 found below the interrupted thread's, which must not win for being higher. ThreadX's "isrtail"
 crashes count as "isr" ones: the fault is in a leaf the tick tail-called, its lr the handler's
 EXC_RETURN, so the fault's frame is the handler's whole chain (one frame, then the return to a
-process stack the dump has no pointer for).
+process stack the dump has no pointer for). So do FreeRTOS's "isrspin" ones (M0, M33): the tick
+hook faults over a task spinning in its own function, whose chain is that one frame, its return
+address the kernel's task exit.
 The FreeRTOS crashes also run with the ELF's main-stack symbols stripped, as real firmware whose
 linker script names none: in every form without the PSP the chain must equal GDB's, and in
 every form (and the crash's own dump) no frame of the crash's chain may lie in the function
@@ -360,7 +362,7 @@ def cases(corpus_script, isr, freertos, stkof):
             freertos.append(("%s-%s-%s" % (core, kernel, name),
                              os.path.join(os.path.dirname(d), "fw.elf"),
                              os.path.join(d, "core.elf")))
-        if name in ("isr", "isrtail"):
+        if name in ("isr", "isrtail", "isrspin"):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
                         isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
