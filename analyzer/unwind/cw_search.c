@@ -258,6 +258,17 @@ static const struct cw_stack_range *range_of(const struct cw_search_hints *h, ui
 }
 
 /*
+ * Did the trial chain stop at a handler whose EXC_RETURN is in no stack slot
+ * (ARM_CM0's PendSV), the stale one the kernel's start left refused? The
+ * handler returns to the thread it interrupted, on a stack the chain has no
+ * pointer for: as far as the chain can go, like a stop at a missing PSP.
+ */
+static int stale_start_stop(const struct cw_target *t, const struct cw_backtrace *bt)
+{
+	return bt->stop == CW_STOP_NO_RETURN && cw_start_svc_frame(t->bounds, bt->stop_addr);
+}
+
+/*
  * Does the trial chain end by returning to the address the kernel gives
  * every new task to return to (FreeRTOS's prvTaskExitError, or
  * configTASK_RETURN_ADDRESS)? Its last frame is then a task's own function.
@@ -295,6 +306,8 @@ static int chain_complete(const struct cw_target *t, const struct cw_backtrace *
 		return 1;
 	if (bt->stop == CW_STOP_READ)
 		return !r;
+	if (stale_start_stop(t, bt))
+		return 1;
 	fn = cw_image_func(t->img, bt->stop_addr & ~1u);
 	return bt->stop == CW_STOP_BAD_PC && (bt->stop_addr & 1) && fn &&
 	       fn->addr == (bt->stop_addr & ~1u);
@@ -580,7 +593,8 @@ static unsigned int try_chain(struct search *s, const struct candidate *c,
 	 * without one ran into older frames past the handler's (the same
 	 * words read as an extended frame skip the handler's own).
 	 */
-	if (handler && !crossed && bt->stop != CW_STOP_NO_PSP && bt->stop != CW_STOP_DEPTH)
+	if (handler && !crossed && bt->stop != CW_STOP_NO_PSP && bt->stop != CW_STOP_DEPTH &&
+	    !stale_start_stop(s->t, bt))
 		return 0;
 	/*
 	 * A handler's leaf interrupted with its EXC_RETURN still in lr (code

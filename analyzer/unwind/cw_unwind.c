@@ -40,7 +40,19 @@ static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtra
 {
 	const struct cw_walk_trial *c = ctx;
 	struct cw_target plain = { .mem = c->t->mem, .img = c->t->img };
+	struct cw_bounds start = { 0 };
 
+	/*
+	 * No stack bounds and no thread ends, but the frames the kernel's start
+	 * left: a trial chain through one is no more complete than the walk's.
+	 */
+	if (c->t->bounds && c->t->bounds->nr_start_svc) {
+		memcpy(start.start_svc, c->t->bounds->start_svc, sizeof(start.start_svc));
+		memcpy(start.start_svc_name, c->t->bounds->start_svc_name,
+		       sizeof(start.start_svc_name));
+		start.nr_start_svc = c->t->bounds->nr_start_svc;
+		plain.bounds = &start;
+	}
 	return cw_unwind(&plain, regs, CW_CTX_PRE_EXCEPTION, c->how, bt);
 }
 

@@ -142,7 +142,9 @@ struct cw_backtrace {
 	unsigned int nr;
 	enum cw_stop stop;
 	char stop_detail[160];
-	uint32_t stop_addr;	/* CW_STOP_BAD_PC: the return address that is not code */
+	uint32_t stop_addr;	/* CW_STOP_BAD_PC: the return address that is not code;
+				 * CW_STOP_NO_RETURN at a stale EXC_RETURN: the pc of
+				 * the kernel's start frame it led to */
 	struct cw_search search;
 };
 

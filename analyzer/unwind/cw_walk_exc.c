@@ -301,7 +301,8 @@ int cw_walk_exception(struct cw_walk *w, uint32_t exc_return, uint32_t sp_at_ent
 				    "stack (top 0x%08x)", f.base, w->t->bounds->stack_hi);
 	start = stale_start_return(w, &f);
 	if (start)
-		return cw_walk_stop(w, CW_STOP_NO_RETURN, "EXC_RETURN 0x%08x is stale: 0x%08x holds "
+		return w->bt->stop_addr = f.words[CW_EXC_PC_WORD],
+		       cw_walk_stop(w, CW_STOP_NO_RETURN, "EXC_RETURN 0x%08x is stale: 0x%08x holds "
 				    "the frame of the svc in %s that started the first task, which "
 				    "only SVCall returns to", exc_return, f.base, start);
 	w->exceptions++;

@@ -47,7 +47,8 @@ address the kernel's task exit.
 The FreeRTOS crashes also run with the ELF's main-stack symbols stripped, as real firmware whose
 linker script names none: in every form without the PSP the chain must equal GDB's, and in
 every form (and the crash's own dump) no frame of the crash's chain may lie in the function
-whose svc started the first task (that svc's frame stays on the main stack for good).
+whose svc started the first task (that svc's frame stays on the main stack for good), nor may
+the dump be refused unless its own frame was never stacked.
 The crashes whose thread runs on the MSP (the NuttX-shaped kernel without an interrupt stack),
 and the NuttX crashes on the PSP, also run memory-only with a copy of the live frame and the
 stack above it planted at the top of RAM, as an exited task leaves its last context in freed
@@ -591,7 +592,9 @@ def start_frame_problems(tool, crashes, isr, freertos, tmp):
     that frame's stack apart): the chain must equal GDB's. Every FreeRTOS crash ("overflow"
     too, which faults in PendSV, whose EXC_RETURN ARM_CM0 keeps in a register), in its own
     dump and every form without the PSP, with and without those symbols: no frame of the
-    crash's chain may lie in the function that started the first task.
+    crash's chain may lie in the function that started the first task, and no dump may be
+    refused but one whose own frame was never stacked (a push past PSPLIM): a handler whose
+    EXC_RETURN is in no stack slot (ARM_CM0's PendSV) ends its chain there, found or not.
     """
     bad = []
     picked = [(label, elf, core, expect) for label, elf, core, expect, rtos in crashes
@@ -605,6 +608,8 @@ def start_frame_problems(tool, crashes, isr, freertos, tmp):
                 bad.append("%s %s, no stack symbols: %s" % (label, fmt, problem))
     for label, elf, core in freertos:
         bare = without_stack_symbols(elf, os.path.join(tmp, label + ".nosym.elf"))
+        r, j = run(tool, elf, core)
+        lost = j and "error" not in j and any(f.get("lost") for f in j["frames"])
         for fmt, rewrite, extra in [("own", lambda c, o: c, [])] + FORMATS:
             if fmt != "own" and fmt not in NO_PSP:
                 continue
@@ -612,6 +617,10 @@ def start_frame_problems(tool, crashes, isr, freertos, tmp):
             for which, e in (("", elf), (", no stack symbols", bare)):
                 r, j = run(tool, e, dump)
                 if j is None or "error" in j:
+                    # Refused: only a crash whose own frame was never stacked may be.
+                    if not lost:
+                        bad.append("%s %s%s: refused (%s)" % (label, fmt, which,
+                                                              r.stderr.strip()[:100]))
                     continue
                 start = [f for f in j["frames"][j["fault_frame"]:]
                          if rc.base_name(f["function"] or "") in START_FUNCTIONS]
