@@ -50,9 +50,15 @@ static int frt_try_port(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t t
 	if (p->exc_at >= 0 && (cw_rtos_rd32(w, top + 4 * (uint32_t)p->exc_at, &exc) ||
 			       !cw_exc_return_to_thread_psp(exc)))
 		return -1;
+	/*
+	 * A task's first context holds pxStack as its PSPLIM, a stack the
+	 * application gave (xTaskCreateStatic) may be 4 mod 8, and PSPLIM
+	 * ignores bits [2:0]: once the task ran, its switch saved what mrs
+	 * reads back, pxStack rounded down to 8.
+	 */
 	if (p->psplim_at >= 0) {
 		if (cw_rtos_rd32(w, top + 4 * (uint32_t)p->psplim_at, &psplim) || psplim > top ||
-		    (psplim & 7) || (th->have_stack && psplim < th->stack_lo))
+		    (psplim & 3) || (th->have_stack && psplim < (th->stack_lo & ~7u)))
 			return -1;
 	}
 	base = top + 4 * p->words + (cw_exc_return_fp_frame(exc) ? FP_CALLEE : 0);
