@@ -257,6 +257,17 @@ static const struct cw_stack_range *range_of(const struct cw_search_hints *h, ui
 	return NULL;
 }
 
+/* Is pc the return address of an svc that started the first task (struct cw_bounds)? */
+static int start_svc_frame(const struct cw_bounds *b, uint32_t pc)
+{
+	unsigned int i;
+
+	for (i = 0; b && i < b->nr_start_svc; i++)
+		if (b->start_svc[i] == (pc & ~1u))
+			return 1;
+	return 0;
+}
+
 /*
  * Did the trial chain stop at a handler whose EXC_RETURN is in no stack slot
  * (ARM_CM0's PendSV), the stale one the kernel's start left refused? The
@@ -265,7 +276,7 @@ static const struct cw_stack_range *range_of(const struct cw_search_hints *h, ui
  */
 static int stale_start_stop(const struct cw_target *t, const struct cw_backtrace *bt)
 {
-	return bt->stop == CW_STOP_NO_RETURN && cw_start_svc_frame(t->bounds, bt->stop_addr);
+	return bt->stop == CW_STOP_NO_RETURN && start_svc_frame(t->bounds, bt->stop_addr);
 }
 
 /*
@@ -457,7 +468,7 @@ static int is_other_context(const struct search *s, uint32_t base)
  */
 static int start_frame(const struct search *s, uint32_t pc)
 {
-	return s->t->hints && s->t->hints->threads_run && cw_start_svc_frame(s->t->bounds, pc);
+	return s->t->hints && s->t->hints->threads_run && start_svc_frame(s->t->bounds, pc);
 }
 
 /*

@@ -177,8 +177,6 @@ struct cw_bounds {
 	const char *start_svc_name[CW_MAX_START_SVCS];
 };
 
-int cw_start_svc_frame(const struct cw_bounds *b, uint32_t pc);
-
 struct cw_target {
 	const struct cw_mem *mem;
 	struct cw_image *img;

@@ -215,17 +215,6 @@ static int walk_fnc_return(struct cw_walk *w, uint32_t fnc_return)
 	return 0;
 }
 
-/* Is pc the return address of an svc that started the first task (struct cw_bounds)? */
-int cw_start_svc_frame(const struct cw_bounds *b, uint32_t pc)
-{
-	unsigned int i;
-
-	for (i = 0; b && i < b->nr_start_svc; i++)
-		if (b->start_svc[i] == (pc & ~1u))
-			return 1;
-	return 0;
-}
-
 /*
  * Only SVCall returns to the frame the svc that started the first task
  * stacked, and only while its handler starts that task. Another handler
