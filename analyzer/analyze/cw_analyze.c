@@ -206,6 +206,30 @@ static int zephyr_stacking_failed(const struct cw_dump *d)
 	return 1;
 }
 
+/* The refusal of a dump without registers whose crash frame may never have been written. */
+static int stacking_failed(const struct cw_dump *d, uint32_t cfsr, struct cw_error *err)
+{
+	return cw_fail(err, d->path, -1, "no registers, and exception stacking failed "
+		       "(CFSR 0x%08x): the crash's own frame was never written; give the "
+		       "registers with --regs", cfsr);
+}
+
+/*
+ * ARMv8-M sets STKOF for two things: an instruction that would move SP
+ * below its limit (sub sp, push), which faults with SP unmoved, so that the
+ * exception's stacking goes on above the limit and writes the whole frame;
+ * and stacking that itself crosses the limit, which writes none of the words
+ * below it. A frame found wholly inside the running thread's stack, whose
+ * low end its v8-M port makes PSPLIM, was stacked; any other, or one on a
+ * main stack whose MSPLIM is unknown, may be older than the crash.
+ */
+static int stacked_within_limit(const struct cw_target *t, uint32_t at)
+{
+	const struct cw_search_hints *h = t->hints;
+
+	return h && h->running_lo && at >= h->running_lo && (!h->running_hi || at < h->running_hi);
+}
+
 /*
  * A dump without registers: start from the innermost exception frame in its
  * memory. A dump with the interrupted registers but no stack pointer: find the
@@ -227,14 +251,17 @@ static int find_registers(const struct cw_options *o, const struct cw_target *t,
 	}
 
 	/* Any frame a search finds would be older than the crash: refuse rather than mislead. */
-	if (!cw_mem_read32(t->mem, CW_SCB_CFSR, &cfsr) && (cfsr & CW_CFSR_STACKING))
-		return cw_fail(err, d->path, -1, "no registers, and exception stacking failed "
-			       "(CFSR 0x%08x): the crash's own frame was never written; give the "
-			       "registers with --regs", cfsr);
+	if (cw_mem_read32(t->mem, CW_SCB_CFSR, &cfsr))
+		cfsr = 0;
+	if ((cfsr & CW_CFSR_STACKING) && (cfsr & CW_CFSR_STACKING) != CW_CFSR_STKOF)
+		return stacking_failed(d, cfsr, err);
 	if (cw_find_exception_frame(t, d->context, 0, &d->regs, &at, found))
-		return cw_fail(err, d->path, -1, "no registers and no exception frame in memory "
+		return (cfsr & CW_CFSR_STKOF) ? stacking_failed(d, cfsr, err) :
+		       cw_fail(err, d->path, -1, "no registers and no exception frame in memory "
 			       "with a complete chain above it%s", d->regs.valid ? " (none was "
 			       "looked for below the stack pointers given with --sp)" : "");
+	if ((cfsr & CW_CFSR_STKOF) && !stacked_within_limit(t, at))
+		return stacking_failed(d, cfsr, err);
 	tell_caller(o, 0, "%s: no registers; using the exception frame at 0x%08x", d->path, at);
 	return 0;
 }

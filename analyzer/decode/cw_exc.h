@@ -23,6 +23,7 @@
 #define CW_XPSR_T		(1u << 24)
 #define CW_XPSR_ALIGN		(1u << 9)	/* the frame was realigned: one word of padding */
 #define CW_XPSR_IPSR		0x1FFu		/* exception number: non-zero in Handler mode */
+#define CW_EXC_SVCALL		11u		/* the exception number svc raises */
 #define CW_XPSR_RESERVED	0x00E00000u	/* bits 23:21; bit 20 is v8-M SFPA */
 /* The FPU's context control: lazy stacking state and the reserved FP slots' address. */
 #define CW_FPCCR		0xE000EF34u

@@ -50,9 +50,15 @@ static int frt_try_port(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t t
 	if (p->exc_at >= 0 && (cw_rtos_rd32(w, top + 4 * (uint32_t)p->exc_at, &exc) ||
 			       !cw_exc_return_to_thread_psp(exc)))
 		return -1;
+	/*
+	 * A task's first context holds pxStack as its PSPLIM, a stack the
+	 * application gave (xTaskCreateStatic) may be 4 mod 8, and PSPLIM
+	 * ignores bits [2:0]: once the task ran, its switch saved what mrs
+	 * reads back, pxStack rounded down to 8.
+	 */
 	if (p->psplim_at >= 0) {
 		if (cw_rtos_rd32(w, top + 4 * (uint32_t)p->psplim_at, &psplim) || psplim > top ||
-		    (psplim & 7) || (th->have_stack && psplim < th->stack_lo))
+		    (psplim & 3) || (th->have_stack && psplim < (th->stack_lo & ~7u)))
 			return -1;
 	}
 	base = top + 4 * p->words + (cw_exc_return_fp_frame(exc) ? FP_CALLEE : 0);
@@ -400,8 +406,21 @@ static const char *frt_find_task_exit(const struct cw_image *img, uint32_t *addr
 	return NULL;
 }
 
+/*
+ * Where each GCC port for Cortex-M starts the first task with an svc:
+ * ARM_CM3, CM4F and CM7 (and the MPU ports before V11) in
+ * prvPortStartFirstTask, ARM_CM0 (V11.1 on) and every ARMv8-M port (CM23,
+ * CM33, CM35P, CM52, CM55, CM85, with or without TrustZone) in
+ * vStartFirstTask, the V11 MPU ports CM3_MPU and CM4_MPU in
+ * xPortStartScheduler itself.
+ */
+static const char *const frt_start_svc[] = {
+	"prvPortStartFirstTask", "vStartFirstTask", "xPortStartScheduler", NULL
+};
+
 const struct cw_rtos_ops cw_freertos_ops = {
 	.detect = "pxCurrentTCB", .fill = FREERTOS_FILL,
 	.find = frt_find, .task_exit = "prvTaskExitError",
 	.find_task_exit = frt_find_task_exit, .settle = frt_settle,
+	.start_svc = frt_start_svc,
 };

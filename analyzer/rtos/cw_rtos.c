@@ -112,6 +112,34 @@ static const struct cw_rtos_ops *pick_ops(const struct cw_image *img, enum cw_rt
 	return k ? k->ops : NULL;
 }
 
+/*
+ * The return address of each svc in the functions the kernel's ports start
+ * the first task with: the address after an svc instruction (0xDFxx) there.
+ */
+static void start_svcs(const struct cw_image *img, const struct cw_rtos_ops *ops,
+		       struct cw_bounds *b)
+{
+	const struct cw_symbol *fn;
+	unsigned int i;
+	uint32_t at, a;
+	uint16_t hw;
+
+	for (i = 0; ops && ops->start_svc && ops->start_svc[i]; i++) {
+		if (cw_image_lookup(img, ops->start_svc[i], &at) ||
+		    !(fn = cw_image_func(img, at & ~1u)))
+			continue;
+		for (a = fn->addr; a + 2 <= fn->addr + fn->size; a += 2) {
+			if (cw_mem_read(cw_image_contents(img), a, &hw, sizeof(hw)) ||
+			    (hw & 0xFF00) != 0xDF00 || !cw_image_insn_start(img, a))
+				continue;
+			if (b->nr_start_svc == CW_MAX_START_SVCS)
+				return;
+			b->start_svc_name[b->nr_start_svc] = ops->start_svc[i];
+			b->start_svc[b->nr_start_svc++] = a + 2;
+		}
+	}
+}
+
 static void kernel_ends(const struct cw_image *img, const struct cw_rtos_ops *ops,
 			struct cw_bounds *b)
 {
@@ -130,6 +158,7 @@ static void kernel_ends(const struct cw_image *img, const struct cw_rtos_ops *op
 		b->thread_entry &= ~1u;
 		b->thread_entry_name = ops->thread_entry;
 	}
+	start_svcs(img, ops, b);
 }
 
 /*

@@ -50,6 +50,11 @@ struct cw_rtos_ops {
 	 * NULL: with the running thread's, where a fault's frame can be.
 	 */
 	const char *isr_stack_lo, *isr_stack_hi;
+	/*
+	 * The functions in which the kernel's ports start the first task with
+	 * an svc whose handler never returns (NULL-terminated), or NULL.
+	 */
+	const char *const *start_svc;
 	/* After the unwind: a state only the thread's frames tell apart, or NULL. */
 	void (*settle)(struct cw_rtos_walk *w, struct cw_thread *th);
 };

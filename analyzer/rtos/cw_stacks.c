@@ -101,6 +101,15 @@ static void other_thread(struct cw_search_hints *h, const struct cw_thread *th)
 	snprintf(r->what, sizeof(r->what), "thread %.40s, not running", th->name);
 }
 
+/* The running thread's stack as its kernel gives it (without its size: up to the next one's). */
+static void running_stack(struct cw_search_hints *h, const struct cw_thread *th)
+{
+	if (!th->have_stack)
+		return;
+	h->running_lo = th->stack_lo;
+	h->running_hi = th->stack_size ? th->stack_hi : th->stack_bound;
+}
+
 /* The running thread's contexts its kernel saved at a switch: stale while it runs. */
 static void stale_frames(struct cw_search_hints *h, const struct cw_thread *th)
 {
@@ -140,6 +149,7 @@ static void running_thread(const struct cw_target *t, const struct cw_dump *d,
 		for (i = 0; i < rtos.nr; i++)
 			if (rtos.threads[i].current) {
 				h->rtos = 1;
+				running_stack(h, &rtos.threads[i]);
 				thread_range(h, &rtos, &rtos.threads[i]);
 				stale_frames(h, &rtos.threads[i]);
 			}

@@ -257,6 +257,39 @@ static const struct cw_stack_range *range_of(const struct cw_search_hints *h, ui
 	return NULL;
 }
 
+/* Is pc the return address of an svc that started the first task (struct cw_bounds)? */
+static int start_svc_frame(const struct cw_bounds *b, uint32_t pc)
+{
+	unsigned int i;
+
+	for (i = 0; b && i < b->nr_start_svc; i++)
+		if (b->start_svc[i] == (pc & ~1u))
+			return 1;
+	return 0;
+}
+
+/*
+ * Did the trial chain stop at a handler whose EXC_RETURN is in no stack slot
+ * (ARM_CM0's PendSV), the stale one the kernel's start left refused? The
+ * handler returns to the thread it interrupted, on a stack the chain has no
+ * pointer for: as far as the chain can go, like a stop at a missing PSP.
+ */
+static int stale_start_stop(const struct cw_target *t, const struct cw_backtrace *bt)
+{
+	return bt->stop == CW_STOP_NO_RETURN && start_svc_frame(t->bounds, bt->stop_addr);
+}
+
+/*
+ * Does the trial chain end by returning to the address the kernel gives
+ * every new task to return to (FreeRTOS's prvTaskExitError, or
+ * configTASK_RETURN_ADDRESS)? Its last frame is then a task's own function.
+ */
+static int returns_to_task_exit(const struct cw_target *t, const struct cw_backtrace *bt)
+{
+	return bt->stop == CW_STOP_BAD_PC && t->bounds && t->bounds->task_exit &&
+	       (bt->stop_addr & ~1u) == t->bounds->task_exit;
+}
+
 /*
  * One byte repeated, as a kernel paints its stacks (Zephyr 0xAA, FreeRTOS
  * 0xA5, ThreadX 0xEF, LiteOS-M 0xCA): a return address read there is a slot
@@ -276,7 +309,10 @@ static int stack_fill_word(uint32_t v)
  * the RTOS unknown, at a return address that is a function's first
  * instruction (the one an RTOS gives a new task, which the task's entry
  * returns to) or a stack's fill (a first frame's lr no kernel wrote); or,
- * in a stack of unknown bounds, where the dumped memory ends.
+ * in a stack of unknown bounds, where the dumped memory ends. A chain of one
+ * frame only in the first case the kernel names: a thread stopped in its own
+ * task function, the tick hook's fault over a task that spins there among
+ * them.
  */
 static int chain_complete(const struct cw_target *t, const struct cw_backtrace *bt,
 			  const struct cw_stack_range *r)
@@ -285,7 +321,7 @@ static int chain_complete(const struct cw_target *t, const struct cw_backtrace *
 	uint32_t top;
 
 	if (bt->nr < 2)
-		return 0;
+		return bt->nr == 1 && returns_to_task_exit(t, bt);
 	top = bt->frames[bt->nr - 1].sp;
 	if (bt->stop == CW_STOP_OUTERMOST || bt->stop == CW_STOP_NO_PSP ||
 	    bt->stop == CW_STOP_DEPTH || bt->stop == CW_STOP_TASK_ENTRY ||
@@ -294,6 +330,8 @@ static int chain_complete(const struct cw_target *t, const struct cw_backtrace *
 	if (bt->stop == CW_STOP_READ)
 		return !r;
 	if (bt->stop == CW_STOP_BAD_PC && stack_fill_word(bt->stop_addr))
+		return 1;
+	if (stale_start_stop(t, bt))
 		return 1;
 	fn = cw_image_func(t->img, bt->stop_addr & ~1u);
 	return bt->stop == CW_STOP_BAD_PC && (bt->stop_addr & 1) && fn &&
@@ -438,6 +476,16 @@ static int is_other_context(const struct search *s, uint32_t base)
 }
 
 /*
+ * The frame the svc that started the first task stacked (struct cw_bounds
+ * start_svc): once the kernel says its threads run, dead, whatever stack it
+ * is on and whether or not the firmware names that stack.
+ */
+static int start_frame(const struct search *s, uint32_t pc)
+{
+	return s->t->hints && s->t->hints->threads_run && start_svc_frame(s->t->bounds, pc);
+}
+
+/*
  * Whether the basic frame at a fails one of candidate_ok()'s tests of its
  * own pc and xPSR (a set reserved bit, an odd pc, T = 0 where no INVSTATE
  * fault can have stacked it): two reads instead of a frame's worth for the
@@ -502,7 +550,8 @@ static void collect(struct search *s, uint32_t a, uint32_t start, uint32_t end)
 		 */
 		if (r && r->process && (f.words[CW_EXC_XPSR_WORD] & CW_XPSR_IPSR))
 			continue;
-		if (!candidate_ok(s->t, s->req, f.base, f.words) || is_other_context(s, f.base))
+		if (!candidate_ok(s->t, s->req, f.base, f.words) || is_other_context(s, f.base) ||
+		    start_frame(s, f.words[CW_EXC_PC_WORD]))
 			continue;
 		s->res->candidates++;
 		if (s->nr == s->cap) {
@@ -569,7 +618,8 @@ static unsigned int try_chain(struct search *s, const struct candidate *c,
 	 * without one ran into older frames past the handler's (the same
 	 * words read as an extended frame skip the handler's own).
 	 */
-	if (handler && !crossed && bt->stop != CW_STOP_NO_PSP && bt->stop != CW_STOP_DEPTH)
+	if (handler && !crossed && bt->stop != CW_STOP_NO_PSP && bt->stop != CW_STOP_DEPTH &&
+	    !stale_start_stop(s->t, bt))
 		return 0;
 	/*
 	 * A handler's leaf interrupted with its EXC_RETURN still in lr (code

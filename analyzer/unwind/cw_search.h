@@ -67,6 +67,11 @@ struct cw_search_hints {
 	 */
 	uint32_t others[CW_MAX_OTHER_FRAMES];
 	unsigned int nr_others;
+	/*
+	 * [lo, hi) of the running thread's stack as its kernel gives it (lo 0:
+	 * unknown, hi 0: its top unknown): a v8-M port sets its PSPLIM to lo.
+	 */
+	uint32_t running_lo, running_hi;
 };
 
 /* The outcome of a frame search, for the report. */

@@ -40,8 +40,9 @@ const char *cw_stop_name(enum cw_stop s)
  * It ends where the kernel starts its threads, as the walk does: past that
  * frame lie words the kernel never wrote as a caller (Zephyr leaves the
  * initial frame's lr as the stack's fill), which end a trial bad_pc and drop
- * the true candidate. Not the stack bounds: the candidate may be on
- * another stack than the walk's.
+ * the true candidate; and at the frames the kernel's start left (a trial
+ * chain through one is no more complete than the walk's). Not the stack
+ * bounds: the candidate may be on another stack than the walk's.
  */
 static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtrace *bt)
 {
@@ -49,7 +50,8 @@ static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtra
 	struct cw_bounds ends = { 0 };
 	struct cw_target plain = { .mem = c->t->mem, .img = c->t->img };
 
-	if (c->t->bounds && (c->t->bounds->thread_entry || c->t->bounds->task_exit)) {
+	if (c->t->bounds && (c->t->bounds->thread_entry || c->t->bounds->task_exit ||
+			     c->t->bounds->nr_start_svc)) {
 		ends = *c->t->bounds;
 		ends.stack_lo = ends.stack_hi = 0;
 		plain.bounds = &ends;
@@ -57,11 +59,18 @@ static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtra
 	return cw_unwind(&plain, regs, CW_CTX_PRE_EXCEPTION, c->how, bt);
 }
 
-/* A return address the walk can believe: an EXC_RETURN, or code right after a call. */
+/*
+ * A return address the walk can believe: an EXC_RETURN, code right after a
+ * call, or the address the kernel gives every new task to return to (a
+ * function's first instruction: a task that never ran is at its entry, its
+ * caller that address, in lr).
+ */
 static int plausible_return(const struct cw_walk *w, uint32_t pc)
 {
 	uint32_t target;
 
+	if (w->t->bounds && w->t->bounds->task_exit && (pc & ~1u) == w->t->bounds->task_exit)
+		return 1;
 	return cw_is_exc_return(pc) ||
 	       (cw_walk_is_return(w, pc) &&
 		cw_thumb_call_before(w->t->mem, pc, &target) != CW_CALL_NONE);

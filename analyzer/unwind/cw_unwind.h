@@ -142,7 +142,9 @@ struct cw_backtrace {
 	unsigned int nr;
 	enum cw_stop stop;
 	char stop_detail[160];
-	uint32_t stop_addr;	/* CW_STOP_BAD_PC: the return address that is not code */
+	uint32_t stop_addr;	/* CW_STOP_BAD_PC: the return address that is not code;
+				 * CW_STOP_NO_RETURN at a stale EXC_RETURN: the pc of
+				 * the kernel's start frame it led to */
 	struct cw_search search;
 };
 
@@ -151,6 +153,8 @@ struct cw_backtrace {
  * RTOS starts its threads. Every unwinder's caller lies inside the stack;
  * the chain ends at the thread's start instead of reading what is above it.
  */
+#define CW_MAX_START_SVCS	4
+
 struct cw_bounds {
 	uint32_t stack_lo, stack_hi;	/* [lo, hi); hi 0: not known */
 	uint32_t task_exit;	/* the return address a task's function is given (FreeRTOS
@@ -160,6 +164,17 @@ struct cw_bounds {
 	const char *task_exit_name, *thread_entry_name;
 	const char *task_exit_from;	/* how task_exit was learned: the code that stores it
 					 * in a new task's frame, or NULL (by its default name) */
+	/*
+	 * The return address of each svc with which the kernel's port starts
+	 * the first task (FreeRTOS: prvPortStartFirstTask, vStartFirstTask):
+	 * only SVCall returns to the frame it stacks, and the handler that
+	 * starts the first task never does, so that frame is dead once the
+	 * threads run, wherever it lies (ARM_CM0, which leaves the main stack
+	 * where it was, keeps it above every later frame).
+	 */
+	uint32_t start_svc[CW_MAX_START_SVCS];
+	unsigned int nr_start_svc;
+	const char *start_svc_name[CW_MAX_START_SVCS];
 };
 
 struct cw_target {

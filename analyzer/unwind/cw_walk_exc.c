@@ -215,6 +215,27 @@ static int walk_fnc_return(struct cw_walk *w, uint32_t fnc_return)
 	return 0;
 }
 
+/*
+ * Only SVCall returns to the frame the svc that started the first task
+ * stacked, and only while its handler starts that task. Another handler
+ * that reaches it read a stale EXC_RETURN: on ARM_CM0, whose PendSV keeps
+ * its own in a register, the one the start's vPortSVCHandler_C() pushed,
+ * which is still on the main stack. Returns the start function's name.
+ */
+static const char *stale_start_return(const struct cw_walk *w, const struct cw_exc_frame *f)
+{
+	const struct cw_bounds *b = w->t->bounds;
+	unsigned int i;
+
+	if (!cw_reg_ok(&w->regs, CW_XPSR) ||
+	    (w->regs.r[CW_XPSR] & CW_XPSR_IPSR) == CW_EXC_SVCALL)
+		return NULL;
+	for (i = 0; b && i < b->nr_start_svc; i++)
+		if (b->start_svc[i] == (f->words[CW_EXC_PC_WORD] & ~1u))
+			return b->start_svc_name[i];
+	return NULL;
+}
+
 /* The interrupted context: pop the frame the hardware pushed at exception entry. */
 int cw_walk_exception(struct cw_walk *w, uint32_t exc_return, uint32_t sp_at_entry)
 {
@@ -222,6 +243,7 @@ int cw_walk_exception(struct cw_walk *w, uint32_t exc_return, uint32_t sp_at_ent
 	struct cw_exc_frame f;
 	unsigned int flags = 0;
 	enum cw_reg missing;
+	const char *start;
 	uint32_t base;
 
 	if (exc_return == CW_LR_RESET_VALUE)
@@ -266,6 +288,12 @@ int cw_walk_exception(struct cw_walk *w, uint32_t exc_return, uint32_t sp_at_ent
 	if (!cw_walk_below_top(w, f.base + f.size))
 		return cw_walk_stop(w, CW_STOP_STACK_END, "exception frame at 0x%08x above the thread's "
 				    "stack (top 0x%08x)", f.base, w->t->bounds->stack_hi);
+	start = stale_start_return(w, &f);
+	if (start)
+		return w->bt->stop_addr = f.words[CW_EXC_PC_WORD],
+		       cw_walk_stop(w, CW_STOP_NO_RETURN, "EXC_RETURN 0x%08x is stale: 0x%08x holds "
+				    "the frame of the svc in %s that started the first task, which "
+				    "only SVCall returns to", exc_return, f.base, start);
 	w->exceptions++;
 	if (frame_lost(w, f.words))
 		return cw_walk_lost_frame(w, exc_return, f.base, CW_FRAME_EXCEPTION);

@@ -286,6 +286,68 @@ static void freertos_cm33_fp_context(void)
 	close_session(&s);
 }
 
+/*
+ * FreeRTOS ARM_CM33 whose task stack is only word-aligned (a StackType_t
+ * array the application gave xTaskCreateStatic(), the idle task's among
+ * them): the port saves pxStack as PSPLIM, and PSPLIM ignores bits [2:0],
+ * so the saved word may be 4 mod 8.
+ */
+#define TCB_STACK	48	/* pxStack, after the two list items and uxPriority */
+
+static void freertos_cm33_word_aligned_psplim(void)
+{
+	const struct cw_thread *th;
+	struct session s;
+	uint32_t lo, top, base, pc, i;
+
+	th = freertos_idle(&s, &pc);
+	if (!th)
+		return;
+	lo = th->stack_lo + 4;
+	top = th->stack_lo + 0x100;
+	poke32(&s, th->tcb + TCB_STACK, lo);
+	poke32(&s, top, lo);					/* PSPLIM */
+	poke32(&s, top + 4, 0xFFFFFFFDu);			/* EXC_RETURN: basic frame */
+	for (i = 0; i < 8; i++)
+		poke32(&s, top + 8 + 4 * i, 0x40 + i);		/* r4-r11 */
+	base = top + 40;
+	for (i = 0; i < 5; i++)
+		poke32(&s, base + 4 * i, 0x10 + i);		/* r0-r3, r12 */
+	poke32(&s, base + 20, 0);				/* lr */
+	poke32(&s, base + 24, pc);
+	poke32(&s, base + 28, 0x01000000u);			/* xPSR */
+	poke32(&s, th->tcb + TCB_TOP, top);
+	run(&s, CW_RTOS_FREERTOS);
+	th = thread(&s.r, "IDLE");
+	KTAP_EXPECT(th && th->layout && !strcmp(th->layout, "ARM_CM33"), "layout %s (%s)",
+		    th && th->layout ? th->layout : "none", th ? th->problem : "");
+	KTAP_EXPECT(th && th->have_psplim && th->psplim == lo, "PSPLIM 0x%08x", th ? th->psplim : 0);
+	KTAP_EXPECT(th && th->regs.r[CW_R0] == 0x10 && th->regs.r[CW_PC] == pc, "frame");
+	close_session(&s);
+
+	/* Once the task ran, its switch saved PSPLIM as mrs reads it: rounded down to 8. */
+	th = freertos_idle(&s, &pc);
+	if (!th)
+		return;
+	lo = th->stack_lo + 4;
+	poke32(&s, th->tcb + TCB_STACK, lo);
+	poke32(&s, top, lo & ~7u);				/* PSPLIM */
+	poke32(&s, top + 4, 0xFFFFFFFDu);
+	for (i = 0; i < 8; i++)
+		poke32(&s, top + 8 + 4 * i, 0x40 + i);
+	for (i = 0; i < 5; i++)
+		poke32(&s, base + 4 * i, 0x10 + i);
+	poke32(&s, base + 20, 0);
+	poke32(&s, base + 24, pc);
+	poke32(&s, base + 28, 0x01000000u);
+	poke32(&s, th->tcb + TCB_TOP, top);
+	run(&s, CW_RTOS_FREERTOS);
+	th = thread(&s.r, "IDLE");
+	KTAP_EXPECT(th && th->layout && !strcmp(th->layout, "ARM_CM33"), "saved PSPLIM: layout %s",
+		    th && th->layout ? th->layout : "none");
+	close_session(&s);
+}
+
 /* A context saved below the stack, and a stack whose low end lost its fill pattern. */
 static void freertos_overflow(void)
 {
@@ -918,6 +980,7 @@ int main(void)
 	KTAP_RUN(freertos_cyclic_list);
 	KTAP_RUN(freertos_garbage_pointers);
 	KTAP_RUN(freertos_cm33_fp_context);
+	KTAP_RUN(freertos_cm33_word_aligned_psplim);
 	KTAP_RUN(freertos_overflow);
 	KTAP_RUN(zephyr_threads);
 	KTAP_RUN(zephyr_states);

@@ -43,12 +43,15 @@ STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": 
           "stopped": {"suspended"}}
 # Where a kernel starts every thread: a thread that never ran is only this frame.
 SHELLS = ("z_thread_entry", "_tx_thread_shell_entry", "nxtask_start")
-# In the Zephyr "isr" case the tick's work faults over whichever thread the tick preempted (the
-# running one), and in the M4F "fpu" case the fpu thread faults, while the crasher sleeps. In
-# ThreadX's "isrtail" the fault comes at the tick's end, after it woke the sleeping crasher.
+# In the "isr" case (Zephyr's; FreeRTOS's on M0 and M33) the tick's work faults over whichever
+# thread the tick preempted (the running one), and in the M4F "fpu" case the fpu thread faults,
+# while the crasher sleeps; "pending" is never readied there. In FreeRTOS's "isrspin" the tick
+# preempts the crasher itself, spinning in its task function. In ThreadX's "isrtail" the fault
+# comes at the tick's end, after it woke the sleeping crasher.
 CASE_STATES = {("pending", "fault"): {"ready"}, ("pending", "overflow"): {"blocked"},
                ("pending", "nullcall"): {"blocked"},
-               ("pending", "fpu"): {"blocked"}, ("crasher", "isr"): {"delayed"},
+               ("pending", "fpu"): {"blocked"}, ("pending", "isr"): {"blocked"},
+               ("crasher", "isr"): {"delayed"}, ("pending", "isrspin"): {"blocked"},
                ("crasher", "isrtail"): {"ready"},
                ("crasher", "fpu"): {"delayed"}}
 # LiteOS-M (kernel_liteos.c) runs sensor and crasher at the level of the always-ready worker and

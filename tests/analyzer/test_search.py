@@ -54,7 +54,14 @@ interrupt stack (g_intstackalloc) lies below the threads' stacks, so the fault's
 found below the interrupted thread's, which must not win for being higher. ThreadX's "isrtail"
 crashes count as "isr" ones: the fault is in a leaf the tick tail-called, its lr the handler's
 EXC_RETURN, so the fault's frame is the handler's whole chain (one frame, then the return to a
-process stack the dump has no pointer for).
+process stack the dump has no pointer for). So do FreeRTOS's "isrspin" ones (M0, M33): the tick
+hook faults over a task spinning in its own function, whose chain is that one frame, its return
+address the kernel's task exit.
+The FreeRTOS crashes also run with the ELF's main-stack symbols stripped, as real firmware whose
+linker script names none: in every form without the PSP the chain must equal GDB's, and in
+every form (and the crash's own dump) no frame of the crash's chain may lie in the function
+whose svc started the first task (that svc's frame stays on the main stack for good), nor may
+the dump be refused unless its own frame was never stacked.
 The crashes whose thread runs on the MSP (the NuttX-shaped kernel without an interrupt stack),
 and the NuttX crashes on the PSP, also run memory-only with a copy of the live frame and the
 stack above it planted at the top of RAM, as an exited task leaves its last context in freed
@@ -586,13 +593,15 @@ def isr_expected(oracle):
     return handler, rc.expected(cur)
 
 
-def cases(corpus_script, isr, guard, limit):
+def cases(corpus_script, isr, guard, limit, freertos, stkof):
     """
     (label, fw.elf, core.elf, oracle frames, from the RTOS firmware) of every process-stack
     crash; the multi-thread firmware's script sits beside the corpus's. Its "isr" crashes go to
     isr, as (label, fw.elf, core.elf, (handler frames, thread frames)), the MPU guard's
     overflows to guard, as (label, fw.elf, core.elf, crasher frames), the M33 overflows (PSPLIM)
-    to limit, as (label, fw.elf, core.elf).
+    to limit, as (label, fw.elf, core.elf), and with their oracle frames to stkof, as (label,
+    fw.elf, core.elf, oracle frames); every crash of its FreeRTOS-shaped kernels to freertos,
+    as (label, fw.elf, core.elf).
     """
     out = []
     r = subprocess.run([corpus_script], capture_output=True, text=True, timeout=2700)
@@ -609,7 +618,11 @@ def cases(corpus_script, isr, guard, limit):
     if r.returncode:
         raise RuntimeError("run-rtos.sh failed: " + r.stderr)
     for core, kernel, name, d in (line.split() for line in r.stdout.splitlines()):
-        if name in ("isr", "isrtail"):
+        if kernel.startswith("freertos"):
+            freertos.append(("%s-%s-%s" % (core, kernel, name),
+                             os.path.join(os.path.dirname(d), "fw.elf"),
+                             os.path.join(d, "core.elf")))
+        if name in ("isr", "isrtail", "isrspin"):
             isr.append(("%s-%s-%s" % (core, kernel, name),
                         os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
                         isr_expected(json.load(open(os.path.join(d, "oracle.json"))))))
@@ -617,15 +630,16 @@ def cases(corpus_script, isr, guard, limit):
             limit.append(("%s-%s-%s" % (core, kernel, name),
                           os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf")))
         if name not in ("fault", "fpu", "nullcall", "stale") and \
-                not (kernel.endswith("-guard") and name == "overflow"):
+                not (kernel.endswith("-guard") and name == "overflow") and \
+                (core, name) != ("m33", "overflow"):
             continue
         o = json.load(open(os.path.join(d, "oracle.json")))
         cur = [t for t in o["threads"] if t.get("current")][0]
         frames = rc.expected(cur, rc.code_ranges(os.path.join(os.path.dirname(d), "fw.elf")))
         if name == "overflow":
-            guard.append(("%s-%s-%s" % (core, kernel, name),
-                          os.path.join(os.path.dirname(d), "fw.elf"), os.path.join(d, "core.elf"),
-                          frames))
+            (guard if kernel.endswith("-guard") else stkof).append(
+                ("%s-%s-%s" % (core, kernel, name), os.path.join(os.path.dirname(d), "fw.elf"),
+                 os.path.join(d, "core.elf"), frames))
             continue
         out.append(("%s-%s-%s" % (core, kernel, name), os.path.join(os.path.dirname(d), "fw.elf"),
                     os.path.join(d, "core.elf"), frames, True))
@@ -820,6 +834,107 @@ def neighbour_problems(tool, crashes, tmp):
     return bad
 
 
+# Where FreeRTOS's GCC ports start the first task with an svc (rtos/cw_freertos.c frt_start_svc).
+START_FUNCTIONS = ("prvPortStartFirstTask", "vStartFirstTask", "xPortStartScheduler")
+
+
+def without_stack_symbols(elf, out):
+    """elf without its main stack's symbols, as firmware whose linker script names none."""
+    subprocess.run(["arm-none-eabi-objcopy", "--strip-symbol=__msp_stack_lo",
+                    "--strip-symbol=__msp_stack_hi", elf, out], check=True)
+    return out
+
+
+def start_frame_problems(tool, crashes, isr, freertos, tmp):
+    """
+    Problems with the frame the svc that started FreeRTOS's first task left on the main stack
+    (ARM_CM3/CM4F: prvPortStartFirstTask; ARM_CM0 and ARMv8-M: vStartFirstTask, whose
+    vPortSVCHandler_C() also leaves the svc's EXC_RETURN below it). The FreeRTOS crashes
+    ("fault", "nullcall", "isr") in every form without the PSP, run with an ELF whose main
+    stack has no symbols (real firmware's linker scripts often name none, so no range tells
+    that frame's stack apart): the chain must equal GDB's. Every FreeRTOS crash ("overflow"
+    too, which faults in PendSV, whose EXC_RETURN ARM_CM0 keeps in a register), in its own
+    dump and every form without the PSP, with and without those symbols: no frame of the
+    crash's chain may lie in the function that started the first task, and no dump may be
+    refused but one whose own frame was never stacked (a push past PSPLIM): a handler whose
+    EXC_RETURN is in no stack slot (ARM_CM0's PendSV) ends its chain there, found or not.
+    """
+    bad = []
+    picked = [(label, elf, core, expect) for label, elf, core, expect, rtos in crashes
+              if "-freertos" in label and not label.endswith("-fpu")] + \
+             [(label, elf, core, handler + thread) for label, elf, core, (handler, thread) in isr
+              if "-freertos" in label]
+    for label, elf, core, expect in picked:
+        bare = without_stack_symbols(elf, os.path.join(tmp, label + ".nosym.elf"))
+        for fmt, s, problem in no_psp_runs(tool, label + "-nosym", bare, core, expect, tmp):
+            if problem:
+                bad.append("%s %s, no stack symbols: %s" % (label, fmt, problem))
+    for label, elf, core in freertos:
+        bare = without_stack_symbols(elf, os.path.join(tmp, label + ".nosym.elf"))
+        r, j = run(tool, elf, core)
+        lost = j and "error" not in j and any(f.get("lost") for f in j["frames"])
+        for fmt, rewrite, extra in [("own", lambda c, o: c, [])] + FORMATS:
+            if fmt != "own" and fmt not in NO_PSP:
+                continue
+            dump = rewrite(core, os.path.join(tmp, "%s.start.%s" % (label, fmt)))
+            for which, e in (("", elf), (", no stack symbols", bare)):
+                r, j = run(tool, e, dump)
+                if j is None or "error" in j:
+                    # Refused: only a crash whose own frame was never stacked may be.
+                    if not lost:
+                        bad.append("%s %s%s: refused (%s)" % (label, fmt, which,
+                                                              r.stderr.strip()[:100]))
+                    continue
+                start = [f for f in j["frames"][j["fault_frame"]:]
+                         if rc.base_name(f["function"] or "") in START_FUNCTIONS]
+                if start:
+                    bad.append("%s %s%s: the start frame %s@0x%x in the crash's chain (%d%%)" %
+                               (label, fmt, which, start[0]["function"], start[0]["pc"],
+                                start[0]["confidence"]))
+    return bad
+
+
+def stkof_problems(tool, stkof, tmp):
+    """
+    Problems of the M33 "overflow" crashes (the crasher's sub sp crosses PSPLIM: STKOF, raised by
+    the instruction, so the fault's own stacking starts above the limit and writes the whole
+    frame) as memory-only and RAM-only dumps: the chain must equal GDB's (the running thread's),
+    and with the SCB (memory-only) the fault class be stack-overflow and the running thread
+    flagged psplim. A dump refused as
+    "stacking failed" fails: that refusal belongs to stacking that itself crossed the limit,
+    which must be refused.
+    """
+    bad = []
+    for label, elf, core, expect in stkof:
+        # Where the push itself crossed the limit (clang's build) the stacking failed: the
+        # crash's own dump says its frame is lost, and a memory-only dump must be refused.
+        r, j = run(tool, elf, core)
+        if j and "error" not in j and any(f.get("lost") for f in j["frames"]):
+            r, j = run(tool, elf, cc.memory_only(core, os.path.join(tmp, label + ".stkof-lost")))
+            if "stacking failed" not in r.stderr:
+                bad.append("%s memory-only: its frame was never stacked, yet not refused" % label)
+            continue
+        for fmt, rewrite in (("memory-only", cc.memory_only), ("ram-only", ram_only)):
+            r, j = run(tool, elf, rewrite(core, os.path.join(tmp, "%s.stkof.%s" % (label, fmt))))
+            if j is None or "error" in j or j["fault_frame"] >= len(j["frames"]):
+                bad.append("%s %s: no fault frame (%s)" % (label, fmt, r.stderr.strip()[:120]))
+                continue
+            n = rc.score(expect, j["frames"][j["fault_frame"]:], False)
+            if n != len(expect):
+                bad.append("%s %s: %d/%d frames equal GDB's" % (label, fmt, n, len(expect)))
+            if fmt == "ram-only":   # no CFSR: nothing says what the fault was
+                continue
+            cls = (j.get("fault") or {}).get("class")
+            if cls != "stack-overflow":
+                bad.append("%s %s: fault class %s, not stack-overflow" % (label, fmt, cls))
+            cur = [t for t in j.get("threads", []) if t.get("state") == "running"]
+            why = cur[0]["stack"].get("overflow_reasons", []) if cur else "no running thread"
+            if "psplim" not in why:
+                bad.append("%s %s: the running thread is not flagged psplim (%s)" %
+                           (label, fmt, why))
+    return bad
+
+
 def isr_no_psp(tool, isr, tmp):
     """
     Problems of each "isr" crash in the forms without the PSP (see the module's docstring). The
@@ -842,9 +957,9 @@ def isr_no_psp(tool, isr, tmp):
 def main():
     a = parse_args("--corpus-script")
     ktap = Ktap("crashwalk-search")
-    isr, guard, limit = [], [], []
+    isr, guard, limit, freertos, stkof = [], [], [], [], []
     try:
-        crashes = cases(a.corpus_script, isr, guard, limit)
+        crashes = cases(a.corpus_script, isr, guard, limit, freertos, stkof)
     except RuntimeError as e:
         ktap.note(e)
         ktap.result(False, "search-build")
@@ -931,6 +1046,18 @@ def main():
     for b in bad:
         print("#   " + b)
     ktap.result(isr and not bad, "search isr-no-psp")
+    bad = stkof_problems(a.crashwalk, stkof, tmp.name)
+    print("# stkof-memory-only: %d problems in the memory-only and RAM-only forms of %d M33 "
+          "stack-limit faults" % (len(bad), len(stkof)))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(stkof and not bad, "search stkof-memory-only")
+    bad = start_frame_problems(a.crashwalk, crashes, isr, freertos, tmp.name)
+    print("# freertos-start-frame: %d problems with the frame that started the first task" %
+          len(bad))
+    for b in bad:
+        print("#   " + b)
+    ktap.result(freertos and not bad, "search freertos-start-frame")
     bad = isr_stack_object(a.crashwalk, isr, tmp.name)
     print("# isr-stack-object: %d/%d memory-only interrupt-stack crashes right" %
           (len(isr) - len({b.split(":")[0] for b in bad}), len(isr)))

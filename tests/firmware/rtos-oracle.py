@@ -208,8 +208,9 @@ def rtos_oracle(path, kernel, port):
     # Returns to thread mode on the stack the threads run on: the PSP, or the MSP.
     in_thread = (exc_return & 0x8) == 0x8 and (on_msp or (exc_return & 0x4) == 0x4)
     crash, tick_return, tick_base, tick_callee = None, None, None, None
-    if not in_thread and u32("crash_case") in (3, 8):
-        # The "isr" case (and ThreadX's "isrtail", its fault in a leaf the tick tail-called):
+    if not in_thread and u32("crash_case") in (3, 8, 9):
+        # The "isr" case (and ThreadX's "isrtail", its fault in a leaf the tick tail-called, and
+        # FreeRTOS's "isrspin", over a thread in its own task function):
         # the tick's work faulted on the interrupt stack over a thread. GDB's
         # chain from the fault's frame, to the tick's exception return (GDB does not take the
         # PSP for the frame under it: the thread is read below, like any live thread). With

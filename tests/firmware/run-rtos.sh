@@ -76,6 +76,9 @@ kernel_cflags() {
 # "nullcall" (the crasher calls through a NULL function pointer: pc 0, the caller in lr).
 # "stale" (the crasher faults above the context its kernel saved at its last switch, still
 # whole below the fault's frame, its chain running up through it) on ThreadX, LiteOS-M and NuttX.
+# On FreeRTOS, "isr" (the tick hook faults over the task the tick preempted) on M0 and M33, whose
+# ports leave the start's svc frame (and on ARMv8-M what vPortSVCHandler_C pushed) on the main stack;
+# and "isrspin" there, the tick hook faulting over the crasher spinning in its own task function.
 # "isrtail" (the tick's last work, a leaf it tail-calls, faults with the handler's EXC_RETURN still
 # in lr: the handler's chain is that one frame) on ThreadX, as the real ThreadX bench's hook.
 kernel_cases() {	# core kernel variant
@@ -84,6 +87,7 @@ kernel_cases() {	# core kernel variant
 	echo "fault:1 overflow:2 nullcall:6"
 	if [ "$2" = zephyr ]; then echo "isr:3 panic:5"; fi
 	case $2 in threadx|liteos|nuttx) echo "isr:3";; esac
+	case $1-$2 in m0-freertos|m33-freertos) echo "isr:3 isrspin:9";; esac
 	case $2 in threadx|liteos|nuttx) echo "stale:7";; esac
 	if [ "$2" = threadx ]; then echo "isrtail:8"; fi
 	if [ "$1" = m4f ]; then echo "fpu:4"; fi
@@ -93,12 +97,21 @@ key=$( (cat "$src"/* "$here/src/crash.c" "$here/src/fw.h" "$0" "$here/rtos-oracl
 	"$here/qemu-gdb.sh" "$here/src/start.S";
 	arm-none-eabi-gcc --version; clang --version; qemu-system-arm --version) | sha256sum | cut -c1-16)
 
+# The FreeRTOS builds on M0 and M33 wrap two of the application's functions for the "isrspin"
+# case (kernel_freertos.c, at its end); no other build's command line changes.
+core_ldflags() {
+	case $1-$(kernel_source "$2") in
+	m0-freertos|m33-freertos) echo "-Wl,--wrap=rtos_create -Wl,--wrap=rtos_tick_hook";;
+	esac
+}
+
 # build CORE KERNEL OUT: by GCC, or by clang (with clang_libs) for a "-clang" kernel.
 build() {
 	case $2 in
 	*-clang)
 		# shellcheck disable=SC2046
 		clang --target=arm-none-eabi $(core_cflags "$1") $(kernel_cflags "${2%-clang}") \
+			$(core_ldflags "$1" "$2") \
 			-O2 -funwind-tables -g -ffile-prefix-map="$repo"=. -fdebug-prefix-map="$repo"=. \
 			-ffreestanding -nostdlib -Wall -Wextra -fuse-ld=lld \
 			-I"$src" -L"$src" -T "$src/$(core_ldscript "$1")" \
@@ -107,7 +120,7 @@ build() {
 			$(clang_libs "$1") -o "$3";;
 	*)
 		# shellcheck disable=SC2046
-		arm-none-eabi-gcc $(core_cflags "$1") $(kernel_cflags "$2") \
+		arm-none-eabi-gcc $(core_cflags "$1") $(kernel_cflags "$2") $(core_ldflags "$1" "$2") \
 			-O2 -funwind-tables -g -ffile-prefix-map="$repo"=. -fdebug-prefix-map="$repo"=. \
 			-ffreestanding -nostdlib -Wall -Wextra \
 			-I"$src" -L"$src" -T "$src/$(core_ldscript "$1")" \

@@ -544,3 +544,75 @@ void vPortSVCHandler_C(uint32_t *pulCallerStackAddress)
 		vRestoreContextOfFirstTask();
 }
 #endif
+
+#if RTOS_V8M
+/*
+ * portable/ARMv8M's vPortSVCHandler_C(): the svc that vStartFirstTask()
+ * makes (port.S) starts the first task. After the rest, so that no line of
+ * the other builds moves.
+ */
+#define portOFFSET_TO_PC	6
+#define portSVC_START_SCHEDULER	100
+
+void vRestoreContextOfFirstTask(void);
+void vPortSVCHandler_C(uint32_t *pulCallerStackAddress);
+
+void vPortSVCHandler_C(uint32_t *pulCallerStackAddress)
+{
+	uint32_t ulPC = pulCallerStackAddress[portOFFSET_TO_PC];
+	uint8_t ucSVCNumber = ((uint8_t *)ulPC)[-2];
+
+	if (ucSVCNumber == portSVC_START_SCHEDULER)
+		vRestoreContextOfFirstTask();
+}
+#endif
+
+#if defined(__ARM_ARCH_6M__) || RTOS_V8M
+/*
+ * The "isrspin" case (crash_case 9; run-rtos.sh links these two wrappers
+ * into the M0 and M33 builds only, so no other build changes): the crasher's
+ * task function is a loop that calls nothing, and the tick hook faults over
+ * it, so the interrupted thread's whole chain is that one frame, its return
+ * address the task exit.
+ */
+#define CASE_ISR_SPIN	9
+#define SPIN_AFTER_TICKS	12
+
+extern volatile uint32_t crash_case;
+extern volatile uint32_t bad_address;
+static volatile uint32_t spins;
+
+void __real_rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
+			uint32_t *stack, uint32_t words);
+void __wrap_rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
+			uint32_t *stack, uint32_t words);
+void __real_rtos_tick_hook(void);
+void __wrap_rtos_tick_hook(void);
+
+static void spin_task(void *arg)
+{
+	(void)arg;
+	for (;;)
+		spins++;
+}
+
+void __wrap_rtos_create(const char *name, rtos_entry fn, void *arg, unsigned int prio,
+			uint32_t *stack, uint32_t words)
+{
+	static const char crasher[] = "crasher";
+	unsigned int i;
+
+	for (i = 0; i < sizeof(crasher) && name[i] == crasher[i]; i++)
+		;
+	if (crash_case == CASE_ISR_SPIN && i == sizeof(crasher))
+		fn = spin_task;
+	__real_rtos_create(name, fn, arg, prio, stack, words);
+}
+
+void __wrap_rtos_tick_hook(void)
+{
+	if (crash_case == CASE_ISR_SPIN && rtos_ticks >= SPIN_AFTER_TICKS)
+		*(volatile uint32_t *)bad_address = rtos_ticks;
+	__real_rtos_tick_hook();
+}
+#endif

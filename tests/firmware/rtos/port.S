@@ -147,7 +147,7 @@ pendsv_handler:
  * frame, thread mode on the main stack, is never popped: it stays at the
  * top of the main stack, stale, below what handlers push later.
  */
-	.global	prvPortStartFirstTask
+	.if __ARM_ARCH != 8; .global prvPortStartFirstTask	/* v8-M: see the end */
 	.type	prvPortStartFirstTask, %function
 	.thumb_func
 prvPortStartFirstTask:
@@ -174,7 +174,7 @@ svc_handler:
 	msr	psp, r0
 	isb
 	bx	lr
-	.size	svc_handler, . - svc_handler
+	.size	svc_handler, . - svc_handler; .endif
 #elif defined(KERNEL_ZEPHYR)
 /*
  * Zephyr's z_arm_svc(): an svc from k_panic() or k_oops() (_SVC_CALL_RUNTIME_EXCEPT)
@@ -631,6 +631,68 @@ pendsv_handler:
 	ldmia	r0!, {r3-r7}
 	bx	r3
 	.size	pendsv_handler, . - pendsv_handler
+
+	.ltorg
+#endif
+
+#if defined(__ARM_ARCH_8M_MAIN__) && !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && \
+    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
+/*
+ * FreeRTOS's ARMv8-M ports (ARM_CM23/CM33/CM35P/CM55/CM85, portable/ARMv8M,
+ * without TrustZone or the MPU), which start the first task unlike ARM_CM3:
+ * vStartFirstTask() sets the main stack back to its top and makes svc 100;
+ * SVC_Handler hands the stack its frame is on to vPortSVCHandler_C(), which
+ * calls vRestoreContextOfFirstTask(). The svc's frame, and below it what
+ * vPortSVCHandler_C() pushed (the svc's EXC_RETURN among it), stay on the
+ * main stack for good. The CM3-shaped start above is left out of this build
+ * (.if __ARM_ARCH != 8) so that no line of the other builds moves.
+ */
+	.text
+	.global	vStartFirstTask
+	.type	vStartFirstTask, %function
+	.thumb_func
+vStartFirstTask:
+	ldr	r0, =0xE000ED08		/* VTOR */
+	ldr	r0, [r0]
+	ldr	r0, [r0]
+	msr	msp, r0
+	cpsie	i
+	cpsie	f
+	dsb
+	isb
+	svc	100		/* portSVC_START_SCHEDULER */
+	nop
+	.size	vStartFirstTask, . - vStartFirstTask
+
+	.global	svc_handler
+	.type	svc_handler, %function
+	.thumb_func
+svc_handler:
+	tst	lr, #4
+	ite	eq
+	mrseq	r0, msp
+	mrsne	r0, psp
+	ldr	r1, =vPortSVCHandler_C
+	bx	r1
+	.size	svc_handler, . - svc_handler
+
+/* From pxTopOfStack up: PSPLIM, EXC_RETURN, r4-r11, then the hardware frame. */
+	.global	vRestoreContextOfFirstTask
+	.type	vRestoreContextOfFirstTask, %function
+	.thumb_func
+vRestoreContextOfFirstTask:
+	ldr	r2, =pxCurrentTCB
+	ldr	r1, [r2]
+	ldr	r0, [r1]
+	ldm	r0!, {r1, r2}
+	msr	psplim, r1
+	movs	r1, #2
+	msr	control, r1	/* thread mode on the process stack */
+	adds	r0, #32		/* past r4-r11 */
+	msr	psp, r0
+	isb
+	bx	r2
+	.size	vRestoreContextOfFirstTask, . - vRestoreContextOfFirstTask
 
 	.ltorg
 #endif

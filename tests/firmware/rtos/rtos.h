@@ -136,4 +136,11 @@ uint32_t *pxPortInitialiseStack(uint32_t *pxTopOfStack, rtos_entry pxCode, void 
 #define PORT_START_FIRST_TASK	prvPortStartFirstTask
 #endif
 
+/* The ARMv8-M ports' start of the first task (port.S, at its end). */
+#if RTOS_V8M
+void vStartFirstTask(void);
+#undef PORT_START_FIRST_TASK
+#define PORT_START_FIRST_TASK	vStartFirstTask
+#endif
+
 #endif
