@@ -321,7 +321,7 @@ static int chain_complete(const struct cw_target *t, const struct cw_backtrace *
 	uint32_t top;
 
 	if (bt->nr < 2)
-		return bt->nr == 1 && returns_to_task_exit(t, bt);
+		return bt->nr == 1 && (bt->stop == CW_STOP_TASK_ENTRY || returns_to_task_exit(t, bt));
 	top = bt->frames[bt->nr - 1].sp;
 	if (bt->stop == CW_STOP_OUTERMOST || bt->stop == CW_STOP_NO_PSP ||
 	    bt->stop == CW_STOP_DEPTH || bt->stop == CW_STOP_TASK_ENTRY ||
