@@ -35,12 +35,14 @@ METHODS = ["auto", "auto-nodwarf", "scan"]
 # ThreadX's "System Timer Thread" suspends itself when no timer is due; doomed terminated itself.
 # LiteOS-M's kernel has its own idle task (ready, in the lowest queue) and a software timer task
 # pended on its queue. NuttX's idle task (the boot thread, in nx_start) is ready below them all;
-# its kernel stops a sleeping task with SIGSTOP inside signal delivery (suspended).
+# its kernel stops a sleeping task with SIGSTOP inside signal delivery (suspended). RT-Thread's
+# idle thread "tidle0" is ready below the application's IDLE, its soft-timer thread "timer"
+# suspended with no timer started; doomed detached itself (closed, in the defunct list).
 STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": {"ready"},
           "waiter": {"blocked"}, "crasher": {"running"}, "notified": {"blocked"},
           "doomed": {"dead"}, "System Timer Thread": {"suspended"},
           "IdleCore000": {"ready"}, "Swt_Task": {"blocked"}, "Idle_Task": {"ready"},
-          "stopped": {"suspended"}}
+          "stopped": {"suspended"}, "tidle0": {"ready"}, "timer": {"suspended"}}
 # Where a kernel starts every thread: a thread that never ran is only this frame.
 SHELLS = ("z_thread_entry", "_tx_thread_shell_entry", "nxtask_start")
 # In the Zephyr "isr" case the tick's work faults over whichever thread the tick preempted (the
@@ -55,6 +57,10 @@ CASE_STATES = {("pending", "fault"): {"ready"}, ("pending", "overflow"): {"block
 # fpu: in the "fpu" case their delay may have ended while they wait their turn in the queue.
 LITEOS_CASE_STATES = {("sensor", "fpu"): {"delayed", "ready"},
                       ("crasher", "fpu"): {"delayed", "ready"}}
+# RT-Thread (kernel_rtthread.c) wakes a sleeper in the tick before the application's timer runs:
+# in the "isr" case the woken thread may be rt_current_thread already, its switch pending (ready).
+RTTHREAD_CASE_STATES = {("sensor", "isr"): {"delayed", "ready"},
+                        ("crasher", "isr"): {"delayed", "ready"}}
 
 
 def base_name(f):
@@ -150,6 +156,7 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
             problems.append("%s listed as %r" % (name, g["name"]))
         want_state = {"running"} if t["current"] else \
             (kernel == "liteos" and LITEOS_CASE_STATES.get((name, case))) or \
+            (kernel == "rtthread" and RTTHREAD_CASE_STATES.get((name, case))) or \
             CASE_STATES.get((name, case), STATES.get(name))
         if want_state is None:
             problems.append("%s: no expected state" % name)
