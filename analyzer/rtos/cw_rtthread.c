@@ -88,23 +88,23 @@ static int rtt_is_class(const struct cw_rtos_walk *w, const struct rtt_layout *l
  * timer is the first word-aligned object past the stack fields whose class
  * is a timer and whose name is the thread's.
  */
-static void rtt_measure_timer(struct cw_rtos_walk *w, struct rtt_layout *l, uint32_t tcb)
+static int rtt_measure_timer(struct cw_rtos_walk *w, struct rtt_layout *l, uint32_t tcb)
 {
 	char name[RTT_MAX_NAME + 1], tname[RTT_MAX_NAME + 1];
 	uint32_t off;
 
 	cw_rtos_read_name(w, tcb + l->name, l->name_len, name, sizeof(name));
 	if (!name[0] || name[0] == '?')
-		return;
+		return -1;
 	for (off = l->stat + 4; off < 256; off += 4) {
 		cw_rtos_read_name(w, tcb + off + l->name, l->name_len, tname, sizeof(tname));
 		if (!strcmp(name, tname) && rtt_is_class(w, l, tcb + off, RTT_CLASS_TIMER)) {
 			l->timer = off;
 			l->have_timer = 1;
-			return;
+			return 0;
 		}
 	}
-	l->have_timer = 0;
+	return -1;
 }
 
 /*
@@ -354,11 +354,12 @@ static int rtt_find(struct cw_rtos_walk *w)
 {
 	const struct cw_image *img = w->t->img;
 	uint32_t container, cur_sym, cur = 0, live, head, node, next, back, tcb, sym;
-	uint32_t at[CW_MAX_THREADS], seen[CW_MAX_THREADS + 1];
+	uint32_t at[CW_MAX_THREADS];
 	struct rtt_kernel k = { 0 };
 	struct rtt_layout l;
 	struct cw_thread *th;
 	unsigned int n = 0, i;
+	int measured = 0;
 	int v8m = !cw_image_lookup(img, "rt_trustzone_current_context", &sym);
 
 	if (rtt_container(img, &container) || cw_image_lookup(img, "rt_current_thread", &cur_sym))
@@ -393,17 +394,13 @@ static int rtt_find(struct cw_rtos_walk *w)
 				     back);
 			break;
 		}
-		for (i = 0; i < n; i++)
-			if (seen[i] == node)
-				break;
-		if (i < n || n >= CW_MAX_THREADS) {
-			cw_rtos_warn(w, "thread list cyclic or longer than %d at 0x%08x",
-				     CW_MAX_THREADS, node);
+		/* Every node links back: a loop that misses the head cannot, only a long list. */
+		if (n++ >= CW_MAX_THREADS) {
+			cw_rtos_warn(w, "thread list longer than %d at 0x%08x", CW_MAX_THREADS, node);
 			break;
 		}
-		seen[n++] = node;
-		if (!w->out->layout_dwarf && n == 1)
-			rtt_measure_timer(w, &l, tcb);
+		if (!w->out->layout_dwarf && !measured)
+			measured = !rtt_measure_timer(w, &l, tcb);
 		th = cw_rtos_add_thread(w, tcb, "the object container");
 		if (!th)
 			break;

@@ -13,7 +13,8 @@ start-up, which neither side can know. A case fails on a missing or extra thread
 state, stack bounds or overflow flag, a warning about the kernel's lists (the states above are all states the
 kernel produces), a whole chain that does not end with the task_entry stop, or fewer matching
 frames than tests/analyzer/rtos-baseline.txt records. On NuttX the bytes of stack colour left are
-compared too: the oracle counts the 0xdeadbeef words itself.
+compared too: the oracle counts the 0xdeadbeef words itself. On RT-Thread the waiter's semaphore
+is checked, and a copy of one dump with its lists broken must warn and invent no thread.
 """
 import json
 import os
@@ -165,6 +166,10 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
         if j.get("rtos_warnings"):
             problems.append("warnings for states the kernel produces: %s" %
                             "; ".join(j["rtos_warnings"]))
+        # RT-Thread's waiter is in the semaphore's suspend list: its tlist names the object.
+        if kernel == "rtthread" and name == "waiter" and \
+                not (g.get("waits_on") or "").startswith('semaphore "never" at '):
+            problems.append("waiter waits on %r, not semaphore \"never\"" % g.get("waits_on"))
         # The stack as the kernel was given it (the registry), wherever the kernel records its size.
         size = g["stack"].get("size")
         if g["stack"].get("start") != t["stack_lo"] or \
@@ -282,6 +287,56 @@ def nuttx_damaged(tool, d, ktap):
         ktap.result(not problems, "rtos nuttx damaged lists: " + what)
 
 
+def rtthread_damaged(tool, d, ktap):
+    """
+    RT-Thread's lists broken by hand in a copy of one dump: the object container's thread list
+    cut after its first thread (pointed outside RAM) or made to loop on it, a ready thread taken
+    off rt_thread_priority_table. Each must give its warning, and no thread that is not one of
+    the firmware's.
+    """
+    with open(os.path.join(d, "oracle.json")) as fh:
+        threads = json.load(fh)["threads"]
+    known = {t["tcb"] for t in threads}
+    worker = [t["tcb"] for t in threads if t["name"] == "worker"][0]
+    elf = os.path.join(os.path.dirname(d), "fw.elf")
+    head = symbols(elf)["_object_container"] + 4	# [0].object_list
+
+    def cut(m):
+        m.write32(m.read32(head), 0xF0000000)
+
+    def loop(m):
+        m.write32(m.read32(head), m.read32(head))
+
+    def unready(m):
+        m.write32(worker + 20, worker + 20)	# tlist (rtdef.h), alone
+        m.write32(worker + 24, worker + 20)
+
+    for what, damage, warning, lost in [
+            ("cut", cut, "0xf0000000 is not a thread", len(known) - 1),
+            ("loop", loop, "does not link back", len(known) - 1),
+            ("unready", unready, '"worker" is ready but not in rt_thread_priority_table', 0)]:
+        m = CoreMemory(os.path.join(d, "core.elf"))
+        damage(m)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "core.elf")
+            m.save(path)
+            j, err = run_crashwalk(tool, elf, path, "rtthread", "auto")
+        problems = [err] if j is None else []
+        if j is not None:
+            warnings = j.get("rtos_warnings") or []
+            tcbs = {t["tcb"] for t in j.get("threads", [])}
+            if not any(warning in w for w in warnings):
+                problems.append("no warning %r: %s" % (warning, warnings))
+            if tcbs - known:
+                problems.append("invented threads: %s" % sorted(tcbs - known))
+            if len(tcbs) != len(known) - lost:
+                problems.append("%d threads listed, %d expected" % (len(tcbs),
+                                                                    len(known) - lost))
+        for p in problems:
+            print("# " + p)
+        ktap.result(not problems, "rtos rtthread damaged lists: " + what)
+
+
 def main():
     a = parse_args("--rtos-script")
 
@@ -308,6 +363,8 @@ def main():
     for core, kernel, case, d in cases:
         if kernel == "nuttx" and case == "fault":
             nuttx_damaged(a.crashwalk, d, ktap)
+        if kernel == "rtthread" and core == "m3" and case == "fault":
+            rtthread_damaged(a.crashwalk, d, ktap)
     for s in summary:
         print(s)
     calib.report(ktap, "rtos")
