@@ -44,12 +44,17 @@ static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtra
 	return cw_unwind(&plain, regs, CW_CTX_PRE_EXCEPTION, c->how, bt);
 }
 
-/* A return address the walk can believe: an EXC_RETURN, or code right after a call. */
+/*
+ * A return address the walk can believe: an EXC_RETURN, code right after a
+ * call, or the kernel's task return address a thread that never ran holds in
+ * lr (EHABI's pops at its function's first instruction read what was never
+ * pushed).
+ */
 static int plausible_return(const struct cw_walk *w, uint32_t pc)
 {
 	uint32_t target;
 
-	return cw_is_exc_return(pc) ||
+	return cw_is_exc_return(pc) || cw_walk_is_task_exit(w, pc) ||
 	       (cw_walk_is_return(w, pc) &&
 		cw_thumb_call_before(w->t->mem, pc, &target) != CW_CALL_NONE);
 }

@@ -429,12 +429,24 @@ void rtos_tick(void)
 	rt_interrupt_nest--;
 }
 
-/* The idle thread: frees closed threads (none here: it never runs under the application's). */
+/* Frees the closed threads of _rt_thread_defunct: none here, the idle thread never runs. */
+static NOINLINE void rt_defunct_execute(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+/*
+ * The idle thread, a caller as the real one is (its frame's EHABI pops what
+ * its first instruction has not pushed yet): it never runs under the
+ * application's IDLE, so its first frame is still on its stack.
+ */
 static NOINLINE void rt_thread_idle_entry(void *parameter)
 {
 	(void)parameter;
-	for (;;)
+	for (;;) {
+		rt_defunct_execute();
 		__asm__ volatile("wfi");
+	}
 }
 
 /* rt_thread_suspend(rt_thread_self()) and rt_schedule(), as the timer thread makes them. */
