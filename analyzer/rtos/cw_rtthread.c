@@ -18,6 +18,11 @@
 #define RTT_CLASS_SEMAPHORE	0x02
 #define RTT_CLASS_MQ		0x06
 #define RTT_CLASS_TIMER		0x0a
+#define RTT_THREAD_INIT		0x00
+#define RTT_THREAD_READY	0x01
+#define RTT_THREAD_SUSPEND	0x02
+#define RTT_THREAD_RUNNING	0x03
+#define RTT_THREAD_CLOSE	0x04
 #define RTT_STAT_MASK		0x07
 #define RTT_TIMER_ACTIVATED	0x01
 
@@ -27,8 +32,9 @@
 #define EXC_RETURN_FP		0xFFFFFFEDu
 
 static const char *const rtt_stat_names[] = {
-	"RT_THREAD_INIT", "RT_THREAD_READY", "RT_THREAD_SUSPEND", "RT_THREAD_RUNNING",
-	"RT_THREAD_CLOSE",
+	[RTT_THREAD_INIT] = "RT_THREAD_INIT", [RTT_THREAD_READY] = "RT_THREAD_READY",
+	[RTT_THREAD_SUSPEND] = "RT_THREAD_SUSPEND", [RTT_THREAD_RUNNING] = "RT_THREAD_RUNNING",
+	[RTT_THREAD_CLOSE] = "RT_THREAD_CLOSE",
 };
 
 static const char *const rtt_ipc_names[] = {
@@ -253,23 +259,23 @@ static void rtt_state(struct cw_rtos_walk *w, const struct rtt_layout *l,
 	slot = k->prio_table && head >= k->prio_table &&
 	       head < k->prio_table + k->prio_table_size ? (head - k->prio_table) / 8 + 1 : 0;
 	switch (stat) {
-	case 0:		/* created, rt_thread_startup not called yet */
+	case RTT_THREAD_INIT:	/* created, rt_thread_startup not called yet */
 		th->state = CW_TS_SUSPENDED;
 		break;
-	case 1:
+	case RTT_THREAD_READY:
 		th->state = CW_TS_READY;
 		if (k->prio_table && slot != (uint32_t)th->priority + 1)
 			cw_rtos_warn(w, "thread \"%s\" is ready but not in rt_thread_priority_table"
 				     "[%d]", th->name, th->priority);
 		break;
-	case 3:
+	case RTT_THREAD_RUNNING:
 		/* Chosen by rt_schedule, its switch still pending: not yet running. */
 		th->state = th->current ? CW_TS_RUNNING : CW_TS_READY;
 		break;
-	case 4:
+	case RTT_THREAD_CLOSE:
 		th->state = CW_TS_DEAD;
 		break;
-	default:
+	default:	/* RTT_THREAD_SUSPEND */
 		if (head && slot)
 			cw_rtos_warn(w, "thread \"%s\" is suspended but in "
 				     "rt_thread_priority_table[%u]", th->name, slot - 1);
@@ -367,7 +373,9 @@ static int rtt_find(struct cw_rtos_walk *w)
 	w->out->layout_dwarf = rtt_layout(img, &l);
 	if (l.name_len > RTT_MAX_NAME)
 		l.name_len = RTT_MAX_NAME;
-	if (cw_image_object(img, "rt_thread_priority_table", &k.prio_table, &k.prio_table_size))
+	/* Its size is the number of priorities (RT_THREAD_PRIORITY_MAX): without it, unchecked. */
+	if (cw_image_object(img, "rt_thread_priority_table", &k.prio_table, &k.prio_table_size) ||
+	    !k.prio_table_size)
 		k.prio_table = 0;
 	if (cw_image_lookup(img, "_rt_thread_defunct", &k.defunct) &&
 	    cw_image_lookup(img, "rt_thread_defunct", &k.defunct))
