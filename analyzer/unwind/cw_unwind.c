@@ -45,16 +45,25 @@ static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtra
 }
 
 /*
- * A return address the walk can believe: an EXC_RETURN, code right after a
- * call, or the kernel's task return address a thread that never ran holds in
- * lr (EHABI's pops at its function's first instruction read what was never
- * pushed).
+ * A thread that never ran: at its function's first instruction, the kernel's
+ * task return address in lr. Nothing is pushed yet, so that is its caller
+ * (EHABI's pops there read what was never pushed); anywhere else the same
+ * address is only as good as the unwinder that read it.
  */
+static int task_start_return(const struct cw_walk *w, uint32_t pc)
+{
+	uint32_t at = w->regs.r[CW_PC] & ~1u;
+	const struct cw_symbol *fn = cw_image_func(w->t->img, at);
+
+	return w->lr_live && fn && fn->addr == at && cw_walk_is_task_exit(w, pc);
+}
+
+/* A return address the walk can believe: an EXC_RETURN, or code right after a call. */
 static int plausible_return(const struct cw_walk *w, uint32_t pc)
 {
 	uint32_t target;
 
-	return cw_is_exc_return(pc) || cw_walk_is_task_exit(w, pc) ||
+	return cw_is_exc_return(pc) || task_start_return(w, pc) ||
 	       (cw_walk_is_return(w, pc) &&
 		cw_thumb_call_before(w->t->mem, pc, &target) != CW_CALL_NONE);
 }
