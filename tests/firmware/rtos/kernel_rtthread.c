@@ -470,11 +470,9 @@ void rt_hw_context_switch_to(uint32_t to) __attribute__((noreturn));
 void board_start_tick(void);
 
 /*
- * rt_system_scheduler_start: the most urgent thread (the timer thread), off
- * the run queue and running; the port's rt_hw_context_switch_to starts it
- * through PendSV with nothing to save, the main stack back at its top.
  * The kernel's threads are made first, as rtthread_startup makes them before
- * the application's main thread; the objects' list puts them last.
+ * the application's main thread: the container's list, newest first, puts
+ * them last.
  */
 static void kernel_threads(void)
 {
@@ -496,6 +494,11 @@ static void kernel_threads(void)
 	schedule_insert(&idle);
 }
 
+/*
+ * rt_system_scheduler_start: the most urgent thread (the timer thread), off
+ * the run queue and running; the port's rt_hw_context_switch_to starts it
+ * through PendSV with nothing to save, the main stack back at its top.
+ */
 void rtos_start(void)
 {
 	struct rt_thread *to;
