@@ -103,7 +103,8 @@ enum cw_unwinder {
 	X(ZEPHYR, zephyr)						\
 	X(THREADX, threadx)						\
 	X(LITEOS, liteos)	/* OpenHarmony LiteOS-M */		\
-	X(NUTTX, nuttx)
+	X(NUTTX, nuttx)							\
+	X(RTTHREAD, rtthread)	/* RT-Thread and RT-Thread Nano */
 
 #define CW_RTOS_KIND_(NAME, name)	CW_RTOS_##NAME,
 enum cw_rtos_kind {

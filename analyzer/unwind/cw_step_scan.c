@@ -61,13 +61,6 @@ static int lr_pushed_before_pc(const struct cw_walk *w, const struct cw_symbol *
 	       (p.saved & (1u << CW_LR));
 }
 
-/* The return address a task's function was given: no call precedes it, yet it ends the chain. */
-static int is_task_exit(const struct cw_walk *w, uint32_t v)
-{
-	const struct cw_bounds *b = w->t->bounds;
-
-	return b && b->task_exit && (v & 1) && (v & ~1u) == b->task_exit;
-}
 
 int cw_step_scan(struct cw_walk *w, const struct cw_symbol *fn, struct cw_step *s)
 {
@@ -80,7 +73,7 @@ int cw_step_scan(struct cw_walk *w, const struct cw_symbol *fn, struct cw_step *
 	/* lr still holds this frame's return address unless the prologue already saved it. */
 	if (w->lr_live && !(fn && lr_pushed_before_pc(w, fn))) {
 		v = w->regs.r[CW_LR];
-		if ((cw_is_exc_return(v) && !cw_exc_return_decode(v, &er)) || is_task_exit(w, v) ||
+		if ((cw_is_exc_return(v) && !cw_exc_return_decode(v, &er)) || cw_walk_is_task_exit(w, v) ||
 		    scan_candidate(w, v, fn, &s->confidence, &s->flags)) {
 			s->pc = v;
 			s->sp = sp;
@@ -100,10 +93,10 @@ int cw_step_scan(struct cw_walk *w, const struct cw_symbol *fn, struct cw_step *
 			s->confidence = CONF_SCAN_BL;
 			return 0;
 		}
-		if (is_task_exit(w, v) || scan_candidate(w, v, fn, &s->confidence, &s->flags)) {
+		if (cw_walk_is_task_exit(w, v) || scan_candidate(w, v, fn, &s->confidence, &s->flags)) {
 			s->pc = v;
 			s->sp = a + 4;
-			s->confidence = is_task_exit(w, v) ? CONF_SCAN_BL : s->confidence;
+			s->confidence = cw_walk_is_task_exit(w, v) ? CONF_SCAN_BL : s->confidence;
 			return 0;
 		}
 	}

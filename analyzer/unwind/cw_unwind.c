@@ -60,18 +60,25 @@ static int search_trial(void *ctx, const struct cw_regs *regs, struct cw_backtra
 }
 
 /*
- * A return address the walk can believe: an EXC_RETURN, code right after a
- * call, or the address the kernel gives every new task to return to (a
- * function's first instruction: a task that never ran is at its entry, its
- * caller that address, in lr).
+ * A thread that never ran: at its function's first instruction, the kernel's
+ * task return address in lr. Nothing is pushed yet, so that is its caller
+ * (EHABI's pops there read what was never pushed); anywhere else the same
+ * address is only as good as the unwinder that read it.
  */
+static int task_start_return(const struct cw_walk *w, uint32_t pc)
+{
+	uint32_t at = w->regs.r[CW_PC] & ~1u;
+	const struct cw_symbol *fn = cw_image_func(w->t->img, at);
+
+	return w->lr_live && fn && fn->addr == at && cw_walk_is_task_exit(w, pc);
+}
+
+/* A return address the walk can believe: an EXC_RETURN, or code right after a call. */
 static int plausible_return(const struct cw_walk *w, uint32_t pc)
 {
 	uint32_t target;
 
-	if (w->t->bounds && w->t->bounds->task_exit && (pc & ~1u) == w->t->bounds->task_exit)
-		return 1;
-	return cw_is_exc_return(pc) ||
+	return cw_is_exc_return(pc) || task_start_return(w, pc) ||
 	       (cw_walk_is_return(w, pc) &&
 		cw_thumb_call_before(w->t->mem, pc, &target) != CW_CALL_NONE);
 }

@@ -40,6 +40,14 @@ int cw_walk_is_return(const struct cw_walk *w, uint32_t ret)
 	       cw_thumb_call_before(w->t->mem, ret, &target) != CW_CALL_NONE;
 }
 
+/* The return address a task's function was given: no call precedes it, yet it ends the chain. */
+int cw_walk_is_task_exit(const struct cw_walk *w, uint32_t v)
+{
+	const struct cw_bounds *b = w->t->bounds;
+
+	return b && b->task_exit && (v & 1) && (v & ~1u) == b->task_exit;
+}
+
 /*
  * What a call may change (AAPCS): r0-r3, r12, lr and the flags. The walk
  * keeps its values for the steppers, but a caller's frame does not know them.

@@ -77,6 +77,7 @@ struct cw_walk_trial {
 int cw_walk_stop(struct cw_walk *w, enum cw_stop why, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int cw_walk_is_return(const struct cw_walk *w, uint32_t ret);
+int cw_walk_is_task_exit(const struct cw_walk *w, uint32_t v);
 void cw_walk_push(struct cw_walk *w, uint32_t pc, uint32_t sp, enum cw_method m, int conf,
 		  unsigned int flags);
 uint32_t cw_walk_code_at(const struct cw_walk *w, uint32_t pc);

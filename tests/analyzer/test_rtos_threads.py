@@ -13,7 +13,8 @@ start-up, which neither side can know. A case fails on a missing or extra thread
 state, stack bounds or overflow flag, a warning about the kernel's lists (the states above are all states the
 kernel produces), a whole chain that does not end with the task_entry stop, or fewer matching
 frames than tests/analyzer/rtos-baseline.txt records. On NuttX the bytes of stack colour left are
-compared too: the oracle counts the 0xdeadbeef words itself.
+compared too: the oracle counts the 0xdeadbeef words itself. On RT-Thread the waiter's semaphore
+is checked, and a copy of one dump with its lists broken must warn and invent no thread.
 """
 import json
 import os
@@ -35,12 +36,14 @@ METHODS = ["auto", "auto-nodwarf", "scan"]
 # ThreadX's "System Timer Thread" suspends itself when no timer is due; doomed terminated itself.
 # LiteOS-M's kernel has its own idle task (ready, in the lowest queue) and a software timer task
 # pended on its queue. NuttX's idle task (the boot thread, in nx_start) is ready below them all;
-# its kernel stops a sleeping task with SIGSTOP inside signal delivery (suspended).
+# its kernel stops a sleeping task with SIGSTOP inside signal delivery (suspended). RT-Thread's
+# idle thread "tidle0" is ready below the application's IDLE, its soft-timer thread "timer"
+# suspended with no timer started; doomed detached itself (closed, in the defunct list).
 STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": {"ready"},
           "waiter": {"blocked"}, "crasher": {"running"}, "notified": {"blocked"},
           "doomed": {"dead"}, "System Timer Thread": {"suspended"},
           "IdleCore000": {"ready"}, "Swt_Task": {"blocked"}, "Idle_Task": {"ready"},
-          "stopped": {"suspended"}}
+          "stopped": {"suspended"}, "tidle0": {"ready"}, "timer": {"suspended"}}
 # Where a kernel starts every thread: a thread that never ran is only this frame.
 SHELLS = ("z_thread_entry", "_tx_thread_shell_entry", "nxtask_start")
 # In the "isr" case (Zephyr's; FreeRTOS's on M0 and M33) the tick's work faults over whichever
@@ -58,6 +61,10 @@ CASE_STATES = {("pending", "fault"): {"ready"}, ("pending", "overflow"): {"block
 # fpu: in the "fpu" case their delay may have ended while they wait their turn in the queue.
 LITEOS_CASE_STATES = {("sensor", "fpu"): {"delayed", "ready"},
                       ("crasher", "fpu"): {"delayed", "ready"}}
+# RT-Thread (kernel_rtthread.c) wakes a sleeper in the tick before the application's timer runs:
+# in the "isr" case the woken thread may be rt_current_thread already, its switch pending (ready).
+RTTHREAD_CASE_STATES = {("sensor", "isr"): {"delayed", "ready"},
+                        ("crasher", "isr"): {"delayed", "ready"}}
 
 
 def base_name(f):
@@ -153,6 +160,7 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
             problems.append("%s listed as %r" % (name, g["name"]))
         want_state = {"running"} if t["current"] else \
             (kernel == "liteos" and LITEOS_CASE_STATES.get((name, case))) or \
+            (kernel == "rtthread" and RTTHREAD_CASE_STATES.get((name, case))) or \
             CASE_STATES.get((name, case), STATES.get(name))
         if want_state is None:
             problems.append("%s: no expected state" % name)
@@ -161,6 +169,10 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
         if j.get("rtos_warnings"):
             problems.append("warnings for states the kernel produces: %s" %
                             "; ".join(j["rtos_warnings"]))
+        # RT-Thread's waiter is in the semaphore's suspend list: its tlist names the object.
+        if kernel == "rtthread" and name == "waiter" and \
+                not (g.get("waits_on") or "").startswith('semaphore "never" at '):
+            problems.append("waiter waits on %r, not semaphore \"never\"" % g.get("waits_on"))
         # The stack as the kernel was given it (the registry), wherever the kernel records its size.
         size = g["stack"].get("size")
         if g["stack"].get("start") != t["stack_lo"] or \
@@ -278,6 +290,56 @@ def nuttx_damaged(tool, d, ktap):
         ktap.result(not problems, "rtos nuttx damaged lists: " + what)
 
 
+def rtthread_damaged(tool, d, ktap):
+    """
+    RT-Thread's lists broken by hand in a copy of one dump: the object container's thread list
+    cut after its first thread (pointed outside RAM) or made to loop on it, a ready thread taken
+    off rt_thread_priority_table. Each must give its warning, and no thread that is not one of
+    the firmware's.
+    """
+    with open(os.path.join(d, "oracle.json")) as fh:
+        threads = json.load(fh)["threads"]
+    known = {t["tcb"] for t in threads}
+    worker = [t["tcb"] for t in threads if t["name"] == "worker"][0]
+    elf = os.path.join(os.path.dirname(d), "fw.elf")
+    head = symbols(elf)["_object_container"] + 4	# [0].object_list
+
+    def cut(m):
+        m.write32(m.read32(head), 0xF0000000)
+
+    def loop(m):
+        m.write32(m.read32(head), m.read32(head))
+
+    def unready(m):
+        m.write32(worker + 20, worker + 20)	# tlist (rtdef.h), alone
+        m.write32(worker + 24, worker + 20)
+
+    for what, damage, warning, lost in [
+            ("cut", cut, "0xf0000000 is not a thread", len(known) - 1),
+            ("loop", loop, "does not link back", len(known) - 1),
+            ("unready", unready, '"worker" is ready but not in rt_thread_priority_table', 0)]:
+        m = CoreMemory(os.path.join(d, "core.elf"))
+        damage(m)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "core.elf")
+            m.save(path)
+            j, err = run_crashwalk(tool, elf, path, "rtthread", "auto")
+        problems = [err] if j is None else []
+        if j is not None:
+            warnings = j.get("rtos_warnings") or []
+            tcbs = {t["tcb"] for t in j.get("threads", [])}
+            if not any(warning in w for w in warnings):
+                problems.append("no warning %r: %s" % (warning, warnings))
+            if tcbs - known:
+                problems.append("invented threads: %s" % sorted(tcbs - known))
+            if len(tcbs) != len(known) - lost:
+                problems.append("%d threads listed, %d expected" % (len(tcbs),
+                                                                    len(known) - lost))
+        for p in problems:
+            print("# " + p)
+        ktap.result(not problems, "rtos rtthread damaged lists: " + what)
+
+
 def main():
     a = parse_args("--rtos-script")
 
@@ -304,6 +366,8 @@ def main():
     for core, kernel, case, d in cases:
         if kernel == "nuttx" and case == "fault":
             nuttx_damaged(a.crashwalk, d, ktap)
+        if kernel == "rtthread" and core == "m3" and case == "fault":
+            rtthread_damaged(a.crashwalk, d, ktap)
     for s in summary:
         print(s)
     calib.report(ktap, "rtos")

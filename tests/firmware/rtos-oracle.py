@@ -107,6 +107,33 @@ def saved_context_nuttx(tcb, port, member="regs"):
     return regs
 
 
+def saved_context_rtthread(tcb, port):
+    """RT-Thread's PendSV (port.S): cortex-m0/m3 r4-r11; cortex-m4 FPU flag, r4-r11, [s16-s31];
+    cortex-m33 TrustZone context, EXC_RETURN, PSPLIM, CONTROL, r4-r11, [s16-s31]; the frame."""
+    sp = u32("((struct rt_thread *)0x%x)->sp" % tcb)
+    if port in ("cm0", "cm3"):
+        callee, exc, base = sp, 0xFFFFFFFD, sp + 32
+    elif port == "cm4f":
+        flag = word(sp)
+        callee, exc, base = sp + 4, 0xFFFFFFED if flag else 0xFFFFFFFD, sp + 36 + 64 * flag
+    else:
+        exc = word(sp + 4)
+        callee, base = sp + 16, sp + 48 + (0 if exc & 0x10 else 64)
+    regs = {}
+    for i in range(8):
+        regs["r%d" % (4 + i)] = word(callee + 4 * i)
+    hw_frame(regs, base, exc)
+    return regs
+
+
+def rtthread_live():
+    """The thread whose stack is live: the one a pending PendSV is to save, else rt_current_thread."""
+    frm = u32("rt_interrupt_from_thread")
+    if u32("rt_thread_switch_interrupt_flag") and frm:
+        return frm - u32("(unsigned int)&((struct rt_thread *)0)->sp")
+    return u32("rt_current_thread")
+
+
 def colour_left(lo, hi):
     """NuttX's arm_stack_check: STACK_COLOR words from the stack's low end up, in bytes."""
     mem = bytes(gdb.selected_inferior().read_memory(lo, hi - lo))
@@ -201,6 +228,8 @@ def rtos_oracle(path, kernel, port):
         current = u32("g_losTask.runTask")
     elif kernel == "nuttx":
         current = u32("g_readytorun.head")
+    elif kernel == "rtthread":
+        current = rtthread_live()
     else:
         current = u32("_kernel.cpus[0].current")
     exc_return = u32("crash_entry.exc_return")
@@ -245,6 +274,8 @@ def rtos_oracle(path, kernel, port):
             regs, how = saved_context_threadx(tcb), "saved-context"
         elif kernel == "liteos":
             regs, how = saved_context_liteos(tcb, port), "saved-context"
+        elif kernel == "rtthread":
+            regs, how = saved_context_rtthread(tcb, port), "saved-context"
         elif kernel == "nuttx":
             # An interrupt over the running task left its context in xcp.regs too.
             regs, how = saved_context_nuttx(tcb, port), "saved-context"

@@ -118,7 +118,7 @@ pendsv_handler:
 	.size	pendsv_handler, . - pendsv_handler
 
 #else /* !KERNEL_THREADX */
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__) && !defined(KERNEL_RTTHREAD)
 /*
  * pxCurrentTCB's saved context up to its FP registers, in the port's order:
  * r0 is left at the first word not popped, lr holds EXC_RETURN where the
@@ -213,7 +213,7 @@ port_start:
 	.size	port_start, . - port_start
 #endif
 
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__) && !defined(KERNEL_RTTHREAD)
 
 	.global	pendsv_handler
 	.type	pendsv_handler, %function
@@ -542,7 +542,7 @@ nuttx_start_idle:
 #endif
 
 #if defined(__ARM_ARCH_6M__) && !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && \
-    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
+    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(KERNEL_RTTHREAD)
 /*
  * FreeRTOS's ARM_CM0 port (V11.1 on, portasm.c without the MPU), after the
  * others so that no line of theirs moves. From pxTopOfStack up: EXC_RETURN,
@@ -693,6 +693,197 @@ vRestoreContextOfFirstTask:
 	isb
 	bx	r2
 	.size	vRestoreContextOfFirstTask, . - vRestoreContextOfFirstTask
+
+	.ltorg
+#endif
+
+#ifdef KERNEL_RTTHREAD
+/*
+ * RT-Thread-shaped kernel (kernel_rtthread.c), after the others so that no
+ * line of theirs moves: the GCC ports' PendSV_Handler (libcpu/arm/cortex-m0,
+ * -m3, -m4, -m33 context_gcc.S) in their shape. The switch to make is in
+ * rt_interrupt_from_thread / rt_interrupt_to_thread (each the address of a
+ * thread's sp) and rt_thread_switch_interrupt_flag; with no from-thread (the
+ * first switch) nothing is saved. From the saved sp up:
+ *   cortex-m0, -m3:  r4-r11, the hardware frame
+ *   cortex-m4 FPU:   flag (1: s16-s31 saved), r4-r11, [s16-s31], the frame
+ *   cortex-m33:      TrustZone context, EXC_RETURN, PSPLIM, CONTROL, r4-r11,
+ *                    [s16-s31 if EXC_RETURN bit 4 is 0], the frame
+ */
+	.text
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+#if defined(__ARM_ARCH_6M__)
+	mrs	r2, primask
+	cpsid	i
+	ldr	r0, =rt_thread_switch_interrupt_flag
+	ldr	r1, [r0]
+	cmp	r1, #0
+	beq	2f
+	movs	r1, #0
+	str	r1, [r0]
+	ldr	r0, =rt_interrupt_from_thread
+	ldr	r1, [r0]
+	cmp	r1, #0
+	beq	1f
+	mrs	r1, psp
+	subs	r1, r1, #0x20
+	ldr	r0, [r0]
+	str	r1, [r0]
+	stmia	r1!, {r4-r7}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	stmia	r1!, {r4-r7}
+1:	ldr	r1, =rt_interrupt_to_thread
+	ldr	r1, [r1]
+	ldr	r1, [r1]
+	ldmia	r1!, {r4-r7}
+	push	{r4-r7}
+	ldmia	r1!, {r4-r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	pop	{r4-r7}
+	msr	psp, r1
+2:	msr	primask, r2
+	/* The port returns through -4; bit 0 is the core's to ignore, QEMU's is not: -3. */
+	movs	r0, #3
+	rsbs	r0, r0, #0
+	bx	r0
+#elif defined(__ARM_ARCH_8M_MAIN__)
+	mrs	r2, primask
+	cpsid	i
+	ldr	r0, =rt_thread_switch_interrupt_flag
+	ldr	r1, [r0]
+	cmp	r1, #0
+	bne	3f
+	msr	primask, r2
+	bx	lr
+3:	push	{r2}
+	movs	r1, #0
+	str	r1, [r0]
+	ldr	r0, =rt_interrupt_from_thread
+	ldr	r1, [r0]
+	cbz	r1, 1f
+	mrs	r1, psp
+	tst	lr, #0x10
+	it	eq
+	vstmdbeq r1!, {d8-d15}
+	stmdb	r1!, {r4-r11}
+	ldr	r2, =rt_trustzone_current_context
+	ldr	r2, [r2]
+	mov	r3, lr
+	mrs	r4, psplim
+	mrs	r5, control
+	stmdb	r1!, {r2-r5}
+	ldr	r0, [r0]
+	str	r1, [r0]
+1:	ldr	r1, =rt_interrupt_to_thread
+	ldr	r1, [r1]
+	ldr	r1, [r1]
+	ldmia	r1!, {r2-r5}
+	msr	psplim, r4
+	msr	control, r5
+	mov	lr, r3
+	ldr	r6, =rt_trustzone_current_context
+	str	r2, [r6]
+	ldmia	r1!, {r4-r11}
+	tst	lr, #0x10
+	it	eq
+	vldmiaeq r1!, {d8-d15}
+	msr	psp, r1
+	pop	{r2}
+	msr	primask, r2
+	bx	lr
+#else
+	mrs	r2, primask
+	cpsid	i
+	ldr	r0, =rt_thread_switch_interrupt_flag
+	ldr	r1, [r0]
+	cbz	r1, 2f
+	movs	r1, #0
+	str	r1, [r0]
+	ldr	r0, =rt_interrupt_from_thread
+	ldr	r1, [r0]
+	cbz	r1, 1f
+	mrs	r1, psp
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	it	eq
+	vstmdbeq r1!, {d8-d15}
+#endif
+	stmdb	r1!, {r4-r11}
+#ifdef __ARM_FP
+	movs	r4, #0
+	tst	lr, #0x10
+	it	eq
+	moveq	r4, #1
+	stmdb	r1!, {r4}
+#endif
+	ldr	r0, [r0]
+	str	r1, [r0]
+1:	ldr	r1, =rt_interrupt_to_thread
+	ldr	r1, [r1]
+	ldr	r1, [r1]
+#ifdef __ARM_FP
+	ldmia	r1!, {r3}
+#endif
+	ldmia	r1!, {r4-r11}
+#ifdef __ARM_FP
+	cmp	r3, #0
+	it	ne
+	vldmiane r1!, {d8-d15}
+#endif
+	msr	psp, r1
+#ifdef __ARM_FP
+	orr	lr, lr, #0x10
+	cmp	r3, #0
+	it	ne
+	bicne	lr, lr, #0x10
+#endif
+2:	msr	primask, r2
+	orr	lr, lr, #0x04
+	bx	lr
+#endif
+	.size	pendsv_handler, . - pendsv_handler
+
+/*
+ * rt_hw_context_switch_to(&to->sp): nothing to save, PendSV pended, the main
+ * stack set back to the vector table's initial value (the ports read it
+ * through VTOR), interrupts on: PendSV starts the thread at once.
+ */
+	.global	rt_hw_context_switch_to
+	.type	rt_hw_context_switch_to, %function
+	.thumb_func
+rt_hw_context_switch_to:
+	ldr	r1, =rt_interrupt_to_thread
+	str	r0, [r1]
+#ifdef __ARM_FP
+	mrs	r2, control
+	bic	r2, r2, #0x04
+	msr	control, r2
+#endif
+	ldr	r1, =rt_interrupt_from_thread
+	movs	r0, #0
+	str	r0, [r1]
+	ldr	r1, =rt_thread_switch_interrupt_flag
+	movs	r0, #1
+	str	r0, [r1]
+	ldr	r0, =0xE000ED04		/* ICSR: PENDSVSET */
+	ldr	r1, =0x10000000
+	str	r1, [r0]
+	ldr	r0, =__msp_stack_hi
+	msr	msp, r0
+	cpsie	i
+	dsb
+	isb
+4:	b	4b
+	.size	rt_hw_context_switch_to, . - rt_hw_context_switch_to
 
 	.ltorg
 #endif
