@@ -509,13 +509,9 @@ void rtos_start(void)
 #if defined(__ARM_ARCH_6M__)
 /*
  * ARM_CM0 (V11.1 on): its pxPortInitialiseStack() stores EXC_RETURN below
- * r4-r11, where its PendSV saves it, and vPortSVCHandler_C() starts the first
- * task for the svc vStartFirstTask() makes (port.S). After the rest, so that
- * no line of the other builds moves.
+ * r4-r11, where its PendSV saves it. After the rest, so that no line of the
+ * other builds moves.
  */
-#define portOFFSET_TO_PC	6
-#define portSVC_START_SCHEDULER	100
-
 NOINLINE StackType_t *pxPortInitialiseStack(StackType_t *pxTopOfStack, rtos_entry pxCode,
 					    void *pvParameters)
 {
@@ -531,25 +527,12 @@ NOINLINE StackType_t *pxPortInitialiseStack(StackType_t *pxTopOfStack, rtos_entr
 	*pxTopOfStack = portINITIAL_EXC_RETURN;
 	return pxTopOfStack;
 }
-
-void vRestoreContextOfFirstTask(void);
-void vPortSVCHandler_C(uint32_t *pulCallerStackAddress);
-
-void vPortSVCHandler_C(uint32_t *pulCallerStackAddress)
-{
-	uint32_t ulPC = pulCallerStackAddress[portOFFSET_TO_PC];
-	uint8_t ucSVCNumber = ((uint8_t *)ulPC)[-2];
-
-	if (ucSVCNumber == portSVC_START_SCHEDULER)
-		vRestoreContextOfFirstTask();
-}
 #endif
 
-#if RTOS_V8M
+#if defined(__ARM_ARCH_6M__) || RTOS_V8M
 /*
- * portable/ARMv8M's vPortSVCHandler_C(): the svc that vStartFirstTask()
- * makes (port.S) starts the first task. After the rest, so that no line of
- * the other builds moves.
+ * The vPortSVCHandler_C() of ARM_CM0 and of portable/ARMv8M: the svc that
+ * vStartFirstTask() makes (port.S) starts the first task.
  */
 #define portOFFSET_TO_PC	6
 #define portSVC_START_SCHEDULER	100
@@ -565,9 +548,7 @@ void vPortSVCHandler_C(uint32_t *pulCallerStackAddress)
 	if (ucSVCNumber == portSVC_START_SCHEDULER)
 		vRestoreContextOfFirstTask();
 }
-#endif
 
-#if defined(__ARM_ARCH_6M__) || RTOS_V8M
 /*
  * The "isrspin" case (crash_case 9; run-rtos.sh links these two wrappers
  * into the M0 and M33 builds only, so no other build changes): the crasher's

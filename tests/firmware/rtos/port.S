@@ -636,7 +636,7 @@ pendsv_handler:
 #endif
 
 #if defined(__ARM_ARCH_8M_MAIN__) && !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && \
-    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
+    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(KERNEL_RTTHREAD)
 /*
  * FreeRTOS's ARMv8-M ports (ARM_CM23/CM33/CM35P/CM55/CM85, portable/ARMv8M,
  * without TrustZone or the MPU), which start the first task unlike ARM_CM3:
