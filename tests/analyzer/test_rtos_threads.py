@@ -242,6 +242,34 @@ class CoreMemory:
             fh.write(self.b)
 
 
+def damaged_lists(tool, d, elf, known, kernel, damages, ktap):
+    """
+    Each of damages, (what, damage(CoreMemory), warning, threads lost), done to a copy of d's
+    dump and read with --rtos kernel: its warning given, no thread invented, the rest listed.
+    """
+    for what, damage, warning, lost in damages:
+        m = CoreMemory(os.path.join(d, "core.elf"))
+        damage(m)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "core.elf")
+            m.save(path)
+            j, err = run_crashwalk(tool, elf, path, kernel, "auto")
+        problems = [err] if j is None else []
+        if j is not None:
+            warnings = j.get("rtos_warnings") or []
+            tcbs = {t["tcb"] for t in j.get("threads", [])}
+            if not any(warning in w for w in warnings):
+                problems.append("no warning %r: %s" % (warning, warnings))
+            if tcbs - known:
+                problems.append("invented threads: %s" % sorted(tcbs - known))
+            if len(tcbs) != len(known) - lost:
+                problems.append("%d threads listed, %d expected" % (len(tcbs),
+                                                                    len(known) - lost))
+        for p in problems:
+            print("# " + p)
+        ktap.result(not problems, "rtos %s damaged lists: %s" % (kernel, what))
+
+
 def nuttx_damaged(tool, d, ktap):
     """
     NuttX's lists broken by hand in a copy of one dump: g_readytorun made cyclic, a g_pidhash
@@ -264,30 +292,10 @@ def nuttx_damaged(tool, d, ktap):
         m.write32(sym["g_waitingforsignal"], 0)
         m.write32(sym["g_waitingforsignal"] + 4, 0)
 
-    for what, damage, warning, lost in [
-            ("cycle", cycle, "g_readytorun is cyclic", 0),
-            ("outside", outside, "g_pidhash slot 1 holds 0xf0000000", 1),
-            ("count", emptied, "g_waitingforsignal holds 0 tasks", 0)]:
-        m = CoreMemory(os.path.join(d, "core.elf"))
-        damage(m)
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "core.elf")
-            m.save(path)
-            j, err = run_crashwalk(tool, elf, path, "nuttx", "auto")
-        problems = [err] if j is None else []
-        if j is not None:
-            warnings = j.get("rtos_warnings") or []
-            tcbs = {t["tcb"] for t in j.get("threads", [])}
-            if not any(warning in w for w in warnings):
-                problems.append("no warning %r: %s" % (warning, warnings))
-            if tcbs - known:
-                problems.append("invented threads: %s" % sorted(tcbs - known))
-            if len(tcbs) != len(known) - lost:
-                problems.append("%d threads listed, %d expected" % (len(tcbs),
-                                                                    len(known) - lost))
-        for p in problems:
-            print("# " + p)
-        ktap.result(not problems, "rtos nuttx damaged lists: " + what)
+    damaged_lists(tool, d, elf, known, "nuttx", [
+        ("cycle", cycle, "g_readytorun is cyclic", 0),
+        ("outside", outside, "g_pidhash slot 1 holds 0xf0000000", 1),
+        ("count", emptied, "g_waitingforsignal holds 0 tasks", 0)], ktap)
 
 
 def rtthread_damaged(tool, d, ktap):
@@ -314,30 +322,10 @@ def rtthread_damaged(tool, d, ktap):
         m.write32(worker + 20, worker + 20)	# tlist (rtdef.h), alone
         m.write32(worker + 24, worker + 20)
 
-    for what, damage, warning, lost in [
-            ("cut", cut, "0xf0000000 is not a thread", len(known) - 1),
-            ("loop", loop, "does not link back", len(known) - 1),
-            ("unready", unready, '"worker" is ready but not in rt_thread_priority_table', 0)]:
-        m = CoreMemory(os.path.join(d, "core.elf"))
-        damage(m)
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "core.elf")
-            m.save(path)
-            j, err = run_crashwalk(tool, elf, path, "rtthread", "auto")
-        problems = [err] if j is None else []
-        if j is not None:
-            warnings = j.get("rtos_warnings") or []
-            tcbs = {t["tcb"] for t in j.get("threads", [])}
-            if not any(warning in w for w in warnings):
-                problems.append("no warning %r: %s" % (warning, warnings))
-            if tcbs - known:
-                problems.append("invented threads: %s" % sorted(tcbs - known))
-            if len(tcbs) != len(known) - lost:
-                problems.append("%d threads listed, %d expected" % (len(tcbs),
-                                                                    len(known) - lost))
-        for p in problems:
-            print("# " + p)
-        ktap.result(not problems, "rtos rtthread damaged lists: " + what)
+    damaged_lists(tool, d, elf, known, "rtthread", [
+        ("cut", cut, "0xf0000000 is not a thread", len(known) - 1),
+        ("loop", loop, "does not link back", len(known) - 1),
+        ("unready", unready, '"worker" is ready but not in rt_thread_priority_table', 0)], ktap)
 
 
 def main():
