@@ -39,8 +39,8 @@ static int set(const char *cap, const char *attr, const char *value)
 }
 
 /* The kernel image's bounds and the lowest address of MODULE's symbols. */
-static int kallsyms(const char *module, unsigned long long *text,
-		    unsigned long long *end, unsigned long long *mod)
+static int read_symbols(const char *module, unsigned long long *text,
+			unsigned long long *end, unsigned long long *mod)
 {
 	char line[512], name[256], tag[260], owner[256];
 	unsigned long long addr;
@@ -103,11 +103,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "off"))
 		return window(0, ~0ULL) ? 1 : 0;
-	if (kallsyms(argv[1], &text, &end, &mod))
+	if (read_symbols(argv[1], &text, &end, &mod))
 		return 1;
 	if (end - text >= SZ_128M) {
-		fprintf(stderr, "fw_fail_window: a kernel image of %llu MiB: no module region within 128 MiB\n",
-			(end - text) >> 20);
+		fprintf(stderr, "fw_fail_window: a kernel image of %llu MiB: %s\n",
+			(end - text) >> 20, "no module region within 128 MiB");
 		return 1;
 	}
 	if (mod < text) {
