@@ -24,7 +24,7 @@ HOST_PKGS="make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm 
 	libclang-rt-14-dev llvm bc flex bison kmod xz-utils zstd python3 pkg-config rsync
 	linux-source-6.12 libtracecmd-dev zlib1g-dev time python3-docutils
 	chromium dpkg-dev debhelper dh-dkms dkms lintian fakeroot crossbuild-essential-arm64
-	libdebuginfod-dev debuginfod"
+	libdebuginfod-dev debuginfod libunicorn-dev"
 # What the host tools (framewalk, its plugin, crashwalk) build from, a subset of HOST_PKGS.
 HOST_TOOL_PKGS="make gcc libc6-dev pkg-config libelf-dev libdw-dev libtraceevent-dev
 	libtracefs-dev libcapstone-dev libdebuginfod-dev zlib1g-dev"
