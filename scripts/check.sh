@@ -126,12 +126,14 @@ planted_bugs() {
 selftests() {
 	local t skip= list=
 	case $1 in
-	# On the debug kernel every suite but four: test_recovery's function_graph on
+	# On the debug kernel every suite but five: test_recovery's function_graph on
 	# every function ran past 15 minutes under KASAN, lockdep and TCG (its other
 	# cases run in test_stress), and test_userspace, test_user_symbols and
 	# test_cli_options replay, name and filter with the CLI and tracefs, not the
 	# module (test_user's hostile user stacks do run).
-	*-debug) skip="test_recovery.sh test_userspace.sh test_user_symbols.sh test_cli_options.sh" ;;
+	# test_oracle_wide's hundreds of functions are compared on the five others; here
+	# test_oracle's four (and test_fault_inject's ten minutes) fill the time it would take.
+	*-debug) skip="test_recovery.sh test_userspace.sh test_user_symbols.sh test_cli_options.sh test_oracle_wide.sh" ;;
 	# The 5.10 kernels run the core list: the chains against the kernel's unwinder, the
 	# trampolines, aggregation, parameters, stops and stress; the pid filter, the stats
 	# file, refused loads and the recording replayed on the host are the same code as on
