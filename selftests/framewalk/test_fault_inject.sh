@@ -112,11 +112,13 @@ check_clean "load"
 ktap_case_end "load: each allocation failed once, each load refused cleanly or working"
 
 # Parameter writes on a loaded module: a failed write keeps the value in force.
-# set_param NAME VALUE: the write in a task of its own, with its fail-nth armed.
-set_param() {
+# armed CMD...: CMD, a shell function (its writes and reads are this task's), in a subshell
+# with the task's fail-nth armed to $FW_FAIL_NTH; says last, as fw_insmod does, whether the
+# failure was injected; CMD's status.
+armed() {
 	(
 		echo "$FW_FAIL_NTH" >/proc/thread-self/fail-nth
-		echo "$2" >"$P/$1"
+		"$@"
 		rc=$?
 		read -r left </proc/thread-self/fail-nth
 		echo 0 >/proc/thread-self/fail-nth
@@ -124,6 +126,8 @@ set_param() {
 		exit $rc
 	)
 }
+set_param() { echo "$2" >"$P/$1"; }
+read_all() { while read -r line; do :; done <"$1"; }
 fw_dmesg_mark
 fw_insmod "$KO" $LOAD || ktap_fail "insmod $LOAD failed"
 for pv in "filter ksys_write,vfs_readv" "notrace vfs_readv" "pid 1,2,3" "notrace_pid 4,5"; do
@@ -146,28 +150,16 @@ for pv in "filter ksys_write,vfs_readv" "notrace vfs_readv" "pid 1,2,3" "notrace
 		return 0
 	}
 	after_each() { param_after "$@"; }
-	inject "write $name=$value" set_param "$name" "$value"
+	inject "write $name=$value" armed set_param "$name" "$value"
 	[ "$points" -ge 1 ] || ktap_fail "write $name met no injection point"
 done
 check_clean "parameter writes"
 ktap_case_end "parameter writes: each allocation failed once, the old value kept"
 
 # Reads of the debugfs files that allocate a snapshot: -ENOMEM, then a good read.
-read_file() {
-	(
-		echo "$FW_FAIL_NTH" >/proc/thread-self/fail-nth
-		n=0
-		while read -r line; do n=$((n + 1)); done <"$1"
-		rc=$?
-		read -r left </proc/thread-self/fail-nth
-		echo 0 >/proc/thread-self/fail-nth
-		[ "$left" = 0 ] && echo injected || echo "not reached"
-		exit $rc
-	)
-}
 after_each() { :; }
 for f in stats folded chains; do
-	inject "read $f" read_file "$DEBUGFS/framewalk/$f"
+	inject "read $f" armed read_all "$DEBUGFS/framewalk/$f"
 	[ "$points" -ge 1 ] || ktap_fail "reading $f met no injection point"
 	cat "$DEBUGFS/framewalk/$f" >/dev/null || ktap_fail "$f unreadable after the failures"
 done
