@@ -43,6 +43,7 @@ struct fw_stats {
 };
 
 struct fw_agg_chain;
+struct fw_agg_time;
 
 /*
  * The chains one context of one CPU counted: an open-addressing hash table
@@ -53,6 +54,7 @@ struct fw_agg_chain;
 struct fw_agg_table {
 	struct fw_agg_chain *slots;
 	unsigned long *words;
+	struct fw_agg_time *time;	/* by fw_agg_chain.nth, from latency's first start */
 	unsigned int mask;
 	unsigned int last;		/* slot of the chain counted last */
 	unsigned int used;

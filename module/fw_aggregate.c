@@ -54,6 +54,13 @@ MODULE_PARM_DESC(aggregate_entries,
 /* Set while folded is cleared: hits then skip the tables, see fw_agg_clear(). */
 bool fw_agg_paused;
 
+/*
+ * Which emptying of the tables a timed call's chain belongs to: a call that
+ * returns after folded was cleared charges nothing (fw_latency.c), since its
+ * chain's place may hold another chain by then.
+ */
+unsigned int fw_agg_gen;
+
 /* Serialises readers' snapshots against clearing. */
 static DEFINE_MUTEX(fw_agg_lock);
 static struct fw_cpu __percpu *fw_agg_pcpu;
@@ -93,10 +100,12 @@ static __always_inline u32 fw_agg_hash(unsigned long ip, unsigned long parent_ip
  * is written before its count is published with a release, so a reader that
  * sees a non-zero count sees the whole key. The table is at most half full,
  * so a probe always ends at the chain or an empty slot.
+ *
+ * Return: the chain counted, NULL where the table had no room for it.
  */
-void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent_ip,
-		  const fw_u64 *ancestors, u32 shape, const struct fw_user_chain *u,
-		  struct fw_stats *stats)
+struct fw_agg_chain *fw_agg_count(struct fw_agg_table *t, unsigned long ip,
+				  unsigned long parent_ip, const fw_u64 *ancestors, u32 shape,
+				  const struct fw_user_chain *u, struct fw_stats *stats)
 {
 	unsigned int i, k, nr = fw_agg_shape_nr(shape), nr_user = u ? u->nr : 0;
 	struct fw_agg_chain *c;
@@ -115,13 +124,14 @@ void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent
 	}
 	if (t->used == fw_agg_entries || t->nr_words - t->used_words < nr + nr_user) {
 		stats->aggregate_dropped++;
-		return;
+		return NULL;
 	}
 	c->hash = hash;
 	c->ip = ip;
 	c->parent_ip = parent_ip;
 	c->shape = shape;
 	c->words = t->used_words;
+	c->nth = t->used;
 	w = t->words + t->used_words;
 	for (k = 0; k < nr; k++)
 		*w++ = ancestors[k];
@@ -133,10 +143,11 @@ void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent
 	/* Pairs with the acquire in fw_agg_snapshot(): the key is visible first. */
 	smp_store_release(&c->count, 1);
 	stats->aggregated++;
-	return;
+	return c;
 found:
 	WRITE_ONCE(c->count, c->count + 1);
 	stats->aggregated++;
+	return c;
 }
 
 /* One distinct chain in a reader's snapshot, its counts merged over CPUs and contexts. */
@@ -148,6 +159,19 @@ struct fw_agg_snap {
 	const unsigned long *ancestors;
 	u32 hash;
 	u32 shape;
+	/* The durations charged to it (latency), summed like count. */
+	u64 calls;
+	u64 total;
+	u64 min_inv;
+	u64 max;
+	u32 hist[FW_LAT_BUCKETS];
+};
+
+/* The three files a view prints, as their debugfs i_private says. */
+enum fw_agg_format {
+	FW_AGG_CHAINS,		/* addresses, every stop boxed: framewalk profile's input */
+	FW_AGG_FOLDED,		/* function names, then the count */
+	FW_AGG_LATENCY,		/* function names, then the durations */
 };
 
 /* What an open folded or chains file prints: a copy, so clearing never races its reads. */
@@ -155,7 +179,8 @@ struct fw_agg_view {
 	struct fw_agg_snap *chains;
 	unsigned long *words;
 	size_t nr_chains;
-	bool symbolic;			/* folded: function names; chains: hex addresses */
+	enum fw_agg_format format;
+	bool symbolic;			/* folded, latency: function names; chains: hex addresses */
 	char sym[KSYM_SYMBOL_LEN];	/* a frame's name, while it is printed */
 };
 
@@ -182,6 +207,33 @@ static int fw_agg_snap_cmp(const void *a, const void *b)
 		if (x->ancestors[i] != y->ancestors[i])
 			return x->ancestors[i] < y->ancestors[i] ? -1 : 1;
 	return 0;
+}
+
+/* A chain's durations as one table holds them; each field alone is exact. */
+static void fw_agg_time_copy(struct fw_agg_snap *s, const struct fw_agg_time *tm)
+{
+	unsigned int i;
+
+	s->calls = atomic64_read(&tm->calls);
+	s->total = atomic64_read(&tm->total);
+	s->min_inv = atomic64_read(&tm->min_inv);
+	s->max = atomic64_read(&tm->max);
+	for (i = 0; i < FW_LAT_BUCKETS; i++)
+		s->hist[i] = atomic_read(&tm->hist[i]);
+}
+
+/* The same chain counted in two tables: one chain. */
+static void fw_agg_snap_add(struct fw_agg_snap *sum, const struct fw_agg_snap *s)
+{
+	unsigned int i;
+
+	sum->count += s->count;
+	sum->calls += s->calls;
+	sum->total += s->total;
+	sum->min_inv = max(sum->min_inv, s->min_inv);
+	sum->max = max(sum->max, s->max);
+	for (i = 0; i < FW_LAT_BUCKETS; i++)
+		sum->hist[i] += s->hist[i];
 }
 
 /*
@@ -237,6 +289,8 @@ static int fw_agg_snapshot(struct fw_agg_view *v)
 				       words * sizeof(*v->words));
 				s->ancestors = &v->words[w];
 				w += words;
+				if (t->time)
+					fw_agg_time_copy(s, &t->time[c->nth]);
 				n++;
 			}
 		}
@@ -244,7 +298,7 @@ static int fw_agg_snapshot(struct fw_agg_view *v)
 	sort(v->chains, n, sizeof(*v->chains), fw_agg_snap_cmp, NULL);
 	for (i = 0, d = 0; i < n; i++) {
 		if (d && !fw_agg_snap_cmp(&v->chains[d - 1], &v->chains[i])) {
-			v->chains[d - 1].count += v->chains[i].count;
+			fw_agg_snap_add(&v->chains[d - 1], &v->chains[i]);
 			continue;
 		}
 		v->chains[d++] = v->chains[i];
@@ -338,11 +392,26 @@ static const struct fw_folded_ops fw_agg_line_ops = {
 static int fw_agg_seq_show(struct seq_file *m, void *p)
 {
 	struct fw_agg_line l = { .m = m, .v = m->private, .s = p };
+	unsigned int i, nr;
 
+	/* latency: only the chains whose calls returned, the ones with a duration. */
+	if (l.v->format == FW_AGG_LATENCY && !l.s->calls)
+		return 0;
 	fw_folded_chain(&fw_agg_line_ops, &l, fw_agg_shape_nr(l.s->shape) + 2,
 			fw_agg_shape_stop(l.s->shape), fw_agg_shape_nr_user(l.s->shape),
 			fw_agg_shape_user_stop(l.s->shape), !l.v->symbolic);
-	seq_printf(m, " %llu\n", l.s->count);
+	if (l.v->format != FW_AGG_LATENCY) {
+		seq_printf(m, " %llu\n", l.s->count);
+		return 0;
+	}
+	/* calls, total, min and max in ns, then the buckets up to the last used. */
+	seq_printf(m, " %llu %llu %llu %llu ", l.s->calls, l.s->total, U64_MAX - l.s->min_inv,
+		   l.s->max);
+	for (nr = FW_LAT_BUCKETS; nr > 1 && !l.s->hist[nr - 1]; nr--)
+		;
+	for (i = 0; i < nr; i++)
+		seq_printf(m, "%s%u", i ? "," : "", l.s->hist[i]);
+	seq_putc(m, '\n');
 	return 0;
 }
 
@@ -364,7 +433,8 @@ static int fw_agg_open(struct inode *inode, struct file *file)
 	v = __seq_open_private(file, &fw_agg_seq_ops, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	v->symbolic = !!inode->i_private;
+	v->format = (uintptr_t)inode->i_private;
+	v->symbolic = v->format != FW_AGG_CHAINS;
 	/* -EAGAIN: more chains appeared during the copy than it had room for. */
 	for (tries = 0; tries < 4; tries++) {
 		mutex_lock(&fw_agg_lock);
@@ -374,7 +444,8 @@ static int fw_agg_open(struct inode *inode, struct file *file)
 			break;
 		fw_agg_view_free(v);
 		memset(v, 0, sizeof(*v));
-		v->symbolic = !!inode->i_private;
+		v->format = (uintptr_t)inode->i_private;
+		v->symbolic = v->format != FW_AGG_CHAINS;
 	}
 	if (ret) {
 		fw_agg_view_free(v);
@@ -405,6 +476,8 @@ static void fw_agg_clear(void)
 
 	mutex_lock(&fw_agg_lock);
 	WRITE_ONCE(fw_agg_paused, true);
+	/* A call timed before this charges nothing after: fw_lat_return() compares. */
+	WRITE_ONCE(fw_agg_gen, fw_agg_gen + 1);
 	synchronize_rcu();
 	for_each_possible_cpu(cpu) {
 		struct fw_cpu *fc = per_cpu_ptr(fw_agg_pcpu, cpu);
@@ -413,6 +486,8 @@ static void fw_agg_clear(void)
 			struct fw_agg_table *t = &fc->slots[ctx].agg;
 
 			memset(t->slots, 0, (t->mask + 1) * sizeof(*t->slots));
+			if (t->time)
+				memset(t->time, 0, fw_agg_entries * sizeof(*t->time));
 			t->used = 0;
 			t->used_words = 0;
 			t->last = 0;
@@ -457,8 +532,10 @@ static void fw_agg_free_tables(void)
 		for (ctx = 0; ctx < FW_CONTEXTS; ctx++) {
 			kvfree(fc->slots[ctx].agg.slots);
 			kvfree(fc->slots[ctx].agg.words);
+			kvfree(fc->slots[ctx].agg.time);
 			fc->slots[ctx].agg.slots = NULL;
 			fc->slots[ctx].agg.words = NULL;
+			fc->slots[ctx].agg.time = NULL;
 		}
 	}
 }
@@ -503,9 +580,46 @@ int fw_agg_init(struct fw_cpu __percpu *pcpu, struct dentry *dir)
 			}
 		}
 	}
-	/* i_private tells the shared open which of the two formats to print. */
-	debugfs_create_file("folded", 0600, dir, (void *)1, &fw_agg_folded_fops);
-	debugfs_create_file("chains", 0400, dir, NULL, &fw_agg_chains_fops);
+	/* i_private tells the shared open which format to print. */
+	debugfs_create_file("folded", 0600, dir, (void *)FW_AGG_FOLDED, &fw_agg_folded_fops);
+	debugfs_create_file("chains", 0400, dir, (void *)FW_AGG_CHAINS, &fw_agg_chains_fops);
+	debugfs_create_file("latency", 0400, dir, (void *)FW_AGG_LATENCY, &fw_agg_chains_fops);
+	return 0;
+}
+
+/**
+ * fw_agg_time_alloc() - give every table the durations of its chains
+ *
+ * Latency's first start does it, under fw_lock, before any call is timed:
+ * aggregation alone never pays the memory. The arrays stay to unload.
+ *
+ * Return: 0, or -ENOMEM with the tables as they were.
+ */
+int fw_agg_time_alloc(void)
+{
+	int cpu, ctx;
+
+	for_each_possible_cpu(cpu) {
+		struct fw_cpu *fc = per_cpu_ptr(fw_agg_pcpu, cpu);
+
+		for (ctx = 0; ctx < FW_CONTEXTS; ctx++) {
+			struct fw_agg_table *t = &fc->slots[ctx].agg;
+			struct fw_agg_time *time;
+
+			if (t->time)
+				continue;
+			time = kvcalloc(fw_agg_entries, sizeof(*time), GFP_KERNEL);
+			if (!time) {
+				pr_err("latency: no memory for the durations of %u chains per CPU\n",
+				       fw_agg_entries);
+				return -ENOMEM;
+			}
+			/* A snapshot reads it under fw_agg_lock. */
+			mutex_lock(&fw_agg_lock);
+			t->time = time;
+			mutex_unlock(&fw_agg_lock);
+		}
+	}
 	return 0;
 }
 

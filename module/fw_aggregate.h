@@ -20,26 +20,51 @@ struct fw_agg_chain {
 	u32 hash;
 	u32 words;			/* its ancestors, then user frames, in the words */
 	u32 shape;			/* fw_agg_shape(): frame counts and stops */
+	u32 nth;			/* its place in order of first hit: its time's */
+};
+
+/* Log2 buckets of a chain's durations: [0], [1], [2, 4) ... and the last open. */
+#define FW_LAT_BUCKETS	40
+
+/*
+ * The durations charged to one chain (latency mode). A call may return on
+ * another CPU than the one whose table holds its chain: every field is
+ * atomic, where the count beside it has a single writer. min is kept as
+ * U64_MAX - min, so that 0 means "none yet" and both bounds grow by the
+ * same compare-and-swap.
+ */
+struct fw_agg_time {
+	atomic64_t calls;
+	atomic64_t total;
+	atomic64_t min_inv;
+	atomic64_t max;
+	atomic_t hist[FW_LAT_BUCKETS];
 };
 
 extern bool fw_aggregate;
 extern bool fw_agg_paused;
+extern bool fw_latency;
+extern unsigned int fw_agg_gen;
 
 /**
  * fw_agg_on() - whether hits are counted now
  *
- * Return: true if the aggregate parameter is on and no clear is under way.
+ * Latency mode counts too: a chain's durations sit beside its count.
+ *
+ * Return: true if the aggregate or latency parameter is on and no clear
+ * is under way.
  */
 static __always_inline bool fw_agg_on(void)
 {
-	return READ_ONCE(fw_aggregate) && !READ_ONCE(fw_agg_paused);
+	return (READ_ONCE(fw_aggregate) || READ_ONCE(fw_latency)) && !READ_ONCE(fw_agg_paused);
 }
 
 int fw_agg_init(struct fw_cpu __percpu *pcpu, struct dentry *dir);
 void fw_agg_exit(void);
-void fw_agg_count(struct fw_agg_table *t, unsigned long ip, unsigned long parent_ip,
-		  const fw_u64 *ancestors, u32 shape, const struct fw_user_chain *u,
-		  struct fw_stats *stats);
+int fw_agg_time_alloc(void);
+struct fw_agg_chain *fw_agg_count(struct fw_agg_table *t, unsigned long ip,
+				  unsigned long parent_ip, const fw_u64 *ancestors, u32 shape,
+				  const struct fw_user_chain *u, struct fw_stats *stats);
 
 /**
  * fw_agg_shape() - a chain's frame counts and stops in one word
@@ -142,11 +167,13 @@ static __always_inline bool fw_agg_same(const struct fw_agg_table *t,
  * A hot function mostly repeats its last chain: that one compare and the
  * count are inline on the walk's path, and only another chain pays the call,
  * the hash and the probe of fw_agg_count().
+ *
+ * Return: the chain counted, NULL where the table had no room for it.
  */
-static __always_inline void fw_agg_hit(struct fw_agg_table *t, unsigned long ip,
-				       unsigned long parent_ip, const fw_u64 *ancestors,
-				       unsigned int nr, unsigned int stop,
-				       const struct fw_user_chain *u, struct fw_stats *stats)
+static __always_inline struct fw_agg_chain *
+fw_agg_hit(struct fw_agg_table *t, unsigned long ip, unsigned long parent_ip,
+	   const fw_u64 *ancestors, unsigned int nr, unsigned int stop,
+	   const struct fw_user_chain *u, struct fw_stats *stats)
 {
 	struct fw_agg_chain *c = &t->slots[t->last];
 	u32 shape = fw_agg_shape(nr, stop, u);
@@ -154,9 +181,9 @@ static __always_inline void fw_agg_hit(struct fw_agg_table *t, unsigned long ip,
 	if (likely(fw_agg_same(t, c, ip, parent_ip, ancestors, nr, shape, u))) {
 		WRITE_ONCE(c->count, c->count + 1);
 		stats->aggregated++;
-		return;
+		return c;
 	}
-	fw_agg_count(t, ip, parent_ip, ancestors, shape, u, stats);
+	return fw_agg_count(t, ip, parent_ip, ancestors, shape, u, stats);
 }
 
 #endif /* FW_AGGREGATE_H */

@@ -13,6 +13,7 @@
 #include "fw_aggregate.h"
 #include "fw_arm64.h"
 #include "fw_hook.h"
+#include "fw_latency.h"
 #include "fw_recover.h"
 
 #define CREATE_TRACE_POINTS
@@ -65,6 +66,8 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	unsigned int nr = 0, depth = READ_ONCE(fw_depth), tramp = FW_TRAMP_NONE;
 	bool user_event = user_on && trace_chain_user_enabled();
 	bool user_walk = user_on && (user_event || aggregate);
+	struct fw_lat_call *lat = NULL;
+	struct fw_agg_chain *counted;
 	struct fw_hook_hit h;
 	u64 recovered = 0;
 	enum fw_stop stop = FW_STOP_READ_FAULT;
@@ -75,7 +78,11 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 		h.parent_ip = parent_ip;
 		h.sp = 0;
 	} else {
-		bool hooked = fw_return_hooks_pending();
+		bool hooked;
+
+		/* A call latency mode times: its return is hooked, by the claimed instance. */
+		lat = fw_lat_claim(&h);
+		hooked = fw_return_hooks_pending(lat);
 
 		/*
 		 * Only the event keeps where each record was: a counted chain is
@@ -116,9 +123,12 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 			    tramp);
 		slot->stats.events++;
 	}
-	if (aggregate)
-		fw_agg_hit(&slot->agg, h.child, h.parent_ip, slot->ancestors, nr, stop,
-			   user_walk ? &slot->user_chain : NULL, &slot->stats);
+	if (aggregate) {
+		counted = fw_agg_hit(&slot->agg, h.child, h.parent_ip, slot->ancestors, nr, stop,
+				     user_walk ? &slot->user_chain : NULL, &slot->stats);
+		if (lat)
+			fw_lat_counted(lat, &slot->agg, counted);
+	}
 	if (user_walk)
 		fw_user_chain_empty(slot);
 }

@@ -20,6 +20,7 @@
 #include "framewalk.h"
 #include "fw_aggregate.h"
 #include "fw_hook.h"
+#include "fw_latency.h"
 
 /* Longest filter or notrace list accepted, in bytes. */
 #define FW_PATTERNS_MAX	1024
@@ -95,17 +96,30 @@ static int fw_switch_ops(const char *filter, const char *exclude)
 	ret = fw_apply_globs(next, filter, ftrace_set_filter, "filter");
 	if (!ret && *exclude)
 		ret = fw_apply_globs(next, exclude, ftrace_set_notrace, "notrace");
+	/* Refused here, while the filter traced stays whole. */
+	if (!ret && fw_ready && fw_latency)
+		ret = fw_lat_check(next);
 	if (!ret)
 		ret = register_ftrace_function(next);
 	if (ret) {
 		fw_ops_free(next);
 		return ret;
 	}
+	/* The exit hooks follow the filter: off with the old, on with the new. */
+	if (fw_ready && fw_latency)
+		fw_lat_stop();
 	WRITE_ONCE(fw_live_ops, next);
 	if (prev) {
 		/* Returns once no CPU can still be inside prev's callback. */
 		unregister_ftrace_function(prev);
 		fw_ops_free(prev);
+	}
+	if (fw_ready && fw_latency) {
+		ret = fw_lat_start();
+		if (ret) {
+			pr_err("latency: off, the new filter's returns could not be hooked\n");
+			WRITE_ONCE(fw_latency, false);
+		}
 	}
 	return 0;
 }
@@ -200,13 +214,22 @@ int fw_ops_start(void)
 
 	mutex_lock(&fw_lock);
 	ret = fw_switch_ops(fw_filter, fw_notrace);
+	if (!ret && fw_latency) {
+		ret = fw_lat_start();
+		if (ret) {
+			unregister_ftrace_function(fw_live_ops);
+			fw_ops_free(fw_live_ops);
+			WRITE_ONCE(fw_live_ops, NULL);
+		}
+	}
 	if (!ret)
 		fw_ready = true;
 	mutex_unlock(&fw_lock);
 	if (!ret)
-		pr_info("tracing '%s'%s%s, depth %u%s (%s hook)\n", fw_filter,
+		pr_info("tracing '%s'%s%s, depth %u%s%s (%s hook)\n", fw_filter,
 			*fw_notrace ? " except " : "", fw_notrace, fw_depth,
-			fw_aggregate ? ", aggregating" : "", FW_HOOK_NAME);
+			fw_aggregate ? ", aggregating" : "", fw_latency ? ", timing" : "",
+			FW_HOOK_NAME);
 	return ret;
 }
 
@@ -221,6 +244,7 @@ void fw_ops_stop(void)
 	struct ftrace_ops *ops;
 
 	mutex_lock(&fw_lock);
+	fw_lat_stop();
 	fw_ready = false;
 	ops = fw_live_ops;
 	WRITE_ONCE(fw_live_ops, NULL);

@@ -23,11 +23,8 @@
  * holds an instance (FW_KRETPROBE_GLOBAL).
  */
 static unsigned long fw_return_to_handler;
-#ifdef FW_KRETPROBE_GLOBAL
+/* Also latency's: a hit whose return it hooked has it as parent_ip. */
 unsigned long fw_kretprobe_trampoline __read_mostly;
-#else
-static unsigned long fw_kretprobe_trampoline;
-#endif
 static unsigned long fw_rethook_trampoline;
 
 /*

@@ -30,6 +30,8 @@
 /**
  * fw_return_hooks_pending() - whether a return of the current task may be
  *	hooked now
+ * @own: the hit's own call is timed (latency mode): its kretprobe instance,
+ *	the task's newest, hooks no return above the hit's parent
  *
  * Then its stack can hold a trampoline's address and the walk must be
  * fw_walk_hooked(). The answer holds for the whole walk (see above).
@@ -37,7 +39,7 @@
  * Return: true if the graph tracer's return stack is not empty or a
  * kretprobe or rethook may hold an instance of this task.
  */
-static __always_inline bool fw_return_hooks_pending(void)
+static __always_inline bool fw_return_hooks_pending(const void *own)
 {
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 	if (READ_ONCE(current->curr_ret_stack) > FW_GRAPH_STACK_EMPTY)
@@ -50,8 +52,12 @@ static __always_inline bool fw_return_hooks_pending(void)
 #endif
 #if defined(CONFIG_KRETPROBES) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
 #ifdef FW_KRETPROBE_TASK_LIST
-	if (READ_ONCE(current->kretprobe_instances.first))
-		return true;
+	{
+		struct llist_node *first = READ_ONCE(current->kretprobe_instances.first);
+
+		if (first && (!own || READ_ONCE(first->next)))
+			return true;
+	}
 #ifndef FW_KRETPROBE_BRK
 	/*
 	 * Until the kretprobe trampoline became a BRK (handled with interrupts
@@ -77,8 +83,6 @@ void fw_recovery_init(void);
 unsigned int fw_walk_hooked(unsigned long callsite, unsigned long parent_ip,
 			    unsigned long fp, struct fw_context *slot,
 			    unsigned int nr_stacks, unsigned int depth);
-#ifdef FW_KRETPROBE_GLOBAL
 extern unsigned long fw_kretprobe_trampoline;
-#endif
 
 #endif /* FW_RECOVER_H */

@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 
 #include "framewalk.h"
+#include "fw_latency.h"
 
 static struct dentry *fw_debugfs_dir;
 static struct fw_cpu __percpu *fw_stats_pcpu;
@@ -71,6 +72,28 @@ static void fw_stats_cpu(struct fw_stats *sum, int cpu)
 }
 
 /*
+ * Latency mode's returns, totals only: a call returns on any CPU, not
+ * necessarily the one that counted its entry.
+ */
+static void fw_stats_latency(struct seq_file *m)
+{
+	struct fw_lat_stats sum = {};
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct fw_lat_stats *s = per_cpu_ptr(&fw_lat_stats, cpu);
+
+		sum.returns += READ_ONCE(s->returns);
+		sum.untimed += READ_ONCE(s->untimed);
+		sum.stale += READ_ONCE(s->stale);
+	}
+	seq_printf(m, "latency_returns %llu\n", sum.returns);
+	seq_printf(m, "latency_untimed %llu\n", sum.untimed);
+	seq_printf(m, "latency_stale %llu\n", sum.stale);
+	seq_printf(m, "latency_missed %llu\n", fw_lat_missed());
+}
+
+/*
  * Totals first, unprefixed, then each possible CPU as "cpuN.name value". Each
  * CPU is read once and the totals are the sum of those reads, so the file
  * agrees with itself even while hits land (the debug kernel's stress test
@@ -90,6 +113,7 @@ static int fw_stats_show(struct seq_file *m, void *unused)
 		fw_stats_add(&sum, &one[cpu]);
 	}
 	fw_stats_print(m, "", &sum);
+	fw_stats_latency(m);
 	for_each_possible_cpu(cpu) {
 		snprintf(prefix, sizeof(prefix), "cpu%d.", cpu);
 		fw_stats_print(m, prefix, &one[cpu]);
@@ -116,6 +140,7 @@ static ssize_t fw_stats_write(struct file *file, const char __user *ubuf, size_t
 		for (i = 0; i < FW_CONTEXTS; i++)
 			memset(&c->slots[i].stats, 0, sizeof(c->slots[i].stats));
 		WRITE_ONCE(c->recursion, 0);
+		memset(per_cpu_ptr(&fw_lat_stats, cpu), 0, sizeof(struct fw_lat_stats));
 	}
 	return len;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fw_trace.h - the framewalk:chain and framewalk:chain_user trace events; this
+ * fw_trace.h - the framewalk:chain, chain_user and chain_return trace events; this
  * header is the reference for their format (Documentation/framewalk.rst repeats it).
  */
 #undef TRACE_SYSTEM
@@ -179,6 +179,34 @@ TRACE_EVENT(chain_user,
 		  __print_array(__get_dynamic_array(user),
 				__get_dynamic_array_len(user) / sizeof(unsigned long),
 				sizeof(unsigned long)))
+);
+
+/*
+ * One event per return of a call latency mode timed (latency=1): the
+ * function, the return address into its caller (the chain event's
+ * parent_ip) and the wall time from the call's entry to its return in
+ * nanoseconds, sleep and preemption included. It ties to its entry's chain
+ * event by task and nesting: a task's timed calls return in the reverse
+ * order of their entries, so each is the latest chain event of the same
+ * task, ip and parent_ip not yet returned.
+ */
+TRACE_EVENT(chain_return,
+	    TP_PROTO(unsigned long ip, unsigned long parent_ip, u64 duration),
+
+	TP_ARGS(ip, parent_ip, duration),
+
+	TP_STRUCT__entry(__field(unsigned long, ip)		/* start of the timed function */
+			 __field(unsigned long, parent_ip)	/* return address into the caller */
+			 __field(u64, duration)			/* entry to return, ns */
+	),
+
+	TP_fast_assign(__entry->ip = ip;
+		       __entry->parent_ip = parent_ip;
+		       __entry->duration = duration;
+	),
+
+	TP_printk("%ps <- %pS duration=%llu", (void *)__entry->ip, (void *)__entry->parent_ip,
+		  __entry->duration)
 );
 
 #endif /* _FW_TRACE_H */

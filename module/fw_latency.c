@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fw_latency.c - latency mode: an exit hook on each function the filter
+ * matches times every call from entry to return, and the duration is
+ * charged to the chain the call's hit counted (fw_aggregate.c prints them in
+ * debugfs framewalk/latency); a chain_return event carries each call.
+ *
+ * The exit hook is a kretprobe, the mechanism every kernel framewalk builds
+ * for exports to modules (fprobe only from 5.18, and not configured on all;
+ * fgraph_ops not at all). Its entry handler runs first, at a BRK on the
+ * function's first instruction, stamps the call and leaves it pending; the
+ * ftrace hook's callback then claims it (fw_lat_claim()), walks as always
+ * and ties the call to the chain it counted; the return handler charges the
+ * time.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kallsyms.h>
+#include <linux/lockdep.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/bsearch.h>
+#include <linux/sort.h>
+#include <linux/trace_clock.h>
+
+#include "fw_latency.h"
+#include "fw_trace.h"
+
+/* Time each call of the filtered functions and charge it to its chain. */
+bool fw_latency;
+
+/*
+ * Calls of one function timed at once: kretprobe's maxactive. A call beyond
+ * it is not timed, and counted in latency_missed. A function that blocks
+ * (schedule) holds one per sleeping task.
+ */
+static unsigned int fw_lat_active = 128;
+module_param_named(latency_active, fw_lat_active, uint, 0444);
+MODULE_PARM_DESC(latency_active,
+		 "Calls of one function timed at once, fixed at load (default 128)");
+
+#define FW_LAT_ACTIVE_MAX	4096
+
+/*
+ * Functions latency mode hooks at most: each exit hook is a kprobe, armed
+ * by patching the function, with latency_active instances of its own.
+ */
+#define FW_LAT_FUNCS_MAX	256
+
+DEFINE_STATIC_KEY_FALSE(fw_latency_on);
+DEFINE_PER_CPU(struct kretprobe_instance *, fw_lat_pending);
+DEFINE_PER_CPU(struct fw_lat_stats, fw_lat_stats);
+
+/* The exit hooks while latency is on, and the calls they missed before. */
+static struct kretprobe *fw_lat_probes;
+static unsigned int fw_lat_nr;
+static u64 fw_lat_missed_before;
+
+/*
+ * ftrace's filter hash, read for the functions the filter matched: the
+ * kernel exports no list of an ops' functions. These are the leading
+ * fields of struct ftrace_hash and struct ftrace_func_entry
+ * (kernel/trace/trace.h, include/linux/ftrace.h since 6.x), the same from
+ * 5.10 to 7.x; the walk checks the count it finds against the hash's own.
+ */
+struct fw_ftrace_hash {
+	unsigned long size_bits;
+	struct hlist_head *buckets;
+	unsigned long count;
+};
+
+struct fw_ftrace_entry {
+	struct hlist_node hlist;
+	unsigned long ip;
+};
+
+/* Every ip of @hash into @ips (room for @max); -EIO if the hash is not as it says. */
+static int fw_hash_ips(const struct fw_ftrace_hash *hash, unsigned long *ips, unsigned int max)
+{
+	const struct fw_ftrace_entry *e;
+	unsigned long i, n = 0;
+
+	if (!hash || !hash->count)
+		return 0;
+	if (!hash->buckets || hash->size_bits > 20 || hash->count > max)
+		return -EIO;
+	for (i = 0; i < 1UL << hash->size_bits; i++)
+		hlist_for_each_entry(e, &hash->buckets[i], hlist) {
+			if (n == hash->count)
+				return -EIO;
+			ips[n++] = e->ip;
+		}
+	return n == hash->count ? n : -EIO;
+}
+
+static int fw_ip_cmp(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * fw_lat_functions() - the call sites of the functions @ops traces
+ * @ops: an ops with its filter set (and notrace)
+ * @ips: set to a kmalloc'ed array of them, sorted
+ *
+ * Return: how many, or a negative error: -E2BIG past FW_LAT_FUNCS_MAX,
+ * said in one line.
+ */
+static int fw_lat_functions(struct ftrace_ops *ops, unsigned long **ips)
+{
+	const struct fw_ftrace_hash *filter, *excluded;
+	unsigned int room = FW_LAT_FUNCS_MAX * 64;
+	unsigned long *all, *out = NULL;
+	int nr_filter, nr_notrace, i, n = 0;
+
+	all = kvmalloc_array(2 * room, sizeof(*all), GFP_KERNEL);
+	if (!all)
+		return -ENOMEM;
+	mutex_lock(&ops->func_hash->regex_lock);
+	filter = (const void *)rcu_dereference_protected(ops->func_hash->filter_hash, 1);
+	excluded = (const void *)rcu_dereference_protected(ops->func_hash->notrace_hash, 1);
+	nr_filter = fw_hash_ips(filter, all, room);
+	nr_notrace = fw_hash_ips(excluded, all + room, room);
+	mutex_unlock(&ops->func_hash->regex_lock);
+	if (nr_filter < 0 || nr_notrace < 0) {
+		pr_err("latency: cannot read the functions the filter matched\n");
+		n = -EIO;
+		goto out;
+	}
+	sort(all + room, nr_notrace, sizeof(*all), fw_ip_cmp, NULL);
+	for (i = 0; i < nr_filter; i++)
+		if (!bsearch(&all[i], all + room, nr_notrace, sizeof(*all), fw_ip_cmp))
+			all[n++] = all[i];
+	if (n > FW_LAT_FUNCS_MAX) {
+		pr_err("latency: the filter matches %d functions; exit hooks (kretprobes) are limited to %d\n",
+		       n, FW_LAT_FUNCS_MAX);
+		n = -E2BIG;
+		goto out;
+	}
+	out = kmalloc_array(max(n, 1), sizeof(*out), GFP_KERNEL);
+	if (!out) {
+		n = -ENOMEM;
+		goto out;
+	}
+	memcpy(out, all, n * sizeof(*out));
+	sort(out, n, sizeof(*out), fw_ip_cmp, NULL);
+	*ips = out;
+out:
+	kvfree(all);
+	return n;
+}
+
+/*
+ * The function a call site is in, by its symbol's offset: the site is
+ * after the patchable entry's NOPs, or the -pg hook's `bl _mcount` in the
+ * body, and the exit hook goes on the first instruction.
+ */
+static unsigned long fw_lat_function_start(unsigned long site)
+{
+	char sym[KSYM_SYMBOL_LEN];
+	const char *plus;
+	unsigned long off;
+
+	sprint_symbol(sym, site);
+	plus = strstr(sym, "+0x");
+	if (!plus || sscanf(plus + 1, "%lx", &off) != 1 || off > site)
+		return 0;
+	return site - off;
+}
+
+/* A histogram bucket: 0 for 0 ns, then b for [2^(b-1), 2^b), the last open. */
+static __always_inline unsigned int fw_lat_bucket(u64 ns)
+{
+	return min_t(unsigned int, fls64(ns), FW_LAT_BUCKETS - 1);
+}
+
+/* A bound that only grows, from any CPU. */
+static __always_inline void fw_lat_raise(atomic64_t *bound, u64 v)
+{
+	s64 old = atomic64_read(bound);
+
+	while ((u64)old < v) {
+		s64 seen = atomic64_cmpxchg(bound, old, v);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
+}
+
+/*
+ * Entry: before the ftrace hook of the same call. Interrupts are masked in
+ * the BRK's handler, so the pending place is written whole.
+ */
+static int fw_lat_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct fw_lat_call *call = (struct fw_lat_call *)ri->data;
+
+	call->task = current;
+	call->fp = regs->regs[29];
+	call->time = NULL;
+	call->ip = 0;
+	call->entry = trace_clock_local();
+	this_cpu_write(fw_lat_pending, ri);
+	return 0;
+}
+
+/* Return: charge the chain, unless the call was not counted or the table was cleared. */
+static int fw_lat_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct fw_lat_call *call = (struct fw_lat_call *)ri->data;
+	u64 ns = trace_clock_local() - call->entry;
+	struct fw_agg_time *tm = call->time;
+
+	if (!call->ip) {
+		this_cpu_inc(fw_lat_stats.untimed);
+		return 0;
+	}
+	trace_chain_return(call->ip, (unsigned long)ri->ret_addr, ns);
+	if (!tm) {
+		this_cpu_inc(fw_lat_stats.untimed);
+		return 0;
+	}
+	if (call->gen != READ_ONCE(fw_agg_gen)) {
+		this_cpu_inc(fw_lat_stats.stale);
+		return 0;
+	}
+	atomic64_inc(&tm->calls);
+	atomic64_add(ns, &tm->total);
+	fw_lat_raise(&tm->min_inv, U64_MAX - ns);
+	fw_lat_raise(&tm->max, ns);
+	atomic_inc(&tm->hist[fw_lat_bucket(ns)]);
+	this_cpu_inc(fw_lat_stats.returns);
+	return 0;
+}
+
+/* Unregister the first @nr exit hooks, keeping what they missed. */
+static void fw_lat_unhook(unsigned int nr)
+{
+	struct kretprobe **rps;
+	unsigned int i;
+
+	rps = kcalloc(max(nr, 1U), sizeof(*rps), GFP_KERNEL);
+	for (i = 0; i < nr; i++) {
+		if (rps)
+			rps[i] = &fw_lat_probes[i];
+		else
+			unregister_kretprobe(&fw_lat_probes[i]);
+	}
+	/* One grace period for them all, where memory allows. */
+	if (rps)
+		unregister_kretprobes(rps, nr);
+	kfree(rps);
+	for (i = 0; i < nr; i++)
+		fw_lat_missed_before += fw_lat_probes[i].nmissed;
+	kfree(fw_lat_probes);
+	fw_lat_probes = NULL;
+	fw_lat_nr = 0;
+}
+
+/**
+ * fw_lat_check() - whether latency mode can hook what @ops traces
+ * @ops: the ops about to trace
+ *
+ * So that a filter with more functions than exit hooks is refused before
+ * it replaces the one traced.
+ *
+ * Return: 0, or the error fw_lat_functions() said.
+ */
+int fw_lat_check(struct ftrace_ops *ops)
+{
+	unsigned long *ips;
+	int n = fw_lat_functions(ops, &ips);
+
+	if (n < 0)
+		return n;
+	kfree(ips);
+	return 0;
+}
+
+/**
+ * fw_lat_start() - hook the returns of every function fw_live_ops traces
+ *
+ * Called with fw_lock held. A function the exit hook cannot go on (one
+ * kprobes refuse) is named and nothing stays hooked.
+ *
+ * Return: 0, or the error that stopped it.
+ */
+int fw_lat_start(void)
+{
+	unsigned long *ips, start;
+	int n, i, ret;
+
+	lockdep_assert_held(&fw_lock);
+	if (fw_lat_active < 1 || fw_lat_active > FW_LAT_ACTIVE_MAX) {
+		pr_err("latency_active: %u is not from 1 to %u\n", fw_lat_active,
+		       FW_LAT_ACTIVE_MAX);
+		return -EINVAL;
+	}
+	ret = fw_agg_time_alloc();
+	if (ret)
+		return ret;
+	n = fw_lat_functions(fw_live_ops, &ips);
+	if (n < 0)
+		return n;
+	fw_lat_probes = kcalloc(max(n, 1), sizeof(*fw_lat_probes), GFP_KERNEL);
+	if (!fw_lat_probes) {
+		kfree(ips);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		struct kretprobe *rp = &fw_lat_probes[i];
+
+		start = fw_lat_function_start(ips[i]);
+		if (!start) {
+			pr_err("latency: no function at %pS\n", (void *)ips[i]);
+			ret = -EINVAL;
+			break;
+		}
+		rp->kp.addr = (kprobe_opcode_t *)start;
+		rp->entry_handler = fw_lat_entry;
+		rp->handler = fw_lat_return;
+		rp->data_size = sizeof(struct fw_lat_call);
+		rp->maxactive = fw_lat_active;
+		ret = register_kretprobe(rp);
+		if (ret) {
+			pr_err("latency: cannot hook the return of %ps (%d)\n", (void *)start, ret);
+			break;
+		}
+	}
+	kfree(ips);
+	if (ret) {
+		fw_lat_unhook(i);
+		return ret;
+	}
+	fw_lat_nr = n;
+	static_branch_enable(&fw_latency_on);
+	return 0;
+}
+
+/**
+ * fw_lat_stop() - unhook every return
+ *
+ * Called with fw_lock held. Once it returns no callback claims a call and
+ * no return handler of this module runs: calls still in flight return
+ * through the kernel's trampoline, which no longer calls it.
+ */
+void fw_lat_stop(void)
+{
+	int cpu;
+
+	lockdep_assert_held(&fw_lock);
+	if (!fw_lat_probes)
+		return;
+	static_branch_disable(&fw_latency_on);
+	/* Callbacks run with preemption off: after this none still claims. */
+	synchronize_rcu();
+	for_each_possible_cpu(cpu)
+		per_cpu(fw_lat_pending, cpu) = NULL;
+	fw_lat_unhook(fw_lat_nr);
+}
+
+/**
+ * fw_lat_missed() - calls not timed for want of an instance
+ *
+ * Return: the exit hooks' nmissed, with those of hooks already removed.
+ */
+u64 fw_lat_missed(void)
+{
+	u64 sum;
+	unsigned int i;
+
+	mutex_lock(&fw_lock);
+	sum = fw_lat_missed_before;
+	for (i = 0; i < fw_lat_nr; i++)
+		sum += READ_ONCE(fw_lat_probes[i].nmissed);
+	mutex_unlock(&fw_lock);
+	return sum;
+}
+
+static int fw_latency_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int ret = 0;
+
+	if (kstrtobool(val, &on)) {
+		pr_err("latency: '%s' is not 0 or 1\n", val);
+		return fw_refuse();
+	}
+	mutex_lock(&fw_lock);
+	if (fw_ready && on != fw_latency) {
+		/* On before the hooks: a claimed hit must count its chain. */
+		WRITE_ONCE(fw_latency, on);
+		if (on)
+			ret = fw_lat_start();
+		else
+			fw_lat_stop();
+		if (ret)
+			WRITE_ONCE(fw_latency, false);
+	} else if (!fw_ready) {
+		fw_latency = on;
+	}
+	mutex_unlock(&fw_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops fw_latency_ops = {
+	.set = fw_latency_set,
+	.get = param_get_bool,
+};
+
+module_param_cb(latency, &fw_latency_ops, &fw_latency, 0644);
+MODULE_PARM_DESC(latency, "Time each call, entry to return, per chain (debugfs framewalk/latency)");
