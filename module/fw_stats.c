@@ -72,25 +72,27 @@ static void fw_stats_cpu(struct fw_stats *sum, int cpu)
 }
 
 /*
- * Latency mode's returns, totals only: a call returns on any CPU, not
- * necessarily the one that counted its entry.
+ * Latency mode's returns, counted on the CPU each call returned on, which
+ * need not be the one that counted its entry.
  */
-static void fw_stats_latency(struct seq_file *m)
+static void fw_stats_latency(struct seq_file *m, const char *prefix,
+			     const struct fw_lat_stats *s)
 {
-	struct fw_lat_stats sum = {};
-	int cpu;
+	seq_printf(m, "%slatency_returns %llu\n", prefix, s->returns);
+	seq_printf(m, "%slatency_untimed %llu\n", prefix, s->untimed);
+	seq_printf(m, "%slatency_stale %llu\n", prefix, s->stale);
+}
 
-	for_each_possible_cpu(cpu) {
-		const struct fw_lat_stats *s = per_cpu_ptr(&fw_lat_stats, cpu);
+static void fw_stats_latency_cpu(struct fw_lat_stats *one, struct fw_lat_stats *sum, int cpu)
+{
+	const struct fw_lat_stats *s = per_cpu_ptr(&fw_lat_stats, cpu);
 
-		sum.returns += READ_ONCE(s->returns);
-		sum.untimed += READ_ONCE(s->untimed);
-		sum.stale += READ_ONCE(s->stale);
-	}
-	seq_printf(m, "latency_returns %llu\n", sum.returns);
-	seq_printf(m, "latency_untimed %llu\n", sum.untimed);
-	seq_printf(m, "latency_stale %llu\n", sum.stale);
-	seq_printf(m, "latency_missed %llu\n", fw_lat_missed());
+	one->returns = READ_ONCE(s->returns);
+	one->untimed = READ_ONCE(s->untimed);
+	one->stale = READ_ONCE(s->stale);
+	sum->returns += one->returns;
+	sum->untimed += one->untimed;
+	sum->stale += one->stale;
 }
 
 /*
@@ -101,24 +103,34 @@ static void fw_stats_latency(struct seq_file *m)
  */
 static int fw_stats_show(struct seq_file *m, void *unused)
 {
+	struct fw_lat_stats lat_sum = {}, *lat;
 	struct fw_stats sum = {}, *one;
 	char prefix[16];
 	int cpu;
 
 	one = kcalloc(nr_cpu_ids, sizeof(*one), GFP_KERNEL);
-	if (!one)
+	lat = kcalloc(nr_cpu_ids, sizeof(*lat), GFP_KERNEL);
+	if (!one || !lat) {
+		kfree(one);
+		kfree(lat);
 		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu) {
 		fw_stats_cpu(&one[cpu], cpu);
 		fw_stats_add(&sum, &one[cpu]);
+		fw_stats_latency_cpu(&lat[cpu], &lat_sum, cpu);
 	}
 	fw_stats_print(m, "", &sum);
-	fw_stats_latency(m);
+	fw_stats_latency(m, "", &lat_sum);
+	/* Per exit hook, not per CPU: the kretprobes count them. */
+	seq_printf(m, "latency_missed %llu\n", fw_lat_missed());
 	for_each_possible_cpu(cpu) {
 		snprintf(prefix, sizeof(prefix), "cpu%d.", cpu);
 		fw_stats_print(m, prefix, &one[cpu]);
+		fw_stats_latency(m, prefix, &lat[cpu]);
 	}
 	kfree(one);
+	kfree(lat);
 	return 0;
 }
 

@@ -5,7 +5,7 @@
  * which nothing else in the guest calls) from a known user chain, and prints
  * what the test compares framewalk's user frames with.
  *
- * usage: fw_user_prog chain|libc|deep N|thread|exec|bad KIND|write N FILE TEXT
+ * usage: fw_user_prog chain|libc|deep N|thread|exec|bad KIND|write N FILE TEXT|sleep N MS
  *   chain   main -> fw_u_outer -> fw_u_mid -> fw_u_inner -> fw_u_leaf, whose
  *           svc is in a leaf that builds no frame record; prints "lr 0x..."
  *           after it (the return into fw_u_inner the walk shows as user_lr)
@@ -16,6 +16,8 @@
  *   bad K   x29 corrupted at the svc: kernel, unaligned, cycle, unmapped or
  *           absent (a page mapped but never touched: reading it would fault)
  *   write N FILE TEXT  TEXT written to FILE from N recursive frames (make bench)
+ *   sleep N MS  N sleeps of MS milliseconds in nanosleep(2): the off-CPU time
+ *           test_latency.sh knows
  * Built with and without frame pointers, static and dynamic (build-guest-bin.sh).
  */
 #define _GNU_SOURCE
@@ -28,6 +30,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define noinline __attribute__((noinline))
@@ -208,8 +211,18 @@ int main(int argc, char **argv)
 		return fw_u_bad(argv[2]) || fw_u_done(0);
 	if (!strcmp(argv[1], "write") && argc == 5)
 		return fw_u_deep_write(atoi(argv[2]), argv[3], argv[4]) < 0;
+	if (!strcmp(argv[1], "sleep") && argc == 4) {
+		struct timespec ts = { .tv_sec = atoi(argv[3]) / 1000,
+				       .tv_nsec = atoi(argv[3]) % 1000 * 1000000L };
+		int i;
+
+		for (i = 0; i < atoi(argv[2]); i++)
+			if (nanosleep(&ts, NULL))
+				return 1;
+		return 0;
+	}
 usage:
 	fprintf(stderr, "usage: fw_user_prog chain|libc|deep N|thread|exec|bad KIND|"
-		"write N FILE TEXT\n");
+		"write N FILE TEXT|sleep N MS\n");
 	return 2;
 }

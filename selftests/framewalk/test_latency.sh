@@ -1,0 +1,227 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: latency mode: each timed call's duration against function_graph's at the same call in the same boot, within the two hooks' cost; per-chain totals equal the sums of their chain_return events; schedule's chain through nanosleep holds >= 99% of a sleeper's off-CPU time from sched_switch; a filter past the exit hooks' limit refused at load and at run time, leaving nothing behind; unload while timed calls are in flight
+# requires: framewalk.ko, tracefs, debugfs, function_graph tracer
+. "$(dirname "$0")/fw_lib.sh"
+fw_test_begin 9
+P=/sys/module/framewalk/parameters
+LAT=$DEBUGFS/framewalk/latency
+LAT_CLEAR=$DEBUGFS/framewalk/folded
+KPROBES=$DEBUGFS/kprobes/list
+# A timed call holds function_graph's: framewalk's exit hook enters first (a BRK before the
+# ftrace hook) and returns last (its trampoline is the return address function_graph
+# saved). The difference is the two hooks' own work outside function_graph's: the BRK and
+# its handler, framewalk's walk at entry, the kretprobe trampoline and its handler, 6-15 us
+# under TCG on 6.12 (each run's note prints it); and an interrupt that lands in those two
+# windows runs inside framewalk's duration only: a timer tick took up to 900 us there. So
+# every pair is within [0, 3 ms], and 95 % of them within twice the hooks' cost, 100 us.
+# A pair slipped by one call differs by a whole call: the workload mixes 5 us reads with
+# 64 KiB reads of /proc/kallsyms, which take 6 ms, so a slip leaves those bounds either way.
+TOL_NS=3000000
+HOOKS_NS=100000
+
+# Calls of unlike durations, so that pairs slipped by one call would differ by more than
+# the tolerance, below as well as above: 32-byte reads and writes, and 64 KiB reads of
+# /proc/kallsyms that format a thousand symbols each.
+workload() {
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		fw_read_file
+		dd if=/proc/kallsyms of=/dev/null bs=65536 count=1 2>/dev/null
+		echo "$i" >/tmp/fw_lat_w
+	done
+}
+
+# "pid func duration_ns" of function_graph's calls, then "R pid func duration_ns" of
+# framewalk's chain_return events, in trace order (funcgraph-proc, funcgraph-tail).
+graph_and_returns() {
+	awk '
+	/chain_return:/ {
+		pid = $0; sub(/^[^|]*-/, "", pid); sub(/[^0-9].*/, "", pid)
+		d = $0; sub(/.*duration=/, "", d); sub(/[^0-9].*/, "", d)
+		f = $0; sub(/.*chain_return: /, "", f); sub(/ .*/, "", f)
+		print "R", pid, f, d
+		next
+	}
+	/ us +\|/ && (/\(\);/ || /\} \/\*/) {
+		pid = $0; sub(/^[^|]*-/, "", pid); sub(/[^0-9].*/, "", pid)
+		us = $0; sub(/ us +\|.*/, "", us); sub(/.*[| +!#*@$]/, "", us)
+		f = $0; sub(/.*\| +/, "", f); sub(/^\} \/\* /, "", f); sub(/[ ();*\/].*/, "", f)
+		# Printed in 7 columns: long calls lose their last digits of ns.
+		n = split(us, p, ".")
+		frac = n > 1 ? p[2] : ""
+		q = 1
+		while (length(frac) < 3) {
+			frac = frac "0"
+			q *= 10
+		}
+		print "G", pid, f, p[1] * 1000 + frac, q
+	}' "$TRACEFS/trace"
+}
+
+# 1-3: durations against function_graph, and totals against the events, at depth 0, where
+# a chain is the function and its caller, as both name them.
+echo 8192 >"$TRACEFS/buffer_size_kb"
+echo "vfs_read vfs_write" >"$TRACEFS/set_ftrace_filter"
+insmod "$FW_KO_DIR/framewalk.ko" filter=vfs_read,vfs_write latency=1 depth=0 ||
+	ktap_fail "insmod filter=vfs_read,vfs_write latency=1 failed"
+echo 1 >"$TRACEFS/events/framewalk/chain_return/enable"
+# The tracer's options exist once it is the current tracer.
+echo function_graph >"$TRACEFS/current_tracer"
+for o in funcgraph-proc funcgraph-tail nofuncgraph-overhead nofuncgraph-irqs; do
+	echo $o >"$TRACEFS/trace_options" || ktap_fail "trace option $o"
+done
+# Once untraced: under TCG a first run translates the hooks' code, in one of the windows
+# only framewalk's duration holds.
+echo 0 >"$TRACEFS/tracing_on"
+workload
+# The counts start with the trace: latency off while the table's chains, the trace and the
+# counters are emptied, so that no write of this shell is charged and not traced; the write
+# that turns it on is not timed (its entry came before the hooks).
+echo 0 >$P/latency
+echo >"$LAT_CLEAR"
+echo >"$TRACEFS/trace"
+echo >"$FW_STATS"
+echo 1 >"$TRACEFS/tracing_on"
+echo 1 >$P/latency
+# In a child: the write that turns tracing on returned traced but was not entered so, and
+# this shell's calls are left out of the pairs.
+(workload)
+# Latency off first: from then on no call is charged and no chain_return written, so the
+# table and the trace end at the same call (the write that turns it off charges nothing).
+echo 0 >$P/latency
+echo 0 >"$TRACEFS/tracing_on"
+graph_and_returns >/tmp/fw_lat_pairs
+awk -v self=$$ '$2 == self { next }
+$1 == "G" { g[$2 " " $3, ++ng[$2 " " $3]] = $4; q[$2 " " $3, ng[$2 " " $3]] = $5 }
+$1 == "R" { r[$2 " " $3, ++nr[$2 " " $3]] = $4 }
+END {
+	for (k in nr) {
+		if (ng[k] != nr[k]) { print "COUNT", k, ng[k] + 0, nr[k]; continue }
+		for (i = 1; i <= nr[k]; i++) {
+			d = r[k, i] - g[k, i]
+			print "PAIR", k, r[k, i], g[k, i], d, q[k, i]
+		}
+	}
+	for (k in ng) if (!(k in nr)) print "COUNT", k, ng[k], 0
+}' /tmp/fw_lat_pairs >/tmp/fw_lat_cmp
+pairs=$(grep -c '^PAIR' /tmp/fw_lat_cmp)
+counts=$(grep -c '^COUNT' /tmp/fw_lat_cmp)
+# Outside: framewalk's shorter than function_graph's (beyond its printed precision) or
+# longer by more than the hooks' cost.
+outside=$(awk -v tol=$TOL_NS '$1 == "PAIR" && ($6 < -$7 || $6 > tol)' /tmp/fw_lat_cmp | wc -l)
+ktap_note "$(awk '$1 == "PAIR" { d = $6; n++; s += d; if (n == 1 || d < lo) lo = d; if (d > hi) hi = d }
+	END { printf "%d pairs: framewalk - function_graph from %d to %d ns, mean %d ns\n", n, lo, hi, n ? s / n : 0 }' /tmp/fw_lat_cmp)"
+grep '^COUNT' /tmp/fw_lat_cmp | head -5 | sed 's/^/# /'
+awk -v tol=$TOL_NS '$1 == "PAIR" && ($6 < -$7 || $6 > tol)' /tmp/fw_lat_cmp | head -5 | sed 's/^/# /'
+ktap_expect "20 pairs at least" "$pairs" -ge 20
+ktap_expect "each task's calls counted alike by both" "$counts" = 0
+ktap_case_end "function_graph and framewalk timed the same calls"
+hooks=$(awk -v h=$HOOKS_NS '$1 == "PAIR" { n++; if ($6 <= h) k++ } END { print (n > 0 && k * 100 >= n * 95) ? 1 : 0 }' /tmp/fw_lat_cmp)
+ktap_expect "each duration within [0, $TOL_NS] ns of function_graph's" "$outside" = 0
+ktap_expect "95% within the hooks' $HOOKS_NS ns" "$hooks" = 1
+ktap_expect "20 pairs at least" "$pairs" -ge 20
+ktap_case_end "durations equal function_graph's within the hooks' cost"
+
+# Per chain (caller;function at depth 0): the latency file's total is the sum of its
+# chain_return events' durations, and its calls their number.
+awk '/chain_return:/ {
+	f = $0; sub(/.*chain_return: /, "", f); split(f, w, " ")
+	p = w[3]; sub(/\+.*/, "", p)
+	d = $0; sub(/.*duration=/, "", d); sub(/[^0-9].*/, "", d)
+	t[p ";" w[1]] += d; n[p ";" w[1]]++
+} END { for (k in t) print k, n[k], t[k] }' "$TRACEFS/trace" | sort >/tmp/fw_lat_ev
+awk '{ c[$1] += $2; t[$1] += $3 } END { for (k in c) print k, c[k], t[k] }' "$LAT" |
+	sort >/tmp/fw_lat_file
+if cmp -s /tmp/fw_lat_ev /tmp/fw_lat_file; then
+	ktap_result 0 "per-chain calls and totals equal the chain_return events' ($(wc -l </tmp/fw_lat_ev) chains)"
+else
+	diff /tmp/fw_lat_ev /tmp/fw_lat_file | head -8 | sed 's/^/# /'
+	ktap_result 1 "per-chain calls and totals equal the chain_return events'"
+fi
+returns=$(fw_stat latency_returns)
+events=$(grep -c 'chain_return:' "$TRACEFS/trace")
+ktap_expect "stats latency_returns ($returns) is the events' count" "$returns" = "$events"
+ktap_case_end "latency_returns counts each charged return"
+rmmod framewalk
+fw_trace_reset
+
+# 4: off-CPU. schedule timed, a task that sleeps 10 x 100 ms in nanosleep: the chains through
+# the nanosleep system call hold its time asleep, as sched_switch tells it (from switching
+# out asleep to switching in).
+insmod "$FW_KO_DIR/framewalk.ko" filter=schedule latency=1 depth=16 ||
+	ktap_fail "insmod filter=schedule latency=1 failed"
+echo 1 >"$TRACEFS/events/sched/sched_switch/enable"
+# Its pid alone: the guest has other sleepers in nanosleep (a 1 s one on 7.2). exec keeps
+# the pid the shell wrote.
+sh -c "echo \$\$ >$P/pid && exec fw_user_fp sleep 10 100" >/tmp/fw_lat_sleeper
+echo 0 >"$TRACEFS/tracing_on"
+pid=$(awk '/^pid/ { print $2 }' /tmp/fw_lat_sleeper)
+asleep=$(awk -v pid="$pid" '/sched_switch:/ {
+	ts = $0; sub(/:? sched_switch:.*/, "", ts); sub(/.* /, "", ts)
+	if ($0 ~ ("prev_pid=" pid " ") && $0 ~ /prev_state=[SD]/) out = ts
+	if ($0 ~ ("next_pid=" pid " ") && out != "") { s += ts - out; out = "" }
+} END { printf "%d\n", s * 1e9 }' "$TRACEFS/trace")
+timed=$(awk '/nanosleep/ { t += $(NF - 3) } END { printf "%d\n", t }' "$LAT")
+ktap_note "sleeper $pid: asleep $asleep ns by sched_switch, $timed ns in schedule under nanosleep"
+grep nanosleep "$LAT" | sed 's/^/# /'
+ktap_expect "the sleeper slept about 1 s" "$asleep" -ge 1000000000
+ktap_expect "nanosleep's chains hold >= 99% of it" $((timed * 100)) -ge $((asleep * 99))
+# Above it only by schedule's own time on the CPU around the switch: a call charged twice
+# would double it.
+ktap_expect "and no more than 101%" $((timed * 100)) -le $((asleep * 101))
+ktap_case_end "off-CPU time by blocking chain"
+rmmod framewalk
+fw_trace_reset
+
+# 5-6: a filter past the limit. Its functions are counted first: the case is only as good
+# as the glob is wide.
+wide='vfs_*,do_*,*_read*,*_write*'
+nwide=$(grep -cE '^(vfs_|do_)|_read|_write' "$TRACEFS/available_filter_functions")
+fw_dmesg_mark
+insmod "$FW_KO_DIR/framewalk.ko" "filter=$wide" latency=1 2>/dev/null
+loaded=$?
+said=$(dmesg | tail -n +$((fw_dmesg_base + 1)) | grep -c 'latency: the filter matches [0-9]* functions; exit hooks (kretprobes) are limited to 256')
+left=$(grep -c . "$KPROBES" 2>/dev/null)
+ktap_expect "the glob matches more than 256 functions ($nwide)" "$nwide" -gt 256
+ktap_expect "load refused" "$loaded" != 0
+ktap_expect "a line names the limit" "$said" -ge 1
+ktap_expect "no kprobe left ($left)" "${left:-0}" = 0
+ktap_case_end "a filter past the exit hooks' limit is refused at load"
+insmod "$FW_KO_DIR/framewalk.ko" filter=vfs_read latency=1 || ktap_fail "insmod failed"
+echo "$wide" >$P/filter 2>/dev/null
+changed=$?
+ktap_expect "refused at run time" "$changed" != 0
+ktap_expect "the filter stays" "$(cat $P/filter)" = vfs_read
+ktap_expect "latency stays on" "$(cat $P/latency)" = Y
+ktap_expect "one exit hook" "$(grep -c . "$KPROBES")" = 1
+ktap_case_end "a filter past the limit is refused at run time, the one traced kept"
+rmmod framewalk
+
+# 7: unload with calls in flight: schedule holds sleeping tasks' calls; reads run beside.
+ok=1
+for round in 1 2 3; do
+	(fw_user_fp sleep 20 10 >/dev/null) &
+	sl=$!
+	(i=0; while [ $i -lt 200 ]; do fw_read_file; i=$((i + 1)); done) &
+	rd=$!
+	insmod "$FW_KO_DIR/framewalk.ko" filter=schedule,vfs_read latency=1 || ok=0
+	fw_read_file
+	rmmod framewalk || ok=0
+	wait $sl $rd
+done
+trouble=$(fw_dmesg_trouble)
+[ -z "$trouble" ] || echo "$trouble" | head -5 | sed 's/^/# /'
+ktap_expect "three loads and unloads" "$ok" = 1
+ktap_expect "no kprobe left" "$(grep -c . "$KPROBES" 2>/dev/null)" = 0
+ktap_expect "the kernel log says nothing" "$trouble" = ""
+ktap_case_end "unload while timed calls are in flight"
+
+# 8: the stats file agrees with itself while latency counts.
+insmod "$FW_KO_DIR/framewalk.ko" filter=vfs_read latency=1 || ktap_fail "insmod failed"
+workload
+bad=$(fw_stats_inconsistencies)
+[ -z "$bad" ] || echo "$bad" | sed 's/^/# /'
+ktap_result $([ -z "$bad" ] && [ "$(fw_stat latency_returns)" -gt 0 ]; echo $?) \
+	"stats consistent with latency counting"
+rmmod framewalk
+ktap_exit
