@@ -11,14 +11,20 @@ KPROBES=$DEBUGFS/kprobes/list
 # A timed call holds function_graph's: framewalk's exit hook enters first (a BRK before the
 # ftrace hook) and returns last (its trampoline is the return address function_graph
 # saved). The difference is the two hooks' own work outside function_graph's: the BRK and
-# its handler, framewalk's walk at entry, the kretprobe trampoline and its handler, 6-15 us
-# under TCG on 6.12 (each run's note prints it); and an interrupt that lands in those two
-# windows runs inside framewalk's duration only: a timer tick took up to 900 us there. So
-# every pair is within [0, 3 ms], and 95 % of them within twice the hooks' cost, 100 us.
-# A pair slipped by one call differs by a whole call: the workload mixes 5 us reads with
-# 64 KiB reads of /proc/kallsyms, which take 6 ms, so a slip leaves those bounds either way.
-TOL_NS=3000000
+# its handler, framewalk's walk at entry, the kretprobe trampoline and its handler, 6-20 us
+# mean under TCG (each run's note prints it; about 140 us on the debug kernel, KASAN's);
+# and an interrupt that lands in those two windows runs inside framewalk's duration only
+# (a timer tick took up to 900 us there, 4 ms on the debug kernel; a preemption there, on
+# a loaded host, takes longer). So every pair is at or above 0, 95 % of the pairs within
+# 100 us (1 ms on the debug kernel) and 99 % within 3 ms (20 ms). The workload mixes 5 us
+# calls with reads of /proc/kallsyms hundreds of times longer: a pairing slipped by one
+# call puts a long function_graph call beside a short framewalk one, below 0.
 HOOKS_NS=100000
+TOL_NS=3000000
+if [ -e "$KMEMLEAK" ]; then
+	HOOKS_NS=1000000
+	TOL_NS=20000000
+fi
 
 # Calls of unlike durations, so that pairs slipped by one call would differ by more than
 # the tolerance, below as well as above: 32-byte reads and writes, and 64 KiB reads of
@@ -105,10 +111,12 @@ END {
 	for (k in ng) if (!(k in nr)) print "COUNT", k, ng[k], 0
 }' /tmp/fw_lat_pairs >/tmp/fw_lat_cmp
 pairs=$(grep -c '^PAIR' /tmp/fw_lat_cmp)
+
 counts=$(grep -c '^COUNT' /tmp/fw_lat_cmp)
 # Outside: framewalk's shorter than function_graph's (beyond its printed precision) or
 # longer by more than the hooks' cost.
-outside=$(awk -v tol=$TOL_NS '$1 == "PAIR" && ($6 < -$7 || $6 > tol)' /tmp/fw_lat_cmp | wc -l)
+below=$(awk '$1 == "PAIR" && $6 < -$7' /tmp/fw_lat_cmp | wc -l)
+within=$(awk -v tol=$TOL_NS '$1 == "PAIR" { n++; if ($6 <= tol) k++ } END { print (n > 0 && k * 100 >= n * 99) ? 1 : 0 }' /tmp/fw_lat_cmp)
 ktap_note "$(awk '$1 == "PAIR" { d = $6; n++; s += d; if (n == 1 || d < lo) lo = d; if (d > hi) hi = d }
 	END { printf "%d pairs: framewalk - function_graph from %d to %d ns, mean %d ns\n", n, lo, hi, n ? s / n : 0 }' /tmp/fw_lat_cmp)"
 grep '^COUNT' /tmp/fw_lat_cmp | head -5 | sed 's/^/# /'
@@ -117,7 +125,8 @@ ktap_expect "20 pairs at least" "$pairs" -ge 20
 ktap_expect "each task's calls counted alike by both" "$counts" = 0
 ktap_case_end "function_graph and framewalk timed the same calls"
 hooks=$(awk -v h=$HOOKS_NS '$1 == "PAIR" { n++; if ($6 <= h) k++ } END { print (n > 0 && k * 100 >= n * 95) ? 1 : 0 }' /tmp/fw_lat_cmp)
-ktap_expect "each duration within [0, $TOL_NS] ns of function_graph's" "$outside" = 0
+ktap_expect "no duration shorter than function_graph's" "$below" = 0
+ktap_expect "99% within $TOL_NS ns above it" "$within" = 1
 ktap_expect "95% within the hooks' $HOOKS_NS ns" "$hooks" = 1
 ktap_expect "20 pairs at least" "$pairs" -ge 20
 ktap_case_end "durations equal function_graph's within the hooks' cost"
@@ -145,26 +154,29 @@ ktap_case_end "latency_returns counts each charged return"
 rmmod framewalk
 fw_trace_reset
 
-# 4: off-CPU. schedule timed, a task that sleeps 10 x 100 ms in nanosleep: the chains through
+# 4: off-CPU. schedule timed, a task that sleeps 20 x 100 ms in nanosleep: the chains through
 # the nanosleep system call hold its time asleep, as sched_switch tells it (from switching
-# out asleep to switching in).
+# out asleep to switching in, once it is fw_user_fp).
 insmod "$FW_KO_DIR/framewalk.ko" filter=schedule latency=1 depth=16 ||
 	ktap_fail "insmod filter=schedule latency=1 failed"
 echo 1 >"$TRACEFS/events/sched/sched_switch/enable"
-# Its pid alone: the guest has other sleepers in nanosleep (a 1 s one on 7.2). exec keeps
-# the pid the shell wrote.
-sh -c "echo \$\$ >$P/pid && exec fw_user_fp sleep 10 100" >/tmp/fw_lat_sleeper
+# Its pid alone: the guest has other sleepers in nanosleep (a 1 s one). exec keeps the
+# pid the shell wrote; the table is cleared after it, since a call counted before the
+# filter changed is charged when it returns.
+sh -c "echo \$\$ >$P/pid && echo >$LAT_CLEAR && exec fw_user_fp sleep 20 100" \
+	>/tmp/fw_lat_sleeper
 echo 0 >"$TRACEFS/tracing_on"
 pid=$(awk '/^pid/ { print $2 }' /tmp/fw_lat_sleeper)
 asleep=$(awk -v pid="$pid" '/sched_switch:/ {
 	ts = $0; sub(/:? sched_switch:.*/, "", ts); sub(/.* /, "", ts)
-	if ($0 ~ ("prev_pid=" pid " ") && $0 ~ /prev_state=[SD]/) out = ts
+	# As fw_user_fp: before the exec the shell slept in synchronize_rcu() of the clear.
+	if ($0 ~ ("prev_comm=fw_user_fp prev_pid=" pid " ") && $0 ~ /prev_state=[SD]/) out = ts
 	if ($0 ~ ("next_pid=" pid " ") && out != "") { s += ts - out; out = "" }
 } END { printf "%d\n", s * 1e9 }' "$TRACEFS/trace")
 timed=$(awk '/nanosleep/ { t += $(NF - 3) } END { printf "%d\n", t }' "$LAT")
 ktap_note "sleeper $pid: asleep $asleep ns by sched_switch, $timed ns in schedule under nanosleep"
 grep nanosleep "$LAT" | sed 's/^/# /'
-ktap_expect "the sleeper slept about 1 s" "$asleep" -ge 1000000000
+ktap_expect "the sleeper slept 2 s at least" "$asleep" -ge 2000000000
 ktap_expect "nanosleep's chains hold >= 99% of it" $((timed * 100)) -ge $((asleep * 99))
 # Above it only by schedule's own time on the CPU around the switch: a call charged twice
 # would double it.
