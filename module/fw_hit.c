@@ -80,9 +80,14 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	} else {
 		bool hooked;
 
-		/* A call latency mode times: its return is hooked, by the claimed instance. */
-		lat = fw_lat_claim(&h);
-		hooked = fw_return_hooks_pending(lat);
+		/*
+		 * A kretprobe hooks the hit's own return (latency mode's, or
+		 * another tracer's on the traced function): the parent is behind
+		 * the trampoline, and a timed call is claimed.
+		 */
+		if (unlikely(h.parent_ip == READ_ONCE(fw_kretprobe_trampoline)))
+			lat = fw_kretprobe_parent(&h);
+		hooked = fw_return_hooks_pending(h.parent_ip != parent_ip);
 
 		/*
 		 * Only the event keeps where each record was: a counted chain is
@@ -106,6 +111,12 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 			recovered = slot->recovered;
 			tramp = slot->tramp;
 		}
+	}
+	/* The parent not found behind the trampoline (5.10): the chain ends there, said so. */
+	if (unlikely(h.parent_ip == READ_ONCE(fw_kretprobe_trampoline))) {
+		nr = 0;
+		stop = FW_STOP_TRAMPOLINE;
+		tramp = FW_TRAMP_KRETPROBE;
 	}
 	slot->stats.stops[stop]++;
 	if (user_walk) {

@@ -8,10 +8,9 @@
  * The exit hook is a kretprobe, the mechanism every kernel framewalk builds
  * for exports to modules (fprobe only from 5.18, and not configured on all;
  * fgraph_ops not at all). Its entry handler runs first, at a BRK on the
- * function's first instruction, stamps the call and leaves it pending; the
- * ftrace hook's callback then claims it (fw_lat_claim()), walks as always
- * and ties the call to the chain it counted; the return handler charges the
- * time.
+ * function's first instruction, and stamps the call; the ftrace hook's
+ * callback then claims it (fw_kretprobe_parent()), walks as always and ties
+ * the call to the chain it counted; the return handler charges the time.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -194,7 +193,7 @@ static __always_inline void fw_lat_raise(atomic64_t *bound, u64 v)
 
 /*
  * Entry: before the ftrace hook of the same call. Interrupts are masked in
- * the BRK's handler, so the pending place is written whole.
+ * the BRK's handler, so the pending place (5.10's) is written whole.
  */
 static int fw_lat_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -205,12 +204,24 @@ static int fw_lat_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	call->time = NULL;
 	call->ip = 0;
 	call->entry = trace_clock_local();
+#if !defined(FW_KRETPROBE_TASK_LIST) || defined(CONFIG_KRETPROBE_ON_RETHOOK)
 	this_cpu_write(fw_lat_pending, ri);
+#endif
 	return 0;
 }
 
-/* Return: charge the chain, unless the call was not counted or the table was cleared. */
-static int fw_lat_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+/**
+ * fw_lat_return() - the exit hook's return handler: charge the call's chain
+ * @ri: the call's kretprobe instance
+ * @regs: the registers at the return
+ *
+ * Nothing is charged where the call was not counted or the table was
+ * cleared since. Not static: fw_kretprobe_parent() knows latency mode's
+ * instances by it.
+ *
+ * Return: 0, as kretprobe handlers return.
+ */
+int fw_lat_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct fw_lat_call *call = (struct fw_lat_call *)ri->data;
 	u64 ns = trace_clock_local() - call->entry;

@@ -33,33 +33,82 @@ struct fw_lat_call {
 DECLARE_STATIC_KEY_FALSE(fw_latency_on);
 DECLARE_PER_CPU(struct kretprobe_instance *, fw_lat_pending);
 extern unsigned long fw_kretprobe_trampoline;
+int fw_lat_return(struct kretprobe_instance *ri, struct pt_regs *regs);
+
+#if defined(FW_KRETPROBE_TASK_LIST) && !defined(CONFIG_KRETPROBE_ON_RETHOOK)
+/**
+ * fw_kretprobe_hooking() - the kretprobe instance that hooks the hit's return
+ *
+ * The task's instances are listed newest first: where parent_ip is the
+ * trampoline, the newest hooks the hit's own return (an interrupt between
+ * the kretprobe's BRK and the ftrace hook returned, instances and all,
+ * before the hook ran). Any kretprobe's, not only latency mode's. Until
+ * 5.11 the instances are in a global hash whose lock is not exported:
+ * latency mode's own entry handler leaves it pending on the CPU there, and
+ * an interrupt between the two hooks that times a call of its own takes the
+ * pending place, or a migration leaves it on the other CPU; the task and
+ * the parent's frame record tell it is this call's.
+ *
+ * Return: the instance, NULL if none is known.
+ */
+static __always_inline struct kretprobe_instance *fw_kretprobe_hooking(void)
+{
+	struct llist_node *first = READ_ONCE(current->kretprobe_instances.first);
+
+	return first ? container_of(first, struct kretprobe_instance, llist) : NULL;
+}
 
 /**
- * fw_lat_claim() - the timed call a hit belongs to
- * @h: the hit; its parent_ip becomes the real return address
+ * fw_kretprobe_is_latency() - whether an instance is latency mode's
+ * @ri: a kretprobe instance
  *
- * The exit hook ran on this CPU just before the ftrace hook of the same call
- * and left its instance pending; its return address is the kretprobe
- * trampoline now. An interrupt between the two hooks returns before the
- * callback runs, but a timed call inside it takes the pending place, and a
- * migration leaves it on the other CPU: the task and the parent's frame
- * record tell the instance is this call's, and a call not claimed is not
- * timed, never charged to another's chain.
+ * Only then does its data hold a struct fw_lat_call.
  *
- * Return: the call to time, NULL if the hit is not a timed call's.
+ * Return: true if latency mode's exit hook made @ri.
  */
-static __always_inline struct fw_lat_call *fw_lat_claim(struct fw_hook_hit *h)
+static __always_inline bool fw_kretprobe_is_latency(struct kretprobe_instance *ri)
 {
-	struct kretprobe_instance *ri;
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	return rp && rp->handler == fw_lat_return;
+}
+#else
+static __always_inline struct kretprobe_instance *fw_kretprobe_hooking(void)
+{
+	return static_branch_unlikely(&fw_latency_on) ? this_cpu_xchg(fw_lat_pending, NULL) :
+							 NULL;
+}
+
+static __always_inline bool fw_kretprobe_is_latency(struct kretprobe_instance *ri)
+{
+	return true;
+}
+#endif
+
+/**
+ * fw_kretprobe_parent() - the real parent of a hit whose return a kretprobe hooks
+ * @h: the hit, parent_ip the kretprobe trampoline; set to the real return
+ *	address where it is found
+ *
+ * The kretprobe's BRK on the function's first instruction ran before the
+ * ftrace hook and replaced the return address. Where the instance is
+ * latency mode's, the hit claims the call it stamped, to tie the chain it
+ * counts to the duration.
+ *
+ * Return: the call to time, NULL if the hit is not one latency mode times.
+ */
+static __always_inline struct fw_lat_call *fw_kretprobe_parent(struct fw_hook_hit *h)
+{
+	struct kretprobe_instance *ri = fw_kretprobe_hooking();
 	struct fw_lat_call *call;
 
-	if (!static_branch_unlikely(&fw_latency_on) || h->parent_ip != fw_kretprobe_trampoline)
+	if (!ri || !fw_kretprobe_is_latency(ri)) {
+		if (ri)
+			h->parent_ip = (unsigned long)ri->ret_addr;
 		return NULL;
-	ri = this_cpu_xchg(fw_lat_pending, NULL);
-	if (!ri)
-		return NULL;
+	}
 	call = (struct fw_lat_call *)ri->data;
-	if (call->task != current || call->fp != h->fp)
+	if (call->task != current || call->fp != h->fp || call->ip)
 		return NULL;
 	h->parent_ip = (unsigned long)ri->ret_addr;
 	call->ip = h->child;

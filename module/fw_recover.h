@@ -30,8 +30,9 @@
 /**
  * fw_return_hooks_pending() - whether a return of the current task may be
  *	hooked now
- * @own: the hit's own call is timed (latency mode): its kretprobe instance,
- *	the task's newest, hooks no return above the hit's parent
+ * @own: a kretprobe hooks the hit's own return (its parent was found behind
+ *	the trampoline): that instance, the task's newest, hooks no return
+ *	above the hit's parent
  *
  * Then its stack can hold a trampoline's address and the walk must be
  * fw_walk_hooked(). The answer holds for the whole walk (see above).
@@ -39,7 +40,7 @@
  * Return: true if the graph tracer's return stack is not empty or a
  * kretprobe or rethook may hold an instance of this task.
  */
-static __always_inline bool fw_return_hooks_pending(const void *own)
+static __always_inline bool fw_return_hooks_pending(bool own)
 {
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
 	if (READ_ONCE(current->curr_ret_stack) > FW_GRAPH_STACK_EMPTY)

@@ -438,6 +438,37 @@ static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
 	return fw_profile(&o);
 }
 
+static int fw_run_latency(const struct fw_subcmd *cmd, int argc, char **argv)
+{
+	struct fw_latency_opts o = { .session = { .depth = -1, .user = -1 }, .limit = 10 };
+	long v;
+	int c;
+
+	while ((c = fw_getopt_session(cmd, argc, argv, &o.session)) != -1) {
+		switch (c) {
+		case FW_OPT_FOLDED:
+			o.folded = 1;
+			break;
+		case 'l':
+			if (fw_parse_long(cmd, "-l/--limit", optarg, 1, INT_MAX, &v))
+				return 2;
+			o.limit = (unsigned int)v;
+			break;
+		default:
+			return fw_opt_status(c);
+		}
+	}
+	if (o.session.comm || o.session.cpus) {
+		fprintf(stderr, "framewalk latency: %s: the module times chains without the "
+			"task or CPU of each call, so latency cannot keep some; -p/--pid keeps "
+			"processes\n", o.session.comm ? "--comm" : "-C/--cpu");
+		return 2;
+	}
+	if (optind < argc)
+		o.session.cmd = argv + optind;
+	return fw_latency(&o);
+}
+
 #define FW_SETUP_HELP							\
 	"  -f, --filter=GLOBS    functions to trace, comma-separated globs (see list)\n"	\
 	"  -n, --notrace=GLOBS   functions not to trace\n"			\
@@ -484,6 +515,13 @@ static const struct option fw_profile_long[] = {
 	{ "folded", no_argument, NULL, FW_OPT_FOLDED },
 	{ "limit", required_argument, NULL, 'l' },
 	{ "output", required_argument, NULL, 'o' },
+	FW_COMMON_LONG
+};
+
+static const struct option fw_latency_long[] = {
+	FW_SETUP_LONG,
+	{ "folded", no_argument, NULL, FW_OPT_FOLDED },
+	{ "limit", required_argument, NULL, 'l' },
 	FW_COMMON_LONG
 };
 
@@ -578,6 +616,13 @@ static const struct fw_subcmd fw_cmds[] = {
 	   * shown; -C and --comm only to say why profile cannot keep them.
 	   */
 	  "+:f:n:d:p:k:t:C:Fl:o:" FW_COMMON_SHORT, fw_profile_long, fw_run_profile },
+	{ "latency", "[OPTIONS] [-- CMD...]",
+	  "Time each call by calling chain in the module until CMD ends, SECONDS pass or\n"
+	  "SIGINT, then print the chains by total time with their histograms (as root).",
+	  FW_SETUP_HELP
+	  "      --folded          print \"chain total_ns\" lines, a flame graph weighted by time\n"
+	  "  -l, --limit=N         how many chains (default 10)\n",
+	  "+:f:n:d:p:k:t:C:l:" FW_COMMON_SHORT, fw_latency_long, fw_run_latency },
 	{ "report", "[OPTIONS] [FILE|-]",
 	  "Print each recorded chain (FILE defaults to framewalk.rec). A trace-cmd trace.dat\n"
 	  "is read too, its user frames named from trace-cmd record --proc-map's maps.",

@@ -52,6 +52,18 @@ int fw_list(const char *globs);
 /* Remove framewalk's leftovers from tracefs; with unload, framewalk.ko too. */
 int fw_reset(int unload);
 int fw_profile(const struct fw_profile_opts *o);
+/* fw_cmd_profile.c's readers of the module's counts, which latency shares. */
+unsigned long long fw_stat(const char *name);
+int fw_clear_counts(void);
+
+/* latency: the module's durations per chain. */
+struct fw_latency_opts {
+	struct fw_session_opts session;	/* filter, notrace, depth, module, cmd */
+	int folded;			/* print "chain total_ns" for a flame graph */
+	unsigned int limit;		/* chains printed */
+};
+
+int fw_latency(const struct fw_latency_opts *o);
 
 /*
  * fw_session.c, shared by record, stream and profile: module parameters,

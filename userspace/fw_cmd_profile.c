@@ -17,7 +17,7 @@
 #include "fw_stops.h"
 
 /* A total from the module's stats file (the unprefixed lines); 0 if absent. */
-static unsigned long long fw_stat(const char *name)
+unsigned long long fw_stat(const char *name)
 {
 	unsigned long long v, found = 0;
 	char line[128], key[64];
@@ -34,8 +34,8 @@ static unsigned long long fw_stat(const char *name)
 	return found;
 }
 
-/* Writing folded empties the module's tables. */
-static int fw_clear_counts(void)
+/* Writing folded empties the module's tables (counts and durations). */
+int fw_clear_counts(void)
 {
 	FILE *f = fopen(FW_DEBUGFS "/folded", "w");
 

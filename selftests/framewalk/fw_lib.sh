@@ -115,7 +115,8 @@ fw_trace_to_match() {
 # /tmp/fw_match_out and the pairs it read in /tmp/fw_match_all.
 fw_oracle_compare() {
 	# The oracle is registered last so that ftrace calls it first (fw_match.awk).
-	insmod "$FW_KO_DIR/framewalk.ko" filter="$2" depth="$3" || ktap_fail "insmod framewalk.ko failed"
+	insmod "$FW_KO_DIR/framewalk.ko" filter="$2" depth="$3" ${5:-} ||
+		ktap_fail "insmod framewalk.ko failed"
 	insmod "$FW_KO_DIR/fw_oracle.ko" funcs="$2" || ktap_fail "insmod fw_oracle.ko failed"
 	# The tracer starts once both are in: setting their filters looks every
 	# ftrace record up in kallsyms, which function_graph on every function

@@ -334,7 +334,7 @@ check "a missing file" "$got" "framewalk report: $tmp/missing.rec: No such file 
 
 # The command line: every subcommand has --help, unknown input is named, no value passes unchecked.
 check "an unknown command is named, with the list" "$("$fw" version 2>&1)" \
-	"framewalk: unknown command 'version'; the commands are record stream profile report folded top list reset flamegraph (framewalk --help)"
+	"framewalk: unknown command 'version'; the commands are record stream profile latency report folded top list reset flamegraph (framewalk --help)"
 check "--version prints VERSION and the build's git describe" "$("$fw" --version)" \
 	"framewalk $("$(dirname "$0")/../../scripts/version.sh")"
 check "-V is --version" "$("$fw" -V)" "$("$fw" --version)"
@@ -342,7 +342,7 @@ check "-V is --version" "$("$fw" -V)" "$("$fw" --version)"
 check "--help aligns the command summaries" "$("$fw" --help | sed -n '/^Commands:/,/^$/p' |
 	sed '1d;$d' | awk '{ match($0, /^  [a-z]+ +/); if (RSTART) c[RLENGTH] = 1;
 	else { match($0, /^ +/); c[RLENGTH] = 1 } } END { print length(c) }')" 1
-for cmd in record stream profile report folded top list reset flamegraph; do
+for cmd in record stream profile latency report folded top list reset flamegraph; do
 	out=$("$fw" $cmd -h 2>&1)
 	rc=$?
 	check "$cmd -h prints its usage, status 0" "$rc $(echo "$out" | head -1 | cut -d' ' -f1-3)" \
@@ -380,7 +380,7 @@ for cmd in record stream profile report folded top list reset flamegraph; do
 	done
 done
 # One letter, one option: a short option stands for the same long one in every command.
-twice=$(for cmd in record stream profile report folded top list reset flamegraph; do
+twice=$(for cmd in record stream profile latency report folded top list reset flamegraph; do
 	"$fw" $cmd --help | sed -n 's/^  -\([a-zA-Z]\), --\([a-z]*\).*/\1 \2/p'
 done | sort -u | awk '++n[$1] == 2 { print "-" $1 }')
 check "each short option means one long option in every command" "${twice:-none}" none
@@ -388,7 +388,7 @@ check "each short option means one long option in every command" "${twice:-none}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 wrong=$(for f in "$top/README.md" "$top"/Documentation/*.rst "$man"; do
 	sed 's/\\-/-/g; s/\\f[BIRP]//g' "$f" |
-		grep -oE 'framewalk (record|stream|profile|report|folded|top|list|reset|flamegraph)( [^#`|;]*)?' |
+		grep -oE 'framewalk (record|stream|profile|latency|report|folded|top|list|reset|flamegraph)( [^#`|;]*)?' |
 		sed 's/ -- .*//'
 done | while read -r _ cmd rest; do
 	for o in $(echo " $rest" | grep -oE ' -[a-zA-Z]\b'); do
