@@ -141,6 +141,21 @@ for depth in 0 16 32; do
 	reset
 done
 
+# Latency mode: each call timed from entry to return and charged to its chain (the exit
+# hook a kretprobe), against the tracer that times calls in the kernel, function_graph.
+insmod /fw/ko/framewalk.ko filter=fw_bench_tracee depth=16 latency=1
+bench framewalk_d16_latency
+S=/sys/kernel/debug/framewalk/stats
+echo "LATENCY returns=$(awk '$1 == "latency_returns" { print $2 }' $S)" \
+	"untimed=$(awk '$1 == "latency_untimed" { print $2 }' $S)" \
+	"missed=$(awk '$1 == "latency_missed" { print $2 }' $S)"
+rmmod framewalk
+reset
+echo fw_bench_tracee >$T/set_ftrace_filter
+echo function_graph >$T/current_tracer
+bench function_graph
+reset
+
 # The peer a user would pick instead: bpftrace on the same function, its stack
 # keyed in a map as framewalk's aggregation keys its chains, and bare counts.
 # bt_start PROGRAM: bpftrace running PROGRAM in the background, its probes
@@ -195,6 +210,12 @@ if [ "$PEER" = 1 ]; then
 	bt_bench bpftrace_kprobe_count kprobe:fw_bench_tracee '@ = count();'
 	bt_bench bpftrace_kfunc_kstack16 kfunc:fw_bench_tracee '@[kstack(16)] = count();'
 	bt_bench bpftrace_kfunc_count kfunc:fw_bench_tracee '@ = count();'
+	# Latency by stack, as bpftrace users write it: the stack at entry keyed by thread,
+	# a histogram of the time to the return; @c counts the returns for BPFCOUNT, and the
+	# per-thread maps are cleared so that only it prints a count.
+	bt_bench bpftrace_kretprobe_hist16 \
+		'kprobe:fw_bench_tracee { @t[tid] = nsecs; @s[tid] = kstack(16); } kretprobe:fw_bench_tracee' \
+		'@h[@s[tid]] = hist(nsecs - @t[tid]); @c = count(); } END { clear(@t); clear(@s);'
 	reset
 fi
 # One stack of each kind, as bpftrace prints it, for what it holds; and

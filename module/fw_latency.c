@@ -52,9 +52,17 @@ DEFINE_STATIC_KEY_FALSE(fw_latency_on);
 DEFINE_PER_CPU(struct kretprobe_instance *, fw_lat_pending);
 DEFINE_PER_CPU(struct fw_lat_stats, fw_lat_stats);
 
-/* The exit hooks while latency is on, and the calls they missed before. */
-static struct kretprobe *fw_lat_probes;
-static unsigned int fw_lat_nr;
+/* A set of exit hooks: one kretprobe per function of an ops' filter. */
+struct fw_lat_hooks {
+	struct kretprobe *probes;
+	unsigned int nr;
+};
+
+/*
+ * The hooks in force while latency is on, those a filter change prepares
+ * beside them, and the calls the removed ones missed.
+ */
+static struct fw_lat_hooks fw_lat_live, fw_lat_next;
 static u64 fw_lat_missed_before;
 
 /*
@@ -249,8 +257,8 @@ int fw_lat_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-/* Unregister the first @nr exit hooks, keeping what they missed. */
-static void fw_lat_unhook(unsigned int nr)
+/* Unregister the first @nr hooks of @h, keeping what they missed, and free them. */
+static void fw_lat_unhook(struct fw_lat_hooks *h, unsigned int nr)
 {
 	struct kretprobe **rps;
 	unsigned int i;
@@ -258,73 +266,40 @@ static void fw_lat_unhook(unsigned int nr)
 	rps = kcalloc(max(nr, 1U), sizeof(*rps), GFP_KERNEL);
 	for (i = 0; i < nr; i++) {
 		if (rps)
-			rps[i] = &fw_lat_probes[i];
+			rps[i] = &h->probes[i];
 		else
-			unregister_kretprobe(&fw_lat_probes[i]);
+			unregister_kretprobe(&h->probes[i]);
 	}
 	/* One grace period for them all, where memory allows. */
 	if (rps)
 		unregister_kretprobes(rps, nr);
 	kfree(rps);
 	for (i = 0; i < nr; i++)
-		fw_lat_missed_before += fw_lat_probes[i].nmissed;
-	kfree(fw_lat_probes);
-	fw_lat_probes = NULL;
-	fw_lat_nr = 0;
+		fw_lat_missed_before += h->probes[i].nmissed;
+	kfree(h->probes);
+	h->probes = NULL;
+	h->nr = 0;
 }
 
-/**
- * fw_lat_check() - whether latency mode can hook what @ops traces
- * @ops: the ops about to trace
- *
- * So that a filter with more functions than exit hooks is refused before
- * it replaces the one traced.
- *
- * Return: 0, or the error fw_lat_functions() said.
+/*
+ * Hook the return of every function @ops traces into @h. A function the exit
+ * hook cannot go on (one kprobes refuse) is named, and nothing stays hooked.
  */
-int fw_lat_check(struct ftrace_ops *ops)
-{
-	unsigned long *ips;
-	int n = fw_lat_functions(ops, &ips);
-
-	if (n < 0)
-		return n;
-	kfree(ips);
-	return 0;
-}
-
-/**
- * fw_lat_start() - hook the returns of every function fw_live_ops traces
- *
- * Called with fw_lock held. A function the exit hook cannot go on (one
- * kprobes refuse) is named and nothing stays hooked.
- *
- * Return: 0, or the error that stopped it.
- */
-int fw_lat_start(void)
+static int fw_lat_hook(struct ftrace_ops *ops, struct fw_lat_hooks *h)
 {
 	unsigned long *ips, start;
-	int n, i, ret;
+	int n, i, ret = 0;
 
-	lockdep_assert_held(&fw_lock);
-	if (fw_lat_active < 1 || fw_lat_active > FW_LAT_ACTIVE_MAX) {
-		pr_err("latency_active: %u is not from 1 to %u\n", fw_lat_active,
-		       FW_LAT_ACTIVE_MAX);
-		return -EINVAL;
-	}
-	ret = fw_agg_time_alloc();
-	if (ret)
-		return ret;
-	n = fw_lat_functions(fw_live_ops, &ips);
+	n = fw_lat_functions(ops, &ips);
 	if (n < 0)
 		return n;
-	fw_lat_probes = kcalloc(max(n, 1), sizeof(*fw_lat_probes), GFP_KERNEL);
-	if (!fw_lat_probes) {
+	h->probes = kcalloc(max(n, 1), sizeof(*h->probes), GFP_KERNEL);
+	if (!h->probes) {
 		kfree(ips);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		struct kretprobe *rp = &fw_lat_probes[i];
+		struct kretprobe *rp = &h->probes[i];
 
 		start = fw_lat_function_start(ips[i]);
 		if (!start) {
@@ -344,13 +319,80 @@ int fw_lat_start(void)
 		}
 	}
 	kfree(ips);
-	if (ret) {
-		fw_lat_unhook(i);
-		return ret;
+	if (ret)
+		fw_lat_unhook(h, i);
+	else
+		h->nr = n;
+	return ret;
+}
+
+/**
+ * fw_lat_prepare() - hook the returns of what @next traces, beside the live hooks
+ * @next: the ops a filter change is about to switch to
+ *
+ * Called with fw_lock held, before the switch, so that a filter whose
+ * returns cannot be hooked is refused with the one traced still timed. A
+ * function in both filters is hooked twice until fw_lat_commit(): its calls
+ * meanwhile are claimed by the newest instance, the other one's return is
+ * untimed.
+ *
+ * Return: 0, or the error that stopped it, nothing left of the new hooks.
+ */
+int fw_lat_prepare(struct ftrace_ops *next)
+{
+	lockdep_assert_held(&fw_lock);
+	return fw_lat_hook(next, &fw_lat_next);
+}
+
+/**
+ * fw_lat_commit() - the prepared hooks replace the live ones
+ *
+ * Called with fw_lock held, once the ops they were prepared for is live.
+ */
+void fw_lat_commit(void)
+{
+	lockdep_assert_held(&fw_lock);
+	fw_lat_unhook(&fw_lat_live, fw_lat_live.nr);
+	fw_lat_live = fw_lat_next;
+	fw_lat_next.probes = NULL;
+	fw_lat_next.nr = 0;
+}
+
+/**
+ * fw_lat_abort() - remove the prepared hooks: the switch did not happen
+ *
+ * Called with fw_lock held.
+ */
+void fw_lat_abort(void)
+{
+	lockdep_assert_held(&fw_lock);
+	fw_lat_unhook(&fw_lat_next, fw_lat_next.nr);
+}
+
+/**
+ * fw_lat_start() - hook the returns of every function fw_live_ops traces
+ *
+ * Called with fw_lock held. A function the exit hook cannot go on (one
+ * kprobes refuse) is named and nothing stays hooked.
+ *
+ * Return: 0, or the error that stopped it.
+ */
+int fw_lat_start(void)
+{
+	int ret;
+
+	lockdep_assert_held(&fw_lock);
+	if (fw_lat_active < 1 || fw_lat_active > FW_LAT_ACTIVE_MAX) {
+		pr_err("latency_active: %u is not from 1 to %u\n", fw_lat_active,
+		       FW_LAT_ACTIVE_MAX);
+		return -EINVAL;
 	}
-	fw_lat_nr = n;
-	static_branch_enable(&fw_latency_on);
-	return 0;
+	ret = fw_agg_time_alloc();
+	if (!ret)
+		ret = fw_lat_hook(fw_live_ops, &fw_lat_live);
+	if (!ret)
+		static_branch_enable(&fw_latency_on);
+	return ret;
 }
 
 /**
@@ -365,14 +407,14 @@ void fw_lat_stop(void)
 	int cpu;
 
 	lockdep_assert_held(&fw_lock);
-	if (!fw_lat_probes)
+	if (!fw_lat_live.probes)
 		return;
 	static_branch_disable(&fw_latency_on);
 	/* Callbacks run with preemption off: after this none still claims. */
 	synchronize_rcu();
 	for_each_possible_cpu(cpu)
 		per_cpu(fw_lat_pending, cpu) = NULL;
-	fw_lat_unhook(fw_lat_nr);
+	fw_lat_unhook(&fw_lat_live, fw_lat_live.nr);
 }
 
 /**
@@ -387,8 +429,8 @@ u64 fw_lat_missed(void)
 
 	mutex_lock(&fw_lock);
 	sum = fw_lat_missed_before;
-	for (i = 0; i < fw_lat_nr; i++)
-		sum += READ_ONCE(fw_lat_probes[i].nmissed);
+	for (i = 0; i < fw_lat_live.nr; i++)
+		sum += READ_ONCE(fw_lat_live.probes[i].nmissed);
 	mutex_unlock(&fw_lock);
 	return sum;
 }

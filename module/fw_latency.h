@@ -133,7 +133,9 @@ static __always_inline void fw_lat_counted(struct fw_lat_call *call,
 
 int fw_lat_start(void);
 void fw_lat_stop(void);
-int fw_lat_check(struct ftrace_ops *ops);
+int fw_lat_prepare(struct ftrace_ops *next);
+void fw_lat_commit(void);
+void fw_lat_abort(void);
 u64 fw_lat_missed(void);
 
 /* The return side's counters, per CPU: a return may land on any. */

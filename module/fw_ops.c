@@ -82,6 +82,7 @@ static int fw_switch_ops(const char *filter, const char *exclude)
 {
 	struct ftrace_ops *prev = fw_live_ops;
 	struct ftrace_ops *next;
+	bool timing;
 	int ret;
 
 	lockdep_assert_held(&fw_lock);
@@ -96,31 +97,30 @@ static int fw_switch_ops(const char *filter, const char *exclude)
 	ret = fw_apply_globs(next, filter, ftrace_set_filter, "filter");
 	if (!ret && *exclude)
 		ret = fw_apply_globs(next, exclude, ftrace_set_notrace, "notrace");
-	/* Refused here, while the filter traced stays whole. */
-	if (!ret && fw_ready && fw_latency)
-		ret = fw_lat_check(next);
-	if (!ret)
+	/*
+	 * The new filter's returns hooked first: one that cannot be is
+	 * refused here, while the filter traced stays whole and timed.
+	 */
+	timing = fw_ready && fw_latency;
+	if (!ret && timing)
+		ret = fw_lat_prepare(next);
+	if (!ret) {
 		ret = register_ftrace_function(next);
+		if (ret && timing)
+			fw_lat_abort();
+	}
 	if (ret) {
 		fw_ops_free(next);
 		return ret;
 	}
-	/* The exit hooks follow the filter: off with the old, on with the new. */
-	if (fw_ready && fw_latency)
-		fw_lat_stop();
 	WRITE_ONCE(fw_live_ops, next);
 	if (prev) {
 		/* Returns once no CPU can still be inside prev's callback. */
 		unregister_ftrace_function(prev);
 		fw_ops_free(prev);
 	}
-	if (fw_ready && fw_latency) {
-		ret = fw_lat_start();
-		if (ret) {
-			pr_err("latency: off, the new filter's returns could not be hooked\n");
-			WRITE_ONCE(fw_latency, false);
-		}
-	}
+	if (timing)
+		fw_lat_commit();
 	return 0;
 }
 

@@ -45,7 +45,7 @@ def parse_raw(path):
     k = {"instructions": {}, "spread": {}, "ns": {}, "not_measured": {}, "counted": {},
          "stuck": {}, "stacks": {}, "kfunc_vmlinux": None, "aggregate": [], "config": {},
          "module_btf": False, "wall_seconds": {}, "sustained": {}, "drop_free_per_s": 0,
-         "user_frames": {}}
+         "user_frames": {}, "latency": {}}
     order = []
     with open(path) as f:
         for line in f:
@@ -78,6 +78,8 @@ def parse_raw(path):
             elif tag == "AGGREGATE" and boot == "I":
                 k["aggregate"].append({a: int(b) for a, b in
                                        (kv.split("=") for kv in rest.split())})
+            elif tag == "LATENCY" and boot == "I":
+                k["latency"] = {a: int(b) for a, b in (kv.split("=") for kv in rest.split())}
             elif tag == "USERFRAMES" and boot == "I":
                 # user=0 writes chain, which has no nr_user: no frames.
                 kv = dict(a.split("=") for a in rest.split())
@@ -368,6 +370,46 @@ def aggregate_counts(kernels, b):
             "`aggregate_dropped` 0, on every kernel and depth."]
 
 
+LATENCY_ROWS = [("framewalk, depth 16 timed (`framewalk_d16_latency`)", "framewalk_d16_latency"),
+                ("function_graph on the same function (`function_graph`)", "function_graph"),
+                ("bpftrace `kprobe:`+`kretprobe:` `@[kstack(16)] = hist(ns)`",
+                 "bpftrace_kretprobe_hist16")]
+LATENCY_TARGETS = [("≤ 1.5× `function_graph`", 1.5, "function_graph"),
+                   ("≤ 0.25× bpftrace `kprobe:`+`kretprobe:` with `hist()`", 0.25,
+                    "bpftrace_kretprobe_hist16")]
+
+
+def latency_block(kernels, b):
+    """Latency mode's cost per call, entry and exit, against the two that time calls."""
+    rows = []
+    for what, s in LATENCY_ROWS:
+        cells = []
+        for k in kernels:
+            v = b[k]["instructions"].get(s)
+            cells.append("%d" % v if v is not None else "n/a: " + why_short(b[k]["_"], s))
+        rows.append((what, cells))
+    for what, limit, peer in LATENCY_TARGETS:
+        cells = []
+        for k in kernels:
+            i = b[k]["instructions"]
+            if i.get("framewalk_d16_latency") is None or i.get(peer) is None:
+                cells.append("n/a")
+                continue
+            r = i["framewalk_d16_latency"] / i[peer]
+            cells.append("%.2f× %s" % (r, "met" if round(r, 2) <= limit else "**not met**"))
+        rows.append((what, cells))
+    out = md_table("instructions per call, entry and exit", kernels, rows)
+    lost = ["%s: %d returns charged, %d untimed, %d missed" %
+            (k, b[k]["_"]["latency"].get("returns", 0), b[k]["_"]["latency"].get("untimed", 0),
+             b[k]["_"]["latency"].get("missed", 0))
+            for k in kernels if b[k]["_"].get("latency") and
+            (b[k]["_"]["latency"].get("untimed") or b[k]["_"]["latency"].get("missed"))]
+    out += ["", "Not every call was timed: " + "; ".join(lost) + "." if lost else
+            "Every call of each run was timed and charged to its chain: `latency_untimed` and "
+            "`latency_missed` 0 on every kernel."]
+    return out
+
+
 BPF_ROWS = [("framewalk, depth 16 counted (`framewalk_d16_aggregate`)", "framewalk_d16_aggregate"),
             ("framewalk, depth 16 event (`framewalk_d16_events_on`)", "framewalk_d16_events_on"),
             ("bpftrace `kprobe:` `@[kstack(16)] = count()`", "bpftrace_kprobe_kstack16"),
@@ -513,7 +555,8 @@ def blocks(bench, analyzer):
             ("targets", targets_table(kernels, b)),
             ("aggregate", fence + aggregate_table(kernels, b) + fence + [""] +
              aggregate_counts(kernels, b)),
-            ("bpftrace", bpftrace_block(kernels, b))] + \
+            ("bpftrace", bpftrace_block(kernels, b)),
+            ("latency", latency_block(kernels, b))] + \
         ([("analyzer", fence + analyzer_block(analyzer) + fence)] if analyzer else [])
 
 

@@ -34,7 +34,7 @@ for k in $kernels; do
 		"${CALLS:+CALLS=$CALLS }REPS=3 RATES=0 sh /fw/guest-bench.sh" ||
 		{ echo "bench: the guest run on $k failed (see $out/guest-icount-$k/console.log)" >&2; exit 1; }
 	{
-		grep -E '^(BENCH|NA|BPFCOUNT|BPFSTUCK|BPFSTACK|BPFKFUNC|AGGREGATE|USERFRAMES) ' \
+		grep -E '^(BENCH|NA|BPFCOUNT|BPFSTUCK|BPFSTACK|BPFKFUNC|AGGREGATE|LATENCY|USERFRAMES) ' \
 			"$out/guest-icount-$k/console.log" | sed 's/^/I /'
 		echo "C WALL icount $(($(date +%s) - t))"
 	} >"$out/raw-$k.txt"

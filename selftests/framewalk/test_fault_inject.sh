@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: each allocation framewalk makes, failed once (fail-nth, only where framewalk's code is on the stack): at load, at each parameter write, at each read of its debugfs files; each ends in a clean refusal or a counted drop: the module still works and unloads, kmemleak finds nothing, no kernel warning
+# description: each allocation framewalk makes, failed once (fail-nth, only where framewalk's code is on the stack): at load (latency mode's exit hooks included), at each parameter write (a filter change re-hooks the returns), at each read of its debugfs files; each ends in a clean refusal or a counted drop: the module still works and unloads, kmemleak finds nothing, no kernel warning
 # requires: framewalk.ko, debugfs, failslab and fail_page_alloc with the stack-trace filter, kmemleak (the 6.12-debug kernel)
 . "$(dirname "$0")/fw_lib.sh"
 fw_require_root
@@ -21,7 +21,7 @@ KO=$FW_KO_DIR/framewalk.ko
 P=/sys/module/framewalk/parameters
 # A parameter list that makes the load allocate all it can: pattern lists, pid lists,
 # aggregation tables.
-LOAD="filter=vfs_read,ksys_read notrace=vfs_write pid=1,2 notrace_pid=3 aggregate=1 user=4"
+LOAD="filter=vfs_read,ksys_read notrace=vfs_write pid=1,2 notrace_pid=3 aggregate=1 user=4 latency=1"
 # Most points one case may meet: a count that does not end means the window is wrong.
 MAX=400
 
@@ -86,6 +86,11 @@ load_after() {
 		rmmod framewalk || { ktap_fail "rmmod after load with fail-nth $1"; return 1; }
 	elif [ -d /sys/module/framewalk ]; then
 		ktap_fail "a refused load with fail-nth $1 left /sys/module/framewalk"
+		return 1
+	fi
+	# Latency mode's exit hooks go with the module, loaded or refused.
+	if [ -s "$DEBUGFS/kprobes/list" ]; then
+		ktap_fail "a load with fail-nth $1 left kprobes: $(head -2 "$DEBUGFS/kprobes/list")"
 		return 1
 	fi
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: 200 load/unload cycles and parameter rewrites while traced functions run hot on both CPUs, in task, softirq and hard-IRQ context and across sleeps, events and aggregation on in turn and together, the rewrites with function_graph and kretprobes hooking the chains' ancestors; rmmod with tracing and aggregation active; no kernel warning, statistics consistent
+# description: 200 load/unload cycles and parameter rewrites while traced functions run hot on both CPUs, in task, softirq and hard-IRQ context and across sleeps, events, aggregation and latency mode on in turn and together, the rewrites with function_graph and kretprobes hooking the chains' ancestors; rmmod with tracing and aggregation active; no kernel warning, statistics consistent
 # requires: framewalk.ko, tracefs, debugfs
 . "$(dirname "$0")/fw_lib.sh"
 # make check runs fewer (each cycle costs about 2 s under qemu's TCG); make stress the full set.
@@ -21,7 +21,7 @@ done
 loaded=0
 for i in $(seq "$CYCLES"); do
 	insmod "$FW_KO_DIR/framewalk.ko" filter=$FUNCS depth=$((i % 65)) instance=fw_stress \
-		aggregate=$((i % 2)) ||
+		aggregate=$((i % 2)) latency=$((i % 3 == 0)) ||
 		break
 	# Every few cycles let events flow before the unload.
 	[ $((i % 10)) = 0 ] && usleep 20000
@@ -30,7 +30,7 @@ for i in $(seq "$CYCLES"); do
 done
 ktap_note "$loaded of $CYCLES load/unload cycles"
 ktap_expect "all cycles completed" "$loaded" = "$CYCLES"
-ktap_case_end "$CYCLES load/unload cycles under load, events on, aggregation every other"
+ktap_case_end "$CYCLES load/unload cycles under load, events on, aggregation every other, latency every third"
 
 insmod "$FW_KO_DIR/framewalk.ko" filter=$FUNCS depth=16 instance=fw_stress aggregate=1 ||
 	ktap_fail "insmod failed"
@@ -51,6 +51,7 @@ for i in $(seq "$REWRITES"); do
 	echo $((i % 65)) >$P/depth || refused=$((refused + 1))
 	[ $((i % 5)) = 0 ] && { echo $((i % 2)) >$P/aggregate || refused=$((refused + 1)); }
 	[ $((i % 7)) = 0 ] && { echo >"$DEBUGFS/framewalk/folded" || refused=$((refused + 1)); }
+	[ $((i % 3)) = 0 ] && { echo $((i / 3 % 2)) >$P/latency || refused=$((refused + 1)); }
 	echo fw_no_such_function >$P/filter 2>/dev/null && refused=$((refused + 100))
 done
 # The reader's own vfs_read calls add events to the buffer it reads (the instance
@@ -78,7 +79,7 @@ elif grep -q kretprobe /sys/module/framewalk/parameters/recovery; then
 else
 	ktap_note "$(fw_stat stop.trampoline) walks ended at a kretprobe's trampoline (recovery=graph)"
 fi
-ktap_case_end "filter, notrace, depth and aggregate rewritten, counts cleared, under load, function_graph and a kretprobe on"
+ktap_case_end "filter, notrace, depth, aggregate and latency rewritten, counts cleared, under load, function_graph and a kretprobe on"
 
 kill $load_pids
 wait 2>/dev/null
@@ -91,8 +92,9 @@ ktap_expect "statistics consistent after the storm" -z "$bad"
 ktap_expect "softirq and hard-IRQ functions were hit" "$(fw_stat hits)" -gt 0
 ktap_case_end "statistics stay consistent"
 
-# Unload while the event and the aggregation are on and the functions are hot.
+# Unload while the event, the aggregation and latency mode are on and the functions are hot.
 echo 1 >$P/aggregate
+echo 1 >$P/latency
 ( while :; do fw_read_file; done ) &
 hot=$!
 usleep 50000
@@ -102,5 +104,6 @@ wait 2>/dev/null
 rmdir "$TRACEFS/instances/fw_stress"
 trouble=$(fw_dmesg_trouble)
 ktap_expect "no kernel warnings: $trouble" -z "$trouble"
+ktap_expect "no kprobe left" ! -s "$DEBUGFS/kprobes/list"
 ktap_case_end "rmmod with tracing active; dmesg clean"
 ktap_exit
