@@ -9,7 +9,8 @@
 # graph return stack's array layout; 6.13 brought hrtimer_setup() (and 7.x dropped
 # hrtimer_init()) and the exception boundary's metadata frame record; the kretprobe
 # trampoline became a BRK (6.12 has it, 6.1 not); 6.4 split the PAC strip of user return
-# addresses from the kernel's (ptrauth_strip_user_insn_pac()).
+# addresses from the kernel's (ptrauth_strip_user_insn_pac()); 6.14 put fprobe on the
+# function graph, its handlers given ftrace_regs.
 ccflags-y += $(shell grep -qs 'struct ftrace_ops \*op, struct ftrace_regs \*fregs' \
 	$(srctree)/include/linux/ftrace.h && echo -DFW_FTRACE_REGS)
 ccflags-y += $(shell test -f $(srctree)/include/linux/trace_recursion.h && \
@@ -32,3 +33,5 @@ ccflags-y += $(shell grep -qs 'KRETPROBES_BRK_IMM' \
 	$(srctree)/arch/arm64/include/asm/brk-imm.h && echo -DFW_KRETPROBE_BRK)
 ccflags-y += $(shell grep -qs 'define ptrauth_strip_user_insn_pac' \
 	$(srctree)/arch/arm64/include/asm/compiler.h && echo -DFW_PTRAUTH_STRIP_USER)
+ccflags-y += $(shell grep -qs 'unsigned long ret_ip, struct ftrace_regs \*regs,' \
+	$(srctree)/include/linux/fprobe.h && echo -DFW_FPROBE_FREGS)

@@ -60,7 +60,8 @@ static __always_inline bool fw_kretprobe_seen(unsigned long parent_ip,
  */
 static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
 					  struct fw_regs *regs, struct fw_context *slot,
-					  bool event, bool aggregate, const bool user_on)
+					  bool event, bool aggregate, const bool user_on,
+					  struct fw_lat_call *timed)
 {
 	struct fw_walk_cfg cfg = fw_cfg(slot, fw_stacks(slot->stacks));
 	unsigned int nr = 0, depth = READ_ONCE(fw_depth), tramp = FW_TRAMP_NONE;
@@ -83,11 +84,13 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 		/*
 		 * A kretprobe hooks the hit's own return (latency mode's, or
 		 * another tracer's on the traced function): the parent is behind
-		 * the trampoline, and a timed call is claimed.
+		 * the trampoline, and a timed call is claimed. fprobe's entry
+		 * handler brings its call, the graph holding its return.
 		 */
-		if (unlikely(h.parent_ip == READ_ONCE(fw_kretprobe_trampoline)))
+		lat = timed;
+		if (unlikely(!timed && h.parent_ip == READ_ONCE(fw_kretprobe_trampoline)))
 			lat = fw_kretprobe_parent(&h);
-		hooked = fw_return_hooks_pending(h.parent_ip != parent_ip);
+		hooked = fw_return_hooks_pending(h.parent_ip != parent_ip, timed);
 
 		/*
 		 * Only the event keeps where each record was: a counted chain is
@@ -102,7 +105,8 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 			else
 				nr = fw_walk_native_ancestors(&cfg, &fw_walk_ops, NULL, h.fp,
 							      slot->ancestors, NULL, depth, &stop);
-			hooked = fw_kretprobe_seen(h.parent_ip, slot->ancestors, nr);
+			hooked = fw_kretprobe_seen(h.parent_ip, slot->ancestors, nr) ||
+				 (timed && fw_graph_seen(h.parent_ip, slot->ancestors, nr));
 		}
 		if (unlikely(hooked)) {
 			nr = fw_walk_hooked(h.callsite, h.parent_ip, h.fp, slot, cfg.nr_stacks,
@@ -140,6 +144,8 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 		if (lat)
 			fw_lat_counted(lat, &slot->agg, counted);
 	}
+	if (timed)
+		timed->ip = h.child;
 	if (user_walk)
 		fw_user_chain_empty(slot);
 }
@@ -151,7 +157,7 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
  */
 static noinline void fw_write_hit(unsigned long ip, unsigned long parent_ip,
 				  struct fw_regs *regs, struct fw_context *slot,
-				  bool event, bool aggregate, int ctx)
+				  bool event, bool aggregate, int ctx, struct fw_lat_call *timed)
 {
 	/*
 	 * Tracepoints need RCU, and fw_agg_clear() waits for counting hits with
@@ -162,9 +168,9 @@ static noinline void fw_write_hit(unsigned long ip, unsigned long parent_ip,
 	else if (fw_pid_skip())
 		slot->stats.filtered++;
 	else if (static_branch_unlikely(&fw_user_walking))
-		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, true);
+		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, true, timed);
 	else
-		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, false);
+		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, false, timed);
 	fw_recursion_unlock(ctx, &fw_pcpu->busy);
 }
 
@@ -197,6 +203,9 @@ notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 	 * CALL_OPS calls a lone ops directly, unprotected and preemptible. The
 	 * lock also disables preemption, which the per-CPU state needs.
 	 */
+	/* fprobe's entry handler makes the hits of timed calls (fw_timed_hit()). */
+	if (fw_lat_fprobe_on())
+		return;
 	ctx = fw_recursion_lock(ip, parent_ip, &fw_pcpu->busy);
 	if (ctx < 0) {
 		this_cpu_inc(fw_pcpu->recursion);
@@ -209,9 +218,37 @@ notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 	event = trace_chain_enabled();
 	aggregate = fw_agg_on();
 	if (event || aggregate || fw_user_event_on()) {
-		fw_write_hit(ip, parent_ip, regs, slot, event, aggregate, ctx);
+		fw_write_hit(ip, parent_ip, regs, slot, event, aggregate, ctx, NULL);
 		return;
 	}
 out:
 	fw_recursion_unlock(ctx, &fw_pcpu->busy);
+}
+
+/**
+ * fw_timed_hit() - a hit whose call latency mode times through fprobe
+ * @ip: the call site ftrace reports for the traced function (fw_hook.h)
+ * @parent_ip: the return address into its caller
+ * @regs: what the hook saved
+ * @call: fprobe's data for the call, which its exit handler charges
+ *
+ * fprobe's entry handler runs at the ftrace hook of the call, as
+ * fw_callback() would, and hands it what the callback gets: the hit is made
+ * here, with the recursion guard and the per-CPU slot of the callback, and
+ * the callback stands aside while latency is on.
+ */
+notrace void fw_timed_hit(unsigned long ip, unsigned long parent_ip, struct fw_regs *regs,
+			  struct fw_lat_call *call)
+{
+	struct fw_context *slot;
+	int ctx;
+
+	ctx = fw_recursion_lock(ip, parent_ip, &fw_pcpu->busy);
+	if (ctx < 0) {
+		this_cpu_inc(fw_pcpu->recursion);
+		return;
+	}
+	slot = this_cpu_ptr(&fw_pcpu->slots[ctx]);
+	slot->stats.hits++;
+	fw_write_hit(ip, parent_ip, regs, slot, trace_chain_enabled(), fw_agg_on(), ctx, call);
 }

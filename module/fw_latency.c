@@ -5,12 +5,14 @@
  * charged to the chain the call's hit counted (fw_aggregate.c prints them in
  * debugfs framewalk/latency); a chain_return event carries each call.
  *
- * The exit hook is a kretprobe, the mechanism every kernel framewalk builds
- * for exports to modules (fprobe only from 5.18, and not configured on all;
- * fgraph_ops not at all). Its entry handler runs first, at a BRK on the
- * function's first instruction, and stamps the call; the ftrace hook's
- * callback then claims it (fw_kretprobe_parent()), walks as always and ties
- * the call to the chain it counted; the return handler charges the time.
+ * The exit hook is fprobe where the kernel runs it on the function graph
+ * (6.14 on, configured on 7.2 here): its entry handler is the ftrace hook of
+ * the call, and makes the hit itself (fw_timed_hit()), the ftrace callback
+ * standing aside. Elsewhere it is a kretprobe, which every kernel exports
+ * (fgraph_ops none): its entry handler runs first, at a BRK on the function's
+ * first instruction, and stamps the call; the ftrace hook's callback then
+ * claims it (fw_kretprobe_parent()), walks as always and ties the call to the
+ * chain it counted. The return handler charges the time.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,6 +21,7 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/moduleparam.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/bsearch.h>
 #include <linux/sort.h>
@@ -33,7 +36,8 @@ bool fw_latency;
 /*
  * Calls of one function timed at once: kretprobe's maxactive. A call beyond
  * it is not timed, and counted in latency_missed. A function that blocks
- * (schedule) holds one per sleeping task.
+ * (schedule) holds one per sleeping task. fprobe keeps its calls on each
+ * task's function graph return stack and has no such bound.
  */
 static unsigned int fw_lat_active = 128;
 module_param_named(latency_active, fw_lat_active, uint, 0444);
@@ -41,6 +45,15 @@ MODULE_PARM_DESC(latency_active,
 		 "Calls of one function timed at once, fixed at load (default 128)");
 
 #define FW_LAT_ACTIVE_MAX	4096
+
+/* Which exit hook this build of the module uses, for the user and the tests. */
+#ifdef FW_LAT_FPROBE
+static char fw_exit_hook[16] = "fprobe";
+#else
+static char fw_exit_hook[16] = "kretprobe";
+#endif
+module_param_string(exit_hook, fw_exit_hook, sizeof(fw_exit_hook), 0444);
+MODULE_PARM_DESC(exit_hook, "Latency mode's exit hook: fprobe or kretprobe (read-only)");
 
 /*
  * Functions latency mode hooks at most: each exit hook is a kprobe, armed
@@ -52,11 +65,15 @@ DEFINE_STATIC_KEY_FALSE(fw_latency_on);
 DEFINE_PER_CPU(struct kretprobe_instance *, fw_lat_pending);
 DEFINE_PER_CPU(struct fw_lat_stats, fw_lat_stats);
 
-/* A set of exit hooks: one kretprobe per function of an ops' filter. */
+/* A set of exit hooks: one kretprobe per function of an ops' filter, or one fprobe. */
 struct fw_lat_hooks {
 	struct kretprobe *probes;
+	struct fprobe *fp;
 	unsigned int nr;
 };
+
+/* Tells this module's fprobe data from a module loaded before it: see struct fw_lat_call. */
+static u64 fw_lat_epoch;
 
 /*
  * The hooks in force while latency is on, those a filter change prepares
@@ -161,6 +178,7 @@ out:
 	return n;
 }
 
+#ifndef FW_LAT_FPROBE
 /*
  * The function a call site is in, by its symbol's offset: the site is
  * after the patchable entry's NOPs, or the -pg hook's `bl _mcount` in the
@@ -178,6 +196,7 @@ static unsigned long fw_lat_function_start(unsigned long site)
 		return 0;
 	return site - off;
 }
+#endif
 
 /* A histogram bucket: 0 for 0 ns, then b for [2^(b-1), 2^b), the last open. */
 static __always_inline unsigned int fw_lat_bucket(u64 ns)
@@ -199,6 +218,7 @@ static __always_inline void fw_lat_raise(atomic64_t *bound, u64 v)
 	}
 }
 
+#ifndef FW_LAT_FPROBE
 /*
  * Entry: before the ftrace hook of the same call. Interrupts are masked in
  * the BRK's handler, so the pending place (5.10's) is written whole.
@@ -217,36 +237,26 @@ static int fw_lat_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 #endif
 	return 0;
 }
+#endif
 
-/**
- * fw_lat_return() - the exit hook's return handler: charge the call's chain
- * @ri: the call's kretprobe instance
- * @regs: the registers at the return
- *
- * Nothing is charged where the call was not counted or the table was
- * cleared since. Not static: fw_kretprobe_parent() knows latency mode's
- * instances by it.
- *
- * Return: 0, as kretprobe handlers return.
- */
-int fw_lat_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+/* Charge the call's chain, unless it was not counted or the table was cleared since. */
+static __always_inline void fw_lat_charge(struct fw_lat_call *call, unsigned long parent_ip)
 {
-	struct fw_lat_call *call = (struct fw_lat_call *)ri->data;
 	u64 ns = trace_clock_local() - call->entry;
 	struct fw_agg_time *tm = call->time;
 
 	if (!call->ip) {
 		this_cpu_inc(fw_lat_stats.untimed);
-		return 0;
+		return;
 	}
-	trace_chain_return(call->ip, (unsigned long)ri->ret_addr, ns);
+	trace_chain_return(call->ip, parent_ip, ns);
 	if (!tm) {
 		this_cpu_inc(fw_lat_stats.untimed);
-		return 0;
+		return;
 	}
 	if (call->gen != READ_ONCE(fw_agg_gen)) {
 		this_cpu_inc(fw_lat_stats.stale);
-		return 0;
+		return;
 	}
 	atomic64_inc(&tm->calls);
 	atomic64_add(ns, &tm->total);
@@ -254,9 +264,108 @@ int fw_lat_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	fw_lat_raise(&tm->max, ns);
 	atomic_inc(&tm->hist[fw_lat_bucket(ns)]);
 	this_cpu_inc(fw_lat_stats.returns);
+}
+
+/**
+ * fw_lat_return() - the kretprobe's return handler: charge the call's chain
+ * @ri: the call's kretprobe instance
+ * @regs: the registers at the return
+ *
+ * Not static: fw_kretprobe_parent() knows latency mode's instances by it.
+ *
+ * Return: 0, as kretprobe handlers return.
+ */
+int fw_lat_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	fw_lat_charge((struct fw_lat_call *)ri->data, (unsigned long)ri->ret_addr);
 	return 0;
 }
 
+#ifdef FW_LAT_FPROBE
+/*
+ * fprobe's entry, from the function graph's entry at the ftrace hook: the
+ * hit is made here, once, and the ftrace callback stands aside. A prepared
+ * set (a filter change) stays quiet until it is the live one.
+ */
+static int fw_lat_fentry(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
+			 struct ftrace_regs *fregs, void *data)
+{
+	struct fw_lat_call *call = data;
+
+	if (fp != READ_ONCE(fw_lat_live.fp))
+		return 1;
+	call->entry = trace_clock_local();
+	call->epoch = fw_lat_epoch;
+	call->ip = 0;
+	call->time = NULL;
+	fw_timed_hit(ip, ret_ip, fregs, call);
+	return 0;
+}
+
+/* fprobe's exit, at the return through the function graph's trampoline. */
+static void fw_lat_fexit(struct fprobe *fp, unsigned long ip, unsigned long ret_ip,
+			 struct ftrace_regs *fregs, void *data)
+{
+	struct fw_lat_call *call = data;
+
+	/* A module unloaded and loaded again may get its fprobe's address back. */
+	if (call->epoch == fw_lat_epoch)
+		fw_lat_charge(call, ret_ip);
+}
+#endif
+
+#ifdef FW_LAT_FPROBE
+/* Unregister @h's fprobe, keeping what it missed, and free it. */
+static void fw_lat_unhook(struct fw_lat_hooks *h, unsigned int nr)
+{
+	if (!h->fp)
+		return;
+	unregister_fprobe(h->fp);
+	fw_lat_missed_before += READ_ONCE(h->fp->nmissed);
+	/*
+	 * A call in flight finds its fprobe by address in fprobe's table and
+	 * never reads it: once unregistered, it may go.
+	 */
+	kfree(h->fp);
+	h->fp = NULL;
+	h->nr = 0;
+}
+
+/* One fprobe on every function @ops traces, into @h; nothing left on failure. */
+static int fw_lat_hook(struct ftrace_ops *ops, struct fw_lat_hooks *h)
+{
+	unsigned long *ips;
+	int n, ret;
+
+	n = fw_lat_functions(ops, &ips);
+	if (n < 0)
+		return n;
+	h->fp = kzalloc(sizeof(*h->fp), GFP_KERNEL);
+	if (!h->fp) {
+		kfree(ips);
+		return -ENOMEM;
+	}
+	h->fp->entry_handler = fw_lat_fentry;
+	h->fp->exit_handler = fw_lat_fexit;
+	h->fp->entry_data_size = sizeof(struct fw_lat_call);
+	ret = register_fprobe_ips(h->fp, ips, n);
+	kfree(ips);
+	if (ret) {
+		pr_err("latency: cannot hook the returns of the filter's %d functions (fprobe: %d)\n",
+		       n, ret);
+		kfree(h->fp);
+		h->fp = NULL;
+		return ret;
+	}
+	h->nr = n;
+	return 0;
+}
+
+static u64 fw_lat_hooks_missed(const struct fw_lat_hooks *h)
+{
+	return h->fp ? READ_ONCE(h->fp->nmissed) : 0;
+}
+#else
 /* Unregister the first @nr hooks of @h, keeping what they missed, and free them. */
 static void fw_lat_unhook(struct fw_lat_hooks *h, unsigned int nr)
 {
@@ -326,6 +435,17 @@ static int fw_lat_hook(struct ftrace_ops *ops, struct fw_lat_hooks *h)
 	return ret;
 }
 
+static u64 fw_lat_hooks_missed(const struct fw_lat_hooks *h)
+{
+	u64 sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < h->nr; i++)
+		sum += READ_ONCE(h->probes[i].nmissed);
+	return sum;
+}
+#endif
+
 /**
  * fw_lat_prepare() - hook the returns of what @next traces, beside the live hooks
  * @next: the ops a filter change is about to switch to
@@ -351,10 +471,16 @@ int fw_lat_prepare(struct ftrace_ops *next)
  */
 void fw_lat_commit(void)
 {
+	struct fw_lat_hooks old = fw_lat_live;
+
 	lockdep_assert_held(&fw_lock);
-	fw_lat_unhook(&fw_lat_live, fw_lat_live.nr);
-	fw_lat_live = fw_lat_next;
+	/* The new set's entry handler acts from here on (fprobe), the old one's no more. */
+	WRITE_ONCE(fw_lat_live.fp, fw_lat_next.fp);
+	fw_lat_live.probes = fw_lat_next.probes;
+	fw_lat_live.nr = fw_lat_next.nr;
+	fw_lat_unhook(&old, old.nr);
 	fw_lat_next.probes = NULL;
+	fw_lat_next.fp = NULL;
 	fw_lat_next.nr = 0;
 }
 
@@ -387,6 +513,8 @@ int fw_lat_start(void)
 		       FW_LAT_ACTIVE_MAX);
 		return -EINVAL;
 	}
+	if (!fw_lat_epoch)
+		fw_lat_epoch = get_random_u64() | 1;
 	ret = fw_agg_time_alloc();
 	if (!ret)
 		ret = fw_lat_hook(fw_live_ops, &fw_lat_live);
@@ -407,7 +535,7 @@ void fw_lat_stop(void)
 	int cpu;
 
 	lockdep_assert_held(&fw_lock);
-	if (!fw_lat_live.probes)
+	if (!fw_lat_live.probes && !fw_lat_live.fp)
 		return;
 	static_branch_disable(&fw_latency_on);
 	/* Callbacks run with preemption off: after this none still claims. */
@@ -425,12 +553,9 @@ void fw_lat_stop(void)
 u64 fw_lat_missed(void)
 {
 	u64 sum;
-	unsigned int i;
 
 	mutex_lock(&fw_lock);
-	sum = fw_lat_missed_before;
-	for (i = 0; i < fw_lat_live.nr; i++)
-		sum += READ_ONCE(fw_lat_live.probes[i].nmissed);
+	sum = fw_lat_missed_before + fw_lat_hooks_missed(&fw_lat_live);
 	mutex_unlock(&fw_lock);
 	return sum;
 }

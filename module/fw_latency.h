@@ -15,20 +15,37 @@
 #include "fw_hook.h"
 
 /*
- * What the exit hook keeps of one call, in its kretprobe instance: written
- * at the hook's entry (a BRK on the function's first instruction, before
- * the ftrace hook), finished by the callback that claims it, read at the
- * return. time is NULL until a callback claimed the call: its return then
- * charges nothing and counts in latency_untimed.
+ * The exit hook: fprobe where the kernel has it on the function graph for
+ * modules (6.14 on, with CONFIG_FPROBE: 7.2 here), whose entry handler is
+ * called from the ftrace hook itself and hands the walk what the ftrace
+ * callback gets; else a kretprobe, a BRK on the function's first
+ * instruction before the ftrace hook.
+ */
+#if defined(FW_FPROBE_FREGS) && defined(CONFIG_FPROBE) && defined(FW_FTRACE_REGS)
+#define FW_LAT_FPROBE
+#include <linux/fprobe.h>
+#endif
+
+/*
+ * What the exit hook keeps of one call (a kretprobe instance's data, or
+ * fprobe's on the function graph's return stack): written at the hook's
+ * entry, finished by the hit that claims it, read at the return. time is
+ * NULL until a hit counted the call: its return then charges nothing and
+ * counts in latency_untimed. epoch tells fprobe's data of a module loaded
+ * before (a call in flight across an unload and a load) from this one's.
  */
 struct fw_lat_call {
 	struct task_struct *task;
 	unsigned long ip;		/* the function, once claimed; 0 before */
 	unsigned long fp;		/* x29 at entry: the parent's frame record */
 	u64 entry;			/* trace_clock_local() at the exit hook's entry */
+	u64 epoch;			/* fw_lat_epoch of the module that stamped it */
 	struct fw_agg_time *time;	/* the chain's durations */
 	unsigned int gen;		/* fw_agg_gen when it was counted */
 };
+
+void fw_timed_hit(unsigned long ip, unsigned long parent_ip, struct fw_regs *regs,
+		  struct fw_lat_call *call);
 
 DECLARE_STATIC_KEY_FALSE(fw_latency_on);
 DECLARE_PER_CPU(struct kretprobe_instance *, fw_lat_pending);
@@ -84,6 +101,22 @@ static __always_inline bool fw_kretprobe_is_latency(struct kretprobe_instance *r
 	return true;
 }
 #endif
+
+/**
+ * fw_lat_fprobe_on() - whether fprobe's entry handler makes the hits now
+ *
+ * Then the ftrace callback leaves them to it: one walk a call.
+ *
+ * Return: true while latency mode times calls through fprobe.
+ */
+static __always_inline bool fw_lat_fprobe_on(void)
+{
+#ifdef FW_LAT_FPROBE
+	return static_branch_unlikely(&fw_latency_on);
+#else
+	return false;
+#endif
+}
 
 /**
  * fw_kretprobe_parent() - the real parent of a hit whose return a kretprobe hooks

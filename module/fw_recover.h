@@ -33,6 +33,9 @@
  * @own: a kretprobe hooks the hit's own return (its parent was found behind
  *	the trampoline): that instance, the task's newest, hooks no return
  *	above the hit's parent
+ * @graph_own: the function graph holds the hit's own return (fprobe's entry
+ *	handler runs after it was pushed): its return stack is not asked, and
+ *	the walk watches for the graph's trampoline instead (fw_graph_seen())
  *
  * Then its stack can hold a trampoline's address and the walk must be
  * fw_walk_hooked(). The answer holds for the whole walk (see above).
@@ -40,10 +43,10 @@
  * Return: true if the graph tracer's return stack is not empty or a
  * kretprobe or rethook may hold an instance of this task.
  */
-static __always_inline bool fw_return_hooks_pending(bool own)
+static __always_inline bool fw_return_hooks_pending(bool own, bool graph_own)
 {
 #ifdef CONFIG_FUNCTION_GRAPH_TRACER
-	if (READ_ONCE(current->curr_ret_stack) > FW_GRAPH_STACK_EMPTY)
+	if (!graph_own && READ_ONCE(current->curr_ret_stack) > FW_GRAPH_STACK_EMPTY)
 		return true;
 #endif
 #ifdef CONFIG_RETHOOK
@@ -85,5 +88,31 @@ unsigned int fw_walk_hooked(unsigned long callsite, unsigned long parent_ip,
 			    unsigned long fp, struct fw_context *slot,
 			    unsigned int nr_stacks, unsigned int depth);
 extern unsigned long fw_kretprobe_trampoline;
+extern unsigned long fw_return_to_handler;
+
+/**
+ * fw_graph_seen() - whether a walk met the function graph's trampoline
+ * @parent_ip: the hit's return address into its caller
+ * @ret: the ancestors' return addresses the walk found
+ * @nr: how many
+ *
+ * Where the graph's return stack cannot say whether it hooks a return above
+ * the hit (it holds the hit's own), the walk is looked through instead.
+ *
+ * Return: true if the walk must be done again by fw_walk_hooked().
+ */
+static __always_inline bool fw_graph_seen(unsigned long parent_ip, const fw_u64 *ret,
+					  unsigned int nr)
+{
+	unsigned long tramp = READ_ONCE(fw_return_to_handler);
+	unsigned int i;
+
+	if (unlikely(parent_ip == tramp))
+		return true;
+	for (i = 0; i < nr; i++)
+		if (unlikely(ret[i] == tramp))
+			return true;
+	return false;
+}
 
 #endif /* FW_RECOVER_H */

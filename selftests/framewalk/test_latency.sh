@@ -8,19 +8,24 @@ P=/sys/module/framewalk/parameters
 LAT=$DEBUGFS/framewalk/latency
 LAT_CLEAR=$DEBUGFS/framewalk/folded
 KPROBES=$DEBUGFS/kprobes/list
-# A timed call holds function_graph's: framewalk's exit hook enters first (a BRK before the
-# ftrace hook) and returns last (its trampoline is the return address function_graph
-# saved). The difference is the two hooks' own work outside function_graph's: the BRK and
-# its handler, framewalk's walk at entry, the kretprobe trampoline and its handler, 5-25 us
-# mean under TCG (each run's note prints it; about 140 us on the debug kernel, KASAN's);
-# and an interrupt that lands in those two windows runs inside framewalk's duration only
-# (a timer tick took up to 900 us there, 4 ms on the debug kernel; a preemption there, on
-# a loaded host, takes longer). Under TCG all of it stretches with the host's load, as the
-# calls themselves do: the bounds are in units of function_graph's median call (a 32-byte
-# read or write, about 5 us unloaded). Every pair is at or above 0, 95 % of them within
-# 20 median calls and 99 % within 600. The workload mixes those calls with reads of
-# /proc/kallsyms a thousand times longer: a pairing slipped by one call puts a long
-# function_graph call beside a short framewalk one, below 0.
+# With a kretprobe for exit hook, a timed call holds function_graph's: framewalk's hook
+# enters first (a BRK before the ftrace hook) and returns last (its trampoline is the return
+# address function_graph saved). The difference is the two hooks' own work outside
+# function_graph's: the BRK and its handler, framewalk's walk at entry, the kretprobe
+# trampoline and its handler, 5-25 us mean under TCG (each run's note prints it; about
+# 140 us on the debug kernel, KASAN's); and an interrupt that lands in those two windows
+# runs inside framewalk's duration only (a timer tick took up to 900 us there, 4 ms on the
+# debug kernel; a preemption there, on a loaded host, takes longer). With fprobe (7.2),
+# both are function graph users of the same entry and return, in either order: framewalk's
+# may be the shorter by the other's work at either end. Under TCG all of it stretches with
+# the host's load, as the calls themselves do: the bounds are in units of function_graph's
+# median call (a 32-byte read or write, about 5 us unloaded). Every pair is at or above 0
+# (fprobe: -300 median calls), 95 % of them within 20 median calls either way and 97 %
+# within 300 (an interrupt and its softirq under TCG took 5 ms in a window one tracer's
+# time covers and not the other's, in 3 of 200 pairs at worst). The
+# workload mixes those calls with reads of /proc/kallsyms a thousand times longer: a
+# pairing slipped by one call puts a long function_graph call beside a short framewalk one,
+# far below 0.
 
 # Calls of unlike durations, so that pairs slipped by one call would differ by more than
 # the tolerance, below as well as above: 32-byte reads and writes, and 64 KiB reads of
@@ -110,24 +115,27 @@ pairs=$(grep -c '^PAIR' /tmp/fw_lat_cmp)
 median=$(awk '$1 == "PAIR" { print $5 }' /tmp/fw_lat_cmp | sort -n |
 	awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] + 0 }')
 HOOKS_NS=$((median * 20))
-TOL_NS=$((median * 600))
-ktap_note "function_graph's median call $median ns: bounds $HOOKS_NS ns (95%), $TOL_NS ns (99%)"
+TOL_NS=$((median * 300))
+FLOOR_NS=0
+[ "$(cat $P/exit_hook)" = fprobe ] && FLOOR_NS=$((-TOL_NS))
+ktap_note "function_graph's median call $median ns: bounds $HOOKS_NS ns (95%), $TOL_NS ns (97%)"
 
 counts=$(grep -c '^COUNT' /tmp/fw_lat_cmp)
 # Outside: framewalk's shorter than function_graph's (beyond its printed precision) or
 # longer by more than the hooks' cost.
-below=$(awk '$1 == "PAIR" && $6 < -$7' /tmp/fw_lat_cmp | wc -l)
-within=$(awk -v tol=$TOL_NS '$1 == "PAIR" { n++; if ($6 <= tol) k++ } END { print (n > 0 && k * 100 >= n * 99) ? 1 : 0 }' /tmp/fw_lat_cmp)
+below=$(awk -v floor=$FLOOR_NS '$1 == "PAIR" && $6 < floor - $7' /tmp/fw_lat_cmp | wc -l)
+within=$(awk -v tol=$TOL_NS '$1 == "PAIR" { n++; if ($6 <= tol && $6 >= -tol) k++ } END { print (n > 0 && k * 100 >= n * 97) ? 1 : 0 }' /tmp/fw_lat_cmp)
 ktap_note "$(awk '$1 == "PAIR" { d = $6; n++; s += d; if (n == 1 || d < lo) lo = d; if (d > hi) hi = d }
 	END { printf "%d pairs: framewalk - function_graph from %d to %d ns, mean %d ns\n", n, lo, hi, n ? s / n : 0 }' /tmp/fw_lat_cmp)"
 grep '^COUNT' /tmp/fw_lat_cmp | head -5 | sed 's/^/# /'
-awk -v tol=$TOL_NS '$1 == "PAIR" && ($6 < -$7 || $6 > tol)' /tmp/fw_lat_cmp | head -5 | sed 's/^/# /'
+awk -v tol=$TOL_NS -v floor=$FLOOR_NS '$1 == "PAIR" && ($6 < floor - $7 || $6 > tol)' \
+	/tmp/fw_lat_cmp | head -5 | sed 's/^/# /'
 ktap_expect "20 pairs at least" "$pairs" -ge 20
 ktap_expect "each task's calls counted alike by both" "$counts" = 0
 ktap_case_end "function_graph and framewalk timed the same calls"
-hooks=$(awk -v h=$HOOKS_NS '$1 == "PAIR" { n++; if ($6 <= h) k++ } END { print (n > 0 && k * 100 >= n * 95) ? 1 : 0 }' /tmp/fw_lat_cmp)
-ktap_expect "no duration shorter than function_graph's" "$below" = 0
-ktap_expect "99% within 600 median calls, $TOL_NS ns" "$within" = 1
+hooks=$(awk -v h=$HOOKS_NS '$1 == "PAIR" { n++; if ($6 <= h && $6 >= -h) k++ } END { print (n > 0 && k * 100 >= n * 95) ? 1 : 0 }' /tmp/fw_lat_cmp)
+ktap_expect "no duration below function_graph's by more than $((-FLOOR_NS)) ns" "$below" = 0
+ktap_expect "97% within 300 median calls, $TOL_NS ns" "$within" = 1
 ktap_expect "95% within 20 median calls, $HOOKS_NS ns" "$hooks" = 1
 ktap_expect "20 pairs at least" "$pairs" -ge 20
 ktap_case_end "durations equal function_graph's within the hooks' cost"
@@ -139,8 +147,8 @@ awk '/chain_return:/ {
 	p = w[3]; sub(/\+.*/, "", p)
 	d = $0; sub(/.*duration=/, "", d); sub(/[^0-9].*/, "", d)
 	t[p ";" w[1]] += d; n[p ";" w[1]]++
-} END { for (k in t) print k, n[k], t[k] }' "$TRACEFS/trace" | sort >/tmp/fw_lat_ev
-awk '{ c[$1] += $2; t[$1] += $3 } END { for (k in c) print k, c[k], t[k] }' "$LAT" |
+} END { for (k in t) printf "%s %d %.0f\n", k, n[k], t[k] }' "$TRACEFS/trace" | sort >/tmp/fw_lat_ev
+awk '{ c[$1] += $2; t[$1] += $3 } END { for (k in c) printf "%s %d %.0f\n", k, c[k], t[k] }' "$LAT" |
 	sort >/tmp/fw_lat_file
 if cmp -s /tmp/fw_lat_ev /tmp/fw_lat_file; then
 	ktap_result 0 "per-chain calls and totals equal the chain_return events' ($(wc -l </tmp/fw_lat_ev) chains)"
@@ -173,15 +181,15 @@ asleep=$(awk -v pid="$pid" '/sched_switch:/ {
 	# As fw_user_fp: before the exec the shell slept in synchronize_rcu() of the clear.
 	if ($0 ~ ("prev_comm=fw_user_fp prev_pid=" pid " ") && $0 ~ /prev_state=[SD]/) out = ts
 	if ($0 ~ ("next_pid=" pid " ") && out != "") { s += ts - out; out = "" }
-} END { printf "%d\n", s * 1e9 }' "$TRACEFS/trace")
-timed=$(awk '/nanosleep/ { t += $(NF - 3) } END { printf "%d\n", t }' "$LAT")
+} END { printf "%.0f\n", s * 1e9 }' "$TRACEFS/trace")
+timed=$(awk '/nanosleep/ { t += $(NF - 3) } END { printf "%.0f\n", t }' "$LAT")
 ktap_note "sleeper $pid: asleep $asleep ns by sched_switch, $timed ns in schedule under nanosleep"
 grep nanosleep "$LAT" | sed 's/^/# /'
 ktap_expect "the sleeper slept 2 s at least" "$asleep" -ge 2000000000
 ktap_expect "nanosleep's chains hold >= 99% of it" $((timed * 100)) -ge $((asleep * 99))
-# Above it only by schedule's own time on the CPU around the switch: a call charged twice
-# would double it.
-ktap_expect "and no more than 101%" $((timed * 100)) -le $((asleep * 101))
+# Above it only by schedule's own time on the CPU around the switch (up to 1 ms a call
+# under TCG): a call charged twice would double it.
+ktap_expect "and no more than 105%" $((timed * 100)) -le $((asleep * 105))
 ktap_case_end "off-CPU time by blocking chain"
 rmmod framewalk
 fw_trace_reset
@@ -206,7 +214,10 @@ changed=$?
 ktap_expect "refused at run time" "$changed" != 0
 ktap_expect "the filter stays" "$(cat $P/filter)" = vfs_read
 ktap_expect "latency stays on" "$(cat $P/latency)" = Y
-ktap_expect "one exit hook" "$(grep -c . "$KPROBES")" = 1
+# A kretprobe a function; fprobe is no kprobe.
+hooks_left=0
+[ "$(cat $P/exit_hook)" = kretprobe ] && hooks_left=1
+ktap_expect "$hooks_left kprobe as exit hook" "$(grep -c . "$KPROBES")" = $hooks_left
 ktap_case_end "a filter past the limit is refused at run time, the one traced kept"
 rmmod framewalk
 
@@ -245,8 +256,8 @@ reads=$(($(wc -c </proc/version) / 32 + 2))
 framewalk latency -q -k "$FW_KO_DIR/framewalk.ko" -f vfs_read -d 4 --folded -- \
 	dd if=/proc/version of=/dev/null bs=32 >/tmp/fw_lat_cli 2>/tmp/fw_lat_cli.err
 rc=$?
-cli=$(awk '{ t += $NF } END { printf "%d\n", t }' /tmp/fw_lat_cli)
-module=$(awk '{ t += $(NF - 3) } END { printf "%d\n", t }' "$LAT")
+cli=$(awk '{ t += $NF } END { printf "%.0f\n", t }' /tmp/fw_lat_cli)
+module=$(awk '{ t += $(NF - 3) } END { printf "%.0f\n", t }' "$LAT")
 calls=$(awk '/ksys_read;vfs_read / { n += $(NF - 4) } END { print n + 0 }' "$LAT")
 grep framewalk /tmp/fw_lat_cli.err | sed 's/^/# /'
 ktap_expect "exit status 0" "$rc" = 0
