@@ -61,7 +61,7 @@ static __always_inline bool fw_kretprobe_seen(unsigned long parent_ip,
 static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent_ip,
 					  struct fw_regs *regs, struct fw_context *slot,
 					  bool event, bool aggregate, const bool user_on,
-					  struct fw_lat_call *timed)
+					  const bool latency, struct fw_lat_call *timed)
 {
 	struct fw_walk_cfg cfg = fw_cfg(slot, fw_stacks(slot->stacks));
 	unsigned int nr = 0, depth = READ_ONCE(fw_depth), tramp = FW_TRAMP_NONE;
@@ -69,6 +69,7 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	bool user_walk = user_on && (user_event || aggregate);
 	struct fw_lat_call *lat = NULL;
 	struct fw_agg_chain *counted;
+	bool unrecovered = false;
 	struct fw_hook_hit h;
 	u64 recovered = 0;
 	enum fw_stop stop = FW_STOP_READ_FAULT;
@@ -79,18 +80,27 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 		h.parent_ip = parent_ip;
 		h.sp = 0;
 	} else {
-		bool hooked;
+		bool hooked, graph_own = false;
 
-		/*
-		 * A kretprobe hooks the hit's own return (latency mode's, or
-		 * another tracer's on the traced function): the parent is behind
-		 * the trampoline, and a timed call is claimed. fprobe's entry
-		 * handler brings its call, the graph holding its return.
-		 */
-		lat = timed;
-		if (unlikely(!timed && h.parent_ip == READ_ONCE(fw_kretprobe_trampoline)))
-			lat = fw_kretprobe_parent(&h);
-		hooked = fw_return_hooks_pending(h.parent_ip != parent_ip, timed);
+		if (latency) {
+			/*
+			 * A kretprobe hooks the hit's own return (latency mode's,
+			 * or another tracer's on the traced function): the parent
+			 * is behind the trampoline, and a timed call is claimed.
+			 * fprobe's entry handler brings its call, the graph
+			 * holding its return.
+			 */
+			lat = timed;
+			graph_own = timed;
+			if (timed)
+				timed->ip = h.child;
+			else if (h.parent_ip == READ_ONCE(fw_kretprobe_trampoline))
+				lat = fw_kretprobe_parent(&h);
+			unrecovered = h.parent_ip == READ_ONCE(fw_kretprobe_trampoline);
+			hooked = fw_return_hooks_pending(h.parent_ip != parent_ip, graph_own);
+		} else {
+			hooked = fw_return_hooks_pending(false, false);
+		}
 
 		/*
 		 * Only the event keeps where each record was: a counted chain is
@@ -106,7 +116,8 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 				nr = fw_walk_native_ancestors(&cfg, &fw_walk_ops, NULL, h.fp,
 							      slot->ancestors, NULL, depth, &stop);
 			hooked = fw_kretprobe_seen(h.parent_ip, slot->ancestors, nr) ||
-				 (timed && fw_graph_seen(h.parent_ip, slot->ancestors, nr));
+				 (latency && graph_own &&
+				  fw_graph_seen(h.parent_ip, slot->ancestors, nr));
 		}
 		if (unlikely(hooked)) {
 			nr = fw_walk_hooked(h.callsite, h.parent_ip, h.fp, slot, cfg.nr_stacks,
@@ -117,7 +128,7 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 		}
 	}
 	/* The parent not found behind the trampoline (5.10): the chain ends there, said so. */
-	if (unlikely(h.parent_ip == READ_ONCE(fw_kretprobe_trampoline))) {
+	if (latency && unlikely(unrecovered)) {
 		nr = 0;
 		stop = FW_STOP_TRAMPOLINE;
 		tramp = FW_TRAMP_KRETPROBE;
@@ -141,13 +152,26 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	if (aggregate) {
 		counted = fw_agg_hit(&slot->agg, h.child, h.parent_ip, slot->ancestors, nr, stop,
 				     user_walk ? &slot->user_chain : NULL, &slot->stats);
-		if (lat)
+		if (latency && lat)
 			fw_lat_counted(lat, &slot->agg, counted);
 	}
-	if (timed)
-		timed->ip = h.child;
 	if (user_walk)
 		fw_user_chain_empty(slot);
+}
+
+/*
+ * A hit while latency mode times calls: the copies of the walk that claim
+ * and tie a call, out of line, so that the copies every other hit runs hold
+ * nothing of it.
+ */
+static noinline void fw_emit_timed(unsigned long ip, unsigned long parent_ip,
+				   struct fw_regs *regs, struct fw_context *slot,
+				   bool event, bool aggregate, struct fw_lat_call *timed)
+{
+	if (static_branch_unlikely(&fw_user_walking))
+		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, true, true, timed);
+	else
+		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, false, true, timed);
 }
 
 /*
@@ -157,7 +181,7 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
  */
 static noinline void fw_write_hit(unsigned long ip, unsigned long parent_ip,
 				  struct fw_regs *regs, struct fw_context *slot,
-				  bool event, bool aggregate, int ctx, struct fw_lat_call *timed)
+				  bool event, bool aggregate, int ctx)
 {
 	/*
 	 * Tracepoints need RCU, and fw_agg_clear() waits for counting hits with
@@ -167,10 +191,12 @@ static noinline void fw_write_hit(unsigned long ip, unsigned long parent_ip,
 		slot->stats.rcu_off++;
 	else if (fw_pid_skip())
 		slot->stats.filtered++;
+	else if (static_branch_unlikely(&fw_latency_on))
+		fw_emit_timed(ip, parent_ip, regs, slot, event, aggregate, NULL);
 	else if (static_branch_unlikely(&fw_user_walking))
-		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, true, timed);
+		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, true, false, NULL);
 	else
-		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, false, timed);
+		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, false, false, NULL);
 	fw_recursion_unlock(ctx, &fw_pcpu->busy);
 }
 
@@ -218,7 +244,7 @@ notrace void fw_callback(unsigned long ip, unsigned long parent_ip,
 	event = trace_chain_enabled();
 	aggregate = fw_agg_on();
 	if (event || aggregate || fw_user_event_on()) {
-		fw_write_hit(ip, parent_ip, regs, slot, event, aggregate, ctx, NULL);
+		fw_write_hit(ip, parent_ip, regs, slot, event, aggregate, ctx);
 		return;
 	}
 out:
@@ -250,5 +276,12 @@ notrace void fw_timed_hit(unsigned long ip, unsigned long parent_ip, struct fw_r
 	}
 	slot = this_cpu_ptr(&fw_pcpu->slots[ctx]);
 	slot->stats.hits++;
-	fw_write_hit(ip, parent_ip, regs, slot, trace_chain_enabled(), fw_agg_on(), ctx, call);
+	/* As fw_write_hit() asks, for a hit that always writes: latency counts it. */
+	if (!rcu_is_watching())
+		slot->stats.rcu_off++;
+	else if (fw_pid_skip())
+		slot->stats.filtered++;
+	else
+		fw_emit_timed(ip, parent_ip, regs, slot, trace_chain_enabled(), fw_agg_on(), call);
+	fw_recursion_unlock(ctx, &fw_pcpu->busy);
 }

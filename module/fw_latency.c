@@ -571,7 +571,7 @@ static int fw_latency_set(const char *val, const struct kernel_param *kp)
 	}
 	mutex_lock(&fw_lock);
 	if (fw_ready && on != fw_latency) {
-		/* On before the hooks: a claimed hit must count its chain. */
+		/* The filter's checks read it; hits count once the hooks are in. */
 		WRITE_ONCE(fw_latency, on);
 		if (on)
 			ret = fw_lat_start();

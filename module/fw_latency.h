@@ -92,8 +92,7 @@ static __always_inline bool fw_kretprobe_is_latency(struct kretprobe_instance *r
 #else
 static __always_inline struct kretprobe_instance *fw_kretprobe_hooking(void)
 {
-	return static_branch_unlikely(&fw_latency_on) ? this_cpu_xchg(fw_lat_pending, NULL) :
-							 NULL;
+	return this_cpu_xchg(fw_lat_pending, NULL);
 }
 
 static __always_inline bool fw_kretprobe_is_latency(struct kretprobe_instance *ri)
