@@ -46,6 +46,7 @@ extern bool fw_agg_paused;
 extern bool fw_latency;
 extern unsigned int fw_agg_gen;
 DECLARE_STATIC_KEY_FALSE(fw_latency_on);
+DECLARE_STATIC_KEY_FALSE(fw_exit_hooked);
 
 /**
  * fw_agg_on() - whether hits are counted now

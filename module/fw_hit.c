@@ -160,9 +160,9 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 }
 
 /*
- * A hit while latency mode times calls: the copies of the walk that claim
- * and tie a call, out of line, so that the copies every other hit runs hold
- * nothing of it.
+ * A hit while latency mode's exit hooks are in: the copies of the walk that
+ * find the parent behind the trampoline and claim and tie a call, out of
+ * line, so that the copies every other hit runs hold nothing of it.
  */
 static noinline void fw_emit_timed(unsigned long ip, unsigned long parent_ip,
 				   struct fw_regs *regs, struct fw_context *slot,
@@ -191,7 +191,7 @@ static noinline void fw_write_hit(unsigned long ip, unsigned long parent_ip,
 		slot->stats.rcu_off++;
 	else if (fw_pid_skip())
 		slot->stats.filtered++;
-	else if (static_branch_unlikely(&fw_latency_on))
+	else if (static_branch_unlikely(&fw_exit_hooked))
 		fw_emit_timed(ip, parent_ip, regs, slot, event, aggregate, NULL);
 	else if (static_branch_unlikely(&fw_user_walking))
 		fw_emit_chain(ip, parent_ip, regs, slot, event, aggregate, true, false, NULL);

@@ -62,6 +62,12 @@ MODULE_PARM_DESC(exit_hook, "Latency mode's exit hook: fprobe or kretprobe (read
 #define FW_LAT_FUNCS_MAX	256
 
 DEFINE_STATIC_KEY_FALSE(fw_latency_on);
+/*
+ * On from before latency's exit hooks are registered to after they are all
+ * gone, wider than fw_latency_on: a hit whose return they hooked while
+ * latency turns on or off still finds its parent behind the trampoline.
+ */
+DEFINE_STATIC_KEY_FALSE(fw_exit_hooked);
 DEFINE_PER_CPU(struct kretprobe_instance *, fw_lat_pending);
 DEFINE_PER_CPU(struct fw_lat_stats, fw_lat_stats);
 
@@ -292,7 +298,8 @@ static int fw_lat_fentry(struct fprobe *fp, unsigned long ip, unsigned long ret_
 {
 	struct fw_lat_call *call = data;
 
-	if (fp != READ_ONCE(fw_lat_live.fp))
+	/* Latency turning off: the ftrace callback makes the hits again. */
+	if (fp != READ_ONCE(fw_lat_live.fp) || !static_branch_likely(&fw_latency_on))
 		return 1;
 	call->entry = trace_clock_local();
 	call->epoch = fw_lat_epoch;
@@ -516,9 +523,13 @@ int fw_lat_start(void)
 	if (!fw_lat_epoch)
 		fw_lat_epoch = get_random_u64() | 1;
 	ret = fw_agg_time_alloc();
-	if (!ret)
-		ret = fw_lat_hook(fw_live_ops, &fw_lat_live);
-	if (!ret)
+	if (ret)
+		return ret;
+	static_branch_enable(&fw_exit_hooked);
+	ret = fw_lat_hook(fw_live_ops, &fw_lat_live);
+	if (ret)
+		static_branch_disable(&fw_exit_hooked);
+	else
 		static_branch_enable(&fw_latency_on);
 	return ret;
 }
@@ -543,6 +554,8 @@ void fw_lat_stop(void)
 	for_each_possible_cpu(cpu)
 		per_cpu(fw_lat_pending, cpu) = NULL;
 	fw_lat_unhook(&fw_lat_live, fw_lat_live.nr);
+	/* Calls in flight return through the kernel's trampoline, which calls us no more. */
+	static_branch_disable(&fw_exit_hooked);
 }
 
 /**

@@ -89,6 +89,33 @@ static __always_inline bool fw_kretprobe_is_latency(struct kretprobe_instance *r
 
 	return rp && rp->handler == fw_lat_return;
 }
+
+/* Two kretprobes on one function (a filter change's overlap): that many instances deep. */
+#define FW_KRETPROBE_STACKED	4
+
+/**
+ * fw_kretprobe_ret_addr() - the real return address behind an instance
+ * @ri: the newest instance of the task, which hooks the hit's return
+ *
+ * Where two kretprobes hook the same return, the later one's instance
+ * saved the earlier one's trampoline: the real address is in the first
+ * older instance that holds another, as the kernel's unwinder finds it.
+ *
+ * Return: the return address, the trampoline if none was found.
+ */
+static __always_inline unsigned long fw_kretprobe_ret_addr(struct kretprobe_instance *ri)
+{
+	unsigned long tramp = READ_ONCE(fw_kretprobe_trampoline);
+	struct llist_node *node = &ri->llist;
+	unsigned int i;
+
+	for (i = 0; node && i < FW_KRETPROBE_STACKED; i++, node = READ_ONCE(node->next)) {
+		ri = container_of(node, struct kretprobe_instance, llist);
+		if ((unsigned long)ri->ret_addr != tramp)
+			return (unsigned long)ri->ret_addr;
+	}
+	return tramp;
+}
 #else
 static __always_inline struct kretprobe_instance *fw_kretprobe_hooking(void)
 {
@@ -98,6 +125,11 @@ static __always_inline struct kretprobe_instance *fw_kretprobe_hooking(void)
 static __always_inline bool fw_kretprobe_is_latency(struct kretprobe_instance *ri)
 {
 	return true;
+}
+
+static __always_inline unsigned long fw_kretprobe_ret_addr(struct kretprobe_instance *ri)
+{
+	return (unsigned long)ri->ret_addr;
 }
 #endif
 
@@ -132,18 +164,19 @@ static __always_inline bool fw_lat_fprobe_on(void)
 static __always_inline struct fw_lat_call *fw_kretprobe_parent(struct fw_hook_hit *h)
 {
 	struct kretprobe_instance *ri = fw_kretprobe_hooking();
-	struct fw_lat_call *call;
+	struct fw_lat_call *call = NULL;
 
-	if (!ri || !fw_kretprobe_is_latency(ri)) {
-		if (ri)
-			h->parent_ip = (unsigned long)ri->ret_addr;
+	if (!ri)
 		return NULL;
+	/* While latency turns on or off the parent is found, and nothing claimed. */
+	if (fw_kretprobe_is_latency(ri) && static_branch_likely(&fw_latency_on)) {
+		call = (struct fw_lat_call *)ri->data;
+		if (call->task != current || call->fp != h->fp || call->ip)
+			call = NULL;
+		else
+			call->ip = h->child;
 	}
-	call = (struct fw_lat_call *)ri->data;
-	if (call->task != current || call->fp != h->fp || call->ip)
-		return NULL;
-	h->parent_ip = (unsigned long)ri->ret_addr;
-	call->ip = h->child;
+	h->parent_ip = fw_kretprobe_ret_addr(ri);
 	return call;
 }
 
