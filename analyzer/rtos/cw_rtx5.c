@@ -46,7 +46,6 @@ struct rtx_layout {
 	/* osRtxInfo_t */
 	uint32_t curr, next, ready, idle, delay_list, wait_list, terminate_list, timer_thread;
 	uint32_t mem_common, mpi_thread;
-	int have_terminate, have_common, have_mpi;
 	/* osRtxObject_t, osRtxMpInfo_t */
 	uint32_t obj_list, mp_max, mp_base;
 };
@@ -78,11 +77,10 @@ static int rtx_layout(const struct cw_image *img, struct rtx_layout *l)
 		{ "osRtxInfo_t", "thread.idle", &l->idle, 40, NULL, 0, 0, NULL },
 		{ "osRtxInfo_t", "thread.delay_list", &l->delay_list, 44, NULL, 0, 0, NULL },
 		{ "osRtxInfo_t", "thread.wait_list", &l->wait_list, 48, NULL, 0, 0, NULL },
-		{ "osRtxInfo_t", "thread.terminate_list", &l->terminate_list, 52, NULL, 0, 1,
-		  &l->have_terminate },
+		{ "osRtxInfo_t", "thread.terminate_list", &l->terminate_list, 52, NULL, 0, 0, NULL },
 		{ "osRtxInfo_t", "timer.thread", &l->timer_thread, 72, NULL, 0, 0, NULL },
-		{ "osRtxInfo_t", "mem.common", &l->mem_common, 128, NULL, 0, 1, &l->have_common },
-		{ "osRtxInfo_t", "mpi.thread", &l->mpi_thread, 136, NULL, 0, 1, &l->have_mpi },
+		{ "osRtxInfo_t", "mem.common", &l->mem_common, 128, NULL, 0, 0, NULL },
+		{ "osRtxInfo_t", "mpi.thread", &l->mpi_thread, 136, NULL, 0, 0, NULL },
 		{ "osRtxObject_t", "thread_list", &l->obj_list, 8, NULL, 0, 0, NULL },
 		{ "osRtxMpInfo_t", "max_blocks", &l->mp_max, 0, NULL, 0, 0, NULL },
 		{ "osRtxMpInfo_t", "block_base", &l->mp_base, 12, NULL, 0, 0, NULL },
@@ -201,13 +199,13 @@ static void walk_storage(struct cw_rtos_walk *w, const struct rtx_layout *l, uin
 	    !cw_rtos_rd32(w, sec + 4, &hi) && lo && hi > lo && hi - lo <= CW_MAX_THREADS * l->tcb_size)
 		for (a = lo; a + l->tcb_size <= hi; a += l->tcb_size)
 			from_storage(w, l, fd, a);
-	if (l->have_mpi && !cw_rtos_rd32(w, info + l->mpi_thread, &mp) && mp &&
+	if (!cw_rtos_rd32(w, info + l->mpi_thread, &mp) && mp &&
 	    !cw_rtos_rd32(w, mp + l->mp_max, &max) && !cw_rtos_rd32(w, mp + l->mp_base, &base) &&
 	    max <= CW_MAX_THREADS)
 		for (n = 0; n < max; n++)
 			from_storage(w, l, fd, base + n * l->tcb_size);
 	/* mem_head_t {size, used}, then blocks {next, info}, the object after each header. */
-	if (!l->have_common || cw_rtos_rd32(w, info + l->mem_common, &mem) || !mem)
+	if (cw_rtos_rd32(w, info + l->mem_common, &mem) || !mem)
 		return;
 	for (blk = mem + 8, n = 0; blk && n < 4 * CW_RTOS_MAX_LIST_ITEMS; blk = next, n++) {
 		if (cw_rtos_rd32(w, blk, &next) || cw_rtos_rd32(w, blk + 4, &len)) {
@@ -343,7 +341,7 @@ static void rtx_state(struct cw_rtos_walk *w, const struct rtx_layout *l, struct
  * it at each switch, the others keep osRtxThreadNew's 0xFD.
  */
 static void rtx_context(struct cw_rtos_walk *w, const struct rtx_layout *l, struct cw_thread *th,
-			uint32_t sp)
+			uint32_t sp, int exited)
 {
 	uint8_t sf;
 	uint32_t exc, callee;
@@ -353,6 +351,18 @@ static void rtx_context(struct cw_rtos_walk *w, const struct rtx_layout *l, stru
 	exc = 0xFFFFFF00u | sf;
 	if (!cw_rtos_thread_return(w, exc)) {
 		cw_thread_problem(th, "stack_frame 0x%02x does not return to a thread", sf);
+		return;
+	}
+	/* svcRtxThreadExit keeps only the PSP: the svc's frame, no register saved below it. */
+	if (exited) {
+		if (cw_rtos_pop_frame(w, th, sp, exc) ||
+		    !cw_image_is_code(w->t->img, th->regs.r[CW_PC])) {
+			th->have_regs = 0;
+			th->regs.valid = 0;
+			cw_thread_problem(th, "no svc frame of its exit at sp 0x%08x", sp);
+			return;
+		}
+		th->layout = "RTX5 exit";
 		return;
 	}
 	callee = sp + (exc & 0x10 ? 0 : FP_CALLEE);
@@ -367,6 +377,7 @@ static void rtx_thread(struct cw_rtos_walk *w, const struct rtx_layout *l, struc
 		       unsigned int in)
 {
 	uint32_t nameptr, size, sp, magic;
+	uint8_t state;
 	int8_t prio;
 
 	if (!cw_rtos_rd32(w, th->tcb + l->name, &nameptr) && nameptr)
@@ -388,7 +399,8 @@ static void rtx_thread(struct cw_rtos_walk *w, const struct rtx_layout *l, struc
 	if (cw_rtos_rd32(w, th->tcb + l->sp, &sp))
 		cw_thread_problem(th, "control block at 0x%08x not in the dump", th->tcb);
 	else if (sp)
-		rtx_context(w, l, th, sp);
+		rtx_context(w, l, th, sp, !rd8(w, th->tcb + l->state, &state) &&
+			    (state & RTX_STATE_MASK) == RTX_TERMINATED);
 }
 
 /*
@@ -427,9 +439,8 @@ static int rtx_find(struct cw_rtos_walk *w)
 		  IN_DELAY);
 	walk_list(w, &l, &fd, "the wait list", info + l.wait_list, 0, l.delay_next, l.delay_prev,
 		  IN_WAIT);
-	if (l.have_terminate)
-		walk_list(w, &l, &fd, "the terminate list", info + l.terminate_list, 0,
-			  l.thread_next, l.thread_prev, IN_TERMINATE);
+	walk_list(w, &l, &fd, "the terminate list", info + l.terminate_list, 0, l.thread_next,
+		  l.thread_prev, IN_TERMINATE);
 	if (!cw_rtos_rd32(w, info + l.idle, &t) && t)
 		from_storage(w, &l, &fd, t);
 	if (!cw_rtos_rd32(w, info + l.timer_thread, &t) && t)
