@@ -581,7 +581,7 @@ FORMATS = [("gcore", gcore, []), ("crashcatcher", crashcatcher, []),
 # (ThreadX tx_thread_stack_ptr, LiteOS-M stackPointer), which tells the search that context
 # is stale, and NuttX, which clears the running task's xcp.regs as it switches it in: there
 # the context's own shape names it (its first word the sp above its hardware frame).
-STALE_KERNELS = ("threadx", "liteos", "nuttx", "rtthread")
+STALE_KERNELS = ("threadx", "liteos", "nuttx", "rtthread", "rtx5")
 NO_PSP = ("gcore", "crashcatcher", "memory-only", "ram-only")
 
 
