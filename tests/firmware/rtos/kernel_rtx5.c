@@ -142,7 +142,7 @@ static osRtxMpInfo_t os_mpi_thread = { RTOS_MAX_TASKS, 0, sizeof(osRtxThread_t),
 
 osRtxInfo_t osRtxInfo = {
 	.os_id = "RTX V5.9.1", .version = 50090001,
-	.thread = { .ready = { .id = 0xFD }, .robin = { .timeout = 5 } },	/* ready: no thread */
+	.thread = { .ready = { .id = 0xFD }, .robin = { .timeout = 2 } },	/* ready: no thread */
 	.mpi = { .thread = &os_mpi_thread },
 };
 
@@ -567,7 +567,9 @@ void osRtxPendSV_Handler(void)
  * osRtxTick_Handler: the sleepers whose delay ended are ready, the most
  * urgent one dispatched; the application's timer work (rtos_tick_hook) where
  * the timers' tick runs, in the interrupt; then round robin among threads of
- * one priority (OS_ROBIN_TIMEOUT 5), its count in the thread's delay.
+ * one priority (OS_ROBIN_TIMEOUT 2 here, 5 by default: so the fpu thread is
+ * preempted with its FP state live before the crash), its count in the
+ * thread's delay.
  */
 void osRtxTick_Handler(void)
 {
