@@ -403,6 +403,58 @@ static void rtx_thread(struct cw_rtos_walk *w, const struct rtx_layout *l, struc
 			    (state & RTX_STATE_MASK) == RTX_TERMINATED);
 }
 
+/* Where thread tcb's saved context puts its hardware frame, 0 if unreadable. */
+static uint32_t saved_frame_at(const struct cw_rtos_walk *w, const struct rtx_layout *l,
+			       uint32_t tcb)
+{
+	uint32_t sp;
+	uint8_t sf;
+
+	if (cw_rtos_rd32(w, tcb + l->sp, &sp) || !sp || rd8(w, tcb + l->stack_frame, &sf))
+		return 0;
+	return sp + 32 + (sf && !(sf & 0x10) ? FP_CALLEE : 0);
+}
+
+/* osRtxThreadStackCheck's verdict on a thread's saved sp: 0 when it fails. */
+static int stack_check_ok(const struct cw_rtos_walk *w, const struct rtx_layout *l, uint32_t tcb)
+{
+	uint32_t sp, mem, magic;
+
+	return cw_rtos_rd32(w, tcb + l->sp, &sp) || cw_rtos_rd32(w, tcb + l->stack_mem, &mem) ||
+	       cw_rtos_rd32(w, mem, &magic) || (sp > mem && magic == RTX_STACK_MAGIC);
+}
+
+/*
+ * The thread whose stack is live: run.curr, but for a fault inside the
+ * port's switch. SVC_Context makes run.next current before it saves the
+ * old thread, and with RTX_STACK_CHECK it stores the old thread's sp and
+ * calls osRtxThreadStackCheck, then osRtxKernelErrorNotify on an overflow,
+ * before its registers are saved: the PSP is still the old thread's, its
+ * frame where its new sp says. Without the PSP, that thread is the one
+ * whose saved sp fails the check: every other passed it as it left.
+ */
+static uint32_t rtx_live_thread(struct cw_rtos_walk *w, const struct rtx_layout *l,
+				const struct rtx_found *fd, uint32_t curr)
+{
+	const struct cw_regs *dr = &w->dump->regs;
+	int have_psp = cw_reg_ok(dr, CW_PSP) && dr->r[CW_PSP];
+	uint32_t live = 0;
+	unsigned int i;
+
+	if (!curr || (have_psp && saved_frame_at(w, l, curr) == dr->r[CW_PSP]))
+		return curr;
+	for (i = 0; i < fd->n; i++) {
+		if (fd->tcb[i] == curr ||
+		    (have_psp ? saved_frame_at(w, l, fd->tcb[i]) != dr->r[CW_PSP] :
+				stack_check_ok(w, l, fd->tcb[i])))
+			continue;
+		if (live)
+			return curr;	/* two such threads: no telling */
+		live = fd->tcb[i];
+	}
+	return live ? live : curr;
+}
+
 /*
  * The threads: run.curr and run.next, the ready list (through thread_next,
  * its first thread linking back to the ready object), the delay list and
@@ -416,7 +468,7 @@ static int rtx_find(struct cw_rtos_walk *w)
 	const struct cw_image *img = w->t->img;
 	struct rtx_found fd = { .n = 0 };
 	struct rtx_layout l;
-	uint32_t info, curr = 0, next = 0, t;
+	uint32_t info, curr = 0, next = 0, t, live;
 	unsigned int i;
 
 	if (cw_image_lookup(img, "osRtxInfo", &info))
@@ -446,12 +498,13 @@ static int rtx_find(struct cw_rtos_walk *w)
 	if (!cw_rtos_rd32(w, info + l.timer_thread, &t) && t)
 		from_storage(w, &l, &fd, t);
 	walk_storage(w, &l, info, &fd);
+	live = rtx_live_thread(w, &l, &fd, curr);
 	for (i = 0; i < fd.n; i++) {
 		struct cw_thread *th = cw_rtos_add_thread(w, fd.tcb[i], "RTX's lists");
 
 		if (!th)
 			break;
-		th->current = fd.tcb[i] == curr;
+		th->current = fd.tcb[i] == live;
 		rtx_thread(w, &l, th, fd.where[i]);
 	}
 	return 0;
