@@ -152,6 +152,21 @@ def saved_context_rtx5(tcb):
     return regs
 
 
+def rtx5_live():
+    """The thread whose stack is live: run.curr, unless the fault came in SVC_Context between
+    making run.next current and saving the old thread (its stack check failed): then the thread
+    whose new saved sp puts its frame at the PSP."""
+    curr = u32("osRtxInfo.thread.run.curr")
+    psp = u32("crash_entry.psp")
+    for i in range(u32("rtos_registry_n")):
+        tcb = u32("rtos_registry[%d].tcb" % i)
+        t = "((osRtxThread_t *)0x%x)" % tcb
+        fp = not u32(t + "->stack_frame") & 0x10
+        if tcb != curr and u32(t + "->sp") + 32 + 64 * fp == psp:
+            return tcb
+    return curr
+
+
 def colour_left(lo, hi, colour=0xDEADBEEF):
     """NuttX's arm_stack_check: STACK_COLOR words from the stack's low end up, in bytes (RTX5's
     osRtxThreadGetStackSpace: its fill words above the magic word)."""
@@ -250,7 +265,7 @@ def rtos_oracle(path, kernel, port):
     elif kernel == "rtthread":
         current = rtthread_live()
     elif kernel == "rtx5":
-        current = u32("osRtxInfo.thread.run.curr")
+        current = rtx5_live()
     else:
         current = u32("_kernel.cpus[0].current")
     exc_return = u32("crash_entry.exc_return")
