@@ -415,13 +415,17 @@ static uint32_t saved_frame_at(const struct cw_rtos_walk *w, const struct rtx_la
 	return sp + 32 + (sf && !(sf & 0x10) ? FP_CALLEE : 0);
 }
 
-/* osRtxThreadStackCheck's verdict on a thread's saved sp: 0 when it fails. */
-static int stack_check_ok(const struct cw_rtos_walk *w, const struct rtx_layout *l, uint32_t tcb)
+/*
+ * osRtxThreadStackCheck's sp test failed on the thread's saved sp (at or
+ * below its stack's start). Its magic-word test is not taken: that word is
+ * in RAM a dump may have lost, the sp is in the control block.
+ */
+static int sp_check_failed(const struct cw_rtos_walk *w, const struct rtx_layout *l, uint32_t tcb)
 {
-	uint32_t sp, mem, magic;
+	uint32_t sp, mem;
 
-	return cw_rtos_rd32(w, tcb + l->sp, &sp) || cw_rtos_rd32(w, tcb + l->stack_mem, &mem) ||
-	       cw_rtos_rd32(w, mem, &magic) || (sp > mem && magic == RTX_STACK_MAGIC);
+	return !cw_rtos_rd32(w, tcb + l->sp, &sp) && !cw_rtos_rd32(w, tcb + l->stack_mem, &mem) &&
+	       sp && sp <= mem;
 }
 
 /*
@@ -431,7 +435,8 @@ static int stack_check_ok(const struct cw_rtos_walk *w, const struct rtx_layout 
  * calls osRtxThreadStackCheck, then osRtxKernelErrorNotify on an overflow,
  * before its registers are saved: the PSP is still the old thread's, its
  * frame where its new sp says. Without the PSP, that thread is the one
- * whose saved sp fails the check: every other passed it as it left.
+ * whose saved sp is below its stack: every other passed the check as it
+ * left.
  */
 static uint32_t rtx_live_thread(struct cw_rtos_walk *w, const struct rtx_layout *l,
 				const struct rtx_found *fd, uint32_t curr)
@@ -446,7 +451,7 @@ static uint32_t rtx_live_thread(struct cw_rtos_walk *w, const struct rtx_layout 
 	for (i = 0; i < fd->n; i++) {
 		if (fd->tcb[i] == curr ||
 		    (have_psp ? saved_frame_at(w, l, fd->tcb[i]) != dr->r[CW_PSP] :
-				stack_check_ok(w, l, fd->tcb[i])))
+				!sp_check_failed(w, l, fd->tcb[i])))
 			continue;
 		if (live)
 			return curr;	/* two such threads: no telling */
