@@ -536,8 +536,9 @@ def stacking_lost_problems(tool, guard, tmp):
 
 
 def frame_on_psp(b):
-    """Is the fault's frame on the PSP, as its EXC_RETURN says (else on the MSP)?"""
-    return bool(prstatus_regs(b)[14] & 4)
+    """Is the fault's frame on the PSP, as its EXC_RETURN says (else on the MSP)? Thread mode and
+    SPSEL: a v8-M handler runs on the MSP with whatever SPSEL it wrote (real RTX5 sets it)."""
+    return prstatus_regs(b)[14] & 0xC == 0xC
 
 
 def fault_frame_on_psp(core):
