@@ -274,16 +274,10 @@ static void thread_block(osRtxThread_t *thread)
 		next->thread_prev = thread;
 }
 
-/*
- * Chosen: running from the kernel's point of view, the port's SVC_Context
- * makes it curr. SetPrivileged writes CONTROL = 2 (privileged, PSP) from the
- * handler: v7-M ignores the SPSEL bit there, v8-M keeps it, so a fault
- * nested in the handler stacks EXC_RETURN 0xFFFFFFF5.
- */
+/* Chosen: running from the kernel's point of view, the port's SVC_Context makes it curr. */
 static void thread_switch(osRtxThread_t *thread)
 {
 	thread->state = osRtxThreadRunning;
-	__asm__ volatile("msr control, %0" : : "r"(2) : "memory");
 	osRtxInfo.thread.run.next = thread;
 }
 

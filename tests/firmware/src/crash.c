@@ -324,8 +324,7 @@ void crash_handler(void)
 		*(volatile uint32_t *)0xE000ED94 = 0;
 	}
 
-	/* Thread mode on the PSP; a handler is on the MSP whatever SPSEL v8-M kept (RTX sets it). */
-	frame = (uint32_t *)((er & 0xC) == 0xC ? crash_entry.psp : crash_entry.msp);
+	frame = (uint32_t *)((er & 4) ? crash_entry.psp : crash_entry.msp);
 	size = (er & 0x10) ? 0x20 : 0x68;
 	if (frame[7] & (1u << 9))
 		size += 4;
