@@ -25,7 +25,6 @@
 #define RTX_STACK_MAGIC		0xE25A2EA5u	/* stack_mem[0]: osRtxThreadStackCheck's */
 #define RTX_STACK_FILL		0xCCCCCCCCu	/* the rest, with osRtxConfigStackWatermark */
 #define RTX_FRAME_DEFAULT	0xFD	/* STACK_FRAME_INIT_VAL: the ports without FP keep it */
-#define RTX_WAIT_FOREVER	0xFFFFFFFFu
 #define FP_CALLEE		64	/* s16-s31 */
 #define MEM_BLOCK_ALLOCATED	0x3	/* rtx_memory.c's MB_INFO_TYPE_MASK */
 #define MAX_NAME		32
