@@ -104,7 +104,8 @@ enum cw_unwinder {
 	X(THREADX, threadx)						\
 	X(LITEOS, liteos)	/* OpenHarmony LiteOS-M */		\
 	X(NUTTX, nuttx)							\
-	X(RTTHREAD, rtthread)	/* RT-Thread and RT-Thread Nano */
+	X(RTTHREAD, rtthread)	/* RT-Thread and RT-Thread Nano */	\
+	X(RTX5, rtx5)		/* Keil RTX5 (CMSIS-RTOS2 RTX) */
 
 #define CW_RTOS_KIND_(NAME, name)	CW_RTOS_##NAME,
 enum cw_rtos_kind {

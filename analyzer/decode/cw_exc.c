@@ -77,8 +77,16 @@ int cw_exc_return_decode(uint32_t v, struct cw_exc_return *er)
 	er->es = !!(v & EXC_BIT_ES);
 	/* v6-M/v7-M values have S, DCRS and ES set: anything else needs v8-M. */
 	er->v8m = !(er->secure && er->dcrs && er->es);
-	if (!er->thread && er->psp)
-		return -1;	/* Handler mode always runs on MSP */
+	/*
+	 * Handler mode always runs on the MSP. v8-M keeps CONTROL.SPSEL as a
+	 * handler wrote it (RTX's SetPrivileged in SVC_Context reads and writes
+	 * CONTROL there), and a nested exception's EXC_RETURN records that bit:
+	 * Mode 0 with SPSEL 1 is v8-M's return to a handler, on the MSP.
+	 */
+	if (!er->thread && er->psp) {
+		er->psp = 0;
+		er->v8m = 1;
+	}
 	return 0;
 }
 

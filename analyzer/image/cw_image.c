@@ -134,6 +134,24 @@ static void note_named(struct cw_image *img, const Elf32_Sym *s, const char *nam
 }
 
 /*
+ * Whether section shndx is loaded (SHF_ALLOC): a mapping symbol in another
+ * (an assembler's $d in .debug_frame, at offsets from 0) says nothing of the
+ * code at the same address. The last answer is kept: symbols come grouped.
+ */
+static int loaded_section(const struct cw_image *img, size_t shndx, size_t *last, int *loaded)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+
+	if (shndx != *last) {
+		*last = shndx;
+		scn = shndx && shndx < SHN_LORESERVE ? elf_getscn(img->elf, shndx) : NULL;
+		*loaded = scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC);
+	}
+	return *loaded;
+}
+
+/*
  * The symbol table read in place: libelf has already converted it to the
  * host's Elf32_Sym, and the names lie in the string table it links to.
  * gelf_getsym() and elf_strptr() for each symbol were a sixth of a cold run on
@@ -145,8 +163,9 @@ static int image_symbols(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 	Elf_Scn *strscn = elf_getscn(img->elf, sh->sh_link);
 	Elf_Data *data = elf_getdata(scn, NULL);
 	Elf_Data *strs = strscn ? elf_getdata(strscn, NULL) : NULL;
-	size_t i, n, nr_maps = 0, nr_other = 0;
+	size_t i, n, nr_maps = 0, nr_other = 0, last = SIZE_MAX;
 	const Elf32_Sym *syms;
+	int loaded = 0;
 	const char *str;
 
 	img->symtab = scn;
@@ -184,7 +203,9 @@ static int image_symbols(struct cw_image *img, Elf_Scn *scn, GElf_Shdr *sh)
 		if (syms[i].st_name >= strs->d_size || !*name)
 			continue;
 		if (is_mapping_symbol(name)) {
-			img->maps[img->nr_maps++] = (struct cw_mapsym){ syms[i].st_value, name[1] };
+			if (loaded_section(img, syms[i].st_shndx, &last, &loaded))
+				img->maps[img->nr_maps++] =
+					(struct cw_mapsym){ syms[i].st_value, name[1] };
 			continue;
 		}
 		image_note_symbol(img, &syms[i], name);

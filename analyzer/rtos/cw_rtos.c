@@ -34,7 +34,6 @@ static const struct kernel kernels[] = { CW_RTOS_KERNELS(CW_RTOS_KERNEL_) };
  */
 static const struct { const char *name, *symbol; } unread_kernels[] = {
 	{ "uC/OS-III", "OSTCBCurPtr" },
-	{ "Keil RTX5", "osRtxInfo" },
 	{ "embOS", "OS_Global" },
 };
 

@@ -148,14 +148,27 @@ static int agrees_with_fault(const struct cw_mem *mem, const uint32_t *w, uint32
  * fetch at its target: the stacked pc is not code (0 may even be a discarded
  * function's symbol, in the vector table's data), and the stacked lr
  * returns right after an indirect call. Whether or not the dump holds the
- * fault status that says so (a gcore or a RAM-only dump does not).
+ * fault status that says so (a gcore or a RAM-only dump does not). The
+ * call's register still holds the target: where the frame stacked it (r0-r3,
+ * r12), the pc must be its value, or the words are the remains of older
+ * frames that only look like such a call's.
  */
-static int wild_call(const struct cw_target *t, uint32_t lr)
+static int wild_call(const struct cw_target *t, const uint32_t *w)
 {
-	uint32_t target;
+	uint32_t lr = w[CW_EXC_LR_WORD], target, rm;
+	uint16_t hw;
 
-	return (lr & 1) && cw_image_func(t->img, lr & ~1u) &&
-	       cw_thumb_call_before(t->mem, lr & ~1u, &target) == CW_CALL_BLX_REG;
+	if (!(lr & 1) || !cw_image_func(t->img, lr & ~1u) ||
+	    cw_thumb_call_before(t->mem, lr & ~1u, &target) != CW_CALL_BLX_REG)
+		return 0;
+	if (cw_mem_read(t->mem, (lr & ~1u) - 2, &hw, 2))
+		return 1;
+	rm = (hw >> 3) & 0xF;
+	if (rm == 12)
+		rm = 4;		/* r12's word in the frame */
+	else if (rm > 3)
+		return 1;
+	return (w[rm] & ~1u) == w[CW_EXC_PC_WORD];
 }
 
 /*
@@ -228,7 +241,7 @@ static int candidate_ok(const struct cw_target *t, const struct cw_search_req *r
 	if (!(xpsr & CW_XPSR_T) && !t0_possible(t->mem, req))
 		return 0;
 	if (!fetch_fault && faulting && (!fn || !cw_image_is_code(t->img, pc)))
-		fetch_fault = wild_call(t, lr);
+		fetch_fault = wild_call(t, w);
 	if (!fetch_fault) {
 		if (!fn || cw_image_insn_start(t->img, pc) != 1)
 			return 0;

@@ -111,7 +111,7 @@ check "missing_value_named" "$(run "$elf" "$core" --method)" \
 check "unknown_method_lists_methods" "$(run --method bogus "$elf" "$core")" \
 	"2: crashwalk: --method: unknown method 'bogus'; the methods are auto, cfi, ehabi, prologue, fp and scan"
 check "unknown_rtos_lists_kinds" "$(run -R vxworks "$elf" "$core")" \
-	"2: crashwalk: --rtos: unknown RTOS 'vxworks'; use auto, none, freertos, zephyr, threadx, liteos, nuttx or rtthread"
+	"2: crashwalk: --rtos: unknown RTOS 'vxworks'; use auto, none, freertos, zephyr, threadx, liteos, nuttx, rtthread or rtx5"
 check "unknown_color_refused" "$(run --color=sometimes "$elf" "$core")" \
 	"2: crashwalk: --color: unknown value 'sometimes'; use auto, always or never"
 check "regs_unknown_symbol_refused" "$(run --regs nosuchsym:r0 "$elf" "$core")" \

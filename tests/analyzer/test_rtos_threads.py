@@ -38,14 +38,17 @@ METHODS = ["auto", "auto-nodwarf", "scan"]
 # pended on its queue. NuttX's idle task (the boot thread, in nx_start) is ready below them all;
 # its kernel stops a sleeping task with SIGSTOP inside signal delivery (suspended). RT-Thread's
 # idle thread "tidle0" is ready below the application's IDLE, its soft-timer thread "timer"
-# suspended with no timer started; doomed detached itself (closed, in the defunct list).
+# suspended with no timer started; doomed detached itself (closed, in the defunct list). RTX5's
+# "osRtxIdle" is ready below IDLE, "osRtxTimer" waits on its message queue; doomed, joinable,
+# exited (terminated, in the terminate list).
 STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": {"ready"},
           "waiter": {"blocked"}, "crasher": {"running"}, "notified": {"blocked"},
           "doomed": {"dead"}, "System Timer Thread": {"suspended"},
           "IdleCore000": {"ready"}, "Swt_Task": {"blocked"}, "Idle_Task": {"ready"},
-          "stopped": {"suspended"}, "tidle0": {"ready"}, "timer": {"suspended"}}
+          "stopped": {"suspended"}, "tidle0": {"ready"}, "timer": {"suspended"},
+          "osRtxIdle": {"ready"}, "osRtxTimer": {"blocked"}}
 # Where a kernel starts every thread: a thread that never ran is only this frame.
-SHELLS = ("z_thread_entry", "_tx_thread_shell_entry", "nxtask_start")
+SHELLS = ("z_thread_entry", "_tx_thread_shell_entry", "nxtask_start", "osThreadEntry")
 # In the "isr" case (Zephyr's; FreeRTOS's on M0 and M33) the tick's work faults over whichever
 # thread the tick preempted (the running one), and in the M4F "fpu" case the fpu thread faults,
 # while the crasher sleeps; "pending" is never readied there. In FreeRTOS's "isrspin" the tick
@@ -65,6 +68,9 @@ LITEOS_CASE_STATES = {("sensor", "fpu"): {"delayed", "ready"},
 # in the "isr" case the woken thread may be rt_current_thread already, its switch pending (ready).
 RTTHREAD_CASE_STATES = {("sensor", "isr"): {"delayed", "ready"},
                         ("crasher", "isr"): {"delayed", "ready"}}
+# RTX5 (kernel_rtx5.c) likewise: the tick readies a sleeper and dispatches it (run.next) before the
+# application's timer work runs, the switch made only at the handler's end.
+RTX5_CASE_STATES = RTTHREAD_CASE_STATES
 
 
 def base_name(f):
@@ -161,6 +167,7 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
         want_state = {"running"} if t["current"] else \
             (kernel == "liteos" and LITEOS_CASE_STATES.get((name, case))) or \
             (kernel == "rtthread" and RTTHREAD_CASE_STATES.get((name, case))) or \
+            (kernel == "rtx5" and RTX5_CASE_STATES.get((name, case))) or \
             CASE_STATES.get((name, case), STATES.get(name))
         if want_state is None:
             problems.append("%s: no expected state" % name)
@@ -169,8 +176,9 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
         if j.get("rtos_warnings"):
             problems.append("warnings for states the kernel produces: %s" %
                             "; ".join(j["rtos_warnings"]))
-        # RT-Thread's waiter is in the semaphore's suspend list: its tlist names the object.
-        if kernel == "rtthread" and name == "waiter" and \
+        # RT-Thread's waiter is in the semaphore's suspend list: its tlist names the object (RTX5's
+        # the semaphore's thread_list, found up thread_prev).
+        if kernel in ("rtthread", "rtx5") and name == "waiter" and \
                 not (g.get("waits_on") or "").startswith('semaphore "never" at '):
             problems.append("waiter waits on %r, not semaphore \"never\"" % g.get("waits_on"))
         # The stack as the kernel was given it (the registry), wherever the kernel records its size.
@@ -328,6 +336,39 @@ def rtthread_damaged(tool, d, ktap):
         ("unready", unready, '"worker" is ready but not in rt_thread_priority_table', 0)], ktap)
 
 
+def rtx5_damaged(tool, d, ktap):
+    """
+    RTX5's lists broken by hand in a copy of one dump: the ready list cut after its first thread
+    (pointed outside RAM), the wait list made to loop on its first thread, the ready "worker"
+    taken off the ready list. Each must give its warning and invent no thread; the threads the
+    lists lost are still found in the thread pool, as RTX5.scvd finds them.
+    """
+    with open(os.path.join(d, "oracle.json")) as fh:
+        threads = json.load(fh)["threads"]
+    known = {t["tcb"] for t in threads}
+    worker = [t["tcb"] for t in threads if t["name"] == "worker"][0]
+    elf = os.path.join(os.path.dirname(d), "fw.elf")
+    info = symbols(elf)["osRtxInfo"]
+    ready, wait = info + 36, info + 48	# thread.ready.thread_list, thread.wait_list (rtx_os.h)
+
+    def cut(m):
+        m.write32(m.read32(ready) + 8, 0xF0000000)	# thread_next
+
+    def loop(m):
+        m.write32(m.read32(wait) + 16, m.read32(wait))	# delay_next
+
+    def unready(m):
+        assert m.read32(ready) == worker
+        after = m.read32(worker + 8)
+        m.write32(ready, after)
+        m.write32(after + 12, info + 28)	# its thread_prev: the ready object
+
+    damaged_lists(tool, d, elf, known, "rtx5", [
+        ("cut", cut, "the ready list broken: 0xf0000000 is not a thread", 0),
+        ("loop", loop, "does not link back", 0),
+        ("unready", unready, '"worker" is ready but not in the ready list', 0)], ktap)
+
+
 def main():
     a = parse_args("--rtos-script")
 
@@ -356,6 +397,8 @@ def main():
             nuttx_damaged(a.crashwalk, d, ktap)
         if kernel == "rtthread" and core == "m3" and case == "fault":
             rtthread_damaged(a.crashwalk, d, ktap)
+        if kernel == "rtx5" and core == "m3" and case == "fault":
+            rtx5_damaged(a.crashwalk, d, ktap)
     for s in summary:
         print(s)
     calib.report(ktap, "rtos")

@@ -536,8 +536,9 @@ def stacking_lost_problems(tool, guard, tmp):
 
 
 def frame_on_psp(b):
-    """Is the fault's frame on the PSP, as its EXC_RETURN says (else on the MSP)?"""
-    return bool(prstatus_regs(b)[14] & 4)
+    """Is the fault's frame on the PSP, as its EXC_RETURN says (else on the MSP)? Thread mode and
+    SPSEL: a v8-M handler runs on the MSP with whatever SPSEL it wrote (real RTX5 sets it)."""
+    return prstatus_regs(b)[14] & 0xC == 0xC
 
 
 def fault_frame_on_psp(core):
@@ -581,7 +582,7 @@ FORMATS = [("gcore", gcore, []), ("crashcatcher", crashcatcher, []),
 # (ThreadX tx_thread_stack_ptr, LiteOS-M stackPointer), which tells the search that context
 # is stale, and NuttX, which clears the running task's xcp.regs as it switches it in: there
 # the context's own shape names it (its first word the sp above its hardware frame).
-STALE_KERNELS = ("threadx", "liteos", "nuttx", "rtthread")
+STALE_KERNELS = ("threadx", "liteos", "nuttx", "rtthread", "rtx5")
 NO_PSP = ("gcore", "crashcatcher", "memory-only", "ram-only")
 
 

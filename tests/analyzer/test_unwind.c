@@ -354,7 +354,7 @@ static void exception_frames(void)
 	syn_dump(t, 0xFEFFFFFF, SYN_SP, 0x01000000, 0, 0);
 	KTAP_EXPECT(!syn_unwind(t, bt, &d) && bt->stop == CW_STOP_BAD_PC &&
 		    strstr(bt->stop_detail, "FNC_RETURN"), "%s", bt->stop_detail);
-	syn_dump(t, 0xFFFFFFF5, SYN_SP, 0x01000000, 0, 0);
+	syn_dump(t, 0xFFFFFFF3, SYN_SP, 0x01000000, 0, 0);
 	KTAP_EXPECT(!syn_unwind(t, bt, &d) && bt->stop == CW_STOP_BAD_PC, "%s", bt->stop_detail);
 	free(t);
 	free(bt);

@@ -134,11 +134,45 @@ def rtthread_live():
     return u32("rt_current_thread")
 
 
-def colour_left(lo, hi):
-    """NuttX's arm_stack_check: STACK_COLOR words from the stack's low end up, in bytes."""
+def saved_context_rtx5(tcb):
+    """RTX5's SVC_Context (port.S): [s16-s31 if EXC_RETURN bit 4 is 0], r4-r11, the frame, from
+    thread->sp, EXC_RETURN's low byte in thread->stack_frame; an exited thread's sp is its svc
+    frame, nothing saved below it."""
+    t = "((osRtxThread_t *)0x%x)" % tcb
+    sp = u32(t + "->sp")
+    exc = 0xFFFFFF00 | u32(t + "->stack_frame")
+    regs = {}
+    if u32(t + "->state") & 0xF == 4:
+        hw_frame(regs, sp, exc)
+        return regs
+    callee = sp + (0 if exc & 0x10 else 64)
+    for i in range(8):
+        regs["r%d" % (4 + i)] = word(callee + 4 * i)
+    hw_frame(regs, callee + 32, exc)
+    return regs
+
+
+def rtx5_live():
+    """The thread whose stack is live: run.curr, unless the fault came in SVC_Context between
+    making run.next current and saving the old thread (its stack check failed): then the thread
+    whose new saved sp puts its frame at the PSP."""
+    curr = u32("osRtxInfo.thread.run.curr")
+    psp = u32("crash_entry.psp")
+    for i in range(u32("rtos_registry_n")):
+        tcb = u32("rtos_registry[%d].tcb" % i)
+        t = "((osRtxThread_t *)0x%x)" % tcb
+        fp = not u32(t + "->stack_frame") & 0x10
+        if tcb != curr and u32(t + "->sp") + 32 + 64 * fp == psp:
+            return tcb
+    return curr
+
+
+def colour_left(lo, hi, colour=0xDEADBEEF):
+    """NuttX's arm_stack_check: STACK_COLOR words from the stack's low end up, in bytes (RTX5's
+    osRtxThreadGetStackSpace: its fill words above the magic word)."""
     mem = bytes(gdb.selected_inferior().read_memory(lo, hi - lo))
     n = 0
-    while n + 4 <= len(mem) and int.from_bytes(mem[n:n + 4], "little") == 0xDEADBEEF:
+    while n + 4 <= len(mem) and int.from_bytes(mem[n:n + 4], "little") == colour:
         n += 4
     return n
 
@@ -230,6 +264,8 @@ def rtos_oracle(path, kernel, port):
         current = u32("g_readytorun.head")
     elif kernel == "rtthread":
         current = rtthread_live()
+    elif kernel == "rtx5":
+        current = rtx5_live()
     else:
         current = u32("_kernel.cpus[0].current")
     exc_return = u32("crash_entry.exc_return")
@@ -276,6 +312,8 @@ def rtos_oracle(path, kernel, port):
             regs, how = saved_context_liteos(tcb, port), "saved-context"
         elif kernel == "rtthread":
             regs, how = saved_context_rtthread(tcb, port), "saved-context"
+        elif kernel == "rtx5":
+            regs, how = saved_context_rtx5(tcb), "saved-context"
         elif kernel == "nuttx":
             # An interrupt over the running task left its context in xcp.regs too.
             regs, how = saved_context_nuttx(tcb, port), "saved-context"
@@ -297,6 +335,9 @@ def rtos_oracle(path, kernel, port):
                         "from": how, "sp": regs["sp"], "frames": frames, "stop": stop})
         if kernel == "nuttx":
             threads[-1]["untouched"] = colour_left(u32(e + ".stack_lo"), u32(e + ".stack_hi"))
+        if kernel == "rtx5":
+            threads[-1]["untouched"] = colour_left(u32(e + ".stack_lo") + 4,
+                                                   u32(e + ".stack_hi"), 0xCCCCCCCC)
     out = {"kernel": kernel, "port": port, "threads": threads}
     if crash:
         out["crash"] = crash

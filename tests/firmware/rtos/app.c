@@ -344,7 +344,7 @@ static NOINLINE void crasher_panic(uint32_t v)
 }
 #endif
 
-#if defined(KERNEL_THREADX) || defined(KERNEL_LITEOS) || defined(KERNEL_NUTTX) || defined(KERNEL_RTTHREAD)
+#if defined(KERNEL_THREADX) || defined(KERNEL_LITEOS) || defined(KERNEL_NUTTX) || defined(KERNEL_RTTHREAD) || defined(KERNEL_RTX5)
 /*
  * The "stale" case waits here, deeper than its fault will be: the context the
  * kernel saved at its last switch stays whole below the fault's frame, and

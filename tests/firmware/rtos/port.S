@@ -118,7 +118,7 @@ pendsv_handler:
 	.size	pendsv_handler, . - pendsv_handler
 
 #else /* !KERNEL_THREADX */
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__) && !defined(KERNEL_RTTHREAD)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5)
 /*
  * pxCurrentTCB's saved context up to its FP registers, in the port's order:
  * r0 is left at the first word not popped, lr holds EXC_RETURN where the
@@ -213,7 +213,7 @@ port_start:
 	.size	port_start, . - port_start
 #endif
 
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__) && !defined(KERNEL_RTTHREAD)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5)
 
 	.global	pendsv_handler
 	.type	pendsv_handler, %function
@@ -542,7 +542,7 @@ nuttx_start_idle:
 #endif
 
 #if defined(__ARM_ARCH_6M__) && !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && \
-    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(KERNEL_RTTHREAD)
+    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5)
 /*
  * FreeRTOS's ARM_CM0 port (V11.1 on, portasm.c without the MPU), after the
  * others so that no line of theirs moves. From pxTopOfStack up: EXC_RETURN,
@@ -636,7 +636,7 @@ pendsv_handler:
 #endif
 
 #if defined(__ARM_ARCH_8M_MAIN__) && !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && \
-    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(KERNEL_RTTHREAD)
+    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5)
 /*
  * FreeRTOS's ARMv8-M ports (ARM_CM23/CM33/CM35P/CM55/CM85, portable/ARMv8M,
  * without TrustZone or the MPU), which start the first task unlike ARM_CM3:
@@ -884,6 +884,232 @@ rt_hw_context_switch_to:
 	isb
 4:	b	4b
 	.size	rt_hw_context_switch_to, . - rt_hw_context_switch_to
+
+	.ltorg
+#endif
+
+#ifdef KERNEL_RTX5
+/*
+ * RTX5-shaped kernel (kernel_rtx5.c), after the others so that no line of
+ * theirs moves: the GCC ports' SVC_Handler, PendSV_Handler and
+ * SysTick_Handler (irq_armv6m.S, irq_armv7m.S, irq_armv8mml.S) in their
+ * shape, with RTX_STACK_CHECK (RTX_Config.h's default). An svc 0 calls the
+ * service in r12 (r7 on ARMv6-M) with the caller's r0-r3 and stores its r0
+ * back in the frame; every handler ends in SVC_Context, which makes
+ * osRtxInfo.thread.run.next current (curr, at osRtxInfo + 20, first) and
+ * saves the old thread below its frame: from thread->sp (TCB + 56) up,
+ * [s16-s31 if EXC_RETURN bit 4 is 0], r4-r11, the hardware frame; the FP
+ * ports and v8-M keep EXC_RETURN's low byte in thread->stack_frame (TCB +
+ * 34), v8-M sets PSPLIM to thread->stack_mem (TCB + 48). SysTick_Handler is
+ * the vector's systick_handler (wrapped: board.c's stays as it is).
+ */
+	.text
+	.global	svc_handler
+	.type	svc_handler, %function
+	.thumb_func
+svc_handler:
+#if defined(__ARM_ARCH_6M__)
+	mov	r0, lr
+	lsrs	r0, r0, #3
+	bcc	5f
+	mrs	r0, psp
+6:	ldr	r1, [r0, #24]
+	subs	r1, r1, #2
+	ldrb	r1, [r1]
+	cmp	r1, #0
+	bne	rtx_svc_exit
+	push	{r0, lr}
+	ldmia	r0, {r0-r3}
+	blx	r7
+	pop	{r2, r3}
+	str	r0, [r2]
+	mov	lr, r3
+rtx_svc_context:
+	ldr	r3, =osRtxInfo + 20
+	ldmia	r3!, {r1, r2}
+	cmp	r1, r2
+	beq	rtx_svc_exit
+	subs	r3, r3, #8
+	str	r2, [r3]
+	cmp	r1, #0
+	beq	rtx_restore
+	mrs	r0, psp
+	subs	r0, r0, #32
+	str	r0, [r1, #56]
+	push	{r1, r2}
+	mov	r0, r1
+	bl	osRtxThreadStackCheck
+	pop	{r1, r2}
+	cmp	r0, #0
+	bne	1f
+	movs	r0, #1
+	bl	osRtxKernelErrorNotify
+	ldr	r3, =osRtxInfo + 20
+	ldr	r2, [r3, #4]
+	str	r2, [r3]
+	movs	r1, #0
+	b	rtx_restore
+1:	ldr	r0, [r1, #56]
+	stmia	r0!, {r4-r7}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	stmia	r0!, {r4-r7}
+rtx_restore:
+	movs	r4, r2
+	ldr	r0, [r4, #56]
+	adds	r0, r0, #16
+	ldmia	r0!, {r4-r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
+	msr	psp, r0
+	subs	r0, r0, #32
+	ldmia	r0!, {r4-r7}
+	/* The port returns through -3 (0xFFFFFFFD). */
+	movs	r0, #2
+	mvns	r0, r0
+	bx	r0
+5:	mrs	r0, msp
+	b	6b
+rtx_svc_exit:
+	bx	lr
+#else
+	tst	lr, #0x04
+	ite	eq
+	mrseq	r0, msp
+	mrsne	r0, psp
+	ldr	r1, [r0, #24]
+	ldrb	r1, [r1, #-2]
+	cmp	r1, #0
+	bne	rtx_svc_exit
+	push	{r0, lr}
+	ldm	r0, {r0-r3, r12}
+	blx	r12
+	pop	{r12, lr}
+	str	r0, [r12]
+rtx_svc_context:
+	ldr	r3, =osRtxInfo + 20
+	ldm	r3, {r1, r2}
+	cmp	r1, r2
+	it	eq
+	bxeq	lr
+	str	r2, [r3]
+#ifdef __ARM_FP
+	cbnz	r1, rtx_save
+rtx_lazy:
+	tst	lr, #0x10
+	bne	rtx_restore
+	ldr	r3, =0xE000EF34		/* FPCCR: the deleted thread's lazy state dropped */
+	ldr	r0, [r3]
+	bic	r0, r0, #1
+	str	r0, [r3]
+	b	rtx_restore
+#else
+	cbz	r1, rtx_restore
+#endif
+rtx_save:
+	sub	r12, r12, #32
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	it	eq
+	subeq	r12, r12, #64
+#endif
+#if defined(__ARM_FP) && !defined(__ARM_ARCH_8M_MAIN__)
+	strb	lr, [r1, #34]
+#endif
+	str	r12, [r1, #56]
+#if defined(__ARM_ARCH_8M_MAIN__)
+	strb	lr, [r1, #34]
+#endif
+	push	{r1, r2}
+	mov	r0, r1
+	bl	osRtxThreadStackCheck
+	pop	{r1, r2}
+	cbnz	r0, 1f
+#ifdef __ARM_FP
+	mov	r4, r1
+#endif
+	movs	r0, #1
+	bl	osRtxKernelErrorNotify
+	ldr	r3, =osRtxInfo + 20
+	ldr	r2, [r3, #4]
+	str	r2, [r3]
+	movs	r1, #0
+#ifdef __ARM_FP
+	ldrsb	lr, [r4, #34]
+	b	rtx_lazy
+#else
+	b	rtx_restore
+#endif
+1:
+#if defined(__ARM_FP) || defined(__ARM_ARCH_8M_MAIN__)
+	ldrsb	lr, [r1, #34]
+#endif
+	ldr	r12, [r1, #56]
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	it	eq
+	vstmiaeq r12!, {s16-s31}
+#endif
+	stm	r12, {r4-r11}
+rtx_restore:
+	movs	r4, r2
+	ldr	r0, [r4, #56]
+#if defined(__ARM_ARCH_8M_MAIN__)
+	ldr	r1, [r4, #48]
+	msr	psplim, r1
+#endif
+#if defined(__ARM_FP) || defined(__ARM_ARCH_8M_MAIN__)
+	ldrsb	lr, [r4, #34]
+#endif
+#ifdef __ARM_FP
+	tst	lr, #0x10
+	it	eq
+	vldmiaeq r0!, {s16-s31}
+#else
+	mvn	lr, #~0xFFFFFFFD
+#endif
+	ldmia	r0!, {r4-r11}
+	msr	psp, r0
+rtx_svc_exit:
+	bx	lr
+#endif
+	.size	svc_handler, . - svc_handler
+
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+	push	{r0, lr}
+	bl	osRtxPendSV_Handler
+#if defined(__ARM_ARCH_6M__)
+	pop	{r0, r1}
+	mov	lr, r1
+#else
+	pop	{r0, lr}
+	mrs	r12, psp
+#endif
+	b	rtx_svc_context
+	.size	pendsv_handler, . - pendsv_handler
+
+	.global	__wrap_systick_handler
+	.type	__wrap_systick_handler, %function
+	.thumb_func
+__wrap_systick_handler:
+	push	{r0, lr}
+	bl	osRtxTick_Handler
+#if defined(__ARM_ARCH_6M__)
+	pop	{r0, r1}
+	mov	lr, r1
+#else
+	pop	{r0, lr}
+	mrs	r12, psp
+#endif
+	b	rtx_svc_context
+	.size	__wrap_systick_handler, . - __wrap_systick_handler
 
 	.ltorg
 #endif
