@@ -38,16 +38,10 @@ static __always_inline bool fw_kretprobe_seen(unsigned long parent_ip,
 					      const fw_u64 *ret, unsigned int nr)
 {
 #ifdef FW_KRETPROBE_GLOBAL
-	unsigned long tramp = READ_ONCE(fw_kretprobe_trampoline);
-	unsigned int i;
-
-	if (unlikely(parent_ip == tramp))
-		return true;
-	for (i = 0; i < nr; i++)
-		if (unlikely(ret[i] == tramp))
-			return true;
-#endif
+	return fw_trampoline_seen(READ_ONCE(fw_kretprobe_trampoline), parent_ip, ret, nr);
+#else
 	return false;
+#endif
 }
 
 /*
@@ -137,7 +131,8 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 							      slot->ancestors, NULL, depth, &stop);
 			hooked = fw_kretprobe_seen(h.parent_ip, slot->ancestors, nr) ||
 				 (latency && graph_own &&
-				  fw_graph_seen(h.parent_ip, slot->ancestors, nr));
+				  fw_trampoline_seen(READ_ONCE(fw_return_to_handler), h.parent_ip,
+						     slot->ancestors, nr));
 		}
 		if (unlikely(hooked)) {
 			nr = fw_walk_hooked(h.callsite, h.parent_ip, h.fp, slot, cfg.nr_stacks,

@@ -22,7 +22,7 @@
  * The kretprobe one is fw_hit.c's too where the task cannot say whether it
  * holds an instance (FW_KRETPROBE_GLOBAL).
  */
-/* Also fw_graph_seen()'s, for the hits fprobe's entry handler makes. */
+/* Also fw_trampoline_seen()'s, for the hits fprobe's entry handler makes. */
 unsigned long fw_return_to_handler __read_mostly;
 /* Also latency's: a hit whose return it hooked has it as parent_ip. */
 unsigned long fw_kretprobe_trampoline __read_mostly;

@@ -35,7 +35,7 @@
  *	above the hit's parent
  * @graph_own: the function graph holds the hit's own return (fprobe's entry
  *	handler runs after it was pushed): its return stack is not asked, and
- *	the walk watches for the graph's trampoline instead (fw_graph_seen())
+ *	the walk watches for the graph's trampoline instead (fw_trampoline_seen())
  *
  * Then its stack can hold a trampoline's address and the walk must be
  * fw_walk_hooked(). The answer holds for the whole walk (see above).
@@ -91,20 +91,21 @@ extern unsigned long fw_kretprobe_trampoline;
 extern unsigned long fw_return_to_handler;
 
 /**
- * fw_graph_seen() - whether a walk met the function graph's trampoline
+ * fw_trampoline_seen() - whether a walk met a trampoline
+ * @tramp: the trampoline's address
  * @parent_ip: the hit's return address into its caller
  * @ret: the ancestors' return addresses the walk found
  * @nr: how many
  *
- * Where the graph's return stack cannot say whether it hooks a return above
- * the hit (it holds the hit's own), the walk is looked through instead.
+ * Where nothing on the task says whether a return above the hit is hooked
+ * (5.10's kretprobes; the function graph while it holds the hit's own return
+ * for fprobe), the walk is looked through instead: a compare a frame.
  *
  * Return: true if the walk must be done again by fw_walk_hooked().
  */
-static __always_inline bool fw_graph_seen(unsigned long parent_ip, const fw_u64 *ret,
-					  unsigned int nr)
+static __always_inline bool fw_trampoline_seen(unsigned long tramp, unsigned long parent_ip,
+					       const fw_u64 *ret, unsigned int nr)
 {
-	unsigned long tramp = READ_ONCE(fw_return_to_handler);
 	unsigned int i;
 
 	if (unlikely(parent_ip == tramp))

@@ -401,72 +401,68 @@ static int fw_run_reset(const struct fw_subcmd *cmd, int argc, char **argv)
 	return fw_reset(unload);
 }
 
-static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
+/*
+ * The options of profile and latency, which read the module's table once
+ * after the run: --folded, -l and the command. -C and --comm are taken to be
+ * refused, not ignored: a chain in the table keeps no task or CPU, so the
+ * module could only have been told to keep some, and it cannot; @why says so
+ * in the command's words. -1 to go on, or the status to exit with (-h's 0 too).
+ */
+static int fw_parse_table_run(const struct fw_subcmd *cmd, int argc, char **argv,
+			      struct fw_table_opts *o, const char *why, const char *elsewhere)
 {
-	struct fw_profile_opts o = { .session = { .depth = -1, .user = -1 }, .limit = 20 };
 	long v;
 	int c;
 
-	while ((c = fw_getopt_session(cmd, argc, argv, &o.session)) != -1) {
+	while ((c = fw_getopt_session(cmd, argc, argv, &o->session)) != -1) {
 		switch (c) {
-		case 'F':	/* --folded's old short form: -F is --frames elsewhere */
+		case 'F':	/* profile's --folded's old short form: -F is --frames elsewhere */
 		case FW_OPT_FOLDED:
-			o.folded = 1;
+			o->folded = 1;
 			break;
 		case 'l':
 			if (fw_parse_long(cmd, "-l/--limit", optarg, 1, INT_MAX, &v))
 				return 2;
-			o.limit = (unsigned int)v;
+			o->limit = (unsigned int)v;
 			break;
 		default:
 			return fw_opt_status(c);
 		}
 	}
-	/*
-	 * Taken to be refused, not ignored: a counted chain keeps no task or CPU,
-	 * so the module could only have been told to keep some, and it cannot.
-	 */
-	if (o.session.comm || o.session.cpus) {
-		fprintf(stderr, "framewalk profile: %s: the module counts chains without the "
-			"task or CPU of each hit, so profile cannot keep some; -p/--pid keeps "
-			"processes, and record %s keeps events for report, folded and top\n",
-			o.session.comm ? "--comm" : "-C/--cpu", o.session.comm ? "--comm" : "-C");
+	if (o->session.comm || o->session.cpus) {
+		fprintf(stderr, "framewalk %s: %s: %s", cmd->name,
+			o->session.comm ? "--comm" : "-C/--cpu", why);
+		if (elsewhere)
+			fprintf(stderr, ", and record %s %s", o->session.comm ? "--comm" : "-C",
+				elsewhere);
+		fputc('\n', stderr);
 		return 2;
 	}
 	if (optind < argc)
-		o.session.cmd = argv + optind;
-	return fw_profile(&o);
+		o->session.cmd = argv + optind;
+	return -1;
+}
+
+static int fw_run_profile(const struct fw_subcmd *cmd, int argc, char **argv)
+{
+	struct fw_table_opts o = { .session = { .depth = -1, .user = -1 }, .limit = 20 };
+	int ret;
+
+	ret = fw_parse_table_run(cmd, argc, argv, &o, "the module counts chains without the "
+				 "task or CPU of each hit, so profile cannot keep some; -p/--pid "
+				 "keeps processes", "keeps events for report, folded and top");
+	return ret >= 0 ? ret : fw_profile(&o);
 }
 
 static int fw_run_latency(const struct fw_subcmd *cmd, int argc, char **argv)
 {
-	struct fw_latency_opts o = { .session = { .depth = -1, .user = -1 }, .limit = 10 };
-	long v;
-	int c;
+	struct fw_table_opts o = { .session = { .depth = -1, .user = -1 }, .limit = 10 };
+	int ret;
 
-	while ((c = fw_getopt_session(cmd, argc, argv, &o.session)) != -1) {
-		switch (c) {
-		case FW_OPT_FOLDED:
-			o.folded = 1;
-			break;
-		case 'l':
-			if (fw_parse_long(cmd, "-l/--limit", optarg, 1, INT_MAX, &v))
-				return 2;
-			o.limit = (unsigned int)v;
-			break;
-		default:
-			return fw_opt_status(c);
-		}
-	}
-	if (o.session.comm || o.session.cpus) {
-		fprintf(stderr, "framewalk latency: %s: the module times chains without the "
-			"task or CPU of each call, so latency cannot keep some; -p/--pid keeps "
-			"processes\n", o.session.comm ? "--comm" : "-C/--cpu");
-		return 2;
-	}
-	if (optind < argc)
-		o.session.cmd = argv + optind;
-	return fw_latency(&o);
+	ret = fw_parse_table_run(cmd, argc, argv, &o, "the module times chains without the "
+				 "task or CPU of each call, so latency cannot keep some; -p/--pid "
+				 "keeps processes", NULL);
+	return ret >= 0 ? ret : fw_latency(&o);
 }
 
 #define FW_SETUP_HELP							\

@@ -39,11 +39,11 @@ struct fw_session_opts {
 	int frames;		/* stream: one line per frame */
 };
 
-/* profile: the module's aggregate instead of events. */
-struct fw_profile_opts {
+/* profile and latency: the module's table of chains instead of events. */
+struct fw_table_opts {
 	struct fw_session_opts session;	/* filter, notrace, depth, module, output, cmd */
-	int folded;			/* print folded stacks instead of top edges */
-	unsigned int limit;		/* top: edges printed */
+	int folded;			/* folded stacks (latency: weighted by time) */
+	unsigned int limit;		/* edges (profile) or chains (latency) printed */
 };
 
 int fw_record(const struct fw_session_opts *o);
@@ -51,19 +51,12 @@ int fw_record(const struct fw_session_opts *o);
 int fw_list(const char *globs);
 /* Remove framewalk's leftovers from tracefs; with unload, framewalk.ko too. */
 int fw_reset(int unload);
-int fw_profile(const struct fw_profile_opts *o);
+int fw_profile(const struct fw_table_opts *o);
 /* fw_cmd_profile.c's readers of the module's counts, which latency shares. */
 unsigned long long fw_stat(const char *name);
 int fw_clear_counts(void);
 
-/* latency: the module's durations per chain. */
-struct fw_latency_opts {
-	struct fw_session_opts session;	/* filter, notrace, depth, module, cmd */
-	int folded;			/* print "chain total_ns" for a flame graph */
-	unsigned int limit;		/* chains printed */
-};
-
-int fw_latency(const struct fw_latency_opts *o);
+int fw_latency(const struct fw_table_opts *o);
 
 /*
  * fw_session.c, shared by record, stream and profile: module parameters,

@@ -222,7 +222,7 @@ static void fw_lat_tick(void *ctx, unsigned int n)
 	(void)n;
 }
 
-int fw_latency(const struct fw_latency_opts *o)
+int fw_latency(const struct fw_table_opts *o)
 {
 	unsigned long long untimed, stale, missed;
 	struct fw_module_was mod;

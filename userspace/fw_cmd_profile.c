@@ -200,7 +200,7 @@ static void fw_profile_tick(void *ctx, unsigned int n)
 		fw_profile_progress(ctx, 0);
 }
 
-static int fw_profile_save(const struct fw_profile_opts *o, struct fw_recording *r)
+static int fw_profile_save(const struct fw_table_opts *o, struct fw_recording *r)
 {
 	FILE *f = fopen(o->session.output, "w");
 	struct utsname uts;
@@ -228,7 +228,7 @@ static int fw_profile_save(const struct fw_profile_opts *o, struct fw_recording 
 	return 0;
 }
 
-int fw_profile(const struct fw_profile_opts *o)
+int fw_profile(const struct fw_table_opts *o)
 {
 	struct fw_profile_base base = {};
 	unsigned long long hits = 0;

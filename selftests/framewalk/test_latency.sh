@@ -20,7 +20,9 @@ KPROBES=$DEBUGFS/kprobes/list
 # may be the shorter by the other's work at either end. Under TCG all of it stretches with
 # the host's load, as the calls themselves do: the bounds are in units of function_graph's
 # median call (a 32-byte read or write, about 5 us unloaded). Every pair is at or above 0
-# (fprobe: -300 median calls), 95 % of them within 20 median calls either way and 97 %
+# (fprobe: -300 median calls), 95 % of them within 50 median calls either way (the
+# hooks' cost is 1-5 median calls unloaded, 7 on the debug kernel, and grows faster than
+# the calls with the host's load: 2.5 times on the debug kernel beside make bench) and 97 %
 # within 300 (an interrupt and its softirq under TCG took 5 ms in a window one tracer's
 # time covers and not the other's, in 3 of 200 pairs at worst). The
 # workload mixes those calls with reads of /proc/kallsyms a thousand times longer: a
@@ -114,7 +116,7 @@ END {
 pairs=$(grep -c '^PAIR' /tmp/fw_lat_cmp)
 median=$(awk '$1 == "PAIR" { print $5 }' /tmp/fw_lat_cmp | sort -n |
 	awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] + 0 }')
-HOOKS_NS=$((median * 20))
+HOOKS_NS=$((median * 50))
 TOL_NS=$((median * 300))
 FLOOR_NS=0
 [ "$(cat $P/exit_hook)" = fprobe ] && FLOOR_NS=$((-TOL_NS))
@@ -136,7 +138,7 @@ ktap_case_end "function_graph and framewalk timed the same calls"
 hooks=$(awk -v h=$HOOKS_NS '$1 == "PAIR" { n++; if ($6 <= h && $6 >= -h) k++ } END { print (n > 0 && k * 100 >= n * 95) ? 1 : 0 }' /tmp/fw_lat_cmp)
 ktap_expect "no duration below function_graph's by more than $((-FLOOR_NS)) ns" "$below" = 0
 ktap_expect "97% within 300 median calls, $TOL_NS ns" "$within" = 1
-ktap_expect "95% within 20 median calls, $HOOKS_NS ns" "$hooks" = 1
+ktap_expect "95% within 50 median calls, $HOOKS_NS ns" "$hooks" = 1
 ktap_expect "20 pairs at least" "$pairs" -ge 20
 ktap_case_end "durations equal function_graph's within the hooks' cost"
 
