@@ -33,6 +33,7 @@ struct fw_stats {
 	u64 recursion;		/* skipped, already running; a slot's stays 0, see fw_cpu */
 	u64 rcu_off;		/* event or aggregate on but skipped: RCU was not watching */
 	u64 filtered;		/* not walked: pid or notrace_pid excludes the process */
+	u64 timed;		/* calls latency mode tied to their counted chain */
 	/*
 	 * How each walked chain ended: the kernel stops' sum is walks; where
 	 * user=N is set, each walk also ends its user frames with a user stop,

@@ -169,8 +169,10 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 	if (aggregate) {
 		counted = fw_agg_hit(&slot->agg, h.child, h.parent_ip, slot->ancestors, nr, stop,
 				     user_walk ? &slot->user_chain : NULL, &slot->stats);
-		if (latency && lat)
+		if (latency && lat && counted) {
 			fw_lat_counted(lat, &slot->agg, counted);
+			slot->stats.timed++;
+		}
 	}
 	if (user_walk)
 		fw_user_chain_empty(slot);

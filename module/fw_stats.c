@@ -36,6 +36,7 @@ static void fw_stats_print(struct seq_file *m, const char *prefix, const struct 
 	seq_printf(m, "%srecursion %llu\n", prefix, s->recursion);
 	seq_printf(m, "%srcu_off %llu\n", prefix, s->rcu_off);
 	seq_printf(m, "%sfiltered %llu\n", prefix, s->filtered);
+	seq_printf(m, "%slatency_timed %llu\n", prefix, s->timed);
 	for (i = 0; i < FW_STOP_KERNEL_NR; i++)
 		seq_printf(m, "%sstop.%s %llu\n", prefix, fw_stop_name(i), s->stops[i]);
 	for (i = 0; i < FW_STOP_USER_NR; i++)
@@ -54,6 +55,7 @@ static void fw_stats_add(struct fw_stats *sum, const struct fw_stats *s)
 	sum->recursion += s->recursion;
 	sum->rcu_off += s->rcu_off;
 	sum->filtered += s->filtered;
+	sum->timed += s->timed;
 	for (i = 0; i < FW_STOP_KERNEL_NR; i++)
 		sum->stops[i] += s->stops[i];
 	for (i = 0; i < FW_STOP_USER_NR; i++)

@@ -161,7 +161,11 @@ fi
 returns=$(fw_stat latency_returns)
 events=$(grep -c 'chain_return:' "$TRACEFS/trace")
 ktap_expect "stats latency_returns ($returns) is the events' count" "$returns" = "$events"
-ktap_case_end "latency_returns counts each charged return"
+# Tied at entry, charged at return: only the write that turned latency off, whose hooks
+# went before it returned, and no other, is tied and never charged.
+timed=$(fw_stat latency_timed)
+ktap_expect "latency_timed ($timed) is the returns and that write" "$timed" = $((returns + 1))
+ktap_case_end "latency_returns counts each charged return, latency_timed each tied call"
 rmmod framewalk
 fw_trace_reset
 
