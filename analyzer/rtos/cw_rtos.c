@@ -33,7 +33,6 @@ static const struct kernel kernels[] = { CW_RTOS_KERNELS(CW_RTOS_KERNEL_) };
  * names the one it sees rather than saying there is none.
  */
 static const struct { const char *name, *symbol; } unread_kernels[] = {
-	{ "uC/OS-III", "OSTCBCurPtr" },
 	{ "Keil RTX5", "osRtxInfo" },
 	{ "embOS", "OS_Global" },
 };
@@ -248,6 +247,7 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 	w.fill = ops->fill;
 	w.fill_word = ops->fill_word;
 	w.stack_guard = ops->stack_guard;
+	w.whole_words = ops->whole_words;
 	kernel_ends(t->img, ops, &w.ends);
 	if (ops->find(&w)) {
 		cw_rtos_free(out);
