@@ -174,8 +174,18 @@ const char *cw_rtos_isr_stack(const struct cw_image *img, enum cw_rtos_kind kind
 			      uint32_t *hi)
 {
 	const struct cw_rtos_ops *ops = pick_ops(img, kind);
+	uint32_t size;
 
-	if (!ops || !ops->isr_stack_lo || cw_image_lookup(img, ops->isr_stack_lo, lo) ||
+	if (!ops || !ops->isr_stack_lo)
+		return NULL;
+	/* Without an end symbol the stack is the low one's object, its size in the symbol. */
+	if (!ops->isr_stack_hi) {
+		if (cw_image_object(img, ops->isr_stack_lo, lo, &size) || !size)
+			return NULL;
+		*hi = *lo + size;
+		return ops->isr_stack_lo;
+	}
+	if (cw_image_lookup(img, ops->isr_stack_lo, lo) ||
 	    cw_image_lookup(img, ops->isr_stack_hi, hi) || *hi <= *lo)
 		return NULL;
 	return ops->isr_stack_lo;

@@ -48,8 +48,9 @@ struct cw_rtos_ops {
 	 */
 	const char *(*find_task_exit)(const struct cw_image *img, uint32_t *addr);
 	/*
-	 * The interrupt stack the kernel allocates itself ([lo, hi) symbols), or
-	 * NULL: with the running thread's, where a fault's frame can be.
+	 * The interrupt stack the kernel allocates itself ([lo, hi) symbols; hi
+	 * NULL: the lo symbol's object), or NULL: with the running thread's,
+	 * where a fault's frame can be.
 	 */
 	const char *isr_stack_lo, *isr_stack_hi;
 	/*

@@ -514,9 +514,13 @@ static int os2_find(struct cw_rtos_walk *w)
 const struct cw_rtos_ops cw_ucos2_ops = {
 	.detect = "OSTCBCur", .fill = 0, .whole_words = 1,
 	.find = os2_find, .task_exit = "OS_TaskReturn",
+	/* The ARMv6/7-M ports' OS_CPU_ExceptStk[]: OSStartHighRdy moves the MSP to its top. */
+	.isr_stack_lo = "OS_CPU_ExceptStk",
 };
 
 const struct cw_rtos_ops cw_ucos3_ops = {
 	.detect = "OSTCBCurPtr", .fill = 0, .whole_words = 1,
 	.find = os3_find, .task_exit = "OS_TaskReturn",
+	/* os_cfg_app.c's OSCfg_ISRStk[]: the ports' OSStartHighRdy moves the MSP to its top. */
+	.isr_stack_lo = "OSCfg_ISRStk",
 };
