@@ -58,6 +58,13 @@ static void uc_context(struct cw_rtos_walk *w, struct cw_thread *th, uint32_t sp
 		cw_thread_problem(th, "saved context at 0x%08x not in the dump", sp);
 	else if (!th->problem[0])
 		cw_thread_problem(th, "no saved context fits at sp 0x%08x", sp);
+	/*
+	 * The running task's saved sp still says where its last switch put
+	 * the frame, though its live frames have overwritten some of that
+	 * context: a frame search must not take what is left there for live.
+	 */
+	if (th->current)
+		th->saved_frame = sp + 36;
 }
 
 /* A NUL-terminated name the TCB points at. */
