@@ -96,7 +96,8 @@ enum cw_unwinder {
  * list of them. Each line X(NAME, name) is a kernel's file rtos/cw_name.c,
  * which defines struct cw_rtos_ops cw_name_ops; its value CW_RTOS_NAME of enum
  * cw_rtos_kind; and its --rtos and JSON name "name". A new kernel is its file
- * and its line here.
+ * and its line here (a family sharing its port's code shares a file:
+ * rtos/cw_ucos.c defines cw_ucos2_ops and cw_ucos3_ops).
  */
 #define CW_RTOS_KERNELS(X)						\
 	X(FREERTOS, freertos)						\
@@ -105,7 +106,9 @@ enum cw_unwinder {
 	X(LITEOS, liteos)	/* OpenHarmony LiteOS-M */		\
 	X(NUTTX, nuttx)							\
 	X(RTTHREAD, rtthread)	/* RT-Thread and RT-Thread Nano */	\
-	X(RTX5, rtx5)		/* Keil RTX5 (CMSIS-RTOS2 RTX) */
+	X(RTX5, rtx5)		/* Keil RTX5 (CMSIS-RTOS2 RTX) */	\
+	X(UCOS2, ucos2)		/* µC/OS-II */				\
+	X(UCOS3, ucos3)		/* µC/OS-III */
 
 #define CW_RTOS_KIND_(NAME, name)	CW_RTOS_##NAME,
 enum cw_rtos_kind {

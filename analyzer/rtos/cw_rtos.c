@@ -33,7 +33,6 @@ static const struct kernel kernels[] = { CW_RTOS_KERNELS(CW_RTOS_KERNEL_) };
  * names the one it sees rather than saying there is none.
  */
 static const struct { const char *name, *symbol; } unread_kernels[] = {
-	{ "uC/OS-III", "OSTCBCurPtr" },
 	{ "embOS", "OS_Global" },
 };
 
@@ -174,8 +173,18 @@ const char *cw_rtos_isr_stack(const struct cw_image *img, enum cw_rtos_kind kind
 			      uint32_t *hi)
 {
 	const struct cw_rtos_ops *ops = pick_ops(img, kind);
+	uint32_t size;
 
-	if (!ops || !ops->isr_stack_lo || cw_image_lookup(img, ops->isr_stack_lo, lo) ||
+	if (!ops || !ops->isr_stack_lo)
+		return NULL;
+	/* Without an end symbol the stack is the low one's object, its size in the symbol. */
+	if (!ops->isr_stack_hi) {
+		if (cw_image_object(img, ops->isr_stack_lo, lo, &size) || !size)
+			return NULL;
+		*hi = *lo + size;
+		return ops->isr_stack_lo;
+	}
+	if (cw_image_lookup(img, ops->isr_stack_lo, lo) ||
 	    cw_image_lookup(img, ops->isr_stack_hi, hi) || *hi <= *lo)
 		return NULL;
 	return ops->isr_stack_lo;
@@ -247,6 +256,7 @@ int cw_rtos_threads(const struct cw_target *t, const struct cw_dump *dump,
 	w.fill = ops->fill;
 	w.fill_word = ops->fill_word;
 	w.stack_guard = ops->stack_guard;
+	w.whole_words = ops->whole_words;
 	kernel_ends(t->img, ops, &w.ends);
 	if (ops->find(&w)) {
 		cw_rtos_free(out);

@@ -294,7 +294,7 @@ static void stack_use(struct cw_rtos_walk *w, struct cw_thread *th)
 			break;
 		}
 	}
-	if (w->fill_word)
+	if (w->fill_word || w->whole_words)
 		n &= ~3u;
 	th->stack_untouched = n;
 	if (th->have_use && n < WATERMARK_MIN)

@@ -24,6 +24,7 @@ struct cw_rtos_walk {
 	uint8_t fill;
 	uint32_t fill_word;	/* a word pattern instead of the byte (NuttX), or 0 */
 	uint32_t stack_guard;	/* bytes at each stack's low end that hold no fill */
+	int whole_words;	/* the fill is counted in whole words, as the kernel counts it */
 	struct cw_bounds ends;	/* the kernel's task_exit and thread_entry */
 };
 
@@ -36,6 +37,7 @@ struct cw_rtos_ops {
 	uint8_t fill;
 	uint32_t fill_word;	/* a kernel that paints words (NuttX): the word, fill unused */
 	uint32_t stack_guard;	/* bytes of a magic word below the fill (LiteOS), or 0 */
+	int whole_words;	/* the kernel counts fill words, not bytes (µC/OS's zeroes) */
 	int (*find)(struct cw_rtos_walk *w);	/* -1: its objects are not in the firmware */
 	/* What ends a thread's chain (struct cw_bounds): symbols, or NULL. */
 	const char *task_exit, *thread_entry;
@@ -46,8 +48,9 @@ struct cw_rtos_ops {
 	 */
 	const char *(*find_task_exit)(const struct cw_image *img, uint32_t *addr);
 	/*
-	 * The interrupt stack the kernel allocates itself ([lo, hi) symbols), or
-	 * NULL: with the running thread's, where a fault's frame can be.
+	 * The interrupt stack the kernel allocates itself ([lo, hi) symbols; hi
+	 * NULL: the lo symbol's object), or NULL: with the running thread's,
+	 * where a fault's frame can be.
 	 */
 	const char *isr_stack_lo, *isr_stack_hi;
 	/*

@@ -369,6 +369,17 @@ int cw_unwind(const struct cw_target *t, const struct cw_regs *regs,
 	w.fault_entry = context == CW_CTX_HANDLER_ENTRY &&
 			(!cw_reg_ok(regs, CW_XPSR) || ((regs->r[CW_XPSR] & CW_XPSR_IPSR) >= 3 &&
 						       (regs->r[CW_XPSR] & CW_XPSR_IPSR) <= 7));
+	/*
+	 * A dump of registers taken before an exception whose pc is a fault's
+	 * vector (a Zephyr dump written in the fault handler): its entry too.
+	 */
+	if (context == CW_CTX_PRE_EXCEPTION && cw_reg_ok(regs, CW_XPSR) && cw_reg_ok(regs, CW_PC) &&
+	    (regs->r[CW_XPSR] & CW_XPSR_IPSR) >= 3 && (regs->r[CW_XPSR] & CW_XPSR_IPSR) <= 7) {
+		int ok;
+		uint32_t vec = cw_image_vector(t->img, regs->r[CW_XPSR] & CW_XPSR_IPSR, &ok);
+
+		w.fault_entry = ok && (vec & ~1u) == (regs->r[CW_PC] & ~1u);
+	}
 	if (!cw_reg_ok(&w.regs, CW_PC) || !cw_reg_ok(&w.regs, CW_SP)) {
 		cw_walk_stop(&w, CW_STOP_READ, "dump has no pc or sp");
 		return -1;

@@ -62,11 +62,13 @@ for o in $(sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}--\([a-z-]*\).*/\2/p' "$tmp/help")
 done
 check "every_option_in_both_synopses" "${missing:-none}" none
 # Every kernel --rtos takes (its list comes from the library's table of kernels) is in both
-# synopses, the JSON schema's "rtos" values and the RTOS section's table (RT-Thread is rtthread).
+# synopses, the JSON schema's "rtos" values and the RTOS section's table (RT-Thread is rtthread,
+# µC/OS-II ucos2).
 kinds=$(sed -n 's/^  -R, --rtos=KIND *//p' "$tmp/help" | sed 's/,\| or / /g')
 schema=$(grep '"rtos": "none"' "$rst")
 table=$(awk '/^Each kernel is one file/ { on = 1 } on && /^====/ && ++n == 3 { exit }
-	on && n == 2 && /^[A-Za-z]/ { gsub("-", "", $1); print tolower($1) }' "$rst")
+	on && n == 2 && /^([A-Za-z]|µ)/ { sub("^µC/OS-III$", "ucos3", $1); sub("^µC/OS-II$", "ucos2", $1)
+		gsub("-", "", $1); print tolower($1) }' "$rst")
 undocumented=
 for k in $kinds; do
 	echo "$man_syn" | grep -qE -- "(-R|--rtos).*\b$k\b" || undocumented="$undocumented man:$k"
@@ -111,7 +113,7 @@ check "missing_value_named" "$(run "$elf" "$core" --method)" \
 check "unknown_method_lists_methods" "$(run --method bogus "$elf" "$core")" \
 	"2: crashwalk: --method: unknown method 'bogus'; the methods are auto, cfi, ehabi, prologue, fp and scan"
 check "unknown_rtos_lists_kinds" "$(run -R vxworks "$elf" "$core")" \
-	"2: crashwalk: --rtos: unknown RTOS 'vxworks'; use auto, none, freertos, zephyr, threadx, liteos, nuttx, rtthread or rtx5"
+	"2: crashwalk: --rtos: unknown RTOS 'vxworks'; use auto, none, freertos, zephyr, threadx, liteos, nuttx, rtthread, rtx5, ucos2 or ucos3"
 check "unknown_color_refused" "$(run --color=sometimes "$elf" "$core")" \
 	"2: crashwalk: --color: unknown value 'sometimes'; use auto, always or never"
 check "regs_unknown_symbol_refused" "$(run --regs nosuchsym:r0 "$elf" "$core")" \

@@ -13,7 +13,7 @@ start-up, which neither side can know. A case fails on a missing or extra thread
 state, stack bounds or overflow flag, a warning about the kernel's lists (the states above are all states the
 kernel produces), a whole chain that does not end with the task_entry stop, or fewer matching
 frames than tests/analyzer/rtos-baseline.txt records. On NuttX the bytes of stack colour left are
-compared too: the oracle counts the 0xdeadbeef words itself. On RT-Thread the waiter's semaphore
+compared too: the oracle counts the 0xdeadbeef words itself (on µC/OS the zero words). On RT-Thread the waiter's semaphore
 is checked, and a copy of one dump with its lists broken must warn and invent no thread.
 """
 import json
@@ -41,12 +41,18 @@ METHODS = ["auto", "auto-nodwarf", "scan"]
 # suspended with no timer started; doomed detached itself (closed, in the defunct list). RTX5's
 # "osRtxIdle" is ready below IDLE, "osRtxTimer" waits on its message queue; doomed, joinable,
 # exited (terminated, in the terminate list).
+# µC/OS-III's idle task is ready below the application's IDLE, its stat task delayed between
+# samples, its timer task pending on its task semaphore; µC/OS-II's stat task sits just above
+# its idle task (ready, never run) and its timer task pends on a semaphore.
 STATES = {"IDLE": {"ready"}, "sensor": {"delayed"}, "worker": {"ready"}, "fpu": {"ready"},
           "waiter": {"blocked"}, "crasher": {"running"}, "notified": {"blocked"},
           "doomed": {"dead"}, "System Timer Thread": {"suspended"},
           "IdleCore000": {"ready"}, "Swt_Task": {"blocked"}, "Idle_Task": {"ready"},
           "stopped": {"suspended"}, "tidle0": {"ready"}, "timer": {"suspended"},
-          "osRtxIdle": {"ready"}, "osRtxTimer": {"blocked"}}
+          "osRtxIdle": {"ready"}, "osRtxTimer": {"blocked"},
+          "uC/OS-III Idle Task": {"ready"}, "uC/OS-III Stat Task": {"delayed"},
+          "uC/OS-III Timer Task": {"blocked"}, "uC/OS-II Idle": {"ready"},
+          "uC/OS-II Stat": {"ready"}, "uC/OS-II Tmr": {"blocked"}}
 # Where a kernel starts every thread: a thread that never ran is only this frame.
 SHELLS = ("z_thread_entry", "_tx_thread_shell_entry", "nxtask_start", "osThreadEntry")
 # In the "isr" case (Zephyr's; FreeRTOS's on M0 and M33) the tick's work faults over whichever
@@ -66,6 +72,7 @@ LITEOS_CASE_STATES = {("sensor", "fpu"): {"delayed", "ready"},
                       ("crasher", "fpu"): {"delayed", "ready"}}
 # RT-Thread (kernel_rtthread.c) wakes a sleeper in the tick before the application's timer runs:
 # in the "isr" case the woken thread may be rt_current_thread already, its switch pending (ready).
+# µC/OS's OSTimeTick readies it before the application's work in the tick too.
 RTTHREAD_CASE_STATES = {("sensor", "isr"): {"delayed", "ready"},
                         ("crasher", "isr"): {"delayed", "ready"}}
 # RTX5 (kernel_rtx5.c) likewise: the tick readies a sleeper and dispatches it (run.next) before the
@@ -166,7 +173,8 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
             problems.append("%s listed as %r" % (name, g["name"]))
         want_state = {"running"} if t["current"] else \
             (kernel == "liteos" and LITEOS_CASE_STATES.get((name, case))) or \
-            (kernel == "rtthread" and RTTHREAD_CASE_STATES.get((name, case))) or \
+            (kernel in ("rtthread", "ucos2", "ucos3") and
+             RTTHREAD_CASE_STATES.get((name, case))) or \
             (kernel == "rtx5" and RTX5_CASE_STATES.get((name, case))) or \
             CASE_STATES.get((name, case), STATES.get(name))
         if want_state is None:
@@ -177,8 +185,8 @@ def check_case(tool, core, kernel, case, d, fmt, fname, method, calib):
             problems.append("warnings for states the kernel produces: %s" %
                             "; ".join(j["rtos_warnings"]))
         # RT-Thread's waiter is in the semaphore's suspend list: its tlist names the object (RTX5's
-        # the semaphore's thread_list, found up thread_prev).
-        if kernel in ("rtthread", "rtx5") and name == "waiter" and \
+        # the semaphore's thread_list, found up thread_prev); µC/OS's TCB names the object it pends on.
+        if kernel in ("rtthread", "rtx5", "ucos2", "ucos3") and name == "waiter" and \
                 not (g.get("waits_on") or "").startswith('semaphore "never" at '):
             problems.append("waiter waits on %r, not semaphore \"never\"" % g.get("waits_on"))
         # The stack as the kernel was given it (the registry), wherever the kernel records its size.
@@ -369,6 +377,54 @@ def rtx5_damaged(tool, d, ktap):
         ("unready", unready, '"worker" is ready but not in the ready list', 0)], ktap)
 
 
+def ucos_damaged(tool, d, kernel, ktap):
+    """
+    µC/OS's task list broken by hand in a copy of one dump: cut after its first task (its next
+    link pointed outside RAM) or made to loop on it, the ready worker taken off its ready list
+    (OSRdyList's head, OSRdyTbl's bit). Each must give its warning, and no invented thread.
+    """
+    with open(os.path.join(d, "oracle.json")) as fh:
+        threads = json.load(fh)["threads"]
+    known = {t["tcb"] for t in threads}
+    worker = [t["tcb"] for t in threads if t["name"] == "worker"][0]
+    elf = os.path.join(os.path.dirname(d), "fw.elf")
+    sym = symbols(elf)
+    # The links' offsets in kernel_ucos3.c's and kernel_ucos2.c's TCBs (os.h, ucos_ii.h).
+    if kernel == "ucos3":
+        head, tcb_size = sym["OSTaskDbgListPtr"], 0
+        r = subprocess.run(["arm-none-eabi-readelf", "-sW", elf], capture_output=True,
+                           text=True, timeout=60)
+        for f in (line.split() for line in r.stdout.splitlines()):
+            if len(f) == 8 and f[7] == "OSIdleTaskTCB":
+                tcb_size = int(f[2])
+        nxt = tcb_size - 8		# DbgNextPtr
+
+        def unready(m):
+            prio = m.read32(worker + 56) >> 24		# Prio
+            m.write32(sym["OSRdyList"] + 12 * prio, 0)
+        warning = '"worker" is ready but not in OSRdyList'
+    else:
+        head, nxt = sym["OSTCBList"], 20		# OSTCBNext
+
+        def unready(m):
+            prio = m.read32(worker + 56) >> 16 & 0xFF	# OSTCBPrio
+            a = sym["OSRdyTbl"] + (prio >> 3)
+            w = m.read32(a & ~3)
+            m.write32(a & ~3, w & ~(1 << (8 * (a & 3) + (prio & 7))))
+        warning = '"worker" is ready but not in OSRdyTbl'
+
+    def cut(m):
+        m.write32(m.read32(head) + nxt, 0xF0000000)
+
+    def loop(m):
+        m.write32(m.read32(head) + nxt, m.read32(head))
+
+    damaged_lists(tool, d, elf, known, kernel, [
+        ("cut", cut, "does not link back", len(known) - 1),
+        ("loop", loop, "does not link back", len(known) - 1),
+        ("unready", unready, warning, 0)], ktap)
+
+
 def main():
     a = parse_args("--rtos-script")
 
@@ -399,6 +455,8 @@ def main():
             rtthread_damaged(a.crashwalk, d, ktap)
         if kernel == "rtx5" and core == "m3" and case == "fault":
             rtx5_damaged(a.crashwalk, d, ktap)
+        if kernel in ("ucos2", "ucos3") and core == "m3" and case == "fault":
+            ucos_damaged(a.crashwalk, d, kernel, ktap)
     for s in summary:
         print(s)
     calib.report(ktap, "rtos")

@@ -126,6 +126,21 @@ def saved_context_rtthread(tcb, port):
     return regs
 
 
+def saved_context_ucos(tcb, port, kernel, current):
+    """µC/OS's OS_CPU_PendSVHandler (port.S): r4-r11, EXC_RETURN, [µC/OS-III: s16-s31 if its bit
+    4 is 0], the frame; µC/OS-II's FPU build has s16-s31 below r4 but for the running task."""
+    sp = u32("((OS_TCB *)0x%x)->%s" % (tcb, "StkPtr" if kernel == "ucos3" else "OSTCBStkPtr"))
+    if kernel == "ucos2" and port in ("cm4f", "cm33") and not current:
+        sp += 64
+    exc = word(sp + 32)
+    base = sp + 36 + (64 if kernel == "ucos3" and not exc & 0x10 else 0)
+    regs = {}
+    for i in range(8):
+        regs["r%d" % (4 + i)] = word(sp + 4 * i)
+    hw_frame(regs, base, exc)
+    return regs
+
+
 def rtthread_live():
     """The thread whose stack is live: the one a pending PendSV is to save, else rt_current_thread."""
     frm = u32("rt_interrupt_from_thread")
@@ -169,7 +184,8 @@ def rtx5_live():
 
 def colour_left(lo, hi, colour=0xDEADBEEF):
     """NuttX's arm_stack_check: STACK_COLOR words from the stack's low end up, in bytes (RTX5's
-    osRtxThreadGetStackSpace: its fill words above the magic word)."""
+    osRtxThreadGetStackSpace: its fill words above the magic word; µC/OS's OSTaskStkChk the
+    same with zero words)."""
     mem = bytes(gdb.selected_inferior().read_memory(lo, hi - lo))
     n = 0
     while n + 4 <= len(mem) and int.from_bytes(mem[n:n + 4], "little") == colour:
@@ -266,6 +282,8 @@ def rtos_oracle(path, kernel, port):
         current = rtthread_live()
     elif kernel == "rtx5":
         current = rtx5_live()
+    elif kernel in ("ucos2", "ucos3"):
+        current = u32("OSTCBCurPtr" if kernel == "ucos3" else "OSTCBCur")
     else:
         current = u32("_kernel.cpus[0].current")
     exc_return = u32("crash_entry.exc_return")
@@ -314,6 +332,8 @@ def rtos_oracle(path, kernel, port):
             regs, how = saved_context_rtthread(tcb, port), "saved-context"
         elif kernel == "rtx5":
             regs, how = saved_context_rtx5(tcb), "saved-context"
+        elif kernel in ("ucos2", "ucos3"):
+            regs, how = saved_context_ucos(tcb, port, kernel, tcb == current), "saved-context"
         elif kernel == "nuttx":
             # An interrupt over the running task left its context in xcp.regs too.
             regs, how = saved_context_nuttx(tcb, port), "saved-context"
@@ -338,6 +358,8 @@ def rtos_oracle(path, kernel, port):
         if kernel == "rtx5":
             threads[-1]["untouched"] = colour_left(u32(e + ".stack_lo") + 4,
                                                    u32(e + ".stack_hi"), 0xCCCCCCCC)
+        if kernel in ("ucos2", "ucos3"):
+            threads[-1]["untouched"] = colour_left(u32(e + ".stack_lo"), u32(e + ".stack_hi"), 0)
     out = {"kernel": kernel, "port": port, "threads": threads}
     if crash:
         out["crash"] = crash

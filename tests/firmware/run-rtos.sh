@@ -21,12 +21,13 @@ cores=${RTOS_CORES:-"m0 m3 m4f m33"}
 # ports differ); nuttx-nois, NuttX without an interrupt stack (CONFIG_ARCH_INTERRUPTSTACK 0, its
 # default: tasks and handlers on the MSP), on M3 and M4F. rtthread, the RT-Thread-shaped kernel, on
 # every core (its cortex-m0, -m3, -m4 and -m33 ports). rtx5, the RTX5-shaped kernel, on every core
-# (irq_armv6m, irq_armv7m with and without FP, irq_armv8mml).
+# (irq_armv6m, irq_armv7m with and without FP, irq_armv8mml). ucos3 and ucos2, the µC/OS-III- and
+# µC/OS-II-shaped kernels, on every core (the ARMv6-M and ARMv7-M GNU ports).
 # zephyr-guard, Zephyr with CONFIG_MPU_STACK_GUARD (an MPU region over the running thread's guard
 # instead of the check at each switch), on M3: its overflow fails the exception's own stacking.
 # Each kernel's "-clang" build is the same sources built by Debian's clang 14 and ld.lld (with
 # GCC's multilib libgcc and newlib for the same core), on the cores named below.
-kernels=${RTOS_KERNELS:-"freertos zephyr zephyr-guard liteos freertos-noend freertos-retaddr freertos-integrity threadx nuttx nuttx-nois freertos-clang threadx-clang rtthread rtx5"}
+kernels=${RTOS_KERNELS:-"freertos zephyr zephyr-guard liteos freertos-noend freertos-retaddr freertos-integrity threadx nuttx nuttx-nois freertos-clang threadx-clang rtthread rtx5 ucos3 ucos2"}
 variant_core() {
 	case $1 in
 	freertos-clang) case $2 in m0|m3|m33) echo "$2";; esac;;
@@ -42,7 +43,7 @@ core_kernels() {
 	# microbit's Cortex-M0 (16K of RAM) runs the FreeRTOS-shaped kernel, ARM_CM0's shape, and
 	# the RT-Thread-shaped one, its cortex-m0 port's.
 	for k in $kernels; do
-		case $1-$k in m0-freertos|m0-freertos-clang|m0-rtthread|m0-rtx5) ;; m0-*) continue;; esac
+		case $1-$k in m0-freertos|m0-freertos-clang|m0-rtthread|m0-rtx5|m0-ucos*) ;; m0-*) continue;; esac
 		if [ "$(variant_core "$k" "$1")" = "$1" ] && { [ "$k" != liteos ] || [ "$1" != m33 ]; }; then
 			echo "$k"
 		fi
@@ -61,6 +62,8 @@ kernel_cflags() {
 	rtthread) echo "-DKERNEL_RTTHREAD";;
 	# RTX's SysTick_Handler is the port's (port.S), ending in its SVC_Context.
 	rtx5) echo "-DKERNEL_RTX5 -Wl,--wrap=systick_handler";;
+	ucos2) echo "-DKERNEL_UCOS -DKERNEL_UCOS2";;
+	ucos3) echo "-DKERNEL_UCOS -DKERNEL_UCOS3";;
 	# NuttX's tick goes through exception_direct (kernel_nuttx.c), not board.c's handler: the
 	# vector table's reference is wrapped, so board.c and the other builds stay as they are.
 	nuttx) echo "-DKERNEL_NUTTX -Wl,--wrap=systick_handler";;
@@ -92,9 +95,9 @@ kernel_cases() {	# core kernel variant
 	if [ "$3" = zephyr-guard ]; then echo "overflow:2"; return; fi
 	echo "fault:1 overflow:2 nullcall:6"
 	if [ "$2" = zephyr ]; then echo "isr:3 panic:5"; fi
-	case $2 in threadx|liteos|nuttx|rtthread|rtx5) echo "isr:3";; esac
+	case $2 in threadx|liteos|nuttx|rtthread|rtx5|ucos*) echo "isr:3";; esac
 	case $1-$2 in m0-freertos|m33-freertos) echo "isr:3 isrspin:9";; esac
-	case $2 in threadx|liteos|nuttx|rtthread|rtx5) echo "stale:7";; esac
+	case $2 in threadx|liteos|nuttx|rtthread|rtx5|ucos*) echo "stale:7";; esac
 	if [ "$2" = threadx ]; then echo "isrtail:8"; fi
 	if [ "$1" = m4f ]; then echo "fpu:4"; fi
 }

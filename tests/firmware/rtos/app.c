@@ -250,7 +250,7 @@ static void pending_task(void *arg)
 
 #endif
 
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(KERNEL_UCOS)
 /* doomed: deleted (FreeRTOS) or terminated (ThreadX) itself; the kernel still lists it. */
 static NOINLINE void doomed_finish(uint32_t id)
 {
@@ -344,7 +344,7 @@ static NOINLINE void crasher_panic(uint32_t v)
 }
 #endif
 
-#if defined(KERNEL_THREADX) || defined(KERNEL_LITEOS) || defined(KERNEL_NUTTX) || defined(KERNEL_RTTHREAD) || defined(KERNEL_RTX5)
+#if defined(KERNEL_THREADX) || defined(KERNEL_LITEOS) || defined(KERNEL_NUTTX) || defined(KERNEL_RTTHREAD) || defined(KERNEL_RTX5) || defined(KERNEL_UCOS)
 /*
  * The "stale" case waits here, deeper than its fault will be: the context the
  * kernel saved at its last switch stays whole below the fault's frame, and
@@ -422,7 +422,7 @@ int main(void)
 	rtos_create("notified", notified_task, (void *)50, 3, stack_for(&n), n);
 	rtos_create("pending", pending_task, (void *)60, 3, stack_for(&n), n);
 #endif
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(KERNEL_UCOS)
 	rtos_create("doomed", doomed_task, (void *)70, 3, stack_for(&n), n);
 #endif
 	rtos_create("crasher", crasher_task, 0, 2, stack_for(&n), n);

@@ -118,7 +118,7 @@ pendsv_handler:
 	.size	pendsv_handler, . - pendsv_handler
 
 #else /* !KERNEL_THREADX */
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5) && !defined(KERNEL_UCOS)
 /*
  * pxCurrentTCB's saved context up to its FP registers, in the port's order:
  * r0 is left at the first word not popped, lr holds EXC_RETURN where the
@@ -213,7 +213,7 @@ port_start:
 	.size	port_start, . - port_start
 #endif
 
-#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5)
+#if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(__ARM_ARCH_6M__) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5) && !defined(KERNEL_UCOS)
 
 	.global	pendsv_handler
 	.type	pendsv_handler, %function
@@ -542,7 +542,7 @@ nuttx_start_idle:
 #endif
 
 #if defined(__ARM_ARCH_6M__) && !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && \
-    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5)
+    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5) && !defined(KERNEL_UCOS)
 /*
  * FreeRTOS's ARM_CM0 port (V11.1 on, portasm.c without the MPU), after the
  * others so that no line of theirs moves. From pxTopOfStack up: EXC_RETURN,
@@ -636,7 +636,7 @@ pendsv_handler:
 #endif
 
 #if defined(__ARM_ARCH_8M_MAIN__) && !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && \
-    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5)
+    !defined(KERNEL_LITEOS) && !defined(KERNEL_NUTTX) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5) && !defined(KERNEL_UCOS)
 /*
  * FreeRTOS's ARMv8-M ports (ARM_CM23/CM33/CM35P/CM55/CM85, portable/ARMv8M,
  * without TrustZone or the MPU), which start the first task unlike ARM_CM3:
@@ -950,6 +950,44 @@ rtx_svc_context:
 	movs	r1, #0
 	b	rtx_restore
 1:	ldr	r0, [r1, #56]
+#ifdef KERNEL_UCOS
+/*
+ * µC/OS-II- and µC/OS-III-shaped kernels (kernel_ucos2.c, kernel_ucos3.c),
+ * after the others so that no line of theirs moves: OS_CPU_PendSVHandler and
+ * OSStartHighRdy of Ports/ARM-Cortex-M/ARMv6-M/GNU/os_cpu_a.s and
+ * ARMv7-M/GNU/os_cpu_a.S in their shape (the ARMv7-M port is the one an
+ * ARMv8-M Mainline core runs). From the TCB's saved sp (its first word) up:
+ *   both, ARMv6-M and ARMv7-M:  r4-r11, EXC_RETURN, the hardware frame
+ *   µC/OS-III, ARMv7-M, FPU:    r4-r11, EXC_RETURN, [s16-s31 if EXC_RETURN
+ *                               bit 4 is 0], the hardware frame
+ *   µC/OS-II, ARMv7-M, FPU:     s16-s31 (OS_CPU_FP_Reg_Push, from
+ *                               OSTaskSwHook), r4-r11, EXC_RETURN, the frame;
+ *                               the running task's sp is past s16-s31
+ * On ARMv8-M the switch also loads PSPLIM from the TCB's third word (µC/OS-III
+ * StkLimitPtr, µC/OS-II OSTCBStkBottom) as a BSP's OSTaskSwHook would; the
+ * ports save no PSPLIM.
+ */
+#ifdef KERNEL_UCOS2
+#define UC_CUR	OSTCBCur
+#define UC_HIGH	OSTCBHighRdy
+#else
+#define UC_CUR	OSTCBCurPtr
+#define UC_HIGH	OSTCBHighRdyPtr
+#endif
+	.text
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+#if defined(__ARM_ARCH_6M__)
+	cpsid	i
+	mrs	r0, psp
+	cmp	r0, #0
+	beq	1f
+	subs	r0, r0, #0x24
+	ldr	r1, =UC_CUR
+	ldr	r1, [r1]
+	str	r0, [r1]
 	stmia	r0!, {r4-r7}
 	mov	r4, r8
 	mov	r5, r9
@@ -960,6 +998,19 @@ rtx_restore:
 	movs	r4, r2
 	ldr	r0, [r4, #56]
 	adds	r0, r0, #16
+	mov	r3, r14
+	stmia	r0!, {r3}
+1:	bl	OSTaskSwHook
+	ldr	r0, =OSPrioCur
+	ldr	r1, =OSPrioHighRdy
+	ldrb	r2, [r1]
+	strb	r2, [r0]
+	ldr	r0, =UC_CUR
+	ldr	r1, =UC_HIGH
+	ldr	r2, [r1]
+	str	r2, [r0]
+	ldr	r0, [r2]
+	adds	r0, #0x10
 	ldmia	r0!, {r4-r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1110,6 +1161,161 @@ __wrap_systick_handler:
 #endif
 	b	rtx_svc_context
 	.size	__wrap_systick_handler, . - __wrap_systick_handler
+	ldmia	r0!, {r3}
+	mov	r14, r3
+	msr	psp, r0
+	subs	r0, #0x24
+	ldmia	r0!, {r4-r7}
+	cpsie	i
+	bx	lr
+#else
+	cpsid	i
+	movs	r1, #0x20		/* OS_KA_BASEPRI_Boundary */
+	msr	basepri, r1
+	dsb
+	isb
+	cpsie	i
+	mrs	r0, psp
+#if defined(__ARM_FP) && !defined(KERNEL_UCOS2)
+	tst	r14, #0x10
+	it	eq
+	vstmdbeq r0!, {s16-s31}
+#endif
+	stmdb	r0!, {r4-r11, r14}
+	ldr	r5, =UC_CUR
+	ldr	r1, [r5]
+	str	r0, [r1]
+	mov	r4, lr
+	bl	OSTaskSwHook
+	ldr	r0, =OSPrioCur
+	ldr	r1, =OSPrioHighRdy
+	ldrb	r2, [r1]
+	strb	r2, [r0]
+	ldr	r1, =UC_HIGH
+	ldr	r2, [r1]
+	str	r2, [r5]
+	orr	lr, r4, #0x04
+	ldr	r0, [r2]
+#if defined(__ARM_ARCH_8M_MAIN__)
+	ldr	r1, [r2, #8]
+	msr	psplim, r1
+#endif
+	ldmia	r0!, {r4-r11, r14}
+#if defined(__ARM_FP) && !defined(KERNEL_UCOS2)
+	tst	r14, #0x10
+	it	eq
+	vldmiaeq r0!, {s16-s31}
+#endif
+	msr	psp, r0
+	movs	r2, #0
+	cpsid	i
+	msr	basepri, r2
+	dsb
+	isb
+	cpsie	i
+	bx	lr
+#endif
+	.size	pendsv_handler, . - pendsv_handler
+
+/*
+ * OSStartHighRdy: the main stack set to OS_CPU_ExceptStkBase, the PSP 0.
+ * ARMv6-M pends PendSV, which finds no task to save, and waits for it;
+ * ARMv7-M calls OSTaskSwHook, then pops the first task's context itself in
+ * Thread mode on the PSP and branches to it, interrupts on.
+ */
+	.global	OSStartHighRdy
+	.type	OSStartHighRdy, %function
+	.thumb_func
+OSStartHighRdy:
+	cpsid	i
+	movs	r0, #0
+	msr	psp, r0
+#if defined(__ARM_ARCH_6M__)
+	bl	OSTaskSwHook
+	ldr	r0, =OS_CPU_ExceptStkBase
+	ldr	r1, [r0]
+	msr	msp, r1
+	ldr	r0, =0xE000ED04		/* ICSR: PENDSVSET */
+	ldr	r1, =0x10000000
+	str	r1, [r0]
+	cpsie	i
+OSStartHang:
+	b	OSStartHang
+#else
+	ldr	r0, =OS_CPU_ExceptStkBase
+	ldr	r1, [r0]
+	msr	msp, r1
+	bl	OSTaskSwHook
+	ldr	r0, =OSPrioCur
+	ldr	r1, =OSPrioHighRdy
+	ldrb	r2, [r1]
+	strb	r2, [r0]
+	ldr	r0, =UC_CUR
+	ldr	r1, =UC_HIGH
+	ldr	r2, [r1]
+	str	r2, [r0]
+	ldr	r0, [r2]
+#if defined(__ARM_ARCH_8M_MAIN__)
+	ldr	r1, [r2, #8]
+	msr	psplim, r1
+#endif
+	msr	psp, r0
+	mrs	r0, control
+	orr	r0, r0, #2
+#ifdef __ARM_FP
+	bic	r0, r0, #4
+#endif
+	msr	control, r0
+	isb
+	ldmia	sp!, {r4-r11, lr}
+	ldmia	sp!, {r0-r3}
+	ldmia	sp!, {r12, lr}
+	ldmia	sp!, {r1, r2}
+	cpsie	i
+	bx	r1
+#endif
+	.size	OSStartHighRdy, . - OSStartHighRdy
+
+	.global	OSCtxSw
+	.type	OSCtxSw, %function
+	.thumb_func
+OSCtxSw:
+	ldr	r0, =0xE000ED04
+	ldr	r1, =0x10000000
+	str	r1, [r0]
+	bx	lr
+	.size	OSCtxSw, . - OSCtxSw
+
+#if defined(KERNEL_UCOS2) && defined(__ARM_FP) && !defined(__ARM_ARCH_6M__)
+/*
+ * OS_CPU_FP_Reg_Push(sp): s16-s31 below the switched-out task's r4-r11 and
+ * its saved sp moved down to them, but not before the first task runs (the
+ * PSP 0); OS_CPU_FP_Reg_Pop(sp): the next task's, its sp moved past them.
+ */
+	.global	OS_CPU_FP_Reg_Push
+	.type	OS_CPU_FP_Reg_Push, %function
+	.thumb_func
+OS_CPU_FP_Reg_Push:
+	mrs	r1, psp
+	cbz	r1, 1f
+	vstmdb	r0!, {s16-s31}
+	ldr	r1, =OSTCBCur
+	ldr	r2, [r1]
+	str	r0, [r2]
+1:	bx	lr
+	.size	OS_CPU_FP_Reg_Push, . - OS_CPU_FP_Reg_Push
+
+	.global	OS_CPU_FP_Reg_Pop
+	.type	OS_CPU_FP_Reg_Pop, %function
+	.thumb_func
+OS_CPU_FP_Reg_Pop:
+	vldmia	r0!, {s16-s31}
+	ldr	r1, =OSTCBHighRdy
+	ldr	r2, [r1]
+	str	r0, [r2]
+	bx	lr
+	.size	OS_CPU_FP_Reg_Pop, . - OS_CPU_FP_Reg_Pop
+#endif
 
 	.ltorg
 #endif

@@ -17,7 +17,7 @@
 #endif
 
 #if !defined(KERNEL_ZEPHYR) && !defined(KERNEL_THREADX) && !defined(KERNEL_LITEOS) && \
-    !defined(KERNEL_NUTTX) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5)	/* FreeRTOS-shaped: the states only FreeRTOS has are built */
+    !defined(KERNEL_NUTTX) && !defined(KERNEL_RTTHREAD) && !defined(KERNEL_RTX5) && !defined(KERNEL_UCOS)	/* FreeRTOS-shaped: the states only FreeRTOS has are built */
 #define RTOS_FREERTOS 1
 #else
 #define RTOS_FREERTOS 0
