@@ -950,44 +950,6 @@ rtx_svc_context:
 	movs	r1, #0
 	b	rtx_restore
 1:	ldr	r0, [r1, #56]
-#ifdef KERNEL_UCOS
-/*
- * µC/OS-II- and µC/OS-III-shaped kernels (kernel_ucos2.c, kernel_ucos3.c),
- * after the others so that no line of theirs moves: OS_CPU_PendSVHandler and
- * OSStartHighRdy of Ports/ARM-Cortex-M/ARMv6-M/GNU/os_cpu_a.s and
- * ARMv7-M/GNU/os_cpu_a.S in their shape (the ARMv7-M port is the one an
- * ARMv8-M Mainline core runs). From the TCB's saved sp (its first word) up:
- *   both, ARMv6-M and ARMv7-M:  r4-r11, EXC_RETURN, the hardware frame
- *   µC/OS-III, ARMv7-M, FPU:    r4-r11, EXC_RETURN, [s16-s31 if EXC_RETURN
- *                               bit 4 is 0], the hardware frame
- *   µC/OS-II, ARMv7-M, FPU:     s16-s31 (OS_CPU_FP_Reg_Push, from
- *                               OSTaskSwHook), r4-r11, EXC_RETURN, the frame;
- *                               the running task's sp is past s16-s31
- * On ARMv8-M the switch also loads PSPLIM from the TCB's third word (µC/OS-III
- * StkLimitPtr, µC/OS-II OSTCBStkBottom) as a BSP's OSTaskSwHook would; the
- * ports save no PSPLIM.
- */
-#ifdef KERNEL_UCOS2
-#define UC_CUR	OSTCBCur
-#define UC_HIGH	OSTCBHighRdy
-#else
-#define UC_CUR	OSTCBCurPtr
-#define UC_HIGH	OSTCBHighRdyPtr
-#endif
-	.text
-	.global	pendsv_handler
-	.type	pendsv_handler, %function
-	.thumb_func
-pendsv_handler:
-#if defined(__ARM_ARCH_6M__)
-	cpsid	i
-	mrs	r0, psp
-	cmp	r0, #0
-	beq	1f
-	subs	r0, r0, #0x24
-	ldr	r1, =UC_CUR
-	ldr	r1, [r1]
-	str	r0, [r1]
 	stmia	r0!, {r4-r7}
 	mov	r4, r8
 	mov	r5, r9
@@ -998,19 +960,6 @@ rtx_restore:
 	movs	r4, r2
 	ldr	r0, [r4, #56]
 	adds	r0, r0, #16
-	mov	r3, r14
-	stmia	r0!, {r3}
-1:	bl	OSTaskSwHook
-	ldr	r0, =OSPrioCur
-	ldr	r1, =OSPrioHighRdy
-	ldrb	r2, [r1]
-	strb	r2, [r0]
-	ldr	r0, =UC_CUR
-	ldr	r1, =UC_HIGH
-	ldr	r2, [r1]
-	str	r2, [r0]
-	ldr	r0, [r2]
-	adds	r0, #0x10
 	ldmia	r0!, {r4-r7}
 	mov	r8, r4
 	mov	r9, r5
@@ -1161,6 +1110,72 @@ __wrap_systick_handler:
 #endif
 	b	rtx_svc_context
 	.size	__wrap_systick_handler, . - __wrap_systick_handler
+
+	.ltorg
+#endif
+
+#ifdef KERNEL_UCOS
+/*
+ * µC/OS-II- and µC/OS-III-shaped kernels (kernel_ucos2.c, kernel_ucos3.c),
+ * after the others so that no line of theirs moves: OS_CPU_PendSVHandler and
+ * OSStartHighRdy of Ports/ARM-Cortex-M/ARMv6-M/GNU/os_cpu_a.s and
+ * ARMv7-M/GNU/os_cpu_a.S in their shape (the ARMv7-M port is the one an
+ * ARMv8-M Mainline core runs). From the TCB's saved sp (its first word) up:
+ *   both, ARMv6-M and ARMv7-M:  r4-r11, EXC_RETURN, the hardware frame
+ *   µC/OS-III, ARMv7-M, FPU:    r4-r11, EXC_RETURN, [s16-s31 if EXC_RETURN
+ *                               bit 4 is 0], the hardware frame
+ *   µC/OS-II, ARMv7-M, FPU:     s16-s31 (OS_CPU_FP_Reg_Push, from
+ *                               OSTaskSwHook), r4-r11, EXC_RETURN, the frame;
+ *                               the running task's sp is past s16-s31
+ * On ARMv8-M the switch also loads PSPLIM from the TCB's third word (µC/OS-III
+ * StkLimitPtr, µC/OS-II OSTCBStkBottom) as a BSP's OSTaskSwHook would; the
+ * ports save no PSPLIM.
+ */
+#ifdef KERNEL_UCOS2
+#define UC_CUR	OSTCBCur
+#define UC_HIGH	OSTCBHighRdy
+#else
+#define UC_CUR	OSTCBCurPtr
+#define UC_HIGH	OSTCBHighRdyPtr
+#endif
+	.text
+	.global	pendsv_handler
+	.type	pendsv_handler, %function
+	.thumb_func
+pendsv_handler:
+#if defined(__ARM_ARCH_6M__)
+	cpsid	i
+	mrs	r0, psp
+	cmp	r0, #0
+	beq	1f
+	subs	r0, r0, #0x24
+	ldr	r1, =UC_CUR
+	ldr	r1, [r1]
+	str	r0, [r1]
+	stmia	r0!, {r4-r7}
+	mov	r4, r8
+	mov	r5, r9
+	mov	r6, r10
+	mov	r7, r11
+	stmia	r0!, {r4-r7}
+	mov	r3, r14
+	stmia	r0!, {r3}
+1:	bl	OSTaskSwHook
+	ldr	r0, =OSPrioCur
+	ldr	r1, =OSPrioHighRdy
+	ldrb	r2, [r1]
+	strb	r2, [r0]
+	ldr	r0, =UC_CUR
+	ldr	r1, =UC_HIGH
+	ldr	r2, [r1]
+	str	r2, [r0]
+	ldr	r0, [r2]
+	adds	r0, #0x10
+	ldmia	r0!, {r4-r7}
+	mov	r8, r4
+	mov	r9, r5
+	mov	r10, r6
+	mov	r11, r7
 	ldmia	r0!, {r3}
 	mov	r14, r3
 	msr	psp, r0
