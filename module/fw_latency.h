@@ -182,7 +182,7 @@ static __always_inline struct fw_lat_call *fw_kretprobe_parent(struct fw_hook_hi
 
 /**
  * fw_lat_counted() - tie a claimed call to the chain its hit counted
- * @call: from fw_lat_claim()
+ * @call: from fw_kretprobe_parent(), or fprobe's entry handler
  * @t: the table that counted it
  * @c: the chain, NULL where the table had no room
  */
