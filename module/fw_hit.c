@@ -94,7 +94,7 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 		h.parent_ip = parent_ip;
 		h.sp = 0;
 	} else {
-		bool hooked, graph_own = false;
+		bool hooked;
 
 		if (latency) {
 			/*
@@ -105,13 +105,12 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 			 * holding its return.
 			 */
 			lat = timed;
-			graph_own = timed;
 			if (timed)
 				timed->ip = h.child;
 			else if (h.parent_ip == READ_ONCE(fw_kretprobe_trampoline))
 				lat = fw_kretprobe_parent(&h);
 			unrecovered = h.parent_ip == READ_ONCE(fw_kretprobe_trampoline);
-			hooked = fw_return_hooks_pending(h.parent_ip != parent_ip, graph_own);
+			hooked = fw_return_hooks_pending(h.parent_ip != parent_ip, timed);
 		} else {
 			hooked = fw_return_hooks_pending(false, false);
 		}
@@ -130,7 +129,7 @@ static __always_inline void fw_emit_chain(unsigned long ip, unsigned long parent
 				nr = fw_walk_native_ancestors(&cfg, &fw_walk_ops, NULL, h.fp,
 							      slot->ancestors, NULL, depth, &stop);
 			hooked = fw_kretprobe_seen(h.parent_ip, slot->ancestors, nr) ||
-				 (latency && graph_own &&
+				 (latency && timed &&
 				  fw_trampoline_seen(READ_ONCE(fw_return_to_handler), h.parent_ip,
 						     slot->ancestors, nr));
 		}
